@@ -1,0 +1,63 @@
+#include "common/output_file.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "common/errors.hpp"
+
+namespace loopscope {
+
+OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+    if (is_stdout()) {
+        file_ = stdout;
+        return;
+    }
+    // The temporary sits in the target's folder so that the rename stays on one file system.
+    tmp_path_ = fmt::format("{}.tmp.{}", path_, static_cast<long>(::getpid()));
+    file_ = std::fopen(tmp_path_.c_str(), "wb");
+    if (!file_) {
+        throw UsageError(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
+    }
+}
+
+OutputFile::~OutputFile() {
+    if (is_stdout() || committed_) return;
+    if (file_) std::fclose(file_);
+    std::error_code ec;
+    std::filesystem::remove(tmp_path_, ec);
+}
+
+void OutputFile::write(std::string_view text) {
+    if (!text.empty()) std::fwrite(text.data(), 1, text.size(), file_);
+}
+
+void OutputFile::commit() {
+    if (committed_) return;
+    if (is_stdout()) {
+        std::fflush(stdout);
+        committed_ = true;
+        return;
+    }
+    const bool write_failed = std::ferror(file_) != 0;
+    const bool close_failed = std::fclose(file_) != 0;
+    file_ = nullptr;
+    if (write_failed || close_failed) {
+        throw UsageError(fmt::format("cannot write '{}': write failed", path_));
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp_path_, path_, ec);
+    if (ec) throw UsageError(fmt::format("cannot write '{}': {}", path_, ec.message()));
+    committed_ = true;
+}
+
+void write_file_atomically(const std::string& path, std::string_view text) {
+    OutputFile out(path);
+    out.write(text);
+    out.commit();
+}
+
+}  // namespace loopscope

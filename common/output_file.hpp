@@ -1,0 +1,38 @@
+// Output that never leaves a half-written file: text goes to a temporary file beside the target,
+// which is renamed over it only when commit() is called. If the program fails before that, the
+// destructor removes the temporary file. The path "-" writes to standard output instead.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace loopscope {
+
+class OutputFile {
+public:
+    // Throws UsageError when the file cannot be created (names the path and the OS's reason).
+    explicit OutputFile(std::string path);
+    ~OutputFile();
+    OutputFile(const OutputFile&) = delete;
+    OutputFile& operator=(const OutputFile&) = delete;
+
+    void write(std::string_view text);
+    std::FILE* stream() { return file_; }
+    bool is_stdout() const { return path_ == "-"; }
+    const std::string& path() const { return path_; }
+
+    // Flushes, closes and renames into place. Throws UsageError on a write error (disk full).
+    void commit();
+
+private:
+    std::string path_;
+    std::string tmp_path_;
+    std::FILE* file_ = nullptr;
+    bool committed_ = false;
+};
+
+// Writes a whole text at once through OutputFile.
+void write_file_atomically(const std::string& path, std::string_view text);
+
+}  // namespace loopscope

@@ -1,0 +1,45 @@
+// What every reader produces: the frames of one application's swap chain, in integer
+// nanoseconds, whatever format they came from. Statistics and writers see only this.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "probes/trace_record.hpp"
+
+namespace loopscope {
+
+struct CaptureSource {
+    std::string format;       // "loopscope-trace", "presentmon-1", "presentmon-2", ...
+    std::string file;         // path as given
+    std::string process;      // application name ("" when the format has none)
+    std::int64_t process_id = -1;
+    std::string swap_chain;   // swap chain address as text ("" when the format has none)
+};
+
+struct Capture {
+    CaptureSource source;
+    // False for sampled logs (MangoHud: one row per interval, averaged): per-frame figures such
+    // as percentiles of frames and stutter cannot be computed from them.
+    bool per_frame = true;
+
+    // One entry per frame (or per sample when !per_frame), all vectors the same length where
+    // present; an optional column is empty when the format lacks it.
+    std::vector<std::int64_t> frame_ns;    // present-to-present frame time (the main timeline)
+    std::vector<std::int64_t> start_ns;    // frame start since the capture began
+    std::vector<std::int64_t> display_ns;  // time between display changes; -1 where not displayed
+    std::vector<std::uint8_t> dropped;     // 1 where the frame was never displayed
+    std::vector<std::uint8_t> generated;   // 1 where the frame was generated (FrameType != App)
+    std::vector<std::int64_t> animation_error_ns;  // PresentMon 2.x AnimationError, if present
+
+    // Loop columns, only for loopscope traces (same length as frame_ns).
+    std::vector<FrameRecord> loop;
+    // `# key: value` metadata of a loopscope trace, `//Key=Value` lines of CapFrameX, etc.
+    std::map<std::string, std::string> metadata;
+
+    std::size_t frames() const { return frame_ns.size(); }
+};
+
+}  // namespace loopscope

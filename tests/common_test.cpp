@@ -1,0 +1,87 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "common/duration.hpp"
+#include "common/errors.hpp"
+#include "common/markdown_table.hpp"
+#include "common/output_file.hpp"
+#include "tests/test_support.hpp"
+
+using namespace loopscope;
+
+TEST(Duration, ParsesEveryUnitToIntegerNanoseconds) {
+    EXPECT_EQ(parse_duration_ns("250ns"), 250);
+    EXPECT_EQ(parse_duration_ns("100us"), 100'000);
+    EXPECT_EQ(parse_duration_ns("16.7ms"), 16'700'000);
+    EXPECT_EQ(parse_duration_ns(" 2 s "), 2'000'000'000);
+    EXPECT_EQ(parse_duration_ns("0"), 0);
+}
+
+TEST(Duration, FractionOfASecondRoundsOnceToTheNearestNanosecond) {
+    EXPECT_EQ(parse_duration_ns("1/60"), 16'666'667);
+    EXPECT_EQ(parse_duration_ns("1/144"), 6'944'444);
+}
+
+TEST(Duration, RefusesNumbersWithoutUnitsNegativesAndGarbage) {
+    for (const char* bad : {"16", "-1ms", "ms", "", "1/0", "abc", "5 parsecs", "1e30s", "nan ms"}) {
+        EXPECT_THROW(parse_duration_ns(bad), UsageError) << bad;
+    }
+}
+
+TEST(Duration, FormatsWithTheLargestUnitThatKeepsTheValueAboveOne) {
+    EXPECT_EQ(format_duration(16'666'667), "16.667 ms");
+    EXPECT_EQ(format_duration(999), "999 ns");
+    EXPECT_EQ(format_duration(1'500), "1.500 us");
+    EXPECT_EQ(format_duration(2'000'000'000), "2.000 s");
+}
+
+TEST(MarkdownTable, PadsColumnsSoTheyLineUp) {
+    MarkdownTable t;
+    t.add_column("clock", MarkdownTable::Align::left);
+    t.add_column("cost");
+    t.add_row({"steady_clock", "21 ns"});
+    t.add_row({"tsc", "9 ns"});
+    EXPECT_EQ(t.render(),
+              "| clock        |  cost |\n"
+              "| ------------ | ----: |\n"
+              "| steady_clock | 21 ns |\n"
+              "| tsc          |  9 ns |\n");
+}
+
+TEST(OutputFile, LeavesNothingBehindWhenNotCommitted) {
+    const auto dir = test::make_temp_dir("loopscope-out");
+    const auto path = dir + "/report.json";
+    {
+        OutputFile out(path);
+        out.write("half");
+    }
+    EXPECT_FALSE(std::filesystem::exists(path));
+    EXPECT_TRUE(std::filesystem::is_empty(dir));
+    write_file_atomically(path, "whole");
+    EXPECT_EQ(test::read_text(path), "whole");
+    std::filesystem::remove_all(dir);
+}
+
+TEST(OutputFile, ReportsAFolderThatDoesNotExist) {
+    EXPECT_THROW(OutputFile("/nonexistent-folder/x.json"), UsageError);
+}
+
+TEST(InputError, NamesFileLineAndColumn) {
+    InputError e("cap.csv", 12, 7, "expected a number");
+    EXPECT_STREQ(e.what(), "cap.csv:12:7: expected a number");
+}
+
+TEST(Program, PrintsVersionAndHelp) {
+    auto v = test::run_loopscope("--version");
+    EXPECT_EQ(v.exit_code, 0);
+    EXPECT_NE(v.out.find("loopscope "), std::string::npos);
+    auto h = test::run_loopscope("--help");
+    EXPECT_EQ(h.exit_code, 0);
+    EXPECT_NE(h.out.find("Exit codes"), std::string::npos);
+}
+
+TEST(Program, UnknownSubcommandIsAUsageError) {
+    auto r = test::run_loopscope("frobnicate");
+    EXPECT_EQ(r.exit_code, 2);
+}

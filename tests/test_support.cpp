@@ -1,0 +1,48 @@
+#include "tests/test_support.hpp"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace loopscope::test {
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+std::string make_temp_dir(const std::string& prefix) {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    return pattern;
+}
+
+RunResult run_loopscope(const std::string& args) {
+    const std::string dir = make_temp_dir("loopscope-run");
+    const std::string out_path = dir + "/out";
+    const std::string err_path = dir + "/err";
+    const std::string cmd = std::string("'") + LOOPSCOPE_EXE + "' " + args + " >'" + out_path +
+                            "' 2>'" + err_path + "' </dev/null";
+    const int status = std::system(cmd.c_str());
+    RunResult r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = read_text(out_path);
+    r.err = read_text(err_path);
+    std::filesystem::remove_all(dir);
+    return r;
+}
+
+}  // namespace loopscope::test

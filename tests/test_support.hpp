@@ -1,0 +1,26 @@
+// Helpers for end-to-end tests: run the built `loopscope` program and capture what it printed.
+#pragma once
+
+#include <string>
+
+namespace loopscope::test {
+
+struct RunResult {
+    int exit_code = -1;
+    std::string out;  // standard output
+    std::string err;  // standard error
+};
+
+// Runs `loopscope ARGS` through the shell (ARGS is shell text, quote paths yourself).
+RunResult run_loopscope(const std::string& args);
+
+// A fresh empty folder under the system's temporary folder, removed by the caller if wanted.
+std::string make_temp_dir(const std::string& prefix);
+
+std::string read_text(const std::string& path);
+void write_text(const std::string& path, const std::string& text);
+
+inline std::string captures_dir() { return LOOPSCOPE_CAPTURES_DIR; }
+inline std::string capture(const std::string& name) { return captures_dir() + "/" + name; }
+
+}  // namespace loopscope::test

@@ -1,0 +1,14 @@
+// Each subcommand of `loopscope` lives in its own tool/cmd_*.cpp and registers itself on the
+// application here. A command's callback stores its exit code in `exit_code`; errors a user
+// caused are thrown as UsageError or InputError and reported by main() with exit code 2.
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace loopscope {
+
+// One declaration per subcommand, e.g. void add_probe_command(CLI::App& app, int& exit_code);
+
+}  // namespace loopscope

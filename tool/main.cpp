@@ -1,0 +1,45 @@
+// The `loopscope` program: parses the command line, runs one subcommand and turns the errors a
+// user can cause into one line on standard error and a documented exit code.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+
+#include "common/errors.hpp"
+#include "tool/commands.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{
+        "loopscope: timing diagnostics for game developers.\n"
+        "Measures this machine's clocks and timers, runs and replays fixed-timestep game loops,\n"
+        "and reports frame pacing from loopscope traces and PresentMon, CapFrameX, OCAT,\n"
+        "FrameView and MangoHud captures.\n\n"
+        "Exit codes: 0 ok, 1 a probe or run failed, 2 bad command line or input,\n"
+        "3 a --fail-if condition held.",
+        "loopscope"};
+    app.set_version_flag("--version", "loopscope " LOOPSCOPE_VERSION " (" LOOPSCOPE_BUILD_TYPE
+                                      " build)");
+    app.require_subcommand(1);
+    app.fallthrough(false);
+
+    [[maybe_unused]] int exit_code = loopscope::kExitOk;
+    // One line per subcommand, in the order --help lists them.
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? loopscope::kExitOk : loopscope::kExitBadInput;
+    } catch (const loopscope::InputError& e) {
+        fmt::print(stderr, "loopscope: error: {}\n", e.what());
+        return loopscope::kExitBadInput;
+    } catch (const loopscope::UsageError& e) {
+        fmt::print(stderr, "loopscope: error: {}\n", e.what());
+        return loopscope::kExitBadInput;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "loopscope: failed: {}\n", e.what());
+        return loopscope::kExitFailure;
+    }
+    return exit_code;
+}
