@@ -142,7 +142,8 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     };
     if (have_display) {
         r.display = display_figures(slice(capture.display_ns), slice(capture.dropped),
-                                    slice(capture.animation_error_ns));
+                                    slice(capture.animation_error_ns),
+                                    slice(capture.animation_error_known));
         // Display changes land on the refresh grid even when presents do not (no vsync), so
         // the refresh rate is read from them where the capture has them.
         if (options.timeline == Timeline::present) {

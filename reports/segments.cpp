@@ -93,18 +93,29 @@ StartupSegment detect_startup(std::span<const std::int64_t> frame_ns) {
     std::sort(sorted.begin(), sorted.end());
     const double median_ns = percentile_sorted(sorted, 0.5);
     seg.median_ms = ns_to_ms(median_ns);
+    const auto far_off = [&](std::int64_t v) {
+        const auto ft = static_cast<double>(v);
+        return ft > 2.0 * median_ns || ft < 0.5 * median_ns;
+    };
     std::size_t end = 0;
+    bool long_gap = false;
     for (std::size_t i = 0; i < n / 2; ++i) {
-        const auto ft = static_cast<double>(frame_ns[i]);
         if (frame_ns[i] >= kLongGapNs) {
             end = i + 1;
-            seg.long_gap = true;
-        } else if ((ft > 2.0 * median_ns || ft < 0.5 * median_ns) && i < end + kStartupJoinFrames) {
+            long_gap = true;
+        } else if (far_off(frame_ns[i]) && i < end + kStartupJoinFrames) {
             end = i + 1;
         }
     }
     if (end == 0)
         return seg;
+    std::size_t far_after = 0;
+    for (std::size_t i = end; i < n; ++i)
+        far_after += far_off(frame_ns[i]) ? 1 : 0;
+    if (static_cast<double>(far_after) > kStartupMaxFarOffAfter * static_cast<double>(n - end)) {
+        return seg;
+    }
+    seg.long_gap = long_gap;
     seg.frames = end;
     for (std::size_t i = 0; i < end; ++i)
         seg.duration_ns += frame_ns[i];

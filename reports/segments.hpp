@@ -37,10 +37,14 @@ FrameRange select_range(std::span<const std::int64_t> frame_ns,
 // when it is more than 2·m or less than m/2, and a long gap when it is >= 1 s. Scanning the
 // first half of the series, the start-up segment grows to include each long gap, and each
 // far-off frame that comes within 30 frames of the segment's current end (so the segment is a
-// run of far-off frames from the start, loosely joined). Series under 60 frames have none.
+// run of far-off frames from the start, loosely joined). The segment is only set aside when the
+// rest of the series is steady: at most 5 % of the frames after it are far off (otherwise far-off
+// frames are this capture's normal cadence, e.g. alternating generated frames, and nothing is
+// set aside). Series under 60 frames have none.
 inline constexpr std::size_t kStartupMinFrames = 60;
 inline constexpr std::size_t kStartupJoinFrames = 30;
 inline constexpr std::int64_t kLongGapNs = 1'000'000'000;
+inline constexpr double kStartupMaxFarOffAfter = 0.05;
 struct StartupSegment {
     std::size_t frames = 0;  // the first `frames` frames of the series; 0 when none was found
     std::int64_t duration_ns = 0;

@@ -56,7 +56,9 @@ class TerminalWriter final : public ReportWriter {
         std::size_t value_width = 0;
         for (const SummaryRow& row : rows) {
             label_width = std::max(label_width, row.label.size());
-            value_width = std::max(value_width, row.value.size());
+            // Long values (lists) would push every definition far right: they overflow instead.
+            if (row.value.size() <= 24)
+                value_width = std::max(value_width, row.value.size());
         }
         std::string section;
         for (const SummaryRow& row : rows) {

@@ -86,6 +86,15 @@ TEST(ReportSegments, ALongGapInTheFirstHalfEndsTheStartup) {
     EXPECT_EQ(detect_startup(std::vector<std::int64_t>(10, 16 * kMs)).frames, 0u);
 }
 
+TEST(ReportSegments, AlternatingCadenceIsNotAStartup) {
+    // Generated frames alternating with application frames: every frame is far off the
+    // median, but so is the rest of the capture, so nothing is set aside.
+    std::vector<std::int64_t> frames;
+    for (int i = 0; i < 200; ++i)
+        frames.push_back(i % 2 ? kMs / 5 : 14 * kMs);
+    EXPECT_EQ(detect_startup(frames).frames, 0u);
+}
+
 TEST(ReportModel, FiguresWithoutTheStartupSkipItsFrames) {
     std::vector<std::int64_t> frames(3, 200 * kMs);
     frames.insert(frames.end(), 97, 10 * kMs);
