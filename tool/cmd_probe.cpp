@@ -1,7 +1,6 @@
 // `loopscope probe`: measuring this machine. `probe clocks` measures every clock source. Each
-// probe prints the
-// machine context first (the same for every probe) and writes one section of the probe
-// document (probe_json.hpp) with --json.
+// probe prints the machine context first (the same for every probe) and writes one section of
+// the probe document (probe_json.hpp) with --json.
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
