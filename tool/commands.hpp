@@ -14,4 +14,7 @@ namespace loopscope {
 void add_view_command(CLI::App& app, int& exit_code);
 #endif
 
+// `probe timers`, registered on the `probe` command.
+void add_probe_timers_command(CLI::App& probe, int& exit_code);
+
 }  // namespace loopscope
