@@ -10,5 +10,6 @@ class App;
 namespace loopscope {
 
 // One declaration per subcommand, e.g. void add_probe_command(CLI::App& app, int& exit_code);
+void add_run_command(CLI::App& app, int& exit_code);
 
 }  // namespace loopscope
