@@ -79,7 +79,13 @@ class SessionSax : public nlohmann::json_sax<nlohmann::json> {
     }
     bool parse_error(std::size_t position, const std::string&,
                      const nlohmann::detail::exception& e) override {
+        // nlohmann's text repeats the place ("... parse error at line 3, column 49: syntax
+        // error ..."); keep the part that says what was wrong, the place is ours.
         problem = e.what();
+        const std::size_t at = problem.find("column ");
+        const std::size_t colon = at == std::string::npos ? at : problem.find(": ", at);
+        if (colon != std::string::npos)
+            problem = problem.substr(colon + 2);
         problem_byte = position;
         return false;
     }

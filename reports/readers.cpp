@@ -148,8 +148,14 @@ CaptureStreamInfo info_of(const Capture& c) {
     info.swap_chain = c.source.swap_chain;
     info.frames = c.frames();
     std::int64_t total_ns = 0;
-    for (const std::int64_t ns : c.frame_ns)
-        total_ns += ns;
+    if (c.per_frame || c.start_ns.empty()) {
+        for (const std::int64_t ns : c.frame_ns)
+            total_ns += ns;
+    } else {
+        // Sampled logs: a row's frame time is an average over its interval, so their sum is
+        // not the time covered; the span from the first to the last sample is.
+        total_ns = c.start_ns.back() - c.start_ns.front();
+    }
     info.duration_s = static_cast<double>(total_ns) / 1e9;
     return info;
 }

@@ -28,7 +28,9 @@ struct CaptureStreamInfo {
     std::int64_t process_id = -1;  // -1 when the format has none
     std::string swap_chain;        // swap chain address as text ("" when the format has none)
     std::size_t frames = 0;        // frames (samples for MangoHud)
-    double duration_s = 0.0;       // sum of the frame times
+    // Sum of the frame times; for sampled logs (MangoHud) the span from the first sample's
+    // time to the last one's.
+    double duration_s = 0.0;
 };
 
 // The format name of a file ("loopscope-trace", "presentmon-1", "presentmon-2",

@@ -11,7 +11,9 @@
 #include <numeric>
 
 #include "common/errors.hpp"
+#include "common/output_file.hpp"
 #include "probes/trace_record.hpp"
+#include "probes/trace_writer.hpp"
 #include "reports/readers.hpp"
 #include "tests/test_support.hpp"
 
@@ -186,6 +188,10 @@ TEST(Readers, MangoHudRowsAreSamplesNotFrames) {
     EXPECT_NEAR(sum_ms(a.frame_ns), 1235.48607, 1e-3);
     EXPECT_EQ(a.start_ns.front(), 333365637);  // elapsed, ns
     EXPECT_EQ(a.metadata.at("cpu"), "AMD Ryzen 7 9800X3D 8-Core Processor");
+    // The samples span elapsed 333365637 ns to 30054481137 ns (first and last rows).
+    const auto streams = list_capture_streams(capture("mangohud_overwatch.csv"));
+    ASSERT_EQ(streams.size(), 1u);
+    EXPECT_NEAR(streams[0].duration_s, 29.7211155, 1e-9);
     const Capture b = read_capture(capture("mangohud_v1_versioned.csv"));
     EXPECT_EQ(detect_format(capture("mangohud_v1_versioned.csv")), "mangohud");
     EXPECT_FALSE(b.per_frame);
@@ -322,6 +328,48 @@ TEST_F(ReadersFiles, NaFrameTimesAreSkippedAndCounted) {
     EXPECT_EQ(c.animation_error_known, (std::vector<std::uint8_t>{0, 1, 1}));
     // 10,000 ticks per ms: 100,000 ticks over the first 10 ms.
     EXPECT_EQ(c.start_ns, (std::vector<std::int64_t>{0, 10'000'000, 15'000'000}));
+}
+
+// What the trace writer writes, the trace reader reads back to the same records.
+TEST_F(ReadersFiles, TraceWriterOutputReadsBack) {
+    const std::string path = dir_ + "/round-trip.csv";
+    std::vector<FrameRecord> records;
+    for (std::int64_t i = 0; i < 100; ++i) {
+        FrameRecord r;
+        r.frame = i;
+        r.start_ns = i * 16'666'667;
+        r.raw_ns = 16'666'667 + (i % 7) * 1000;
+        r.clamped_ns = r.raw_ns;
+        r.consumed_ns = r.raw_ns;
+        r.acc_before_ns = r.raw_ns + i;
+        r.steps = i % 3;
+        r.acc_after_ns = i;
+        r.alpha = static_cast<double>(i) / 128.0;  // exact in six decimals
+        r.step_cost_ns = i * 10;
+        records.push_back(r);
+    }
+    {
+        OutputFile out(path);
+        TraceInfo info;
+        info.clock = "virtual";
+        TraceWriter writer(out, info);
+        for (const auto& r : records)
+            writer.write(r);
+        writer.finish();
+        out.commit();
+    }
+    const Capture c = read_capture(path);
+    ASSERT_EQ(c.loop.size(), records.size());
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        EXPECT_EQ(c.loop[i].raw_ns, records[i].raw_ns);
+        EXPECT_EQ(c.loop[i].steps, records[i].steps);
+        EXPECT_EQ(c.loop[i].acc_after_ns, records[i].acc_after_ns);
+        EXPECT_NEAR(c.loop[i].alpha, records[i].alpha, 1e-6);
+        EXPECT_EQ(c.frame_ns[i], records[i].raw_ns);
+        EXPECT_EQ(c.start_ns[i], records[i].start_ns);
+    }
+    EXPECT_EQ(c.metadata.at("clock"), "virtual");
+    EXPECT_EQ(c.metadata.at("policy"), "fixed-interp");
 }
 
 }  // namespace
