@@ -129,7 +129,9 @@ std::string format_loop_summary(const LoopFigures& f, const LoopConfig& c) {
         "grows and the mean per-step cost exceeds dt / timescale = {}):\n",
         f.window, budget);
     if (!f.has_step_costs) {
-        out += "  no step costs known (step_cost_ns is 0): use --step-cost to model one\n";
+        out +=
+            "  no step costs (step_cost_ns is 0 in every frame; replay models one with "
+            "--step-cost)\n";
     } else {
         out += fmt::format("  mean per-step cost: {}\n",
                            format_duration(std::llround(f.mean_step_cost_ns)));
