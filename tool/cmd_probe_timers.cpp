@@ -26,6 +26,7 @@ struct ProbeTimersOptions {
     std::string interval = "1ms";
     std::string bound = "0.5ms";
     bool no_realtime = false;
+    std::vector<std::string> only;  // measurement names; empty: all
 };
 
 TimerProbeConfig config_from(const ProbeTimersOptions& o) {
@@ -41,6 +42,23 @@ TimerProbeConfig config_from(const ProbeTimersOptions& o) {
     if (c.bound_ns <= 0)
         throw UsageError(fmt::format("--bound {}: expected a duration above 0", o.bound));
     c.periodic_realtime = !o.no_realtime;
+    if (!o.only.empty()) {
+        c.run_one_shot = c.run_periodic = c.run_slack = c.run_limiters = false;
+        for (const auto& name : o.only) {
+            if (name == "one-shot") {
+                c.run_one_shot = true;
+            } else if (name == "periodic") {
+                c.run_periodic = true;
+            } else if (name == "slack") {
+                c.run_slack = true;
+            } else if (name == "limiters") {
+                c.run_limiters = true;
+            } else {
+                throw UsageError(
+                    fmt::format("--only {}: expected one-shot, periodic, slack or limiters", name));
+            }
+        }
+    }
     return c;
 }
 
@@ -72,6 +90,11 @@ void add_probe_timers_command(CLI::App& probe, int& exit_code) {
     cmd->add_option(
         "--bound", options->bound,
         "p99 |pacing error| a recommended frame limiter must stay under (default 0.5ms)");
+    cmd->add_option("--only", options->only,
+                    "Run only these measurements: one-shot, periodic, slack, limiters "
+                    "(comma-separated)")
+        ->delimiter(',')
+        ->type_name("LIST");
     cmd->add_flag("--no-realtime", options->no_realtime,
                   "Do not try SCHED_FIFO and mlockall for the periodic probe");
     cmd->callback([options, &exit_code] {
