@@ -1,6 +1,7 @@
-// `loopscope probe`: measuring this machine. `probe clocks` measures every clock source. Each
-// probe prints the machine context first (the same for every probe) and writes one section of
-// the probe document (probe_json.hpp) with --json.
+// `loopscope probe`: measuring this machine. `probe clocks` measures every clock source,
+// `probe compare A.json B.json` sets two saved results side by side. Each probe prints the machine
+// context first (the same for every probe) and writes one section of the probe document
+// (probe_json.hpp) with --json.
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
@@ -13,6 +14,7 @@
 #include "common/terminal.hpp"
 #include "probes/clock_probe.hpp"
 #include "probes/clock_report.hpp"
+#include "probes/probe_compare.hpp"
 #include "probes/probe_json.hpp"
 #include "probes/system_info.hpp"
 #include "tool/cmd_probe_timers.hpp"
@@ -134,16 +136,36 @@ void run_all_probes(const std::string& json_path, bool quick) {
     }
 }
 
+void add_compare(CLI::App& probe, int& exit_code) {
+    auto paths = std::make_shared<std::vector<std::string>>();
+    auto* cmd = probe.add_subcommand(
+        "compare",
+        "Show two probe results (--json files) side by side and mark the differences that "
+        "matter: two machines, two OSes, before and after a kernel or BIOS change");
+    cmd->add_option("A B", *paths, "The two probe result files")->required()->expected(2);
+    cmd->callback([paths, &exit_code] {
+        const std::string& a_path = (*paths)[0];
+        const std::string& b_path = (*paths)[1];
+        const nlohmann::json a = load_probe_for_compare(a_path);
+        const nlohmann::json b = load_probe_for_compare(b_path);
+        const auto sections = compare_documents(a, b);
+        fmt::print("# loopscope probe compare\n\n{}",
+                   comparison_markdown(sections, a_path, b_path));
+        exit_code = kExitOk;
+    });
+}
+
 }  // namespace
 
 void add_probe_command(CLI::App& app, int& exit_code) {
     auto* probe = app.add_subcommand(
         "probe",
         "Measure this machine: clock sources (probe clocks), timers and sleeps (probe timers); "
-        "with no subcommand, both");
+        "with no subcommand, both; compare two results (probe compare)");
     probe->require_subcommand(0, 1);
     add_clocks(*probe, exit_code);
     add_probe_timers_command(*probe, exit_code);
+    add_compare(*probe, exit_code);
     auto all_json = std::make_shared<std::string>();
     auto all_quick = std::make_shared<bool>(false);
     probe->add_option("--json", *all_json,
