@@ -4,48 +4,48 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <functional>
 #include <map>
-#include <optional>
 
 #include "common/duration.hpp"
-#include "common/errors.hpp"
-#include "common/markdown_table.hpp"
+#include "common/units.hpp"
+#include "probes/probe_json.hpp"
 
 namespace loopscope {
 
 namespace {
 
 using nlohmann::json;
-using Align = MarkdownTable::Align;
-
-[[noreturn]] void bad(const std::string& path, const std::string& where, const std::string& what) {
-    throw InputError(path, fmt::format("{}: expected {}", where, what));
-}
 
 const json& member(const json& obj, const char* key, const std::string& path,
                    const std::string& where) {
     if (!obj.is_object() || !obj.contains(key))
-        bad(path, where + "." + key, "a value");
+        throw_schema_error(path, where + "." + key, "a value");
     return obj.at(key);
 }
 
 void need_int(const json& obj, const char* key, const std::string& path, const std::string& where) {
-    if (!member(obj, key, path, where).is_number_integer()) {
-        bad(path, where + "." + key, "an integer");
-    }
+    if (!member(obj, key, path, where).is_number_integer())
+        throw_schema_error(path, where + "." + key, "an integer");
 }
 
 void need_number(const json& obj, const char* key, const std::string& path,
                  const std::string& where) {
     if (!member(obj, key, path, where).is_number())
-        bad(path, where + "." + key, "a number");
+        throw_schema_error(path, where + "." + key, "a number");
 }
 
 void need_string(const json& obj, const char* key, const std::string& path,
                  const std::string& where) {
     if (!member(obj, key, path, where).is_string())
-        bad(path, where + "." + key, "a string");
+        throw_schema_error(path, where + "." + key, "a string");
+}
+
+void need_bool(const json& obj, const char* key, const std::string& path,
+               const std::string& where) {
+    if (!member(obj, key, path, where).is_boolean())
+        throw_schema_error(path, where + "." + key, "true or false");
 }
 
 void need_summary(const json& obj, const char* key, const std::string& path,
@@ -56,76 +56,96 @@ void need_summary(const json& obj, const char* key, const std::string& path,
     need_number(s, "mean", path, where + "." + key);
 }
 
-// Each row of an optional array section, with its JSON path for messages.
 void for_rows(const json& timers, const char* key, const std::string& path,
               const std::function<void(const json&, const std::string&)>& fn) {
     if (!timers.contains(key))
         return;
     const json& rows = timers.at(key);
     if (!rows.is_array())
-        bad(path, fmt::format("timers.{}", key), "an array");
+        throw_schema_error(path, fmt::format("timers.{}", key), "an array");
     for (std::size_t i = 0; i < rows.size(); ++i)
         fn(rows[i], fmt::format("timers.{}[{}]", key, i));
 }
 
-std::string dur(const json& v) {
-    return format_duration(v.get<std::int64_t>());
+const json& empty_array() {
+    static const json a = json::array();
+    return a;
 }
 
-std::string diff(const json& a, const json& b) {
-    const std::int64_t d = b.get<std::int64_t>() - a.get<std::int64_t>();
-    return (d > 0 ? "+" : "") + format_duration(d);
+const json& rows_of(const json& timers, const char* key) {
+    return timers.is_object() && timers.contains(key) ? timers.at(key) : empty_array();
 }
 
-// Rows keyed by `key_of`, in the order A lists them, then B's rows that A lacks.
+// Rows keyed by key_of, in A's order, then B's rows that A lacks.
 struct Paired {
-    std::string key;
+    std::string item;
     const json* a = nullptr;
     const json* b = nullptr;
 };
 
-std::vector<Paired> pair_rows(const json& a, const json& b, const char* section,
-                              const std::function<std::string(const json&)>& key_of) {
+std::vector<Paired> pair_rows(const json& a, const json& b, const char* key,
+                              const std::function<std::string(const json&)>& item_of) {
     std::vector<Paired> out;
     std::map<std::string, std::size_t> index;
     auto add = [&](const json& rows, bool is_a) {
-        if (!rows.contains(section))
-            return;
-        for (const auto& row : rows.at(section)) {
-            const std::string k = key_of(row);
-            auto it = index.find(k);
-            if (it == index.end()) {
-                index.emplace(k, out.size());
-                out.push_back({k, nullptr, nullptr});
-                it = index.find(k);
-            }
+        for (const auto& row : rows) {
+            const std::string item = item_of(row);
+            auto [it, fresh] = index.emplace(item, out.size());
+            if (fresh)
+                out.push_back({item, nullptr, nullptr});
             (is_a ? out[it->second].a : out[it->second].b) = &row;
         }
     };
-    add(a, true);
-    add(b, false);
+    add(rows_of(a, key), true);
+    add(rows_of(b, key), false);
     return out;
 }
 
-// Cells of one figure for A, B and B - A; "-" where a side lacks the row.
-void figure_cells(std::vector<std::string>& cells, const json* a, const json* b,
-                  const std::function<const json&(const json&)>& get) {
-    cells.push_back(a ? dur(get(*a)) : "-");
-    cells.push_back(b ? dur(get(*b)) : "-");
-    cells.push_back(a && b ? diff(get(*a), get(*b)) : "-");
+std::int64_t ns_at(const json& row, const char* summary, const char* figure) {
+    const json& v = row.at(summary).at(figure);
+    return v.is_number_integer() ? v.get<std::int64_t>() : std::llround(v.get<double>());
 }
 
-void figure_columns(MarkdownTable& t, const std::string& figure) {
-    t.add_column(figure + " A");
-    t.add_column(figure + " B");
-    t.add_column("B - A");
+// A lateness figure in both documents. It matters when the later one is at least twice the
+// other and at least `floor_ns` more: below that, run-to-run noise on a busy machine.
+CompareCell lateness_cell(const Paired& p, const std::function<std::int64_t(const json&)>& get,
+                          std::int64_t floor_ns) {
+    CompareCell c;
+    c.a = p.a ? format_duration(get(*p.a)) : "-";
+    c.b = p.b ? format_duration(get(*p.b)) : "-";
+    if (!p.a || !p.b)
+        return c;
+    const std::int64_t x = get(*p.a), y = get(*p.b);
+    const std::int64_t lo = std::min(x, y), hi = std::max(x, y);
+    if (hi - lo >= floor_ns && hi >= 2 * std::max<std::int64_t>(lo, 1)) {
+        c.matters = true;
+        c.why = fmt::format(
+            "{:.1f}x later in {}",
+            static_cast<double>(hi) / static_cast<double>(std::max<std::int64_t>(lo, 1)),
+            y > x ? "B" : "A");
+    }
+    return c;
 }
+
+CompareCell text_cell(const Paired& p, const std::function<std::string(const json&)>& get) {
+    return {p.a ? get(*p.a) : "-", p.b ? get(*p.b) : "-", false, {}};
+}
+
+// A row in one document only: the first cell says so (a method or limiter the other OS lacks).
+void mark_one_sided(const Paired& p, CompareRow& row) {
+    if ((p.a && p.b) || row.cells.empty())
+        return;
+    row.cells[0].matters = true;
+    row.cells[0].why = fmt::format("in {} only", p.a ? "A" : "B");
+}
+
+constexpr std::int64_t kNoiseFloorNs = 100 * kNsPerUs;
 
 }  // namespace
 
-void check_timers_section(const json& timers, const std::string& path) {
+void validate_timers_section(const json& timers, const std::string& path) {
     if (!timers.is_object())
-        bad(path, "timers", "an object");
+        throw_schema_error(path, "timers", "an object");
     for_rows(timers, "one_shot", path, [&](const json& r, const std::string& w) {
         need_string(r, "method", path, w);
         need_int(r, "requested_ns", path, w);
@@ -133,8 +153,7 @@ void check_timers_section(const json& timers, const std::string& path) {
     });
     for_rows(timers, "periodic", path, [&](const json& r, const std::string& w) {
         need_string(r, "scheduling", path, w);
-        if (!member(r, "realtime", path, w).is_boolean())
-            bad(path, w + ".realtime", "true or false");
+        need_bool(r, "realtime", path, w);
         if (r.contains("latency_ns")) {
             need_summary(r, "latency_ns", path, w);
             need_number(r.at("latency_ns"), "avg", path, w + ".latency_ns");
@@ -144,14 +163,14 @@ void check_timers_section(const json& timers, const std::string& path) {
     for_rows(timers, "timer_slack", path, [&](const json& r, const std::string& w) {
         need_int(r, "requested_ns", path, w);
         need_int(r, "slack_ns", path, w);
-        if (!member(r, "as_found", path, w).is_boolean())
-            bad(path, w + ".as_found", "true or false");
+        need_bool(r, "as_found", path, w);
         need_summary(r, "overshoot_ns", path, w);
     });
     for_rows(timers, "limiters", path, [&](const json& r, const std::string& w) {
         need_string(r, "limiter", path, w);
         need_int(r, "rate_hz", path, w);
         need_int(r, "abs_error_p99_ns", path, w);
+        need_bool(r, "meets_bound", path, w);
         need_summary(r, "error_ns", path, w);
         need_summary(r, "cpu_per_frame_ns", path, w);
     });
@@ -159,151 +178,163 @@ void check_timers_section(const json& timers, const std::string& path) {
         need_int(r, "rate_hz", path, w);
         const json& l = member(r, "limiter", path, w);
         if (!l.is_string() && !l.is_null())
-            bad(path, w + ".limiter", "a string or null");
+            throw_schema_error(path, w + ".limiter", "a string or null");
     });
 }
 
-std::string compare_timers_markdown(const json& a, const std::string& a_label, const json& b,
-                                    const std::string& b_label) {
-    std::string out;
-    const std::string legend = fmt::format("A = {}, B = {}.\n\n", a_label, b_label);
-
-    auto one_shot = pair_rows(a, b, "one_shot", [](const json& r) {
-        return fmt::format("{}\x1f{}", r.at("method").get<std::string>(),
-                           r.at("requested_ns").get<std::int64_t>());
-    });
-    if (!one_shot.empty()) {
-        out += "## One-shot sleep overshoot (A vs B)\n\n" + legend;
-        MarkdownTable t;
-        t.add_column("method", Align::left);
-        t.add_column("request");
-        figure_columns(t, "p50");
-        figure_columns(t, "p99");
-        for (const auto& p : one_shot) {
-            const json& any = p.a ? *p.a : *p.b;
-            std::vector<std::string> cells{any.at("method").get<std::string>(),
-                                           dur(any.at("requested_ns"))};
-            figure_cells(cells, p.a, p.b, [](const json& r) -> const json& {
-                return r.at("overshoot_ns").at("p50");
-            });
-            figure_cells(cells, p.a, p.b, [](const json& r) -> const json& {
-                return r.at("overshoot_ns").at("p99");
-            });
-            t.add_row(std::move(cells));
+std::vector<CompareRow> compare_timer_one_shot(const json& a, const json& b) {
+    std::vector<CompareRow> rows;
+    for (const auto& p : pair_rows(a, b, "one_shot", [](const json& r) {
+             return fmt::format("{} {}", r.at("method").get<std::string>(),
+                                format_duration(r.at("requested_ns").get<std::int64_t>()));
+         })) {
+        CompareRow row{p.item, {}};
+        for (const char* figure : {"p50", "p99", "max"}) {
+            row.cells.push_back(lateness_cell(
+                p, [figure](const json& r) { return ns_at(r, "overshoot_ns", figure); },
+                kNoiseFloorNs));
         }
-        out += t.render();
+        // The maximum is one sample: show it, but a single outlier is not a finding.
+        row.cells[2].matters = false;
+        row.cells[2].why.clear();
+        mark_one_sided(p, row);
+        rows.push_back(std::move(row));
     }
+    return rows;
+}
 
-    // Periodic rows pair by kind of scheduling; a row that did not run has no latency.
-    auto periodic = pair_rows(a, b, "periodic", [](const json& r) {
-        return std::string(r.at("realtime").get<bool>() ? "real-time" : "default");
-    });
-    if (!periodic.empty()) {
-        out += "\n## Periodic wake-up latency (A vs B)\n\n" + legend;
-        MarkdownTable t;
-        t.add_column("scheduling", Align::left);
-        t.add_column("avg A");
-        t.add_column("avg B");
-        figure_columns(t, "p99");
-        figure_columns(t, "max");
-        auto ran = [](const json* r) { return r && r->contains("latency_ns") ? r : nullptr; };
-        auto avg = [](const json* r) {
-            return r ? format_duration(static_cast<std::int64_t>(
-                           r->at("latency_ns").at("avg").get<double>() + 0.5))
-                     : std::string("-");
-        };
-        for (const auto& p : periodic) {
-            const json* ra = ran(p.a);
-            const json* rb = ran(p.b);
-            std::vector<std::string> cells{
-                fmt::format("{} / {}", p.a ? p.a->at("scheduling").get<std::string>() : "-",
-                            p.b ? p.b->at("scheduling").get<std::string>() : "-"),
-                avg(ra), avg(rb)};
-            figure_cells(cells, ra, rb,
-                         [](const json& r) -> const json& { return r.at("latency_ns").at("p99"); });
-            figure_cells(cells, ra, rb,
-                         [](const json& r) -> const json& { return r.at("latency_ns").at("max"); });
-            t.add_row(std::move(cells));
+std::vector<CompareRow> compare_timer_periodic(const json& a, const json& b) {
+    std::vector<CompareRow> rows;
+    for (const auto& p : pair_rows(a, b, "periodic", [](const json& r) {
+             return std::string(r.at("realtime").get<bool>() ? "real-time" : "default scheduling");
+         })) {
+        // A real-time row that was refused has no figures: it compares as absent.
+        const bool ran_a = p.a && p.a->contains("latency_ns");
+        const bool ran_b = p.b && p.b->contains("latency_ns");
+        const Paired ran{p.item, ran_a ? p.a : nullptr, ran_b ? p.b : nullptr};
+        CompareRow row{p.item, {}};
+        row.cells.push_back(
+            text_cell(p, [](const json& r) { return r.at("scheduling").get<std::string>(); }));
+        row.cells.push_back(lateness_cell(
+            ran, [](const json& r) { return ns_at(r, "latency_ns", "avg"); }, 20 * kNsPerUs));
+        row.cells.push_back(lateness_cell(
+            ran, [](const json& r) { return ns_at(r, "latency_ns", "p99"); }, kNoiseFloorNs));
+        row.cells.push_back(lateness_cell(
+            ran, [](const json& r) { return ns_at(r, "latency_ns", "max"); }, kNsPerMs));
+        row.cells[3].matters = false;
+        row.cells[3].why.clear();
+        CompareCell overflows = text_cell(ran, [](const json& r) {
+            return fmt::format("{}", r.at("overflows").get<std::int64_t>());
+        });
+        if (ran.a && ran.b && (overflows.a == "0") != (overflows.b == "0")) {
+            overflows.matters = true;
+            overflows.why =
+                fmt::format("whole periods missed in {} only", overflows.a == "0" ? "B" : "A");
         }
-        out += t.render();
-    }
-
-    auto slack = pair_rows(a, b, "timer_slack", [](const json& r) {
-        return fmt::format("{}\x1f{}", r.at("requested_ns").get<std::int64_t>(),
-                           r.at("as_found").get<bool>());
-    });
-    if (!slack.empty()) {
-        out += "\n## Timer slack (A vs B)\n\n" + legend;
-        MarkdownTable t;
-        t.add_column("request");
-        t.add_column("slack A");
-        t.add_column("slack B");
-        figure_columns(t, "p50");
-        figure_columns(t, "p99");
-        for (const auto& p : slack) {
-            const json& any = p.a ? *p.a : *p.b;
-            std::vector<std::string> cells{dur(any.at("requested_ns")),
-                                           p.a ? dur(p.a->at("slack_ns")) : "-",
-                                           p.b ? dur(p.b->at("slack_ns")) : "-"};
-            figure_cells(cells, p.a, p.b, [](const json& r) -> const json& {
-                return r.at("overshoot_ns").at("p50");
-            });
-            figure_cells(cells, p.a, p.b, [](const json& r) -> const json& {
-                return r.at("overshoot_ns").at("p99");
-            });
-            t.add_row(std::move(cells));
+        row.cells.push_back(overflows);
+        if (ran_a != ran_b && p.a && p.b) {
+            row.cells[0].matters = true;
+            row.cells[0].why = fmt::format("ran in {} only", ran_a ? "A" : "B");
         }
-        out += t.render();
+        rows.push_back(std::move(row));
     }
+    return rows;
+}
 
-    auto limiters = pair_rows(a, b, "limiters", [](const json& r) {
-        return fmt::format("{}\x1f{}", r.at("rate_hz").get<int>(),
-                           r.at("limiter").get<std::string>());
-    });
-    if (!limiters.empty()) {
-        out += "\n## Frame limiters (A vs B)\n\n" + legend;
-        MarkdownTable t;
-        t.add_column("rate");
-        t.add_column("limiter", Align::left);
-        figure_columns(t, "p99 |error|");
-        t.add_column("CPU/frame A");
-        t.add_column("CPU/frame B");
-        auto cpu = [](const json* r) {
-            return r ? format_duration(static_cast<std::int64_t>(
-                           r->at("cpu_per_frame_ns").at("mean").get<double>() + 0.5))
-                     : std::string("-");
-        };
-        for (const auto& p : limiters) {
-            const json& any = p.a ? *p.a : *p.b;
-            std::vector<std::string> cells{fmt::format("{} Hz", any.at("rate_hz").get<int>()),
-                                           any.at("limiter").get<std::string>()};
-            figure_cells(cells, p.a, p.b,
-                         [](const json& r) -> const json& { return r.at("abs_error_p99_ns"); });
-            cells.push_back(cpu(p.a));
-            cells.push_back(cpu(p.b));
-            t.add_row(std::move(cells));
+std::vector<CompareRow> compare_timer_slack(const json& a, const json& b) {
+    std::vector<CompareRow> rows;
+    for (const auto& p : pair_rows(a, b, "timer_slack", [](const json& r) {
+             return fmt::format("{}, {}", format_duration(r.at("requested_ns").get<std::int64_t>()),
+                                r.at("as_found").get<bool>() ? "slack as found" : "test slack");
+         })) {
+        CompareRow row{p.item, {}};
+        row.cells.push_back(text_cell(p, [](const json& r) {
+            return format_duration(r.at("slack_ns").get<std::int64_t>());
+        }));
+        if (p.a && p.b && row.cells[0].a != row.cells[0].b) {
+            row.cells[0].matters = true;
+            row.cells[0].why = "timer slack differs";
         }
-        out += t.render();
+        for (const char* figure : {"p50", "p99"}) {
+            row.cells.push_back(lateness_cell(
+                p, [figure](const json& r) { return ns_at(r, "overshoot_ns", figure); },
+                kNoiseFloorNs));
+        }
+        rows.push_back(std::move(row));
     }
+    return rows;
+}
 
-    auto recs = pair_rows(a, b, "recommendations", [](const json& r) {
-        return fmt::format("{}", r.at("rate_hz").get<int>());
-    });
-    if (!recs.empty()) {
-        out += "\nRecommended limiter:\n";
-        auto name = [](const json* r) {
-            if (!r)
-                return std::string("-");
-            const json& l = r->at("limiter");
+std::vector<CompareRow> compare_timer_limiters(const json& a, const json& b) {
+    std::vector<CompareRow> rows;
+    for (const auto& p : pair_rows(a, b, "limiters", [](const json& r) {
+             return fmt::format("{} Hz {}", r.at("rate_hz").get<int>(),
+                                r.at("limiter").get<std::string>());
+         })) {
+        CompareRow row{p.item, {}};
+        row.cells.push_back(lateness_cell(
+            p, [](const json& r) { return r.at("abs_error_p99_ns").get<std::int64_t>(); },
+            kNoiseFloorNs));
+        CompareCell bound = text_cell(p, [](const json& r) {
+            return std::string(r.at("meets_bound").get<bool>() ? "yes" : "no");
+        });
+        if (p.a && p.b && bound.a != bound.b) {
+            bound.matters = true;
+            bound.why = fmt::format("within the bound in {} only", bound.a == "yes" ? "A" : "B");
+        }
+        row.cells.push_back(bound);
+        row.cells.push_back(text_cell(p, [](const json& r) {
+            return format_duration(std::llround(r.at("cpu_per_frame_ns").at("mean").get<double>()));
+        }));
+        mark_one_sided(p, row);
+        rows.push_back(std::move(row));
+    }
+    for (const auto& p : pair_rows(a, b, "recommendations", [](const json& r) {
+             return fmt::format("{} Hz recommended", r.at("rate_hz").get<int>());
+         })) {
+        auto name = [](const json& r) {
+            const json& l = r.at("limiter");
             return l.is_string() ? l.get<std::string>() : std::string("none within the bound");
         };
-        for (const auto& p : recs) {
-            const json& any = p.a ? *p.a : *p.b;
-            out += fmt::format("- {} Hz: A {}, B {}\n", any.at("rate_hz").get<int>(), name(p.a),
-                               name(p.b));
+        CompareCell rec = text_cell(p, name);
+        if (p.a && p.b && rec.a != rec.b) {
+            rec.matters = true;
+            rec.why = "a different limiter is recommended";
         }
+        // The recommendation spans the row's three figures in the first cell.
+        rows.push_back(
+            {p.item, {rec, CompareCell{"", "", false, {}}, CompareCell{"", "", false, {}}}});
     }
-    return out;
+    return rows;
+}
+
+namespace {
+void no_check(const json&, const std::string&) {}
+}  // namespace
+
+std::vector<SectionSpec> timer_compare_sections() {
+    return {
+        {"timers",
+         "Timers: one-shot sleep overshoot",
+         {"p50", "p99", "max"},
+         validate_timers_section,
+         compare_timer_one_shot},
+        {"timers",
+         "Timers: periodic wake-up latency",
+         {"scheduling", "avg", "p99", "max", "overflows"},
+         no_check,
+         compare_timer_periodic},
+        {"timers",
+         "Timers: timer slack (nanosleep overshoot)",
+         {"slack", "p50", "p99"},
+         no_check,
+         compare_timer_slack},
+        {"timers",
+         "Timers: frame limiters",
+         {"p99 |error|", "within bound", "CPU/frame"},
+         no_check,
+         compare_timer_limiters},
+    };
 }
 
 }  // namespace loopscope
