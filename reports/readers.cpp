@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include "common/errors.hpp"
 #include "probes/trace_record.hpp"
@@ -195,6 +196,19 @@ void sort_by_frames(std::vector<Capture>& streams) {
 }
 
 }  // namespace
+
+std::vector<std::int64_t> running_sum_starts(const std::vector<std::int64_t>& frame_ns) {
+    std::vector<std::int64_t> start_ns(frame_ns.size());
+    std::int64_t t = 0;
+    for (std::size_t i = 0; i < frame_ns.size(); ++i) {
+        start_ns[i] = t;
+        // A sum past int64 would need 292 years of frames: saturate rather than wrap.
+        t = frame_ns[i] > std::numeric_limits<std::int64_t>::max() - t
+                ? std::numeric_limits<std::int64_t>::max()
+                : t + frame_ns[i];
+    }
+    return start_ns;
+}
 
 std::string detect_format(const std::string& path) {
     return detail::detect_format_of(path);
