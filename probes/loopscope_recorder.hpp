@@ -138,9 +138,9 @@ inline std::string utc_now_iso8601() {
 }  // namespace trace_v1
 
 struct RecorderOptions {
-    std::string path = "loopscope-trace.csv";
-    std::size_t capacity = 4096;     // rows held in memory, allocated once
-    std::size_t flush_every = 4096;  // write every N frames; 0 = only at close()
+    std::string path = "loopscope-trace.csv";  // "-" = standard output
+    std::size_t capacity = 4096;               // rows held in memory, allocated once
+    std::size_t flush_every = 4096;            // write every N frames; 0 = only at close()
     // The clock the argument-less calls read, in nanoseconds; nullptr = steady_clock.
     std::int64_t (*clock_ns)() = nullptr;
     std::string clock_name;  // metadata; "" = "steady_clock" when clock_ns is nullptr
@@ -170,7 +170,8 @@ class Recorder {
             options_.flush_every = options_.capacity;
         rows_.resize(options_.capacity);
         text_.resize(trace_v1::kMaxRowChars * 64);
-        file_ = std::fopen(options_.path.c_str(), "wb");
+        to_stdout_ = options_.path == "-";
+        file_ = to_stdout_ ? stdout : std::fopen(options_.path.c_str(), "wb");
         if (!file_) {
             failed_ = true;
             return;
@@ -248,15 +249,17 @@ class Recorder {
 
     // Ends the last frame (its wait counts up to now), writes what is buffered and closes the
     // file. Called by the destructor; safe to call twice.
-    void close() {
+    void close() { close(now_ns()); }
+    // The same, with the last frame ending at `now` (the game's own clock reading).
+    void close(std::int64_t now) {
         if (closed_)
             return;
         closed_ = true;
         if (open_ && !failed_)
-            commit(now_ns());
+            commit(now);
         flush();
         if (file_) {
-            if (std::fclose(file_) != 0)
+            if (!to_stdout_ && std::fclose(file_) != 0)
                 failed_ = true;
             file_ = nullptr;
         }
@@ -288,6 +291,8 @@ class Recorder {
     // False when the file could not be opened or written.
     bool ok() const { return !failed_; }
     const std::string& path() const { return options_.path; }
+    // The clock reading the trace's times count from (frame 0's frame time starts here).
+    std::int64_t start_ns() const { return start_ns_; }
 
   private:
     // The trace's columns, as trace_v1::format_row expects them.
@@ -367,6 +372,7 @@ class Recorder {
     bool explicit_wait_ = false;
     bool failed_ = false;
     bool closed_ = false;
+    bool to_stdout_ = false;
 };
 
 }  // namespace recorder_enabled
@@ -391,6 +397,7 @@ class Recorder {
     void end_render() {}
     void add_times(std::int64_t, std::int64_t, std::int64_t) {}
     void close() {}
+    void close(std::int64_t) {}
     void flush() {}
     std::int64_t frames() const { return 0; }
     std::int64_t recorded_frames() const { return 0; }

@@ -56,10 +56,13 @@ struct LinePlace {
     std::int64_t line = 0;
 };
 
-// Splits a comma-separated line into `fields` (cleared first). Quoted fields ("a,b") keep their
-// inner text as is (a doubled quote stays doubled: readers only use quoted cells as names).
-// Throws InputError for a quote that is never closed.
-void split_fields(std::string_view line, const LinePlace& place, std::vector<Field>& fields);
+// Splits a comma-separated line into `fields` (cleared first), keeping at most `max_fields` of
+// them, and returns how many fields the line has in all (the ones past `max_fields` are only
+// counted, which is much cheaper for wide rows whose tail is not needed). Quoted fields ("a,b")
+// keep their inner text as is (a doubled quote stays doubled: readers only use quoted cells as
+// names). Throws InputError for a quote that is never closed.
+std::size_t split_fields(std::string_view line, const LinePlace& place, std::vector<Field>& fields,
+                         std::size_t max_fields = static_cast<std::size_t>(-1));
 
 // True for the cells that mean "no value": `NA` (PresentMon, FrameView) and empty cells.
 bool is_missing(std::string_view cell);

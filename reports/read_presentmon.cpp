@@ -72,9 +72,10 @@ struct Layout {
     int animation_error = -1;
     int start = -1;
     StartUnit start_unit = StartUnit::none;
-    int qpc_interval = -1;       // the ms column whose sum spans the QPC start column
-    std::size_t min_fields = 0;  // rows may be this short (OCAT fills its info columns once)
-    int info_first = -1;         // OCAT: first of the system-information columns
+    int qpc_interval = -1;          // the ms column whose sum spans the QPC start column
+    std::size_t min_fields = 0;     // rows may be this short (OCAT fills its info columns once)
+    int info_first = -1;            // OCAT: first of the system-information columns
+    std::size_t needed_fields = 0;  // cells a row is split into; the rest are only counted
 };
 
 std::string join_columns(const std::vector<std::string>& columns) {
@@ -177,6 +178,10 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
     if (l.qpc_interval < 0 && l.start_unit == StartUnit::qpc_following) {
         missing.push_back("MsBetweenAppStart");
     }
+    for (const int at : {l.app, l.pid, l.swap, l.frame, l.display, l.dropped, l.until_displayed,
+                         l.frame_type, l.animation_error, l.start, l.qpc_interval}) {
+        l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
+    }
     if (!missing.empty()) {
         layout_error(path, line, l.columns,
                      fmt::format("{} layout without {}", format, join_columns(missing)));
@@ -269,16 +274,16 @@ std::vector<Capture> read_presentmon_streams(const std::string& path) {
         place.line = reader.line_number();
         if (line.empty())
             continue;
-        split_fields(line, place, fields);
-        if (fields.size() != l.columns.size() &&
-            (fields.size() < l.min_fields || fields.size() > l.columns.size())) {
+        const bool want_info = l.info_first > 0 && !info_taken;
+        const std::size_t count =
+            split_fields(line, place, fields, want_info ? l.columns.size() : l.needed_fields);
+        if (count != l.columns.size() && (count < l.min_fields || count > l.columns.size())) {
             throw_at(place, static_cast<std::int64_t>(line.size()) + 1,
                      fmt::format("expected {} comma-separated columns as in the header, found {}{}",
-                                 l.columns.size(), fields.size(),
+                                 l.columns.size(), count,
                                  reader.line_had_break() ? "" : " (the file ends mid-line)"));
         }
-        if (l.info_first > 0 && !info_taken &&
-            fields.size() > static_cast<std::size_t>(l.info_first)) {
+        if (want_info && fields.size() > static_cast<std::size_t>(l.info_first)) {
             // OCAT writes the system description once, on the first row.
             for (std::size_t i = l.info_first; i < fields.size(); ++i) {
                 if (!is_missing(fields[i].text)) {

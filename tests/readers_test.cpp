@@ -9,11 +9,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <numeric>
+#include <random>
 
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "probes/trace_record.hpp"
 #include "probes/trace_writer.hpp"
+#include "reports/csv_scanner.hpp"
 #include "reports/readers.hpp"
 #include "tests/test_support.hpp"
 
@@ -370,6 +372,44 @@ TEST_F(ReadersFiles, TraceWriterOutputReadsBack) {
     }
     EXPECT_EQ(c.metadata.at("clock"), "virtual");
     EXPECT_EQ(c.metadata.at("policy"), "fixed-interp");
+}
+
+// The field splitter's fast path (no quotes, sixteen bytes at a time) against a plain
+// character-by-character split, on lines of every length around the block edges.
+TEST(CsvScanner, SplitMatchesAPlainSplitAtEveryLengthAndLimit) {
+    std::mt19937 rng(5);
+    const std::string path = "x.csv";
+    std::vector<Field> fields;
+    for (int trial = 0; trial < 2000; ++trial) {
+        std::string line;
+        const int len = static_cast<int>(rng() % 70);
+        for (int i = 0; i < len; ++i)
+            line += "ab,1.5,"[rng() % 7];
+        std::vector<std::string> expected{""};
+        for (const char c : line) {
+            if (c == ',') {
+                expected.emplace_back();
+            } else {
+                expected.back() += c;
+            }
+        }
+        for (const std::size_t limit : {std::size_t{1}, std::size_t{3}, std::size_t{100}}) {
+            const std::size_t count = split_fields(line, LinePlace{&path, 1}, fields, limit);
+            ASSERT_EQ(count, expected.size()) << line;
+            ASSERT_EQ(fields.size(), std::min(limit, expected.size())) << line;
+            std::size_t column = 1;
+            for (std::size_t i = 0; i < fields.size(); ++i) {
+                ASSERT_EQ(fields[i].text, expected[i]) << line << " field " << i;
+                ASSERT_EQ(fields[i].column, static_cast<std::int64_t>(column)) << line;
+                column += expected[i].size() + 1;
+            }
+        }
+    }
+    // Quotes anywhere take the general path; a comma inside quotes does not split.
+    EXPECT_EQ(split_fields("a,\"b,c\",d", LinePlace{&path, 1}, fields), 3u);
+    EXPECT_EQ(fields[1].text, "b,c");
+    EXPECT_EQ(fields[2].column, 9);
+    EXPECT_EQ(split_fields("a,b,\"c,d\",e", LinePlace{&path, 1}, fields, 2), 4u);
 }
 
 }  // namespace
