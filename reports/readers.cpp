@@ -40,7 +40,9 @@ void reject_binary(const std::string& path) {
         throw InputError(path, fmt::format("empty file: {}", kKnownFormats));
     }
     std::int64_t line = 1, column = 1;
-    for (std::size_t i = 0; i < n; ++i) {
+    // Columns count from after a byte-order mark, as everywhere else.
+    const std::size_t first = n >= 3 && std::memcmp(head, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    for (std::size_t i = first; i < n; ++i) {
         const auto u = static_cast<unsigned char>(head[i]);
         if (u == '\n') {
             ++line;

@@ -12,6 +12,7 @@ namespace loopscope {
 // One declaration per subcommand, e.g. void add_probe_command(CLI::App& app, int& exit_code);
 void add_probe_command(CLI::App& app, int& exit_code);
 void add_run_command(CLI::App& app, int& exit_code);
+void add_replay_command(CLI::App& app, int& exit_code);
 #ifdef LOOPSCOPE_HAVE_VIEWER
 void add_view_command(CLI::App& app, int& exit_code);
 #endif

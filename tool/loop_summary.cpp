@@ -41,7 +41,7 @@ std::string frames_word(std::int64_t n) {
 void append_steps_histogram(std::string& out, const LoopFigures& f) {
     if (f.steps_histogram.size() <= 12) {
         for (const auto& [steps, frames] : f.steps_histogram) {
-            out += fmt::format("  {:>6} steps: {:>8} {} ({})\n", steps, frames, frames_word(frames),
+            out += fmt::format("  {:>9} steps: {:>8} {} ({})\n", steps, frames, frames_word(frames),
                                percent(frames, f.frames));
         }
         return;
@@ -57,8 +57,8 @@ void append_steps_histogram(std::string& out, const LoopFigures& f) {
         if (frames > 0) {
             const std::string label =
                 lo == hi ? fmt::format("{}", lo) : fmt::format("{}-{}", lo, hi);
-            out += fmt::format("  {:>13} steps: {:>8} {} ({})\n", label, frames,
-                               frames_word(frames), percent(frames, f.frames));
+            out += fmt::format("  {:>9} steps: {:>8} {} ({})\n", label, frames, frames_word(frames),
+                               percent(frames, f.frames));
         }
         lo = hi + 1;
         hi = lo * 2 - 1;
@@ -129,7 +129,9 @@ std::string format_loop_summary(const LoopFigures& f, const LoopConfig& c) {
         "grows and the mean per-step cost exceeds dt / timescale = {}):\n",
         f.window, budget);
     if (!f.has_step_costs) {
-        out += "  no step costs known (step_cost_ns is 0): use --step-cost to model one\n";
+        out +=
+            "  no step costs (step_cost_ns is 0 in every frame; replay models one with "
+            "--step-cost)\n";
     } else {
         out += fmt::format("  mean per-step cost: {}\n",
                            format_duration(std::llround(f.mean_step_cost_ns)));

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     // One line per subcommand, in the order --help lists them.
     loopscope::add_probe_command(app, exit_code);
     loopscope::add_run_command(app, exit_code);
+    loopscope::add_replay_command(app, exit_code);
 #ifdef LOOPSCOPE_HAVE_VIEWER
     loopscope::add_view_command(app, exit_code);
 #endif
