@@ -36,7 +36,11 @@ void reject_binary(const std::string& path) {
         throw InputError(path, fmt::format("cannot open: {}", std::strerror(errno)));
     char head[4096];
     const std::size_t n = std::fread(head, 1, sizeof head, f);
+    const int read_errno = std::ferror(f) ? errno : 0;
     std::fclose(f);
+    if (read_errno != 0) {  // a folder, for one
+        throw InputError(path, fmt::format("cannot read: {}", std::strerror(read_errno)));
+    }
     if (n == 0) {
         throw InputError(path, fmt::format("empty file: {}", kKnownFormats));
     }
