@@ -11,6 +11,7 @@
 #include "common/markdown_table.hpp"
 #include "probes/clock_report.hpp"
 #include "probes/probe_json.hpp"
+#include "probes/timer_compare.hpp"
 
 namespace loopscope {
 
@@ -286,15 +287,20 @@ std::vector<CompareRow> compare_clocks(const json& a, const json& b) {
 }
 
 const std::vector<SectionSpec>& compare_sections() {
-    static const std::vector<SectionSpec> sections = {
-        {"context", "Context", {"value"}, validate_context_section, compare_context},
-        {"clocks",
-         "Clock sources",
-         {"resolution", "read cost", "min step", "zero deltas", "back (1 thread)", "back (2 cores)",
-          "drift ppm"},
-         validate_clocks_section,
-         compare_clocks},
-    };
+    static const std::vector<SectionSpec> sections = [] {
+        std::vector<SectionSpec> all = {
+            {"context", "Context", {"value"}, validate_context_section, compare_context},
+            {"clocks",
+             "Clock sources",
+             {"resolution", "read cost", "min step", "zero deltas", "back (1 thread)",
+              "back (2 cores)", "drift ppm"},
+             validate_clocks_section,
+             compare_clocks},
+        };
+        for (auto& s : timer_compare_sections())
+            all.push_back(std::move(s));
+        return all;
+    }();
     return sections;
 }
 
