@@ -59,6 +59,10 @@ TEST_F(ReadersMalformed, MissingFile) {
     expect_error(dir_ + "/no-such-file.csv", 0, 0, "cannot open: No such file or directory");
 }
 
+TEST_F(ReadersMalformed, FolderInsteadOfAFile) {
+    expect_error(dir_, 0, 0, "cannot read: Is a directory");
+}
+
 TEST_F(ReadersMalformed, EmptyFile) {
     expect_error(write(""), 0, 0, "empty file");
     expect_error(write("\n\n  \n"), 0, 0, "empty file (blank lines only)");

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
 #ifdef LOOPSCOPE_HAVE_VIEWER
     loopscope::add_view_command(app, exit_code);
 #endif
+    loopscope::add_report_command(app, exit_code);
 
     try {
         app.parse(argc, argv);
