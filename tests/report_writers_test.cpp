@@ -91,7 +91,8 @@ TEST(ReportWriters, SampledLogsSayPerFrameFiguresCannotBeComputed) {
 }
 
 TEST(ReportWriters, TerminalAndMarkdownShowEachFigureWithItsDefinition) {
-    const Report r = single(stutter_capture());
+    const Capture c = stutter_capture();  // the report points into it
+    const Report r = single(c);
     const std::string text = render(r, "terminal");
     EXPECT_EQ(text.find('\033'), std::string::npos);  // no colour unless asked
     EXPECT_NE(text.find("linear interpolation at h = p·(N-1)"), std::string::npos);
@@ -151,7 +152,8 @@ TEST(ReportWriters, ChromeTraceHasASliceAFrameAndLoopCounters) {
 }
 
 TEST(ReportWriters, HtmlIsSelfContainedWithInlinePlots) {
-    const Report r = single(stutter_capture());
+    const Capture c = stutter_capture();  // the report points into it
+    const Report r = single(c);
     const std::string html = render(r, "html");
     EXPECT_EQ(html.find("http:"), std::string::npos);
     EXPECT_EQ(html.find("https:"), std::string::npos);
