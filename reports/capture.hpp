@@ -12,11 +12,13 @@
 namespace loopscope {
 
 struct CaptureSource {
-    std::string format;       // "loopscope-trace", "presentmon-1", "presentmon-2", ...
-    std::string file;         // path as given
-    std::string process;      // application name ("" when the format has none)
+    // "loopscope-trace", "presentmon-1", "presentmon-2", "presentmon-2.4", "ocat", "frameview",
+    // "capframex-json", "capframex-csv", "mangohud", "plain" (see reports/readers.hpp)
+    std::string format;
+    std::string file;     // path as given
+    std::string process;  // application name ("" when the format has none)
     std::int64_t process_id = -1;
-    std::string swap_chain;   // swap chain address as text ("" when the format has none)
+    std::string swap_chain;  // swap chain address as text ("" when the format has none)
 };
 
 struct Capture {
@@ -33,6 +35,9 @@ struct Capture {
     std::vector<std::uint8_t> dropped;     // 1 where the frame was never displayed
     std::vector<std::uint8_t> generated;   // 1 where the frame was generated (FrameType != App)
     std::vector<std::int64_t> animation_error_ns;  // PresentMon 2.x AnimationError, if present
+    // 1 where animation_error_ns holds a value; 0 where the cell was NA (generated frames,
+    // frames never displayed, the first frame), and animation_error_ns holds 0 there.
+    std::vector<std::uint8_t> animation_error_known;
 
     // Loop columns, only for loopscope traces (same length as frame_ns).
     std::vector<FrameRecord> loop;

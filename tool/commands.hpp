@@ -10,5 +10,12 @@ class App;
 namespace loopscope {
 
 // One declaration per subcommand, e.g. void add_probe_command(CLI::App& app, int& exit_code);
+void add_probe_command(CLI::App& app, int& exit_code);
+#ifdef LOOPSCOPE_HAVE_VIEWER
+void add_view_command(CLI::App& app, int& exit_code);
+#endif
+
+// `probe timers`, registered on the `probe` command.
+void add_probe_timers_command(CLI::App& probe, int& exit_code);
 
 }  // namespace loopscope

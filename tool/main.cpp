@@ -25,6 +25,10 @@ int main(int argc, char** argv) {
 
     [[maybe_unused]] int exit_code = loopscope::kExitOk;
     // One line per subcommand, in the order --help lists them.
+    loopscope::add_probe_command(app, exit_code);
+#ifdef LOOPSCOPE_HAVE_VIEWER
+    loopscope::add_view_command(app, exit_code);
+#endif
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,102 @@
+// Frame limiter logic, portable: every OS call goes through LimiterClock.
+#include "probes/frame_limiter.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "common/units.hpp"
+
+namespace loopscope {
+
+std::string LimiterSpec::name() const {
+    switch (kind) {
+        case LimiterKind::sleep:
+            return "sleep";
+        case LimiterKind::sleep_spin:
+            if (margin_ns % kNsPerMs == 0)
+                return fmt::format("sleep+spin {}ms", margin_ns / kNsPerMs);
+            return fmt::format("sleep+spin {:g}ms", ns_to_ms(margin_ns));
+        case LimiterKind::spin:
+            return "spin";
+        case LimiterKind::delay_ms:
+            return "SDL_Delay";
+    }
+    return "?";
+}
+
+void wait_until_deadline(const LimiterSpec& spec, LimiterClock& clock, std::int64_t deadline_ns) {
+    switch (spec.kind) {
+        case LimiterKind::sleep:
+            if (clock.now_ns() < deadline_ns)
+                clock.sleep_until_ns(deadline_ns);
+            return;
+        case LimiterKind::sleep_spin:
+            if (clock.now_ns() < deadline_ns - spec.margin_ns) {
+                clock.sleep_until_ns(deadline_ns - spec.margin_ns);
+            }
+            while (clock.now_ns() < deadline_ns)
+                clock.spin_pause();
+            return;
+        case LimiterKind::spin:
+            while (clock.now_ns() < deadline_ns)
+                clock.spin_pause();
+            return;
+        case LimiterKind::delay_ms: {
+            // What a typical SDL game does: the remaining time in whole milliseconds, rounded
+            // down so that it never sleeps past the deadline on purpose.
+            const std::int64_t remaining_ns = deadline_ns - clock.now_ns();
+            if (remaining_ns >= kNsPerMs) {
+                clock.delay_ms(static_cast<std::uint32_t>(remaining_ns / kNsPerMs));
+            }
+            return;
+        }
+    }
+}
+
+FrameLimiter::FrameLimiter(LimiterSpec spec, std::int64_t period_ns, LimiterClock& clock)
+    : spec_(spec), period_ns_(period_ns), clock_(clock) {
+    if (period_ns <= 0)
+        throw std::invalid_argument("frame period must be positive");
+}
+
+std::int64_t FrameLimiter::wait() {
+    if (!started_) {
+        started_ = true;
+        next_deadline_ns_ = clock_.now_ns() + period_ns_;
+    }
+    wait_until_deadline(spec_, clock_, next_deadline_ns_);
+    const std::int64_t start_ns = clock_.now_ns();
+    next_deadline_ns_ += period_ns_;
+    // Woke after the following deadline too: a whole frame was missed. Catching up would run
+    // frames back to back, so restart the schedule from here.
+    if (start_ns >= next_deadline_ns_) {
+        next_deadline_ns_ = start_ns + period_ns_;
+        ++resyncs_;
+    }
+    return start_ns;
+}
+
+LimiterRun run_limiter(const LimiterSpec& spec, LimiterClock& clock, std::int64_t period_ns,
+                       int frames) {
+    LimiterRun run;
+    if (frames <= 0)
+        return run;
+    run.error_ns.reserve(static_cast<std::size_t>(frames));
+    run.cpu_ns.reserve(static_cast<std::size_t>(frames));
+    FrameLimiter limiter(spec, period_ns, clock);
+    std::int64_t previous_start_ns = limiter.wait();
+    std::int64_t previous_cpu_ns = clock.thread_cpu_ns();
+    for (int i = 0; i < frames; ++i) {
+        const std::int64_t start_ns = limiter.wait();
+        const std::int64_t cpu_now_ns = clock.thread_cpu_ns();
+        run.error_ns.push_back(start_ns - previous_start_ns - period_ns);
+        run.cpu_ns.push_back(cpu_now_ns - previous_cpu_ns);
+        previous_start_ns = start_ns;
+        previous_cpu_ns = cpu_now_ns;
+    }
+    run.resyncs = limiter.resyncs();
+    return run;
+}
+
+}  // namespace loopscope

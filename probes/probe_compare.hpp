@@ -1,0 +1,69 @@
+// `probe compare`: two probe documents side by side (two machines, two OSes, before and after a
+// kernel or BIOS change), with the differences that matter marked and explained.
+//
+// Each section of the document ("context", "clocks", and those other probes add) has one entry
+// in compare_sections(): a check of its shape (for a one-line error on malformed input) and a
+// pure function from the two sections to rows. A section missing from either document is
+// skipped and said so. Adding a probe's section is one more entry; nothing else changes.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace loopscope {
+
+// One figure of one item in both documents.
+struct CompareCell {
+    std::string a;  // formatted value in document A ("-" when absent)
+    std::string b;
+    bool matters = false;
+    std::string why;  // for a difference that matters, e.g. "2.4x dearer in B"
+};
+
+struct CompareRow {
+    std::string item;                // a clock's name, a context key
+    std::vector<CompareCell> cells;  // one per figure of the section
+};
+
+struct CompareSection {
+    std::string key;    // "clocks"
+    std::string title;  // "Clock sources"
+    std::vector<std::string> figures;
+    std::vector<CompareRow> rows;
+    std::string skipped;  // why the section was not compared, or empty
+};
+
+struct SectionSpec {
+    const char* key;
+    const char* title;
+    std::vector<std::string> figures;
+    // Throws InputError (via throw_schema_error) when the section is malformed.
+    void (*validate)(const nlohmann::json& section, const std::string& path);
+    std::vector<CompareRow> (*compare)(const nlohmann::json& a, const nlohmann::json& b);
+};
+
+// The sections `probe compare` knows, in the order it prints them.
+const std::vector<SectionSpec>& compare_sections();
+
+// Reads a probe document for comparison: read_probe_document plus each known section's check.
+nlohmann::json load_probe_for_compare(const std::string& path);
+
+void validate_context_section(const nlohmann::json& context, const std::string& path);
+void validate_clocks_section(const nlohmann::json& clocks, const std::string& path);
+std::vector<CompareRow> compare_context(const nlohmann::json& a, const nlohmann::json& b);
+// Clocks are matched by name; a clock in one document only is a difference that matters.
+std::vector<CompareRow> compare_clocks(const nlohmann::json& a, const nlohmann::json& b);
+
+std::vector<CompareSection> compare_documents(const nlohmann::json& a, const nlohmann::json& b);
+
+// Markdown: one table per section (cells "A / B", differences that matter in bold), then the
+// list of differences that matter with the reason for each.
+std::string comparison_markdown(const std::vector<CompareSection>& sections,
+                                const std::string& name_a, const std::string& name_b);
+
+// How many differences matter over all sections.
+int differences_that_matter(const std::vector<CompareSection>& sections);
+
+}  // namespace loopscope

@@ -1,0 +1,160 @@
+// Writing and reading the probe result document.
+#include "probes/probe_json.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "common/errors.hpp"
+
+namespace loopscope {
+
+using nlohmann::json;
+
+json context_to_json(const SystemContext& c) {
+    json j;
+    j["os"] = c.os;
+    j["kernel"] = c.kernel;
+    j["cpu_model"] = c.cpu_model;
+    j["logical_cpus"] = c.logical_cpus;
+    j["usable_cpus"] = c.usable_cpus;
+    j["clocksource"] = c.clocksource;
+    j["clocksources_available"] = c.clocksources_available;
+    j["timer_slack_ns"] = c.timer_slack_ns < 0 ? json(nullptr) : json(c.timer_slack_ns);
+    j["kernel_tick_ns"] = c.kernel_tick_ns <= 0 ? json(nullptr) : json(c.kernel_tick_ns);
+    j["kernel_tick_from"] = c.kernel_tick_from;
+    j["hypervisor"] = c.hypervisor ? json(c.hypervisor_name) : json(nullptr);
+    j["tsc"] = c.has_tsc;
+    j["invariant_tsc"] = c.invariant_tsc;
+    j["build_type"] = c.build_type;
+    j["compiler"] = c.compiler;
+    j["sanitizers"] = c.sanitizers;
+    j["warnings"] = context_warnings(c);
+    return j;
+}
+
+json clock_result_to_json(const ClockResult& c) {
+    json j;
+    j["name"] = c.name;
+    j["description"] = c.description;
+    j["backing"] = c.backing;
+    j["claims_steady"] = c.claims_steady;
+    j["resolution_ns"] = c.resolution_ns < 0 ? json(nullptr) : json(c.resolution_ns);
+    j["resolution_from"] = c.resolution_from;
+    j["ticks_per_second"] = c.ticks_per_second;
+    j["read_cost_ns"] = c.read_cost_ns;
+    j["read_cost_batches"] = c.batch_costs_ns.size();
+    j["reads_per_batch"] = c.reads_per_batch;
+    j["reads"] = c.reads;
+    j["deltas"] = c.granularity.deltas;
+    j["granularity_min_ns"] =
+        c.granularity.min_ticks > 0 ? json(c.granularity_min_ns) : json(nullptr);
+    j["granularity_median_ns"] =
+        c.granularity.median_ticks > 0 ? json(c.granularity_median_ns) : json(nullptr);
+    j["zero_delta_share"] = c.granularity.zero_delta_share;
+    j["backward_steps"] = c.granularity.backward_steps;
+    if (c.cross_thread_checked) {
+        j["cross_thread"] = {{"cpus", c.cross_thread_cpus},
+                             {"pinned", c.cross_thread_pinned},
+                             {"reads", c.cross_thread_reads},
+                             {"backward_steps", c.cross_thread_backward_steps}};
+    } else {
+        j["cross_thread"] = nullptr;
+    }
+    j["whole_tick_share"] = c.whole_tick_share < 0 ? json(nullptr) : json(c.whole_tick_share);
+    j["drift_ppm"] = c.drift_ppm;
+    j["drift_uncertainty_ppm"] = c.drift_uncertainty_ppm;
+    j["drift_interval_ns"] = c.drift_interval_ns;
+    json h = json::array();
+    for (const auto& b : c.histogram) {
+        h.push_back({{"min_ns", b.min_ns}, {"max_ns", b.max_ns}, {"count", b.count}});
+    }
+    j["histogram"] = h;
+    return j;
+}
+
+json clocks_to_json(const ClockProbeResult& result) {
+    json a = json::array();
+    for (const auto& c : result.clocks)
+        a.push_back(clock_result_to_json(c));
+    return a;
+}
+
+json clocks_run_to_json(const ClockProbeResult& result) {
+    return {{"duration_ns", result.duration_ns},
+            {"elapsed_ns", result.elapsed_ns},
+            {"min_reads", result.min_reads},
+            {"reference_clock", result.reference_clock}};
+}
+
+json make_probe_document(const SystemContext& context) {
+    json doc;
+    doc["schema"] = kProbeSchema;
+#ifdef LOOPSCOPE_VERSION
+    doc["generator"] = "loopscope " LOOPSCOPE_VERSION;
+#else
+    doc["generator"] = "loopscope";
+#endif
+    doc["context"] = context_to_json(context);
+    return doc;
+}
+
+void throw_schema_error(const std::string& path, const std::string& where,
+                        const std::string& expected) {
+    throw InputError(path, fmt::format("{}: expected {}", where, expected));
+}
+
+namespace {
+// 1-based line and column of a byte offset.
+std::pair<std::int64_t, std::int64_t> line_column(const std::string& text, std::size_t offset) {
+    std::int64_t line = 1, column = 1;
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return {line, column};
+}
+}  // namespace
+
+json read_probe_document(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path, fmt::format("cannot open: {}", std::strerror(errno)));
+    std::ostringstream s;
+    s << in.rdbuf();
+    const std::string text = s.str();
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        // nlohmann's message is "[json.exception.parse_error.101] parse error at line L,
+        // column C: DETAIL"; keep DETAIL, the place is given as file:line:column.
+        std::string detail = e.what();
+        const auto colon = detail.find(": ", detail.find("parse error"));
+        if (colon != std::string::npos)
+            detail = detail.substr(colon + 2);
+        const auto [line, column] = line_column(text, e.byte > 0 ? e.byte - 1 : 0);
+        throw InputError(path, line, column, "not JSON: " + detail);
+    }
+    if (!doc.is_object())
+        throw_schema_error(path, "top level", "a JSON object");
+    const auto schema = doc.find("schema");
+    if (schema == doc.end() || !schema->is_string() || *schema != kProbeSchema) {
+        throw_schema_error(path, "\"schema\"",
+                           fmt::format("\"{}\" (a loopscope probe result)", kProbeSchema));
+    }
+    const auto context = doc.find("context");
+    if (context != doc.end() && !context->is_object()) {
+        throw_schema_error(path, "\"context\"", "an object");
+    }
+    return doc;
+}
+
+}  // namespace loopscope

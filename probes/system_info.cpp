@@ -1,0 +1,202 @@
+// The portable part of the machine context: CPUID, the Markdown rendering and the warnings.
+#include "probes/system_info.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/duration.hpp"
+#include "common/markdown_table.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#define LOOPSCOPE_X86 1
+#endif
+
+namespace loopscope {
+
+CpuFeatures read_cpu_features() {
+    CpuFeatures f;
+#ifdef LOOPSCOPE_X86
+    f.x86 = true;
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (__get_cpuid(1, &a, &b, &c, &d)) {
+        f.has_tsc = (d >> 4) & 1u;
+        f.hypervisor = (c >> 31) & 1u;
+    }
+    const unsigned max_ext = __get_cpuid_max(0x80000000u, nullptr);
+    if (max_ext >= 0x80000001u && __get_cpuid(0x80000001u, &a, &b, &c, &d)) {
+        f.has_rdtscp = (d >> 27) & 1u;
+    }
+    if (max_ext >= 0x80000007u && __get_cpuid(0x80000007u, &a, &b, &c, &d)) {
+        f.invariant_tsc = (d >> 8) & 1u;
+    }
+    if (max_ext >= 0x80000004u) {
+        char brand[49] = {};
+        for (unsigned i = 0; i < 3; ++i) {
+            unsigned r[4];
+            __cpuid(0x80000002u + i, r[0], r[1], r[2], r[3]);
+            std::memcpy(brand + 16 * i, r, 16);
+        }
+        f.brand = brand;
+        const auto first = f.brand.find_first_not_of(' ');
+        f.brand = first == std::string::npos ? "" : f.brand.substr(first);
+        while (!f.brand.empty() && f.brand.back() == ' ')
+            f.brand.pop_back();
+    }
+    if (f.hypervisor) {
+        // Leaf 0x40000000 is the hypervisor's own; __get_cpuid would refuse it as out of range.
+        unsigned r[4];
+        __cpuid(0x40000000u, r[0], r[1], r[2], r[3]);
+        char sig[13] = {};
+        std::memcpy(sig, &r[1], 4);
+        std::memcpy(sig + 4, &r[2], 4);
+        std::memcpy(sig + 8, &r[3], 4);
+        f.hypervisor_vendor = sig;
+    }
+#endif
+    return f;
+}
+
+std::string hypervisor_name(const std::string& sig) {
+    if (sig == "KVMKVMKVM")
+        return "KVM";
+    if (sig == "Microsoft Hv")
+        return "Hyper-V";
+    if (sig == "VMwareVMware")
+        return "VMware";
+    if (sig == "XenVMMXenVMM")
+        return "Xen";
+    if (sig == "VBoxVBoxVBox")
+        return "VirtualBox";
+    if (sig == "TCGTCGTCGTCG")
+        return "QEMU (TCG)";
+    if (sig == "bhyve bhyve ")
+        return "bhyve";
+    if (sig.empty())
+        return "unknown hypervisor";
+    return sig;
+}
+
+namespace {
+std::string join(const std::vector<std::string>& items, const char* sep) {
+    std::string out;
+    for (const auto& s : items) {
+        if (!out.empty())
+            out += sep;
+        out += s;
+    }
+    return out;
+}
+
+std::string or_unknown(const std::string& s) {
+    return s.empty() ? "unknown" : s;
+}
+
+// Clocksources that clock_gettime can read in user space (vDSO); any other makes every read a
+// system call.
+bool clocksource_is_fast(const std::string& name) {
+    static const char* const fast[] = {"tsc", "kvm-clock", "hyperv_clocksource_tsc_page",
+                                       "arch_sys_counter", "xen"};
+    return std::any_of(std::begin(fast), std::end(fast), [&](const char* f) { return name == f; });
+}
+}  // namespace
+
+std::string context_markdown(const SystemContext& c) {
+    MarkdownTable t;
+    t.add_column("context", MarkdownTable::Align::left);
+    t.add_column("value", MarkdownTable::Align::left);
+    t.add_row({"OS", or_unknown(c.os)});
+    t.add_row({"kernel", or_unknown(c.kernel)});
+    t.add_row({"CPU", or_unknown(c.cpu_model)});
+    t.add_row({"cores", fmt::format("{} logical, {} usable by this process", c.logical_cpus,
+                                    c.usable_cpus)});
+    t.add_row({"clocksource", c.clocksource.empty()
+                                  ? "unknown"
+                                  : fmt::format("{} (available: {})", c.clocksource,
+                                                or_unknown(join(c.clocksources_available, ", ")))});
+    t.add_row(
+        {"timer slack", c.timer_slack_ns < 0 ? "unknown" : fmt::format("{} ns", c.timer_slack_ns)});
+    t.add_row({"kernel tick",
+               c.kernel_tick_ns <= 0
+                   ? "unknown"
+                   : fmt::format("{} ({:.0f} Hz, from {})", format_duration(c.kernel_tick_ns),
+                                 1e9 / static_cast<double>(c.kernel_tick_ns), c.kernel_tick_from)});
+    t.add_row({"hypervisor", c.hypervisor ? c.hypervisor_name : "none detected (CPUID)"});
+    if (c.has_tsc) {
+        t.add_row({"TSC", c.invariant_tsc ? "invariant (CPUID.80000007H:EDX[8])"
+                                          : "not invariant: its rate may follow the CPU clock"});
+    }
+    std::string build = or_unknown(c.build_type);
+    if (!c.sanitizers.empty())
+        build += fmt::format(", sanitizers: {}", join(c.sanitizers, ", "));
+    if (!c.compiler.empty())
+        build += fmt::format(", {}", c.compiler);
+    t.add_row({"build", build});
+    return t.render();
+}
+
+std::string context_section_markdown(const SystemContext& c) {
+    std::string out = "## Context\n\n" + context_markdown(c);
+    const auto warnings = context_warnings(c);
+    if (!warnings.empty()) {
+        out += "\nWarnings:\n\n";
+        for (const auto& w : warnings)
+            out += "- " + w + "\n";
+    }
+    return out;
+}
+
+std::vector<std::string> context_warnings(const SystemContext& c) {
+    std::vector<std::string> w;
+    if (!c.clocksource.empty() && !clocksource_is_fast(c.clocksource)) {
+        std::string fix = "reading the time is this slow on this machine";
+        const auto& avail = c.clocksources_available;
+        if (std::find(avail.begin(), avail.end(), "tsc") != avail.end()) {
+            fix =
+                "try the TSC: echo tsc | sudo tee "
+                "/sys/devices/system/clocksource/clocksource0/current_clocksource";
+        }
+        w.push_back(fmt::format(
+            "clocksource is {}: every clock_gettime is a system call (about 1 us instead of "
+            "about 20 ns); {}.",
+            c.clocksource, fix));
+    }
+    if (c.build_type == "Debug") {
+        w.push_back(
+            "this is a Debug build: read costs include unoptimised code; build Release "
+            "(-DCMAKE_BUILD_TYPE=Release) before comparing figures.");
+    }
+    if (!c.sanitizers.empty()) {
+        w.push_back(
+            fmt::format("built with sanitizers ({}): costs are inflated; use a build without "
+                        "-DLOOPSCOPE_SANITIZE=ON for figures.",
+                        join(c.sanitizers, ", ")));
+    }
+    if (c.has_tsc && !c.invariant_tsc) {
+        w.push_back(
+            "the TSC is not invariant: its rate may change with the CPU clock and it may stop in "
+            "sleep states; do not time with rdtsc here, use steady_clock / CLOCK_MONOTONIC.");
+    }
+    if (c.hypervisor) {
+        w.push_back(fmt::format(
+            "running under {}: clock reads and wake-ups include virtualisation overhead and "
+            "other guests' load; measure on bare metal before blaming the game.",
+            c.hypervisor_name));
+    }
+    if (c.kernel_tick_ns > 1'000'000) {
+        w.push_back(fmt::format(
+            "the coarse clocks (CLOCK_*_COARSE) advance only every {}: never time frames with "
+            "them.",
+            format_duration(c.kernel_tick_ns)));
+    }
+    if (c.usable_cpus > 0 && c.usable_cpus < 2) {
+        w.push_back(
+            "only one CPU is usable: clocks cannot be checked across cores; run without "
+            "taskset/cgroup limits to check them.");
+    }
+    return w;
+}
+
+}  // namespace loopscope

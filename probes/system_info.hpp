@@ -1,0 +1,61 @@
+// The machine a probe ran on: what decides how its clocks and timers behave (OS, kernel,
+// clocksource, kernel tick, timer slack, hypervisor, build type). Collected by the per-OS file
+// (system_info_linux.cpp), printed before any result by context_markdown(), and turned into
+// warnings that say what to do by context_warnings(). Every probe prints the same context.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loopscope {
+
+// What CPUID says (x86 only; all false elsewhere).
+struct CpuFeatures {
+    bool x86 = false;
+    bool has_tsc = false;
+    bool invariant_tsc = false;     // CPUID.80000007H:EDX[8]: constant rate, runs in every C-state
+    bool has_rdtscp = false;        // CPUID.80000001H:EDX[27]
+    bool hypervisor = false;        // CPUID.1:ECX[31]
+    std::string hypervisor_vendor;  // CPUID.40000000H signature, e.g. "KVMKVMKVM"
+    std::string brand;              // CPUID.80000002H-80000004H
+};
+CpuFeatures read_cpu_features();
+
+struct SystemContext {
+    std::string os;      // e.g. "Debian GNU/Linux 12 (bookworm)"
+    std::string kernel;  // e.g. "Linux 6.1.0-18-amd64 x86_64"
+    std::string cpu_model;
+    int logical_cpus = 0;
+    int usable_cpus = 0;      // the CPUs this process may run on
+    std::string clocksource;  // the kernel's current clocksource; empty when unknown
+    std::vector<std::string> clocksources_available;
+    std::int64_t timer_slack_ns = -1;  // -1: unknown
+    std::int64_t kernel_tick_ns = -1;  // resolution of the coarse clocks; -1: unknown
+    std::string kernel_tick_from;      // where kernel_tick_ns comes from
+    bool hypervisor = false;
+    std::string hypervisor_name;  // "KVM", "Hyper-V", ... or the raw CPUID signature
+    bool has_tsc = false;
+    bool invariant_tsc = false;
+    std::string build_type;  // CMake build type of this program
+    std::string compiler;
+    std::vector<std::string> sanitizers;  // compiled in, e.g. "address"
+};
+
+// Reads the running machine (per-OS file).
+SystemContext collect_system_context();
+
+// The context as a two-column Markdown table ("| context | value |").
+std::string context_markdown(const SystemContext& context);
+
+// "## Context" with the table and the warnings as a list: what every probe prints first.
+std::string context_section_markdown(const SystemContext& context);
+
+// Warnings about things that distort timing, each saying what to do. Pure: depends only on the
+// context, so it is tested with made-up contexts.
+std::vector<std::string> context_warnings(const SystemContext& context);
+
+// "KVMKVMKVM" -> "KVM" and so on; the signature itself when unknown.
+std::string hypervisor_name(const std::string& cpuid_signature);
+
+}  // namespace loopscope

@@ -1,0 +1,131 @@
+// The machine context on Linux: /etc/os-release, uname, /proc/cpuinfo, the clocksource in
+// /sys/devices/system/clocksource/clocksource0/, /proc/self/timerslack_ns, and the kernel tick
+// as clock_getres reports it for the coarse clocks.
+#include <sched.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "probes/system_info.hpp"
+
+namespace loopscope {
+
+namespace {
+std::string read_first_line(const char* path) {
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+std::vector<std::string> split_words(const std::string& s) {
+    std::istringstream in(s);
+    std::vector<std::string> out;
+    for (std::string w; in >> w;)
+        out.push_back(w);
+    return out;
+}
+
+std::string os_release_name() {
+    std::ifstream in("/etc/os-release");
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("PRETTY_NAME=", 0) == 0) {
+            std::string v = line.substr(12);
+            if (v.size() >= 2 && v.front() == '"' && v.back() == '"')
+                v = v.substr(1, v.size() - 2);
+            return v;
+        }
+    }
+    return "Linux";
+}
+
+std::string cpuinfo_model() {
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos && colon + 2 <= line.size())
+                return line.substr(colon + 2);
+        }
+    }
+    return {};
+}
+
+const char* build_type() {
+#ifdef LOOPSCOPE_BUILD_TYPE
+    return LOOPSCOPE_BUILD_TYPE;
+#else
+    return "";
+#endif
+}
+
+std::vector<std::string> sanitizers() {
+    std::vector<std::string> s;
+#if defined(__SANITIZE_ADDRESS__)
+    s.push_back("address");
+#endif
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) && !defined(__SANITIZE_ADDRESS__)
+    s.push_back("address");
+#endif
+#endif
+    return s;
+}
+}  // namespace
+
+SystemContext collect_system_context() {
+    SystemContext c;
+    c.os = os_release_name();
+    struct utsname u {};
+    if (::uname(&u) == 0)
+        c.kernel = fmt::format("{} {} {}", u.sysname, u.release, u.machine);
+    const CpuFeatures cpu = read_cpu_features();
+    c.cpu_model = cpuinfo_model();
+    if (c.cpu_model.empty())
+        c.cpu_model = cpu.brand;
+    c.logical_cpus = static_cast<int>(std::thread::hardware_concurrency());
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) == 0)
+        c.usable_cpus = CPU_COUNT(&set);
+
+    const char* cs_dir = "/sys/devices/system/clocksource/clocksource0/";
+    c.clocksource = read_first_line((std::string(cs_dir) + "current_clocksource").c_str());
+    c.clocksources_available =
+        split_words(read_first_line((std::string(cs_dir) + "available_clocksource").c_str()));
+
+    const std::string slack = read_first_line("/proc/self/timerslack_ns");
+    if (!slack.empty()) {
+        try {
+            c.timer_slack_ns = std::stoll(slack);
+        } catch (const std::exception&) {
+            c.timer_slack_ns = -1;
+        }
+    }
+    // The coarse clocks return the time of the last tick, so their resolution is the tick.
+    struct timespec res {};
+    if (::clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0) {
+        c.kernel_tick_ns = static_cast<std::int64_t>(res.tv_sec) * 1'000'000'000 + res.tv_nsec;
+        c.kernel_tick_from = "clock_getres(CLOCK_MONOTONIC_COARSE)";
+    }
+    c.hypervisor = cpu.hypervisor;
+    if (cpu.hypervisor)
+        c.hypervisor_name = hypervisor_name(cpu.hypervisor_vendor);
+    c.has_tsc = cpu.has_tsc;
+    c.invariant_tsc = cpu.invariant_tsc;
+    c.build_type = build_type();
+#if defined(__clang__)
+    c.compiler = fmt::format("clang {}", __clang_version__);
+#elif defined(__GNUC__)
+    c.compiler = fmt::format("g++ {}", __VERSION__);
+#endif
+    c.sanitizers = sanitizers();
+    return c;
+}
+
+}  // namespace loopscope

@@ -1,0 +1,419 @@
+// The timer probe's measuring loops (portable: the OS is reached through timer_waits.hpp) and
+// its pure parts: the cyclictest loop on an injectable clock, verdicts and the recommendation.
+#include "probes/timer_probe.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "common/duration.hpp"
+#include "common/units.hpp"
+#include "probes/timer_waits.hpp"
+
+namespace loopscope {
+
+TimerProbeConfig TimerProbeConfig::standard() {
+    TimerProbeConfig c;
+    c.requests_ns = {0,        50 * kNsPerUs, 100 * kNsPerUs, 500 * kNsPerUs,
+                     kNsPerMs, 2 * kNsPerMs,  5 * kNsPerMs,   16 * kNsPerMs};
+    c.cell_budget_ns = 100 * kNsPerMs;
+    c.min_samples = 8;
+    c.max_samples = 2000;
+    c.periodic_interval_ns = kNsPerMs;
+    c.periodic_loops = 1000;
+    c.slack_requests_ns = {100 * kNsPerUs, kNsPerMs};
+    c.limiter_rates_hz = {60, 144, 240};
+    c.limiter_budget_ns = 300 * kNsPerMs;
+    c.limiter_min_frames = 16;
+    c.bound_ns = kNsPerMs / 2;
+    return c;
+}
+
+TimerProbeConfig TimerProbeConfig::quick() {
+    TimerProbeConfig c = standard();
+    c.cell_budget_ns = 12 * kNsPerMs;
+    c.min_samples = 3;
+    c.max_samples = 200;
+    c.periodic_loops = 200;
+    c.limiter_budget_ns = 35 * kNsPerMs;
+    c.limiter_min_frames = 4;
+    return c;
+}
+
+// ---- pure parts ----
+
+std::vector<std::int64_t> measure_periodic_latency(LimiterClock& clock, std::int64_t interval_ns,
+                                                   int loops, std::int64_t* missed_periods) {
+    std::vector<std::int64_t> latency_ns;
+    latency_ns.reserve(static_cast<std::size_t>(std::max(loops, 0)));
+    std::int64_t missed = 0;
+    std::int64_t next_ns = clock.now_ns() + interval_ns;
+    for (int i = 0; i < loops; ++i) {
+        clock.sleep_until_ns(next_ns);
+        const std::int64_t now_ns = clock.now_ns();
+        latency_ns.push_back(now_ns - next_ns);
+        next_ns += interval_ns;
+        // As cyclictest: deadlines already behind us are skipped, not slept to one by one.
+        while (now_ns > next_ns) {
+            next_ns += interval_ns;
+            ++missed;
+        }
+    }
+    if (missed_periods)
+        *missed_periods = missed;
+    return latency_ns;
+}
+
+std::string one_shot_verdict(const SampleSummary& overshoot, std::int64_t requested_ns,
+                             std::int64_t waited_ns) {
+    const std::int64_t p99 = overshoot.p99_ns;
+    std::string v;
+    if (p99 < 20 * kNsPerUs) {
+        v = fmt::format("tight: {} late at p99", format_duration(p99));
+    } else if (p99 < 200 * kNsPerUs) {
+        v = fmt::format("fair: {} late at p99", format_duration(p99));
+    } else if (p99 < kNsPerMs) {
+        v = fmt::format("loose: {} late at p99, spin the rest for tight pacing",
+                        format_duration(p99));
+    } else {
+        v = fmt::format("coarse: {} late at p99, too late to pace frames alone",
+                        format_duration(p99));
+    }
+    if (waited_ns != requested_ns) {
+        v += fmt::format(" (asked for {}, waits {})", format_duration(requested_ns),
+                         format_duration(waited_ns));
+    }
+    if (overshoot.max_ns > kNsPerMs && overshoot.max_ns > 4 * std::max<std::int64_t>(p99, 1)) {
+        v += fmt::format("; outlier of {}", format_duration(overshoot.max_ns));
+    }
+    return v;
+}
+
+std::string periodic_verdict(const SampleSummary& latency, std::int64_t interval_ns,
+                             std::int64_t overflows) {
+    const std::string avg = format_duration(std::llround(latency.mean_ns));
+    if (overflows > 0) {
+        return fmt::format("{} of {} wake-ups a whole interval or more late (max {}), avg {}",
+                           overflows, latency.count, format_duration(latency.max_ns), avg);
+    }
+    const double share = 100.0 * static_cast<double>(latency.max_ns) /
+                         static_cast<double>(std::max<std::int64_t>(interval_ns, 1));
+    if (latency.max_ns * 10 < interval_ns) {
+        return fmt::format("steady: avg {}, max {} ({:.0f}% of the interval)", avg,
+                           format_duration(latency.max_ns), share);
+    }
+    return fmt::format("jittery: avg {}, max {} ({:.0f}% of the interval)", avg,
+                       format_duration(latency.max_ns), share);
+}
+
+std::string slack_verdict(const SampleSummary& with_current, std::int64_t current_slack_ns,
+                          const SampleSummary& with_test, std::int64_t test_slack_ns) {
+    const std::int64_t saved_p50 = with_current.p50_ns - with_test.p50_ns;
+    const std::string p99s = fmt::format("p99 {} vs {}", format_duration(with_test.p99_ns),
+                                         format_duration(with_current.p99_ns));
+    if (std::llabs(saved_p50) < 5 * kNsPerUs) {
+        return fmt::format("no clear effect: p50 {} at {} slack vs {} at {}; {}",
+                           format_duration(with_test.p50_ns), format_duration(test_slack_ns),
+                           format_duration(with_current.p50_ns), format_duration(current_slack_ns),
+                           p99s);
+    }
+    return fmt::format("{} slack wakes {} {} at p50 than {} slack ({} vs {}); {}",
+                       format_duration(test_slack_ns), format_duration(std::llabs(saved_p50)),
+                       saved_p50 > 0 ? "earlier" : "later", format_duration(current_slack_ns),
+                       format_duration(with_test.p50_ns), format_duration(with_current.p50_ns),
+                       p99s);
+}
+
+LimiterRow summarize_limiter(std::string limiter, int rate_hz, std::int64_t period_ns,
+                             const std::vector<std::int64_t>& error_ns,
+                             const std::vector<std::int64_t>& cpu_ns, std::int64_t resyncs,
+                             std::int64_t bound_ns) {
+    LimiterRow row;
+    row.limiter = std::move(limiter);
+    row.rate_hz = rate_hz;
+    row.period_ns = period_ns;
+    row.error = summarize(error_ns);
+    std::vector<std::int64_t> abs_error;
+    abs_error.reserve(error_ns.size());
+    for (auto e : error_ns)
+        abs_error.push_back(e < 0 ? -e : e);
+    std::sort(abs_error.begin(), abs_error.end());
+    row.abs_error_p99_ns = quantile_sorted_ns(abs_error, 0.99);
+    row.cpu = summarize(cpu_ns);
+    row.resyncs = resyncs;
+    row.histogram = make_histogram(error_ns, signed_log_edges_ns(20 * kNsPerMs));
+    row.meets_bound = !error_ns.empty() && row.abs_error_p99_ns <= bound_ns;
+    row.verdict = limiter_verdict(row, bound_ns);
+    return row;
+}
+
+std::string limiter_verdict(const LimiterRow& row, std::int64_t bound_ns) {
+    const double cpu_share = 100.0 * row.cpu.mean_ns / static_cast<double>(row.period_ns);
+    std::string v = fmt::format("{} {}: p99 |error| {}, CPU {} per frame ({:.1f}% of a core)",
+                                row.meets_bound ? "within" : "misses", format_duration(bound_ns),
+                                format_duration(row.abs_error_p99_ns),
+                                format_duration(std::llround(row.cpu.mean_ns)), cpu_share);
+    if (row.resyncs > 0)
+        v += fmt::format("; {} frames lost a whole period", row.resyncs);
+    return v;
+}
+
+std::vector<LimiterRecommendation> recommend_limiters(const std::vector<LimiterRow>& rows,
+                                                      std::int64_t bound_ns) {
+    std::vector<int> rates;
+    for (const auto& r : rows) {
+        if (std::find(rates.begin(), rates.end(), r.rate_hz) == rates.end()) {
+            rates.push_back(r.rate_hz);
+        }
+    }
+    std::vector<LimiterRecommendation> out;
+    for (int rate : rates) {
+        const LimiterRow* best = nullptr;     // cheapest within the bound
+        const LimiterRow* closest = nullptr;  // smallest p99 |error| of all
+        for (const auto& r : rows) {
+            if (r.rate_hz != rate)
+                continue;
+            if (!closest || r.abs_error_p99_ns < closest->abs_error_p99_ns)
+                closest = &r;
+            if (r.meets_bound && (!best || r.cpu.mean_ns < best->cpu.mean_ns))
+                best = &r;
+        }
+        LimiterRecommendation rec;
+        rec.rate_hz = rate;
+        if (best) {
+            rec.limiter = best->limiter;
+            rec.text = fmt::format(
+                "{} Hz: {}, the cheapest within {} (p99 |error| {}, CPU {} per frame)", rate,
+                best->limiter, format_duration(bound_ns), format_duration(best->abs_error_p99_ns),
+                format_duration(std::llround(best->cpu.mean_ns)));
+        } else if (closest) {
+            rec.text =
+                fmt::format("{} Hz: no limiter within {}; the closest is {} (p99 |error| {})", rate,
+                            format_duration(bound_ns), closest->limiter,
+                            format_duration(closest->abs_error_p99_ns));
+        }
+        out.push_back(std::move(rec));
+    }
+    return out;
+}
+
+// ---- measuring ----
+
+namespace {
+
+std::int64_t round_up(std::int64_t ns, std::int64_t granularity_ns) {
+    if (granularity_ns <= 1)
+        return ns;
+    return (ns + granularity_ns - 1) / granularity_ns * granularity_ns;
+}
+
+// Overshoot samples of one method at one requested wait, within the config's sampling budget.
+std::vector<std::int64_t> sample_overshoot(const WaitMethod& method, std::int64_t requested_ns,
+                                           const TimerProbeConfig& config) {
+    const std::int64_t waited_ns = round_up(requested_ns, method.granularity_ns);
+    std::vector<std::int64_t> samples;
+    const std::int64_t start_ns = monotonic_now_ns();
+    for (;;) {
+        const auto n = static_cast<int>(samples.size());
+        if (n >= config.max_samples)
+            break;
+        if (n >= config.min_samples && monotonic_now_ns() - start_ns >= config.cell_budget_ns) {
+            break;
+        }
+        const std::int64_t t0_ns = monotonic_now_ns();
+        method.wait(method.absolute ? t0_ns + waited_ns : waited_ns);
+        const std::int64_t t1_ns = monotonic_now_ns();
+        samples.push_back(t1_ns - t0_ns - requested_ns);
+    }
+    return samples;
+}
+
+// Rough durations, only to make the progress display move evenly.
+std::int64_t cell_estimate_ns(std::int64_t wait_ns, const TimerProbeConfig& c) {
+    return std::max(c.cell_budget_ns, c.min_samples * (wait_ns + 60 * kNsPerUs));
+}
+
+int limiter_frames(int rate_hz, const TimerProbeConfig& c) {
+    const auto frames = static_cast<int>(c.limiter_budget_ns * rate_hz / kNsPerS);
+    return std::max(frames, c.limiter_min_frames);
+}
+
+class ProgressTracker {
+  public:
+    ProgressTracker(const TimerProgress& report, std::int64_t total_ns)
+        : report_(report), total_ns_(std::max<std::int64_t>(total_ns, 1)) {}
+    void start(std::int64_t estimate_ns, std::string_view what) {
+        if (report_)
+            report_(static_cast<double>(done_ns_) / static_cast<double>(total_ns_), what);
+        done_ns_ += estimate_ns;
+    }
+    void finish() {
+        if (report_)
+            report_(1.0, "done");
+    }
+
+  private:
+    const TimerProgress& report_;
+    std::int64_t total_ns_;
+    std::int64_t done_ns_ = 0;
+};
+
+}  // namespace
+
+TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress& progress) {
+    TimerReport report;
+    report.bound_ns = config.bound_ns;
+    const std::int64_t started_ns = monotonic_now_ns();
+    const auto methods = one_shot_wait_methods();
+    const auto limiters = frame_limiter_specs();
+    const auto slack_before = current_timer_slack_ns();
+    const WaitMethod* slack_method = nullptr;
+    for (const auto& m : methods) {
+        if (m.name == "nanosleep")
+            slack_method = &m;
+    }
+    const bool slack_possible = slack_before.has_value() && slack_method;
+
+    // The plan, for the progress display.
+    std::int64_t total_ns = 0;
+    for (const auto& m : methods) {
+        for (auto r : config.requests_ns)
+            total_ns += cell_estimate_ns(round_up(r, m.granularity_ns), config);
+    }
+    total_ns +=
+        (config.periodic_realtime ? 2 : 1) * config.periodic_loops * config.periodic_interval_ns;
+    if (slack_possible) {
+        for (auto r : config.slack_requests_ns)
+            total_ns += 2 * cell_estimate_ns(r, config);
+    }
+    for (int rate : config.limiter_rates_hz) {
+        total_ns += static_cast<std::int64_t>(limiters.size()) * limiter_frames(rate, config) *
+                    (kNsPerS / rate);
+    }
+    ProgressTracker tracker(progress, total_ns);
+
+    // 1. One-shot overshoot.
+    for (const auto& m : methods) {
+        for (auto requested_ns : config.requests_ns) {
+            const std::int64_t waited_ns = round_up(requested_ns, m.granularity_ns);
+            tracker.start(cell_estimate_ns(waited_ns, config),
+                          fmt::format("{} {}", m.name, format_duration(requested_ns)));
+            const auto samples = sample_overshoot(m, requested_ns, config);
+            OneShotRow row;
+            row.method = m.name;
+            row.requested_ns = requested_ns;
+            row.waited_ns = waited_ns;
+            row.overshoot = summarize(samples);
+            row.histogram = make_histogram(samples, log_edges_ns(20 * kNsPerMs));
+            row.verdict = one_shot_verdict(row.overshoot, requested_ns, waited_ns);
+            report.one_shot.push_back(std::move(row));
+        }
+    }
+
+    // 2. Periodic wake-up latency, at default scheduling and then real-time when allowed.
+    const int histogram_buckets =
+        static_cast<int>(std::max<std::int64_t>(config.periodic_interval_ns / kNsPerUs, 1));
+    for (bool realtime : {false, true}) {
+        if (realtime && !config.periodic_realtime)
+            break;
+        tracker.start(config.periodic_loops * config.periodic_interval_ns,
+                      realtime ? "periodic, SCHED_FIFO" : "periodic, default scheduling");
+        std::vector<std::int64_t> latency_ns;
+        std::int64_t missed = 0;
+        const ScheduledRun run = run_on_thread(realtime, [&] {
+            latency_ns =
+                measure_periodic_latency(system_limiter_clock(), config.periodic_interval_ns,
+                                         config.periodic_loops, &missed);
+        });
+        // Real-time was refused: the run was a second default-scheduling run. Keep it only to
+        // say so; its numbers would repeat the first row's meaning.
+        if (realtime && !run.realtime) {
+            PeriodicRow row;
+            row.scheduling = "SCHED_FIFO";
+            row.note = run.note;
+            row.interval_ns = config.periodic_interval_ns;
+            row.verdict = "not run: " + run.note;
+            report.periodic.push_back(std::move(row));
+            continue;
+        }
+        PeriodicRow row;
+        row.scheduling = run.scheduling;
+        row.realtime = run.realtime;
+        row.memory_locked = run.memory_locked;
+        row.note = run.note;
+        row.interval_ns = config.periodic_interval_ns;
+        row.latency = summarize(latency_ns);
+        row.histogram = make_histogram(latency_ns, linear_edges_ns(kNsPerUs, histogram_buckets));
+        row.log_histogram = make_histogram(latency_ns, log_edges_ns(20 * kNsPerMs));
+        row.missed_periods = missed;
+        row.verdict = periodic_verdict(row.latency, row.interval_ns, row.histogram.overflows());
+        report.periodic.push_back(std::move(row));
+    }
+
+    // 3. Timer slack: as found, then 1 ns, then restored.
+    if (!slack_before) {
+        report.slack_note = "this OS has no per-thread timer slack";
+    } else if (!slack_method) {
+        report.slack_note = "no nanosleep to measure timer slack with";
+    } else {
+        std::vector<SlackRow> current_rows, test_rows;
+        for (bool test : {false, true}) {
+            if (test && !set_timer_slack_ns(config.test_slack_ns)) {
+                report.slack_note = "setting the timer slack was refused";
+                break;
+            }
+            const std::int64_t slack_ns = test ? config.test_slack_ns : *slack_before;
+            for (auto requested_ns : config.slack_requests_ns) {
+                tracker.start(cell_estimate_ns(requested_ns, config),
+                              fmt::format("timer slack {}, {}", format_duration(slack_ns),
+                                          format_duration(requested_ns)));
+                const auto samples = sample_overshoot(*slack_method, requested_ns, config);
+                SlackRow row;
+                row.requested_ns = requested_ns;
+                row.slack_ns = slack_ns;
+                row.current = !test;
+                row.overshoot = summarize(samples);
+                row.histogram = make_histogram(samples, log_edges_ns(20 * kNsPerMs));
+                (test ? test_rows : current_rows).push_back(std::move(row));
+            }
+        }
+        if (!set_timer_slack_ns(*slack_before) || current_timer_slack_ns() != slack_before) {
+            report.slack_note = fmt::format("could not restore the timer slack to {}",
+                                            format_duration(*slack_before));
+        }
+        // Side by side: each request as found, then at the test slack, the verdict on the pair.
+        for (std::size_t i = 0; i < current_rows.size(); ++i) {
+            if (i < test_rows.size()) {
+                test_rows[i].verdict =
+                    slack_verdict(current_rows[i].overshoot, current_rows[i].slack_ns,
+                                  test_rows[i].overshoot, test_rows[i].slack_ns);
+            }
+            current_rows[i].verdict =
+                one_shot_verdict(current_rows[i].overshoot, current_rows[i].requested_ns,
+                                 current_rows[i].requested_ns);
+            report.slack.push_back(std::move(current_rows[i]));
+            if (i < test_rows.size())
+                report.slack.push_back(std::move(test_rows[i]));
+        }
+    }
+
+    // 4. Frame limiters.
+    for (int rate : config.limiter_rates_hz) {
+        const std::int64_t period_ns = (kNsPerS + rate / 2) / rate;
+        const int frames = limiter_frames(rate, config);
+        for (const auto& spec : limiters) {
+            tracker.start(frames * period_ns, fmt::format("{} at {} Hz", spec.name(), rate));
+            const LimiterRun run = run_limiter(spec, system_limiter_clock(), period_ns, frames);
+            report.limiters.push_back(summarize_limiter(spec.name(), rate, period_ns, run.error_ns,
+                                                        run.cpu_ns, run.resyncs, config.bound_ns));
+        }
+    }
+    report.recommendations = recommend_limiters(report.limiters, config.bound_ns);
+    tracker.finish();
+    report.elapsed_ns = monotonic_now_ns() - started_ns;
+    return report;
+}
+
+}  // namespace loopscope

@@ -1,0 +1,404 @@
+// Streaming line reader, field splitter and number parsing for the capture readers (see
+// csv_scanner.hpp). The reader keeps one buffer of the file; lines are views into it.
+#include "reports/csv_scanner.hpp"
+
+#include <fast_float/fast_float.h>
+#include <fmt/format.h>
+
+#include <bit>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "common/errors.hpp"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace loopscope {
+
+namespace {
+constexpr std::size_t kChunkBytes = 1 << 20;
+// A line longer than this is not a capture row; stop before holding a whole garbage file.
+constexpr std::size_t kMaxLineBytes = 16 << 20;
+
+std::string_view trim_spaces(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+}  // namespace
+
+[[noreturn]] void throw_at(const LinePlace& place, std::int64_t column, const std::string& what) {
+    throw InputError(place.path ? *place.path : std::string(), place.line, column, what);
+}
+
+LineReader::LineReader(std::string path) : path_(std::move(path)) {
+    file_ = std::fopen(path_.c_str(), "rb");
+    if (!file_)
+        throw InputError(path_, fmt::format("cannot open: {}", std::strerror(errno)));
+    buffer_.resize(kChunkBytes);
+}
+
+LineReader::~LineReader() {
+    if (file_)
+        std::fclose(file_);
+}
+
+// Moves the unread tail to the front and reads more; false when nothing more came.
+bool LineReader::fill() {
+    if (eof_)
+        return false;
+    if (begin_ > 0) {
+        std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+        end_ -= begin_;
+        begin_ = 0;
+    }
+    if (end_ == buffer_.size()) {
+        if (buffer_.size() >= kMaxLineBytes) {
+            throw InputError(path_, line_number_ + 1, 1,
+                             fmt::format("line longer than {} MiB: expected a text capture with "
+                                         "one row a line",
+                                         kMaxLineBytes >> 20));
+        }
+        buffer_.resize(buffer_.size() * 2);
+    }
+    const std::size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
+    if (got == 0) {
+        if (std::ferror(file_)) {
+            throw InputError(path_, line_number_ + 1, 0,
+                             fmt::format("read error: {}", std::strerror(errno)));
+        }
+        eof_ = true;
+        return false;
+    }
+    end_ += got;
+    return true;
+}
+
+bool LineReader::next(std::string_view& line) {
+    std::size_t scanned = begin_;  // bytes before this have no line break
+    for (;;) {
+        const void* nl = std::memchr(buffer_.data() + scanned, '\n', end_ - scanned);
+        if (nl) {
+            const std::size_t at = static_cast<const char*>(nl) - buffer_.data();
+            line = std::string_view(buffer_.data() + begin_, at - begin_);
+            begin_ = at + 1;
+            had_break_ = true;
+            break;
+        }
+        const std::size_t consumed = begin_;
+        scanned = end_;
+        if (!fill()) {
+            if (begin_ == end_)
+                return false;
+            line = std::string_view(buffer_.data() + begin_, end_ - begin_);
+            begin_ = end_;
+            had_break_ = false;
+            break;
+        }
+        scanned -= consumed;  // fill() moved the unread bytes to the front
+    }
+    ++line_number_;
+    if (!line.empty() && line.back() == '\r')
+        line.remove_suffix(1);
+    if (line_number_ == 1 && line.substr(0, 3) == "\xEF\xBB\xBF")
+        line.remove_prefix(3);
+    return true;
+}
+
+namespace {
+
+// Byte scanning eight bytes at a time. Fields are short (a few to twenty bytes), where a call to
+// memchr per field costs more than the scan itself.
+constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL;
+
+// 0x80 in every byte of `word` equal to `c`, 0 elsewhere (exact, no false positives).
+inline std::uint64_t bytes_equal(std::uint64_t word, char c) {
+    const std::uint64_t x = word ^ (kOnes * static_cast<unsigned char>(c));
+    return ~(((x & kLow7) + kLow7) | x | kLow7);
+}
+
+inline std::uint64_t load8(const char* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;  // little-endian: byte 0 is the lowest
+}
+
+// Position of the first `c` in [pos, size) of `s`, or size.
+inline std::size_t find_byte(std::string_view s, std::size_t pos, char c) {
+    const char* const p = s.data();
+    while (pos + 8 <= s.size()) {
+        const std::uint64_t m = bytes_equal(load8(p + pos), c);
+        if (m)
+            return pos + static_cast<std::size_t>(std::countr_zero(m) >> 3);
+        pos += 8;
+    }
+    while (pos < s.size() && p[pos] != c)
+        ++pos;
+    return pos;
+}
+
+// Counts the fields of the rest of a line that split_fields does not keep (the line has at least
+// one more field, starting at `pos`).
+std::size_t count_rest(std::string_view line, std::size_t pos, const LinePlace& place) {
+    std::size_t commas = 0;
+    std::size_t i = pos;
+    bool any_quote = false;
+#if defined(__SSE2__)
+    const __m128i comma = _mm_set1_epi8(',');
+    const __m128i quote = _mm_set1_epi8('"');
+    for (; i + 16 <= line.size(); i += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(line.data() + i));
+        auto m = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)));
+        any_quote |= _mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) != 0;
+        for (; m; m &= m - 1)
+            ++commas;
+    }
+#endif
+    for (; i + 8 <= line.size(); i += 8) {
+        const std::uint64_t w = load8(line.data() + i);
+        // One bit 7 per matching byte: shifted to bit 0 and summed into the top byte by the
+        // multiply (std::popcount is a library call without -mpopcnt).
+        commas += static_cast<std::size_t>(((bytes_equal(w, ',') >> 7) * kOnes) >> 56);
+        any_quote |= bytes_equal(w, '"') != 0;
+    }
+    for (; i < line.size(); ++i) {
+        commas += line[i] == ',';
+        any_quote |= line[i] == '"';
+    }
+    if (!any_quote)
+        return commas + 1;
+    // Quoted cells in the tail: count properly (commas inside quotes do not separate).
+    std::size_t count = 1;
+    bool quoted = false;
+    std::size_t quote_at = 0;
+    for (i = pos; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == ',') {
+            count += quoted ? 0 : 1;
+        } else if (c == '"') {
+            quoted = !quoted;  // a doubled quote toggles twice
+            quote_at = i;
+        }
+    }
+    if (quoted) {
+        throw_at(place, static_cast<std::int64_t>(quote_at) + 1,
+                 "quoted field is never closed: expected a closing '\"' on this line");
+    }
+    return count;
+}
+
+}  // namespace
+
+namespace {
+
+#if defined(__SSE2__)
+// The common case, a line without quotes: commas found sixteen bytes at a time as a bit mask,
+// fields cut at its set bits. Returns false (having kept nothing) when the line has a quote
+// before `max_fields` fields were cut, for the general path to handle.
+bool split_unquoted(std::string_view line, const LinePlace& place, std::vector<Field>& fields,
+                    std::size_t max_fields, std::size_t& count) {
+    const char* const p = line.data();
+    const std::size_t n = line.size();
+    const __m128i comma = _mm_set1_epi8(',');
+    const __m128i quote = _mm_set1_epi8('"');
+    // Cells are written by index into a vector sized ahead: push_back per cell was the hot
+    // spot of the whole reader.
+    if (fields.size() < 32)
+        fields.resize(32);
+    Field* out = fields.data();
+    std::size_t kept = 0;
+    std::size_t start = 0;  // first byte of the field being cut
+    for (std::size_t block = 0; block < n; block += 16) {
+        std::uint32_t commas = 0, quotes = 0;
+        if (block + 16 <= n) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + block));
+            commas = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)));
+            quotes = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)));
+        } else {
+            for (std::size_t i = block; i < n; ++i) {
+                commas |= static_cast<std::uint32_t>(p[i] == ',') << (i - block);
+                quotes |= static_cast<std::uint32_t>(p[i] == '"') << (i - block);
+            }
+        }
+        if (quotes) {
+            fields.clear();
+            return false;
+        }
+        while (commas) {
+            const std::size_t at = block + static_cast<std::size_t>(std::countr_zero(commas));
+            commas &= commas - 1;
+            if (kept == fields.size()) {
+                fields.resize(kept * 2);
+                out = fields.data();
+            }
+            out[kept++] = {std::string_view(p + start, at - start),
+                           static_cast<std::int64_t>(start) + 1};
+            start = at + 1;
+            if (kept == max_fields) {
+                fields.resize(kept);
+                count = kept + count_rest(line, start, place);
+                return true;
+            }
+        }
+    }
+    if (kept == fields.size())
+        fields.resize(kept + 1);
+    fields[kept++] = {line.substr(start), static_cast<std::int64_t>(start) + 1};
+    fields.resize(kept);
+    count = kept;
+    return true;
+}
+#endif
+
+}  // namespace
+
+std::size_t split_fields(std::string_view line, const LinePlace& place, std::vector<Field>& fields,
+                         std::size_t max_fields) {
+#if defined(__SSE2__)
+    std::size_t count = 0;
+    if (max_fields > 0 && split_unquoted(line, place, fields, max_fields, count))
+        return count;
+#endif
+    fields.clear();
+    const char* const base = line.data();
+    std::size_t pos = 0;
+    for (;;) {
+        if (fields.size() == max_fields)
+            return fields.size() + count_rest(line, pos, place);
+        if (pos < line.size() && line[pos] == '"') {
+            // Quoted: runs to the next quote that is not doubled.
+            std::size_t end = pos + 1;
+            for (;;) {
+                const void* q = std::memchr(base + end, '"', line.size() - end);
+                if (!q) {
+                    throw_at(place, static_cast<std::int64_t>(pos) + 1,
+                             "quoted field is never closed: expected a closing '\"' on this line");
+                }
+                end = static_cast<const char*>(q) - base;
+                if (end + 1 < line.size() && line[end + 1] == '"') {
+                    end += 2;
+                    continue;
+                }
+                break;
+            }
+            fields.push_back(
+                {line.substr(pos + 1, end - pos - 1), static_cast<std::int64_t>(pos) + 1});
+            pos = end + 1;
+            if (pos >= line.size())
+                return fields.size();
+            if (line[pos] != ',') {
+                throw_at(place, static_cast<std::int64_t>(pos) + 1,
+                         "expected ',' after a quoted field");
+            }
+            ++pos;
+            continue;
+        }
+        const std::size_t end = find_byte(line, pos, ',');
+        fields.push_back({line.substr(pos, end - pos), static_cast<std::int64_t>(pos) + 1});
+        if (end == line.size())
+            return fields.size();
+        pos = end + 1;
+    }
+}
+
+bool is_missing(std::string_view cell) {
+    cell = trim_spaces(cell);
+    return cell.empty() || cell == "NA";
+}
+
+double parse_number(const Field& field, const LinePlace& place, std::string_view what) {
+    std::string_view s = trim_spaces(field.text);
+    if (!s.empty() && s.front() == '+')
+        s.remove_prefix(1);
+    double value = 0.0;
+    const auto [ptr, ec] = fast_float::from_chars(s.data(), s.data() + s.size(), value);
+    if (s.empty() || ec != std::errc() || ptr != s.data() + s.size()) {
+        throw_at(place, field.column,
+                 fmt::format("expected a number in column '{}', found {}", what,
+                             quote_for_message(field.text)));
+    }
+    if (!std::isfinite(value)) {
+        throw_at(place, field.column,
+                 fmt::format("expected a finite number in column '{}', found {}", what,
+                             quote_for_message(field.text)));
+    }
+    return value;
+}
+
+double parse_non_negative(const Field& field, const LinePlace& place, std::string_view what) {
+    const double value = parse_number(field, place, what);
+    if (value < 0.0) {
+        throw_at(place, field.column,
+                 fmt::format("expected a time >= 0 in column '{}', found {}", what,
+                             quote_for_message(field.text)));
+    }
+    return value;
+}
+
+std::int64_t parse_integer(const Field& field, const LinePlace& place, std::string_view what) {
+    std::string_view s = trim_spaces(field.text);
+    if (!s.empty() && s.front() == '+')
+        s.remove_prefix(1);
+    std::int64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (s.empty() || ec != std::errc() || ptr != s.data() + s.size()) {
+        throw_at(place, field.column,
+                 fmt::format("expected a whole number in column '{}', found {}", what,
+                             quote_for_message(field.text)));
+    }
+    return value;
+}
+
+bool looks_like_number(std::string_view text) {
+    std::string_view s = trim_spaces(text);
+    if (!s.empty() && s.front() == '+')
+        s.remove_prefix(1);
+    if (s.empty())
+        return false;
+    double value = 0.0;
+    const auto [ptr, ec] = fast_float::from_chars(s.data(), s.data() + s.size(), value);
+    return ec == std::errc() && ptr == s.data() + s.size();
+}
+
+std::string quote_for_message(std::string_view text, std::size_t max_chars) {
+    std::string out = "'";
+    std::size_t n = 0;
+    for (const char c : text) {
+        if (n++ == max_chars) {
+            out += "...";
+            break;
+        }
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) {
+            out += fmt::format("\\x{:02x}", u);
+        } else {
+            out += c;
+        }
+    }
+    return out + "'";
+}
+
+std::int64_t scaled_to_ns(double value, double ns_per_unit, const Field& field,
+                          const LinePlace& place) {
+    const double ns = value * ns_per_unit;
+    // 9.2e18 ns is the int64 range; beyond it llround is undefined.
+    if (!(std::fabs(ns) < 9.0e18)) {
+        throw_at(place, field.column,
+                 fmt::format("time {} is out of range: expected less than 292 years",
+                             quote_for_message(field.text)));
+    }
+    return std::llround(ns);
+}
+
+std::int64_t ms_cell_to_ns(double ms, const Field& field, const LinePlace& place) {
+    return scaled_to_ns(ms, 1e6, field, place);
+}
+
+}  // namespace loopscope

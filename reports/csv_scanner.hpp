@@ -1,0 +1,92 @@
+// Streaming text scanning for the capture readers: a line reader that holds one buffer of the
+// file at a time (never the whole text), a field splitter for comma-separated lines with quoted
+// fields, and number parsing with fast_float. Everything that goes wrong becomes an InputError
+// naming the file and the 1-based line and column, so a user can open the file at the spot.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loopscope {
+
+// Reads a text file line by line. Strips a UTF-8 byte-order mark at the start (columns count
+// from the first character after it, as editors show them), and "\n" or "\r\n" at the end of
+// each line. The returned view stays valid until the next call to next().
+class LineReader {
+  public:
+    // Throws InputError when the file cannot be opened.
+    explicit LineReader(std::string path);
+    ~LineReader();
+    LineReader(const LineReader&) = delete;
+    LineReader& operator=(const LineReader&) = delete;
+
+    // The next line, or false at the end of the file.
+    bool next(std::string_view& line);
+    // 1-based number of the line next() returned last (0 before the first).
+    std::int64_t line_number() const { return line_number_; }
+    // Whether the last line returned ended with a line break (a file cut off mid-write has not).
+    bool line_had_break() const { return had_break_; }
+    const std::string& path() const { return path_; }
+
+  private:
+    bool fill();
+
+    std::string path_;
+    std::FILE* file_ = nullptr;
+    std::vector<char> buffer_;
+    std::size_t begin_ = 0;  // first unread byte in buffer_
+    std::size_t end_ = 0;    // one past the last valid byte in buffer_
+    bool eof_ = false;
+    bool had_break_ = false;
+    std::int64_t line_number_ = 0;
+};
+
+// One cell of a line: its text (without surrounding quotes) and the 1-based column where it starts.
+struct Field {
+    std::string_view text;
+    std::int64_t column = 1;
+};
+
+// Where a line came from, for error messages.
+struct LinePlace {
+    const std::string* path = nullptr;
+    std::int64_t line = 0;
+};
+
+// Splits a comma-separated line into `fields` (cleared first), keeping at most `max_fields` of
+// them, and returns how many fields the line has in all (the ones past `max_fields` are only
+// counted, which is much cheaper for wide rows whose tail is not needed). Quoted fields ("a,b")
+// keep their inner text as is (a doubled quote stays doubled: readers only use quoted cells as
+// names). Throws InputError for a quote that is never closed.
+std::size_t split_fields(std::string_view line, const LinePlace& place, std::vector<Field>& fields,
+                         std::size_t max_fields = static_cast<std::size_t>(-1));
+
+// True for the cells that mean "no value": `NA` (PresentMon, FrameView) and empty cells.
+bool is_missing(std::string_view cell);
+
+// Parses a finite decimal number (surrounding spaces allowed). Throws InputError naming the
+// column `what` when the cell holds text, NaN or an infinity.
+double parse_number(const Field& field, const LinePlace& place, std::string_view what);
+// As parse_number, and the value must be >= 0 (times and durations).
+double parse_non_negative(const Field& field, const LinePlace& place, std::string_view what);
+// Parses a whole number (surrounding spaces allowed).
+std::int64_t parse_integer(const Field& field, const LinePlace& place, std::string_view what);
+
+// Whether the whole text is one finite number (for recognising plain lists).
+bool looks_like_number(std::string_view text);
+
+// Text shortened for an error message, with non-printing bytes escaped.
+std::string quote_for_message(std::string_view text, std::size_t max_chars = 40);
+
+// Milliseconds / seconds as a double to integer nanoseconds; throws InputError when the value
+// cannot be represented (over ~292 years).
+std::int64_t ms_cell_to_ns(double ms, const Field& field, const LinePlace& place);
+std::int64_t scaled_to_ns(double value, double ns_per_unit, const Field& field,
+                          const LinePlace& place);
+
+[[noreturn]] void throw_at(const LinePlace& place, std::int64_t column, const std::string& what);
+
+}  // namespace loopscope

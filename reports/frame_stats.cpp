@@ -1,0 +1,278 @@
+// Frame-pacing statistics; definitions in frame_stats.hpp and docs/reports.md.
+#include "reports/frame_stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <numeric>
+
+#include "common/units.hpp"
+
+namespace loopscope {
+
+double percentile_sorted(std::span<const std::int64_t> sorted_ns, double p) {
+    if (sorted_ns.empty())
+        return 0.0;
+    const double h = p * static_cast<double>(sorted_ns.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(h));
+    if (lo + 1 >= sorted_ns.size())
+        return static_cast<double>(sorted_ns.back());
+    const double frac = h - static_cast<double>(lo);
+    const auto a = static_cast<double>(sorted_ns[lo]);
+    const auto b = static_cast<double>(sorted_ns[lo + 1]);
+    return a + frac * (b - a);
+}
+
+namespace {
+
+// Mean of the values >= threshold, in ns; the sorted input makes that a suffix.
+double mean_at_or_above(std::span<const std::int64_t> sorted_ns, double threshold_ns) {
+    const auto first =
+        std::lower_bound(sorted_ns.begin(), sorted_ns.end(), threshold_ns,
+                         [](std::int64_t v, double t) { return static_cast<double>(v) < t; });
+    const auto count = static_cast<std::size_t>(sorted_ns.end() - first);
+    if (count == 0)
+        return 0.0;
+    const std::int64_t sum = std::accumulate(first, sorted_ns.end(), std::int64_t{0});
+    return static_cast<double>(sum) / static_cast<double>(count);
+}
+
+double fps_of_ms(double ms) {
+    return ms > 0 ? 1000.0 / ms : 0.0;
+}
+
+}  // namespace
+
+FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns) {
+    FrameTimeSummary s;
+    s.frames = frame_ns.size();
+    if (frame_ns.empty())
+        return s;
+    std::vector<std::int64_t> sorted(frame_ns.begin(), frame_ns.end());
+    std::sort(sorted.begin(), sorted.end());
+    s.total_ns = std::accumulate(sorted.begin(), sorted.end(), std::int64_t{0});
+    const double n = static_cast<double>(s.frames);
+    const double mean_ns = static_cast<double>(s.total_ns) / n;
+    double squares = 0.0;
+    for (const std::int64_t v : frame_ns) {
+        const double d = static_cast<double>(v) - mean_ns;
+        squares += d * d;
+    }
+    const double stdev_ns = s.frames > 1 ? std::sqrt(squares / (n - 1.0)) : 0.0;
+    s.min_ms = ns_to_ms(sorted.front());
+    s.max_ms = ns_to_ms(sorted.back());
+    s.mean_ms = ns_to_ms(mean_ns);
+    s.stdev_ms = ns_to_ms(stdev_ns);
+    s.cv = mean_ns > 0 ? stdev_ns / mean_ns : 0.0;
+    const double p99_ns = percentile_sorted(sorted, 0.99);
+    const double p999_ns = percentile_sorted(sorted, 0.999);
+    s.p50_ms = ns_to_ms(percentile_sorted(sorted, 0.50));
+    s.p90_ms = ns_to_ms(percentile_sorted(sorted, 0.90));
+    s.p95_ms = ns_to_ms(percentile_sorted(sorted, 0.95));
+    s.p99_ms = ns_to_ms(p99_ns);
+    s.p999_ms = ns_to_ms(p999_ns);
+    s.mean_at_or_above_p99_ms = ns_to_ms(mean_at_or_above(sorted, p99_ns));
+    s.mean_at_or_above_p999_ms = ns_to_ms(mean_at_or_above(sorted, p999_ns));
+    return s;
+}
+
+FpsFigures fps_figures(const FrameTimeSummary& s) {
+    FpsFigures f;
+    if (s.frames == 0 || s.total_ns <= 0)
+        return f;
+    f.average = static_cast<double>(s.frames) / ns_to_s(s.total_ns);
+    f.p1_low = fps_of_ms(s.p99_ms);
+    f.p01_low = fps_of_ms(s.p999_ms);
+    f.low1_average = fps_of_ms(s.mean_at_or_above_p99_ms);
+    f.low01_average = fps_of_ms(s.mean_at_or_above_p999_ms);
+    return f;
+}
+
+std::size_t capframex_window(double mean_ms) {
+    if (!(mean_ms > 0))
+        return 1;
+    const auto w = static_cast<std::size_t>(std::floor(10.0 * std::sqrt(mean_ms) + 0.5));
+    return std::max<std::size_t>(1, w);
+}
+
+CapFrameXStutter capframex_stutter(std::span<const std::int64_t> frame_ns) {
+    CapFrameXStutter r;
+    if (frame_ns.empty())
+        return r;
+    const std::int64_t total = std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0});
+    r.window = capframex_window(
+        ns_to_ms(static_cast<double>(total) / static_cast<double>(frame_ns.size())));
+    // The values the moving average sees: a spike over 3 × its predecessor counts as the
+    // predecessor.
+    std::vector<std::int64_t> smoothed(frame_ns.size());
+    smoothed[0] = frame_ns[0];
+    for (std::size_t i = 1; i < frame_ns.size(); ++i) {
+        smoothed[i] = frame_ns[i] > 3 * frame_ns[i - 1] ? frame_ns[i - 1] : frame_ns[i];
+    }
+    std::int64_t window_sum = 0;  // sum of smoothed[i - k .. i - 1]
+    std::size_t k = 0;
+    for (std::size_t i = 1; i < frame_ns.size(); ++i) {
+        window_sum += smoothed[i - 1];
+        if (k < r.window) {
+            ++k;
+        } else {
+            window_sum -= smoothed[i - 1 - r.window];
+        }
+        if (2 * frame_ns[i] * static_cast<std::int64_t>(k) > 5 * window_sum) {
+            r.frames.push_back(i);
+            r.stutter_ns += frame_ns[i];
+        }
+    }
+    r.time_share = total > 0 ? static_cast<double>(r.stutter_ns) / static_cast<double>(total) : 0;
+    return r;
+}
+
+UnrealHitches unreal_hitches(std::span<const std::int64_t> frame_ns,
+                             std::span<const std::int64_t> start_ns) {
+    UnrealHitches r;
+    std::int64_t t = 0;
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < frame_ns.size(); ++i) {
+        const std::int64_t ft = frame_ns[i];
+        const std::int64_t start = start_ns.size() == frame_ns.size() ? start_ns[i] : t;
+        if (i > 0 && ft > kHitchThresholdNs && 2 * ft >= 3 * frame_ns[i - 1]) {
+            Hitch h;
+            h.index = i;
+            h.start_ns = start;
+            h.frame_ns = ft;
+            h.previous_ns = frame_ns[i - 1];
+            h.next_ns = i + 1 < frame_ns.size() ? frame_ns[i + 1] : -1;
+            r.hitches.push_back(h);
+        }
+        t += ft;
+        total += ft;
+    }
+    r.per_minute =
+        total > 0 ? static_cast<double>(r.hitches.size()) / (ns_to_s(total) / 60.0) : 0.0;
+    return r;
+}
+
+VariationBuckets variation_buckets(std::span<const std::int64_t> frame_ns) {
+    VariationBuckets b;
+    for (std::size_t i = 1; i < frame_ns.size(); ++i) {
+        const std::int64_t d = std::llabs(frame_ns[i] - frame_ns[i - 1]);
+        std::size_t bucket = kVariationEdgesNs.size();
+        for (std::size_t e = 0; e < kVariationEdgesNs.size(); ++e) {
+            if (d < kVariationEdgesNs[e]) {
+                bucket = e;
+                break;
+            }
+        }
+        ++b.counts[bucket];
+        ++b.total;
+    }
+    return b;
+}
+
+double on_grid_share(std::span<const std::int64_t> frame_ns, int rate_hz) {
+    if (frame_ns.empty())
+        return 0.0;
+    const std::int64_t rate = rate_hz;
+    std::size_t on = 0;
+    for (const std::int64_t ft : frame_ns) {
+        // ft·R in ns·Hz; one period is 1e9 of these units.
+        const std::int64_t scaled = ft * rate;
+        std::int64_t k = (scaled + kNsPerS / 2) / kNsPerS;
+        if (k < 1)
+            k = 1;
+        if (std::llabs(scaled - k * kNsPerS) <= kRefreshToleranceNs * rate)
+            ++on;
+    }
+    return static_cast<double>(on) / static_cast<double>(frame_ns.size());
+}
+
+RefreshGuess detect_refresh_rate(std::span<const std::int64_t> frame_ns) {
+    RefreshGuess best;
+    double best_excess = kRefreshMinExcess;
+    for (const int rate : kRefreshCandidatesHz) {
+        const double share = on_grid_share(frame_ns, rate);
+        const double chance = 2.0 * static_cast<double>(kRefreshToleranceNs) * rate / 1e9;
+        const double excess = share - chance;
+        if (excess >= best_excess) {
+            // Ties go to the lower rate: its grid is the coarser explanation.
+            if (best.rate_hz != 0 && excess == best_excess)
+                continue;
+            best_excess = excess;
+            best.rate_hz = rate;
+            best.on_grid_share = share;
+        }
+    }
+    return best;
+}
+
+DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
+                               std::span<const std::uint8_t> dropped,
+                               std::span<const std::int64_t> animation_error_ns) {
+    DisplayFigures d;
+    if (display_ns.empty())
+        return d;
+    d.available = true;
+    std::vector<std::int64_t> shown;
+    shown.reserve(display_ns.size());
+    for (std::size_t i = 0; i < display_ns.size(); ++i) {
+        const bool was_dropped =
+            dropped.size() == display_ns.size() ? dropped[i] != 0 : display_ns[i] < 0;
+        if (was_dropped)
+            ++d.dropped;
+        if (!was_dropped && display_ns[i] >= 0)
+            shown.push_back(display_ns[i]);
+    }
+    d.displayed = shown.size();
+    d.dropped_share = static_cast<double>(d.dropped) / static_cast<double>(display_ns.size());
+    d.between_display_changes = summarize_frame_times(shown);
+    if (!animation_error_ns.empty()) {
+        d.has_animation_error = true;
+        std::vector<std::int64_t> abs_error(animation_error_ns.size());
+        std::transform(animation_error_ns.begin(), animation_error_ns.end(), abs_error.begin(),
+                       [](std::int64_t v) { return std::llabs(v); });
+        const FrameTimeSummary e = summarize_frame_times(abs_error);
+        d.animation_error_mean_abs_ms = e.mean_ms;
+        d.animation_error_p99_abs_ms = e.p99_ms;
+        d.animation_error_max_abs_ms = e.max_ms;
+    }
+    return d;
+}
+
+CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
+                               std::span<const std::uint8_t> generated, bool want_generated) {
+    CadenceFigures c;
+    if (generated.size() != frame_ns.size())
+        return c;
+    std::vector<std::int64_t> intervals;
+    std::int64_t since_last = 0;
+    bool seen = false;
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < frame_ns.size(); ++i) {
+        since_last += frame_ns[i];
+        total += frame_ns[i];
+        if ((generated[i] != 0) != want_generated)
+            continue;
+        ++c.frames;
+        if (seen)
+            intervals.push_back(since_last);
+        seen = true;
+        since_last = 0;
+    }
+    c.average_fps = total > 0 ? static_cast<double>(c.frames) / ns_to_s(total) : 0.0;
+    c.interval = summarize_frame_times(intervals);
+    return c;
+}
+
+FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,
+                               std::span<const std::int64_t> start_ns) {
+    FrameStats s;
+    s.frame_time = summarize_frame_times(frame_ns);
+    s.fps = fps_figures(s.frame_time);
+    s.stutter = capframex_stutter(frame_ns);
+    s.hitches = unreal_hitches(frame_ns, start_ns);
+    s.variation = variation_buckets(frame_ns);
+    s.refresh = detect_refresh_rate(frame_ns);
+    return s;
+}
+
+}  // namespace loopscope

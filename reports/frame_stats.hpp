@@ -1,0 +1,140 @@
+// Frame-pacing statistics as pure functions over frame times in integer nanoseconds. Every
+// definition is the one DESIGN.md "Statistics" states (and docs/reports.md repeats next to each
+// figure); where tools disagree the function names the tool whose definition it follows.
+// Nothing here knows files, formats or output: readers build the series, writers print results.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace loopscope {
+
+// Percentile of ascending values by linear interpolation at h = p·(N−1) (PresentMon's method):
+// x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]). p in [0, 1]; 0 for an empty input.
+double percentile_sorted(std::span<const std::int64_t> sorted_ns, double p);
+
+// Frame-time distribution. Times in ms as doubles for display; stdev is the sample standard
+// deviation (divides by N−1; 0 for one frame); cv = stdev / mean.
+struct FrameTimeSummary {
+    std::size_t frames = 0;
+    std::int64_t total_ns = 0;
+    double min_ms = 0, mean_ms = 0, stdev_ms = 0, cv = 0;
+    double p50_ms = 0, p90_ms = 0, p95_ms = 0, p99_ms = 0, p999_ms = 0, max_ms = 0;
+    // Low averages (CapFrameX): mean of the frame times at or above p99 / p99.9.
+    double mean_at_or_above_p99_ms = 0, mean_at_or_above_p999_ms = 0;
+};
+FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns);
+
+// FPS figures. average = frames / total frame time (CapFrameX, OCAT). p1_low / p01_low: the FPS
+// of the 99th / 99.9th percentile frame time. low1_average / low01_average: 1000 / mean(frame
+// times >= that percentile) (CapFrameX's "1% low average"). 0 where undefined.
+struct FpsFigures {
+    double average = 0, p1_low = 0, p01_low = 0, low1_average = 0, low01_average = 0;
+};
+FpsFigures fps_figures(const FrameTimeSummary& summary);
+
+// CapFrameX's stutter rule: frame i (i >= 1) stutters when its time exceeds 2.5 × the mean of
+// the up to W preceding samples, W = max(1, round(10·√mean_ms)) over the whole series. A sample
+// more than 3 × its predecessor enters that moving average as its predecessor's value, so one
+// spike does not hide the next. Compared in integers: 2·ft·k > 5·Σ (k samples in the window).
+struct CapFrameXStutter {
+    std::size_t window = 0;
+    std::vector<std::size_t> frames;  // indices into the series
+    std::int64_t stutter_ns = 0;      // summed frame time of the stuttering frames
+    double time_share = 0;            // stutter_ns / total time
+};
+std::size_t capframex_window(double mean_ms);
+CapFrameXStutter capframex_stutter(std::span<const std::int64_t> frame_ns);
+
+// Unreal Engine's hitch rule: frame i (i >= 1) is a hitch when it takes more than 60 ms and at
+// least 1.5 × the previous frame. Frame 0 has no previous frame and is never a hitch.
+inline constexpr std::int64_t kHitchThresholdNs = 60'000'000;
+struct Hitch {
+    std::size_t index = 0;         // index into the series
+    std::int64_t start_ns = 0;     // frame start since the capture began
+    std::int64_t frame_ns = 0;     // its length
+    std::int64_t previous_ns = 0;  // the frame before it
+    std::int64_t next_ns = -1;     // the frame after it, -1 at the end
+};
+struct UnrealHitches {
+    std::vector<Hitch> hitches;
+    double per_minute = 0;  // hitches / total time in minutes
+};
+// start_ns: each frame's start; empty means "sum of the frame times before it".
+UnrealHitches unreal_hitches(std::span<const std::int64_t> frame_ns,
+                             std::span<const std::int64_t> start_ns);
+
+// Frame-to-frame variation |ft_i − ft_(i−1)| counted in buckets < 2, < 4, < 8, < 12, >= 12 ms
+// (CapFrameX). N−1 differences for N frames.
+inline constexpr std::array<std::int64_t, 4> kVariationEdgesNs = {2'000'000, 4'000'000, 8'000'000,
+                                                                  12'000'000};
+struct VariationBuckets {
+    std::array<std::size_t, 5> counts{};
+    std::size_t total = 0;
+    double share(std::size_t bucket) const {
+        return total ? static_cast<double>(counts[bucket]) / static_cast<double>(total) : 0.0;
+    }
+};
+VariationBuckets variation_buckets(std::span<const std::int64_t> frame_ns);
+
+// Display quantization. A frame time ft is on the grid of rate R when it lies within 0.5 ms of
+// a whole number k >= 1 of refresh periods: |ft·R − k·1e9| <= 0.5 ms·R (exact in integers). The
+// detected rate is the candidate whose on-grid share most exceeds the share that chance alone
+// gives (2·0.5 ms·R / 1 s, since denser grids catch more by luck); none when that excess is
+// below 0.2.
+inline constexpr std::array<int, 11> kRefreshCandidatesHz = {50,  60,  72,  75,  90, 100,
+                                                             120, 144, 165, 240, 360};
+inline constexpr std::int64_t kRefreshToleranceNs = 500'000;
+inline constexpr double kRefreshMinExcess = 0.2;
+double on_grid_share(std::span<const std::int64_t> frame_ns, int rate_hz);
+struct RefreshGuess {
+    int rate_hz = 0;  // 0 when no candidate stands out
+    double on_grid_share = 0;
+};
+RefreshGuess detect_refresh_rate(std::span<const std::int64_t> frame_ns);
+
+// Display side of a PresentMon capture: time between display changes over the displayed frames
+// (display_ns >= 0), frames never displayed, and the animation error where the capture has it.
+struct DisplayFigures {
+    bool available = false;
+    std::size_t displayed = 0, dropped = 0;
+    double dropped_share = 0;
+    FrameTimeSummary between_display_changes;
+    bool has_animation_error = false;
+    double animation_error_mean_abs_ms = 0, animation_error_p99_abs_ms = 0,
+           animation_error_max_abs_ms = 0;
+};
+// display_ns: -1 where not displayed; dropped: 1 where never displayed (may be empty: then
+// display_ns < 0 counts as dropped); animation_error_ns may be empty.
+DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
+                               std::span<const std::uint8_t> dropped,
+                               std::span<const std::int64_t> animation_error_ns);
+
+// One class of frames (application or generated) on its own cadence: a frame's interval is the
+// time since the previous frame of the same class (the frame times in between summed), so that
+// alternating application / generated frames are not mixed into one misleading figure.
+// average_fps = frames of the class / total time of all frames.
+struct CadenceFigures {
+    std::size_t frames = 0;
+    double average_fps = 0;
+    FrameTimeSummary interval;  // over frames - 1 intervals
+};
+CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
+                               std::span<const std::uint8_t> generated, bool want_generated);
+
+// All per-frame figures of one series.
+struct FrameStats {
+    FrameTimeSummary frame_time;
+    FpsFigures fps;
+    CapFrameXStutter stutter;
+    UnrealHitches hitches;
+    VariationBuckets variation;
+    RefreshGuess refresh;
+};
+FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,
+                               std::span<const std::int64_t> start_ns);
+
+}  // namespace loopscope

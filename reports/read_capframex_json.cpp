@@ -1,0 +1,242 @@
+// CapFrameX's JSON session: {Hash, Info: {ProcessName, GameName, ...}, Runs: [{CaptureData:
+// {TimeInSeconds: [...], MsBetweenPresents: [...], MsBetweenDisplayChange: [...], Dropped:
+// [...]}}]}. Each run is one stream (named "run N"); the arrays are parallel, one entry a frame.
+// nlohmann-json's SAX interface keeps only these arrays and the Info strings, so memory grows
+// with the frames, not with everything else a session holds (sensor data, ...).
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string_view>
+
+#include "common/errors.hpp"
+#include "reports/read_formats.hpp"
+
+namespace loopscope::detail {
+
+namespace {
+
+struct Run {
+    std::vector<double> time_s, frame_ms, display_ms;
+    std::vector<std::uint8_t> dropped;
+    bool has_time = false, has_frame = false, has_display = false, has_dropped = false;
+};
+
+// Tracks where in the document each value sits and keeps the arrays and Info strings that
+// matter; everything else is skipped as it streams by.
+class SessionSax : public nlohmann::json_sax<nlohmann::json> {
+  public:
+    std::vector<Run> runs;
+    std::map<std::string, std::string> info;
+    std::string problem;  // why parsing stopped
+    std::size_t problem_byte = 0;
+
+    bool null() override { return value(std::nan(""), false, "null"); }
+    bool boolean(bool v) override { return value(v ? 1.0 : 0.0, true, v ? "true" : "false"); }
+    bool number_integer(number_integer_t v) override {
+        return value(static_cast<double>(v), true, std::to_string(v));
+    }
+    bool number_unsigned(number_unsigned_t v) override {
+        return value(static_cast<double>(v), true, std::to_string(v));
+    }
+    bool number_float(number_float_t v, const string_t& text) override {
+        return value(v, true, text);
+    }
+    bool string(string_t& v) override {
+        if (stack_.size() == 2 && stack_[1].label == "Info" && !stack_[1].is_array)
+            info[key_] = v;
+        return value(std::nan(""), false, "\"" + v.substr(0, 30) + "\"");
+    }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override {
+        push(false);
+        // Runs[i]: a new run starts.
+        if (stack_.size() == 3 && stack_[1].label == "Runs" && stack_[1].is_array)
+            runs.emplace_back();
+        return true;
+    }
+    bool end_object() override { return pop(); }
+    bool start_array(std::size_t) override {
+        push(true);
+        const std::string_view name = capture_array();
+        if (!name.empty()) {
+            Run& r = runs.back();
+            r.has_time |= name == "TimeInSeconds";
+            r.has_frame |= name == "MsBetweenPresents";
+            r.has_display |= name == "MsBetweenDisplayChange";
+            r.has_dropped |= name == "Dropped";
+        }
+        return true;
+    }
+    bool end_array() override { return pop(); }
+    bool key(string_t& k) override {
+        key_ = k;
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& e) override {
+        // nlohmann's text repeats the place ("... parse error at line 3, column 49: syntax
+        // error ..."); keep the part that says what was wrong, the place is ours.
+        problem = e.what();
+        const std::size_t at = problem.find("column ");
+        const std::size_t colon = at == std::string::npos ? at : problem.find(": ", at);
+        if (colon != std::string::npos)
+            problem = problem.substr(colon + 2);
+        problem_byte = position;
+        return false;
+    }
+
+  private:
+    struct Level {
+        bool is_array;
+        std::string label;  // key in the parent object, "[]" inside an array, "" for the root
+    };
+
+    void push(bool is_array) {
+        std::string label = stack_.empty() ? "" : (stack_.back().is_array ? "[]" : key_);
+        stack_.push_back({is_array, std::move(label)});
+        key_.clear();
+    }
+    bool pop() {
+        stack_.pop_back();
+        key_.clear();
+        return true;
+    }
+    // The array a value belongs to when it is an element of Runs[i].CaptureData.<name>.
+    std::string_view capture_array() const {
+        if (stack_.size() != 5 || !stack_[4].is_array || stack_[1].label != "Runs" ||
+            stack_[3].label != "CaptureData" || runs.empty()) {
+            return {};
+        }
+        return stack_[4].label;
+    }
+    bool value(double v, bool is_number, const std::string& text) {
+        const std::string_view name = capture_array();
+        if (name.empty())
+            return true;
+        Run& r = runs.back();
+        if (name == "Dropped") {
+            r.has_dropped = true;
+            r.dropped.push_back(is_number && v != 0 ? 1 : 0);
+            return true;
+        }
+        std::vector<double>* t = nullptr;
+        if (name == "TimeInSeconds")
+            t = &r.time_s, r.has_time = true;
+        if (name == "MsBetweenPresents")
+            t = &r.frame_ms, r.has_frame = true;
+        if (name == "MsBetweenDisplayChange")
+            t = &r.display_ms, r.has_display = true;
+        if (!t)
+            return true;
+        if (!is_number || !std::isfinite(v)) {
+            problem =
+                fmt::format("expected a finite number in Runs[{}].CaptureData.{}[{}], found {}",
+                            runs.size() - 1, name, t->size(), text);
+            return false;
+        }
+        t->push_back(v);
+        return true;
+    }
+
+    std::vector<Level> stack_;
+    std::string key_;
+};
+
+// 1-based line and column of a byte offset, by reading the file up to it.
+std::pair<std::int64_t, std::int64_t> place_of_byte(const std::string& path, std::size_t byte) {
+    std::ifstream in(path, std::ios::binary);
+    std::int64_t line = 1, column = 1;
+    char ch;
+    for (std::size_t i = 0; i + 1 < byte && in.get(ch); ++i) {
+        if (ch == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return {line, column};
+}
+
+}  // namespace
+
+std::vector<Capture> read_capframex_json_streams(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path, "cannot open");
+    SessionSax sax;
+    const bool ok = nlohmann::json::sax_parse(in, &sax, nlohmann::json::input_format_t::json, true);
+    if (!ok) {
+        if (sax.problem_byte > 0) {
+            const auto [line, column] = place_of_byte(path, sax.problem_byte);
+            throw InputError(path, line, column, fmt::format("malformed JSON: {}", sax.problem));
+        }
+        throw InputError(path, sax.problem.empty() ? "malformed CapFrameX JSON" : sax.problem);
+    }
+    std::vector<Capture> out;
+    std::string process = sax.info.count("ProcessName") ? sax.info["ProcessName"] : "";
+    if (process.empty() && sax.info.count("GameName"))
+        process = sax.info["GameName"];
+    for (std::size_t i = 0; i < sax.runs.size(); ++i) {
+        const Run& r = sax.runs[i];
+        const std::string where = fmt::format("Runs[{}].CaptureData", i);
+        if (!r.has_frame) {
+            throw InputError(path, fmt::format("{} has no MsBetweenPresents array: expected "
+                                               "CapFrameX's {{Info, Runs: [{{CaptureData: "
+                                               "{{TimeInSeconds, MsBetweenPresents, ...}}}}]}}",
+                                               where));
+        }
+        const std::size_t n = r.frame_ms.size();
+        const auto check_length = [&](bool has, std::size_t size, const char* name) {
+            if (has && size != n) {
+                throw InputError(path, fmt::format("{}.{} has {} entries, MsBetweenPresents {}: "
+                                                   "expected parallel arrays",
+                                                   where, name, size, n));
+            }
+        };
+        check_length(r.has_time, r.time_s.size(), "TimeInSeconds");
+        check_length(r.has_display, r.display_ms.size(), "MsBetweenDisplayChange");
+        check_length(r.has_dropped, r.dropped.size(), "Dropped");
+        Capture c;
+        c.source.format = "capframex-json";
+        c.source.file = path;
+        c.source.process = process;
+        c.source.swap_chain = fmt::format("run {}", i + 1);
+        c.metadata = sax.info;
+        const auto to_ns = [&](double v, double scale, const char* name, std::size_t k) {
+            const double ns = v * scale;
+            if (!(ns >= 0) || ns > 9.0e18) {
+                throw InputError(
+                    path, fmt::format("{}.{}[{}] is {}: expected a time >= 0", where, name, k, v));
+            }
+            return std::llround(ns);
+        };
+        for (std::size_t k = 0; k < n; ++k) {
+            c.frame_ns.push_back(to_ns(r.frame_ms[k], 1e6, "MsBetweenPresents", k));
+            if (r.has_time)
+                c.start_ns.push_back(to_ns(r.time_s[k], 1e9, "TimeInSeconds", k));
+            const bool dropped = r.has_dropped && r.dropped[k] != 0;
+            if (r.has_dropped || r.has_display)
+                c.dropped.push_back(dropped ? 1 : 0);
+            if (r.has_display) {
+                c.display_ns.push_back(
+                    dropped ? -1 : to_ns(r.display_ms[k], 1e6, "MsBetweenDisplayChange", k));
+            }
+        }
+        if (n > 0)
+            out.push_back(std::move(c));
+    }
+    if (out.empty()) {
+        throw InputError(path,
+                         "no frames: expected Runs[].CaptureData.MsBetweenPresents with "
+                         "at least one entry");
+    }
+    return out;
+}
+
+}  // namespace loopscope::detail

@@ -1,0 +1,33 @@
+// Internal to the readers: one function per format family, each returning every stream of the
+// file as a Capture (the caller picks one). Not part of the public API; see readers.hpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reports/capture.hpp"
+#include "reports/readers.hpp"
+
+namespace loopscope::detail {
+
+std::vector<Capture> read_trace_streams(const std::string& path);
+std::vector<Capture> read_plain_streams(const std::string& path, const std::string& unit);
+// PresentMon in all its layouts, OCAT, FrameView and CapFrameX's legacy CSV.
+std::vector<Capture> read_presentmon_streams(const std::string& path);
+std::vector<Capture> read_mangohud_streams(const std::string& path);
+std::vector<Capture> read_capframex_json_streams(const std::string& path);
+
+// The PresentMon-family format a header row belongs to ("presentmon-1", "presentmon-2",
+// "presentmon-2.4", "ocat", "frameview", "capframex-csv"), "" when it has no Application column.
+// Throws InputError listing the columns found and expected when it has one but no known
+// frame-time column.
+std::string classify_presentmon_header(const std::vector<std::string>& columns,
+                                       const std::string& path, std::int64_t line,
+                                       bool after_capframex_preamble);
+
+// Recognises the format from the first line of a text file (after "//" and MangoHud preamble
+// handling). Shared by detect_format() and the PresentMon reader, which needs the layout.
+std::string detect_format_of(const std::string& path);
+
+}  // namespace loopscope::detail

@@ -1,0 +1,110 @@
+// MangoHud's CSV log. Optional `v1` and version lines, a system-information block (a header
+// row and one row of values, sometimes framed by `---SYSTEM INFO---` / `---FRAME METRICS---`
+// lines), then `fps,frametime,...,elapsed`. MangoHud writes one row per log interval (100 ms by
+// default) holding averages, so the result is marked per_frame = false: the rows are samples.
+#include <fmt/format.h>
+
+#include "common/errors.hpp"
+#include "reports/csv_scanner.hpp"
+#include "reports/read_formats.hpp"
+
+namespace loopscope::detail {
+
+namespace {
+int find_name(const std::vector<Field>& fields, std::string_view name) {
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (fields[i].text == name)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+}  // namespace
+
+std::vector<Capture> read_mangohud_streams(const std::string& path) {
+    LineReader reader(path);
+    LinePlace place{&path, 0};
+    std::string_view line;
+    std::vector<Field> fields;
+    Capture c;
+    c.source.format = "mangohud";
+    c.source.file = path;
+    c.per_frame = false;
+
+    // The preamble, up to the header row that names the frametime column.
+    std::vector<std::string> header;
+    int frametime = -1, elapsed = -1;
+    std::vector<std::string> info_names;
+    bool info_values_next = false;
+    while (reader.next(line)) {
+        place.line = reader.line_number();
+        if (line.empty() || line.substr(0, 3) == "---")
+            continue;
+        split_fields(line, place, fields);
+        if (info_values_next) {
+            for (std::size_t i = 0; i < fields.size() && i < info_names.size(); ++i) {
+                if (!fields[i].text.empty())
+                    c.metadata[info_names[i]] = std::string(fields[i].text);
+            }
+            info_values_next = false;
+            continue;
+        }
+        if (reader.line_number() <= 2 && fields.size() == 1) {
+            c.metadata[reader.line_number() == 1 ? "mangohud_log" : "mangohud_version"] =
+                std::string(line);
+            continue;
+        }
+        frametime = find_name(fields, "frametime");
+        if (frametime >= 0) {
+            elapsed = find_name(fields, "elapsed");
+            for (const auto& f : fields)
+                header.emplace_back(f.text);
+            break;
+        }
+        if (!fields.empty() && fields[0].text == "os") {
+            for (const auto& f : fields)
+                info_names.emplace_back(f.text);
+            info_values_next = true;
+            continue;
+        }
+        throw_at(place, 1,
+                 fmt::format("unknown MangoHud layout: found {}; expected a system-information "
+                             "block and then a header row with a 'frametime' column",
+                             quote_for_message(line, 80)));
+    }
+    if (frametime < 0) {
+        throw InputError(path, reader.line_number(), 0,
+                         "no MangoHud header row: expected 'fps,frametime,...,elapsed'");
+    }
+    const std::int64_t header_line = place.line;
+    std::int64_t running_ns = 0;
+    while (reader.next(line)) {
+        place.line = reader.line_number();
+        if (line.empty())
+            continue;
+        split_fields(line, place, fields);
+        if (fields.size() != header.size()) {
+            throw_at(place, static_cast<std::int64_t>(line.size()) + 1,
+                     fmt::format("expected {} comma-separated columns as in the header, found {}{}",
+                                 header.size(), fields.size(),
+                                 reader.line_had_break() ? "" : " (the file ends mid-line)"));
+        }
+        const Field& ft = fields[frametime];
+        const std::int64_t frame_ns =
+            ms_cell_to_ns(parse_non_negative(ft, place, "frametime"), ft, place);
+        std::int64_t start_ns = running_ns;
+        if (elapsed >= 0) {
+            const Field& e = fields[elapsed];
+            start_ns = scaled_to_ns(parse_non_negative(e, place, "elapsed"), 1.0, e, place);
+        }
+        running_ns += frame_ns;
+        c.frame_ns.push_back(frame_ns);
+        c.start_ns.push_back(start_ns);
+    }
+    if (c.frame_ns.empty()) {
+        throw InputError(path, header_line, 0,
+                         "header only: expected sample rows after the header");
+    }
+    return {std::move(c)};
+}
+
+}  // namespace loopscope::detail

@@ -1,0 +1,62 @@
+// A plain list of frame times: one number a line, in the unit the user names (ns, us, ms, s).
+// Blank lines are skipped. Frame starts are the running sum of the frame times.
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "common/errors.hpp"
+#include "reports/csv_scanner.hpp"
+#include "reports/read_formats.hpp"
+
+namespace loopscope::detail {
+
+namespace {
+double ns_per_unit(const std::string& unit) {
+    if (unit == "ns")
+        return 1.0;
+    if (unit == "us")
+        return 1e3;
+    if (unit == "ms")
+        return 1e6;
+    if (unit == "s")
+        return 1e9;
+    throw UsageError(
+        fmt::format("unknown unit '{}' for a plain list: expected ns, us, ms or s", unit));
+}
+}  // namespace
+
+std::vector<Capture> read_plain_streams(const std::string& path, const std::string& unit) {
+    const double scale = ns_per_unit(unit);
+    LineReader reader(path);
+    LinePlace place{&path, 0};
+    std::string_view line;
+    Capture c;
+    c.source.format = "plain";
+    c.source.file = path;
+    c.metadata["unit"] = unit;
+    std::int64_t start_ns = 0;
+    while (reader.next(line)) {
+        place.line = reader.line_number();
+        if (line.find_first_not_of(" \t") == std::string_view::npos)
+            continue;
+        const Field f{line, 1};
+        if (line.find(',') != std::string_view::npos || line.find(';') != std::string_view::npos) {
+            throw_at(
+                place, 1,
+                fmt::format("expected one frame time a line, found {}", quote_for_message(line)));
+        }
+        const std::int64_t frame_ns =
+            scaled_to_ns(parse_non_negative(f, place, "frame time"), scale, f, place);
+        if (start_ns > std::numeric_limits<std::int64_t>::max() - frame_ns) {
+            throw_at(place, 1, "the frame times add up to more than 292 years");
+        }
+        c.frame_ns.push_back(frame_ns);
+        c.start_ns.push_back(start_ns);
+        start_ns += frame_ns;
+    }
+    if (c.frame_ns.empty())
+        throw InputError(path, "no frame times: expected one number a line");
+    return {std::move(c)};
+}
+
+}  // namespace loopscope::detail

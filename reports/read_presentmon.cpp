@@ -1,0 +1,455 @@
+// The PresentMon family: PresentMon 1.x, 2.x and 2.4+ CSV, OCAT, FrameView `_Log.csv` and
+// CapFrameX's legacy CSV (`//Key=Value` lines, then PresentMon 1.x columns). They share one row
+// model (one present per line, named columns) and differ in which columns carry the frame time,
+// the display side, dropped / generated frames and the frame start. The file is streamed once;
+// only the cells needed are parsed and kept, for every stream (application, process, swap
+// chain) in the file, so the caller can pick one or list them all.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string_view>
+#include <unordered_map>
+
+#include "common/errors.hpp"
+#include "common/units.hpp"
+#include "reports/csv_scanner.hpp"
+#include "reports/read_formats.hpp"
+
+namespace loopscope::detail {
+
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const auto ca = static_cast<unsigned char>(a[i]);
+        const auto cb = static_cast<unsigned char>(b[i]);
+        if (std::tolower(ca) != std::tolower(cb))
+            return false;
+    }
+    return true;
+}
+
+int find_column(const std::vector<std::string>& columns, std::string_view name) {
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        if (iequals(columns[i], name))
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+bool has_column_starting(const std::vector<std::string>& columns, std::string_view prefix) {
+    return std::any_of(columns.begin(), columns.end(), [&](const std::string& c) {
+        return c.size() >= prefix.size() &&
+               iequals(std::string_view(c).substr(0, prefix.size()), prefix);
+    });
+}
+
+// How the frame-start column counts time.
+enum class StartUnit {
+    none,
+    seconds,        // TimeInSeconds
+    ms,             // CPUStartTime, TimeInMs
+    qpc_following,  // CPUStartQPC: the interval column is the time to the *next* CPU start
+    qpc_preceding,  // TimeInQPC, QPCTime: the interval column is the time since the previous one
+};
+
+struct Layout {
+    std::string format;
+    std::vector<std::string> columns;
+    int app = -1, pid = -1, swap = -1;
+    int frame = -1;            // the frame-time column (ms)
+    int display = -1;          // time between display changes (ms)
+    int dropped = -1;          // Dropped (0/1)
+    int until_displayed = -1;  // PresentMon 2.4+: NA when the frame was never displayed
+    bool display_na_is_dropped = false;
+    int frame_type = -1;
+    int animation_error = -1;
+    int start = -1;
+    StartUnit start_unit = StartUnit::none;
+    int qpc_interval = -1;          // the ms column whose sum spans the QPC start column
+    std::size_t min_fields = 0;     // rows may be this short (OCAT fills its info columns once)
+    int info_first = -1;            // OCAT: first of the system-information columns
+    std::size_t needed_fields = 0;  // cells a row is split into; the rest are only counted
+};
+
+std::string join_columns(const std::vector<std::string>& columns) {
+    std::string out;
+    for (const auto& c : columns) {
+        if (!out.empty())
+            out += ", ";
+        out += c;
+    }
+    return out;
+}
+
+const char* const kExpectedLayouts =
+    "expected Application, ProcessID, SwapChainAddress and a frame-time column: "
+    "msBetweenPresents (PresentMon 1.x, OCAT, FrameView, CapFrameX), FrameTime with "
+    "CPUStartQPC or CPUStartTime (PresentMon 2.x), or MsBetweenPresents with MsBetweenAppStart "
+    "(PresentMon 2.4+)";
+
+[[noreturn]] void layout_error(const std::string& path, std::int64_t line,
+                               const std::vector<std::string>& columns, const std::string& what) {
+    throw InputError(path, line, 1,
+                     fmt::format("{}: found {} columns ({}); {}", what, columns.size(),
+                                 join_columns(columns), kExpectedLayouts));
+}
+
+void pick_start(Layout& layout, std::initializer_list<std::pair<const char*, StartUnit>> options) {
+    for (const auto& [name, unit] : options) {
+        const int at = find_column(layout.columns, name);
+        if (at >= 0) {
+            layout.start = at;
+            layout.start_unit = unit;
+            return;
+        }
+    }
+}
+
+// Resolves the columns a layout needs; throws the layout error when a required one is missing.
+Layout make_layout(const std::string& format, std::vector<std::string> columns,
+                   const std::string& path, std::int64_t line) {
+    Layout l;
+    l.format = format;
+    l.columns = std::move(columns);
+    const auto col = [&](std::string_view name) { return find_column(l.columns, name); };
+    l.app = col("Application");
+    l.pid = col("ProcessID");
+    l.swap = col("SwapChainAddress");
+    l.min_fields = l.columns.size();
+    if (format == "presentmon-2") {
+        l.frame = col("FrameTime");
+        l.display = col("DisplayedTime");
+        l.display_na_is_dropped = true;
+        l.frame_type = col("FrameType");
+        l.animation_error = col("AnimationError");
+        pick_start(l, {{"CPUStartQPC", StartUnit::qpc_following},
+                       {"CPUStartTime", StartUnit::ms},
+                       {"TimeInSeconds", StartUnit::seconds},
+                       {"TimeInMs", StartUnit::ms}});
+        if (l.start_unit == StartUnit::qpc_following)
+            l.qpc_interval = l.frame;
+    } else if (format == "presentmon-2.4") {
+        l.frame = col("MsBetweenPresents");
+        l.display = col("MsBetweenDisplayChange");
+        l.until_displayed = col("MsUntilDisplayed");
+        l.display_na_is_dropped = l.until_displayed < 0;
+        l.frame_type = col("FrameType");
+        l.animation_error = col("MsAnimationError");
+        pick_start(l, {{"CPUStartTime", StartUnit::ms},
+                       {"CPUStartQPC", StartUnit::qpc_following},
+                       {"TimeInSeconds", StartUnit::seconds},
+                       {"TimeInMs", StartUnit::ms},
+                       {"TimeInQPC", StartUnit::qpc_preceding}});
+        if (l.start_unit == StartUnit::qpc_following)
+            l.qpc_interval = col("MsBetweenAppStart");
+        if (l.start_unit == StartUnit::qpc_preceding)
+            l.qpc_interval = l.frame;
+    } else {  // presentmon-1, ocat, frameview, capframex-csv
+        l.frame = col("msBetweenPresents");
+        l.display = col("msBetweenDisplayChange");
+        l.dropped = col("Dropped");
+        pick_start(l, {{"TimeInSeconds", StartUnit::seconds},
+                       {"TimeInMs", StartUnit::ms},
+                       {"QPCTime", StartUnit::qpc_preceding}});
+        if (l.start_unit == StartUnit::qpc_preceding)
+            l.qpc_interval = l.frame;
+        if (format == "ocat") {
+            l.info_first = col("Motherboard");
+            if (l.info_first > 0)
+                l.min_fields = static_cast<std::size_t>(l.info_first);
+        }
+    }
+    std::vector<std::string> missing;
+    if (l.app < 0)
+        missing.push_back("Application");
+    if (l.pid < 0)
+        missing.push_back("ProcessID");
+    if (l.swap < 0)
+        missing.push_back("SwapChainAddress");
+    if (l.frame < 0)
+        missing.push_back("the frame-time column");
+    if (l.qpc_interval < 0 && l.start_unit == StartUnit::qpc_following) {
+        missing.push_back("MsBetweenAppStart");
+    }
+    for (const int at : {l.app, l.pid, l.swap, l.frame, l.display, l.dropped, l.until_displayed,
+                         l.frame_type, l.animation_error, l.start, l.qpc_interval}) {
+        l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
+    }
+    if (!missing.empty()) {
+        layout_error(path, line, l.columns,
+                     fmt::format("{} layout without {}", format, join_columns(missing)));
+    }
+    return l;
+}
+
+struct StreamBuild {
+    std::string app, pid_text, swap;
+    Capture capture;
+    std::int64_t first_qpc = 0, last_qpc = 0;
+    double interval_sum_ms = 0, first_interval_ms = 0, last_interval_ms = 0;
+};
+
+}  // namespace
+
+std::string classify_presentmon_header(const std::vector<std::string>& columns,
+                                       const std::string& path, std::int64_t line,
+                                       bool after_capframex_preamble) {
+    if (find_column(columns, "Application") < 0)
+        return "";
+    const auto has = [&](std::string_view name) { return find_column(columns, name) >= 0; };
+    if (has("MsBetweenPresents") && has("MsBetweenAppStart"))
+        return "presentmon-2.4";
+    if (has("FrameTime"))
+        return "presentmon-2";
+    if (has("msBetweenPresents")) {
+        if (after_capframex_preamble)
+            return "capframex-csv";
+        if (has("FlipToken") || has("Render Queue Depth") ||
+            has_column_starting(columns, "GPU0Clk")) {
+            return "frameview";
+        }
+        if (has("Motherboard"))
+            return "ocat";
+        return "presentmon-1";
+    }
+    layout_error(path, line, columns, "unknown PresentMon column layout");
+}
+
+std::vector<Capture> read_presentmon_streams(const std::string& path) {
+    LineReader reader(path);
+    std::string_view line;
+    std::map<std::string, std::string> metadata;
+    std::vector<Field> fields;
+    LinePlace place{&path, 0};
+
+    // CapFrameX's `//Key=Value` preamble, then the header row.
+    bool preamble = false;
+    bool have_header = false;
+    while (reader.next(line)) {
+        place.line = reader.line_number();
+        if (line.empty())
+            continue;
+        if (line.substr(0, 2) == "//") {
+            preamble = true;
+            const std::string_view kv = line.substr(2);
+            const std::size_t eq = kv.find('=');
+            if (eq != std::string_view::npos) {
+                metadata[std::string(kv.substr(0, eq))] = std::string(kv.substr(eq + 1));
+            }
+            continue;
+        }
+        have_header = true;
+        break;
+    }
+    if (!have_header)
+        throw InputError(path, place.line, 0, "no header row: expected CSV columns");
+    const std::int64_t header_line = place.line;
+    split_fields(line, place, fields);
+    std::vector<std::string> columns;
+    columns.reserve(fields.size());
+    for (const auto& f : fields)
+        columns.emplace_back(f.text);
+    const std::string format = classify_presentmon_header(columns, path, header_line, preamble);
+    if (format.empty())
+        layout_error(path, header_line, columns, "no Application column");
+    const Layout l = make_layout(format, std::move(columns), path, header_line);
+
+    std::vector<StreamBuild> streams;
+    std::unordered_map<std::string, std::size_t> stream_index;
+    std::size_t last = std::numeric_limits<std::size_t>::max();
+    std::int64_t min_qpc = std::numeric_limits<std::int64_t>::max();
+    std::int64_t rows_without_frame_time = 0;
+    bool info_taken = false;
+    const bool qpc =
+        l.start_unit == StartUnit::qpc_following || l.start_unit == StartUnit::qpc_preceding;
+
+    while (reader.next(line)) {
+        place.line = reader.line_number();
+        if (line.empty())
+            continue;
+        const bool want_info = l.info_first > 0 && !info_taken;
+        const std::size_t count =
+            split_fields(line, place, fields, want_info ? l.columns.size() : l.needed_fields);
+        if (count != l.columns.size() && (count < l.min_fields || count > l.columns.size())) {
+            throw_at(place, static_cast<std::int64_t>(line.size()) + 1,
+                     fmt::format("expected {} comma-separated columns as in the header, found {}{}",
+                                 l.columns.size(), count,
+                                 reader.line_had_break() ? "" : " (the file ends mid-line)"));
+        }
+        if (want_info && fields.size() > static_cast<std::size_t>(l.info_first)) {
+            // OCAT writes the system description once, on the first row.
+            for (std::size_t i = l.info_first; i < fields.size(); ++i) {
+                if (!is_missing(fields[i].text)) {
+                    metadata[l.columns[i]] = std::string(fields[i].text);
+                }
+            }
+            info_taken = true;
+        }
+
+        const Field& app = fields[l.app];
+        const Field& pid = fields[l.pid];
+        const Field& swap = fields[l.swap];
+        if (last >= streams.size() || streams[last].app != app.text ||
+            streams[last].pid_text != pid.text || streams[last].swap != swap.text) {
+            std::string key;
+            key.reserve(app.text.size() + pid.text.size() + swap.text.size() + 2);
+            key.append(app.text).append(1, '\x1f').append(pid.text).append(1, '\x1f').append(
+                swap.text);
+            const auto [it, added] = stream_index.try_emplace(std::move(key), streams.size());
+            if (added) {
+                StreamBuild s;
+                s.app = std::string(app.text);
+                s.pid_text = std::string(pid.text);
+                s.swap = std::string(swap.text);
+                CaptureSource& src = s.capture.source;
+                src.format = l.format;
+                src.file = path;
+                src.process = s.app;
+                src.process_id = is_missing(pid.text) ? -1 : parse_integer(pid, place, "ProcessID");
+                src.swap_chain = s.swap;
+                streams.push_back(std::move(s));
+            }
+            last = it->second;
+        }
+        StreamBuild& s = streams[last];
+        Capture& c = s.capture;
+
+        const Field& frame = fields[l.frame];
+        if (is_missing(frame.text)) {
+            // A present with no frame time (PresentMon writes NA where it has no previous
+            // present to measure from): it cannot enter frame-time figures.
+            ++rows_without_frame_time;
+            continue;
+        }
+        c.frame_ns.push_back(
+            ms_cell_to_ns(parse_non_negative(frame, place, l.columns[l.frame]), frame, place));
+
+        if (l.start >= 0) {
+            const Field& f = fields[l.start];
+            const std::string& name = l.columns[l.start];
+            if (is_missing(f.text))
+                throw_at(place, f.column,
+                         fmt::format("expected a time in column '{}', found NA", name));
+            std::int64_t v = 0;
+            switch (l.start_unit) {
+                case StartUnit::seconds:
+                    v = scaled_to_ns(parse_non_negative(f, place, name), 1e9, f, place);
+                    break;
+                case StartUnit::ms:
+                    v = ms_cell_to_ns(parse_non_negative(f, place, name), f, place);
+                    break;
+                default: {
+                    v = parse_integer(f, place, name);
+                    if (v < 0)
+                        throw_at(place, f.column,
+                                 fmt::format("expected a QPC time >= 0 in column '{}'", name));
+                    min_qpc = std::min(min_qpc, v);
+                    double interval_ms = 0;
+                    const Field& iv = fields[l.qpc_interval];
+                    if (!is_missing(iv.text))
+                        interval_ms = parse_number(iv, place, l.columns[l.qpc_interval]);
+                    if (c.start_ns.empty()) {
+                        s.first_qpc = v;
+                        s.first_interval_ms = interval_ms;
+                    }
+                    s.last_qpc = v;
+                    s.last_interval_ms = interval_ms;
+                    s.interval_sum_ms += interval_ms;
+                }
+            }
+            c.start_ns.push_back(v);
+        }
+
+        bool dropped = false;
+        if (l.dropped >= 0) {
+            const Field& f = fields[l.dropped];
+            dropped = !is_missing(f.text) && parse_integer(f, place, l.columns[l.dropped]) != 0;
+        }
+        if (l.until_displayed >= 0 && is_missing(fields[l.until_displayed].text))
+            dropped = true;
+        if (l.display >= 0) {
+            const Field& f = fields[l.display];
+            std::int64_t display_ns = -1;
+            if (is_missing(f.text)) {
+                if (l.display_na_is_dropped)
+                    dropped = true;
+            } else if (!dropped) {
+                display_ns =
+                    ms_cell_to_ns(parse_non_negative(f, place, l.columns[l.display]), f, place);
+            }
+            c.display_ns.push_back(display_ns);
+        }
+        if (l.dropped >= 0 || l.until_displayed >= 0 || l.display >= 0) {
+            c.dropped.push_back(dropped ? 1 : 0);
+        }
+        if (l.frame_type >= 0) {
+            const std::string_view type = fields[l.frame_type].text;
+            c.generated.push_back(!is_missing(type) && type != "Application" ? 1 : 0);
+        }
+        if (l.animation_error >= 0) {
+            const Field& f = fields[l.animation_error];
+            const bool known = !is_missing(f.text);
+            c.animation_error_ns.push_back(
+                known
+                    ? ms_cell_to_ns(parse_number(f, place, l.columns[l.animation_error]), f, place)
+                    : 0);
+            c.animation_error_known.push_back(known ? 1 : 0);
+        }
+    }
+    if (streams.empty()) {
+        throw InputError(path, header_line, 0,
+                         "header only: expected rows of presents after the header");
+    }
+
+    if (qpc) {
+        // The QPC frequency is not in the file; it is what makes the tick span of the start
+        // column equal the sum of the matching ms column, over all streams.
+        double span_ticks = 0, span_ms = 0;
+        for (const auto& s : streams) {
+            if (s.capture.start_ns.size() < 2)
+                continue;
+            span_ticks += static_cast<double>(s.last_qpc - s.first_qpc);
+            span_ms += s.interval_sum_ms - (l.start_unit == StartUnit::qpc_following
+                                                ? s.last_interval_ms
+                                                : s.first_interval_ms);
+        }
+        double ticks_per_ms = span_ms > 0 && span_ticks > 0 ? span_ticks / span_ms : 0.0;
+        if (ticks_per_ms > 0) {
+            metadata["qpc_frequency_hz"] =
+                fmt::format("{:.0f} (from the file's times)", ticks_per_ms * 1e3);
+        } else {
+            ticks_per_ms = 1e4;  // 10 MHz, what Windows 10 and later report
+            metadata["qpc_frequency_hz"] = "10000000 (assumed)";
+        }
+        for (auto& s : streams) {
+            for (auto& v : s.capture.start_ns) {
+                v = std::llround(static_cast<double>(v - min_qpc) * 1e6 / ticks_per_ms);
+            }
+        }
+    }
+    if (rows_without_frame_time > 0) {
+        metadata["rows_without_frame_time"] = std::to_string(rows_without_frame_time);
+    }
+
+    std::vector<Capture> out;
+    out.reserve(streams.size());
+    for (auto& s : streams) {
+        if (s.capture.frame_ns.empty())
+            continue;
+        s.capture.metadata = metadata;
+        out.push_back(std::move(s.capture));
+    }
+    if (out.empty()) {
+        throw InputError(path, header_line, 0, "no row has a frame time: every cell is NA");
+    }
+    return out;
+}
+
+}  // namespace loopscope::detail

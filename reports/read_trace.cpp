@@ -1,0 +1,137 @@
+// loopscope's own trace format v1 (DESIGN.md "Trace format"): `# loopscope-trace v1`, `# key:
+// value` metadata lines, a header row that starts with kTraceColumns, one row a frame in integer
+// nanoseconds. The loop columns go to Capture::loop; raw_ns is the frame time.
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "common/errors.hpp"
+#include "probes/trace_record.hpp"
+#include "reports/csv_scanner.hpp"
+#include "reports/read_formats.hpp"
+
+namespace loopscope::detail {
+
+namespace {
+
+std::vector<std::string> split_names(std::string_view text) {
+    std::vector<std::string> names;
+    std::size_t pos = 0;
+    for (;;) {
+        const std::size_t comma = text.find(',', pos);
+        names.emplace_back(
+            text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos));
+        if (comma == std::string_view::npos)
+            return names;
+        pos = comma + 1;
+    }
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+}  // namespace
+
+std::vector<Capture> read_trace_streams(const std::string& path) {
+    LineReader reader(path);
+    LinePlace place{&path, 0};
+    std::string_view line;
+    Capture c;
+    c.source.format = "loopscope-trace";
+    c.source.file = path;
+
+    if (!reader.next(line) || trim(line) != kTraceMagic) {
+        throw InputError(
+            path, 1, 1,
+            fmt::format("expected '{}' on the first line (a newer trace version?)", kTraceMagic));
+    }
+    bool have_header = false;
+    while (reader.next(line)) {
+        place.line = reader.line_number();
+        if (line.empty())
+            continue;
+        if (line.front() == '#') {
+            const std::string_view kv = trim(line.substr(1));
+            const std::size_t colon = kv.find(':');
+            if (colon != std::string_view::npos) {
+                c.metadata[std::string(trim(kv.substr(0, colon)))] =
+                    std::string(trim(kv.substr(colon + 1)));
+            }
+            continue;
+        }
+        have_header = true;
+        break;
+    }
+    if (!have_header) {
+        throw InputError(path, reader.line_number(), 0,
+                         fmt::format("no header row: expected '{}'", kTraceColumns));
+    }
+    const std::int64_t header_line = place.line;
+    const std::vector<std::string> expected = split_names(kTraceColumns);
+    const std::vector<std::string> found = split_names(line);
+    if (found.size() < expected.size() ||
+        !std::equal(expected.begin(), expected.end(), found.begin())) {
+        throw InputError(path, header_line, 1,
+                         fmt::format("unknown trace column layout: found '{}'; expected the "
+                                     "columns '{}' first, in this order",
+                                     line, kTraceColumns));
+    }
+    auto it = c.metadata.find("process");
+    if (it != c.metadata.end())
+        c.source.process = it->second;
+
+    std::vector<Field> fields;
+    while (reader.next(line)) {
+        place.line = reader.line_number();
+        if (line.empty())
+            continue;
+        split_fields(line, place, fields);
+        if (fields.size() != found.size()) {
+            throw_at(place, static_cast<std::int64_t>(line.size()) + 1,
+                     fmt::format("expected {} comma-separated columns as in the header, found {}{}",
+                                 found.size(), fields.size(),
+                                 reader.line_had_break() ? "" : " (the file ends mid-line)"));
+        }
+        const auto integer = [&](std::size_t i) {
+            return parse_integer(fields[i], place, expected[i]);
+        };
+        const auto duration = [&](std::size_t i) {
+            const std::int64_t v = integer(i);
+            if (v < 0) {
+                throw_at(place, fields[i].column,
+                         fmt::format("expected a time >= 0 in column '{}', found {}", expected[i],
+                                     quote_for_message(fields[i].text)));
+            }
+            return v;
+        };
+        FrameRecord r;
+        r.frame = integer(0);
+        r.start_ns = duration(1);
+        r.raw_ns = duration(2);
+        r.clamped_ns = duration(3);
+        r.clamp_lost_ns = duration(4);
+        r.consumed_ns = duration(5);
+        r.acc_before_ns = duration(6);
+        r.steps = duration(7);
+        r.cap_dropped_ns = duration(8);
+        r.acc_after_ns = duration(9);
+        r.alpha = parse_number(fields[10], place, expected[10]);
+        r.step_cost_ns = duration(11);
+        r.render_ns = duration(12);
+        r.wait_ns = duration(13);
+        c.frame_ns.push_back(r.raw_ns);
+        c.start_ns.push_back(r.start_ns);
+        c.loop.push_back(r);
+    }
+    if (c.loop.empty()) {
+        throw InputError(path, header_line, 0, "header only: expected frame rows after the header");
+    }
+    return {std::move(c)};
+}
+
+}  // namespace loopscope::detail

@@ -1,0 +1,232 @@
+// The public side of the readers: recognising a file's format from its first bytes, handing it
+// to the reader of its family, and choosing one stream (process / swap chain) of the result.
+#include "reports/readers.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "common/errors.hpp"
+#include "probes/trace_record.hpp"
+#include "reports/csv_scanner.hpp"
+#include "reports/read_formats.hpp"
+
+namespace loopscope {
+
+namespace detail {
+
+namespace {
+
+const char* const kKnownFormats =
+    "expected a loopscope trace ('# loopscope-trace v1'), a PresentMon / OCAT / FrameView / "
+    "CapFrameX CSV (a header row with Application, ProcessID, SwapChainAddress, "
+    "MsBetweenPresents or FrameTime ...), CapFrameX JSON, a MangoHud CSV, or a plain list of "
+    "frame times (one number a line)";
+
+// Text captures hold no control bytes but tab, CR and LF; anything else in the first 4 KiB means
+// the file is binary (or not text in an encoding we read), reported where it was found.
+void reject_binary(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f)
+        throw InputError(path, fmt::format("cannot open: {}", std::strerror(errno)));
+    char head[4096];
+    const std::size_t n = std::fread(head, 1, sizeof head, f);
+    std::fclose(f);
+    if (n == 0) {
+        throw InputError(path, fmt::format("empty file: {}", kKnownFormats));
+    }
+    std::int64_t line = 1, column = 1;
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto u = static_cast<unsigned char>(head[i]);
+        if (u == '\n') {
+            ++line;
+            column = 1;
+            continue;
+        }
+        if ((u < 0x20 && u != '\t' && u != '\r') || u == 0x7f) {
+            throw InputError(
+                path, line, column,
+                fmt::format("binary data (byte 0x{:02x}): expected a text capture", u));
+        }
+        ++column;
+    }
+}
+
+std::vector<std::string> header_names(std::string_view line, const std::string& path,
+                                      std::int64_t line_number) {
+    std::vector<Field> fields;
+    split_fields(line, LinePlace{&path, line_number}, fields);
+    std::vector<std::string> names;
+    for (const auto& f : fields)
+        names.emplace_back(f.text);
+    return names;
+}
+
+}  // namespace
+
+std::string detect_format_of(const std::string& path) {
+    reject_binary(path);
+    LineReader reader(path);
+    std::string_view line;
+    while (reader.next(line)) {
+        const std::size_t first = line.find_first_not_of(" \t");
+        if (first == std::string_view::npos)
+            continue;
+        const std::int64_t n = reader.line_number();
+        if (line.substr(0, 17) == "# loopscope-trace")
+            return "loopscope-trace";
+        if (line[first] == '{' || line[first] == '[')
+            return "capframex-json";
+        if (line.substr(0, 2) == "//") {
+            // CapFrameX's preamble: the header row after it decides the layout.
+            while (reader.next(line) && (line.empty() || line.substr(0, 2) == "//")) {
+            }
+            const std::string kind = classify_presentmon_header(
+                header_names(line, path, reader.line_number()), path, reader.line_number(), true);
+            if (kind.empty()) {
+                throw InputError(path, reader.line_number(), 1,
+                                 fmt::format("unknown format after '//' lines: {}", kKnownFormats));
+            }
+            return kind;
+        }
+        if (line == "v1" || line.find("SYSTEM INFO") != std::string_view::npos)
+            return "mangohud";
+        if (looks_like_number(line))
+            return "plain";
+        const std::vector<std::string> names = header_names(line, path, n);
+        if (!names.empty() && names[0] == "os" && names.size() > 1 && names[1] == "cpu") {
+            return "mangohud";
+        }
+        if (std::find(names.begin(), names.end(), "frametime") != names.end())
+            return "mangohud";
+        const std::string kind = classify_presentmon_header(names, path, n, false);
+        if (!kind.empty())
+            return kind;
+        if (names.size() == 1) {
+            for (const char sep : {';', '\t', '|'}) {
+                const std::size_t at = line.find(sep);
+                if (at != std::string_view::npos) {
+                    throw InputError(
+                        path, n, static_cast<std::int64_t>(at) + 1,
+                        fmt::format("found '{}' between columns: expected comma-separated values",
+                                    sep == '\t' ? std::string("\\t") : std::string(1, sep)));
+                }
+            }
+        }
+        throw InputError(path, n, 1,
+                         fmt::format("unknown format: the first line is {}; {}",
+                                     quote_for_message(line, 80), kKnownFormats));
+    }
+    throw InputError(path, fmt::format("empty file (blank lines only): {}", kKnownFormats));
+}
+
+}  // namespace detail
+
+namespace {
+
+std::vector<Capture> read_streams(const std::string& path, const ReadOptions& options) {
+    const std::string format = detail::detect_format_of(path);
+    if (format == "loopscope-trace")
+        return detail::read_trace_streams(path);
+    if (format == "plain")
+        return detail::read_plain_streams(path, options.plain_unit);
+    if (format == "mangohud")
+        return detail::read_mangohud_streams(path);
+    if (format == "capframex-json")
+        return detail::read_capframex_json_streams(path);
+    return detail::read_presentmon_streams(path);
+}
+
+CaptureStreamInfo info_of(const Capture& c) {
+    CaptureStreamInfo info;
+    info.process = c.source.process;
+    info.process_id = c.source.process_id;
+    info.swap_chain = c.source.swap_chain;
+    info.frames = c.frames();
+    std::int64_t total_ns = 0;
+    if (c.per_frame || c.start_ns.empty()) {
+        for (const std::int64_t ns : c.frame_ns)
+            total_ns += ns;
+    } else {
+        // Sampled logs: a row's frame time is an average over its interval, so their sum is
+        // not the time covered; the span from the first to the last sample is.
+        total_ns = c.start_ns.back() - c.start_ns.front();
+    }
+    info.duration_s = static_cast<double>(total_ns) / 1e9;
+    return info;
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (auto& ch : out)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return out;
+}
+
+bool matches(const Capture& c, const std::string& wanted) {
+    const std::string w = lower(wanted);
+    const std::string name = lower(c.source.process);
+    if (!name.empty() && (name == w || name == w + ".exe"))
+        return true;
+    if (c.source.process_id >= 0 && std::to_string(c.source.process_id) == wanted)
+        return true;
+    return !c.source.swap_chain.empty() && lower(c.source.swap_chain) == w;
+}
+
+std::string describe(const CaptureStreamInfo& s) {
+    std::string out = s.process.empty() ? std::string("(unnamed)") : s.process;
+    if (s.process_id >= 0)
+        out += fmt::format(" PID {}", s.process_id);
+    if (!s.swap_chain.empty())
+        out += fmt::format(" swap chain {}", s.swap_chain);
+    return out + fmt::format(" ({} frames)", s.frames);
+}
+
+// Most frames first; ties keep file order.
+void sort_by_frames(std::vector<Capture>& streams) {
+    std::stable_sort(streams.begin(), streams.end(),
+                     [](const Capture& a, const Capture& b) { return a.frames() > b.frames(); });
+}
+
+}  // namespace
+
+std::string detect_format(const std::string& path) {
+    return detail::detect_format_of(path);
+}
+
+Capture read_capture(const std::string& path, const ReadOptions& options) {
+    std::vector<Capture> streams = read_streams(path, options);
+    sort_by_frames(streams);
+    if (options.process.empty())
+        return std::move(streams.front());
+    for (auto& c : streams) {
+        if (matches(c, options.process))
+            return std::move(c);
+    }
+    std::string held;
+    for (const auto& c : streams) {
+        if (!held.empty())
+            held += "; ";
+        held += describe(info_of(c));
+    }
+    throw InputError(path, fmt::format("no stream matches process '{}': expected a process name, "
+                                       "PID or swap chain of: {}",
+                                       options.process, held));
+}
+
+std::vector<CaptureStreamInfo> list_capture_streams(const std::string& path,
+                                                    const ReadOptions& options) {
+    std::vector<Capture> streams = read_streams(path, options);
+    sort_by_frames(streams);
+    std::vector<CaptureStreamInfo> out;
+    out.reserve(streams.size());
+    for (const auto& c : streams)
+        out.push_back(info_of(c));
+    return out;
+}
+
+}  // namespace loopscope

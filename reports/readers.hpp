@@ -1,0 +1,51 @@
+// Reading frame captures: loopscope traces, PresentMon (1.x, 2.x, 2.4+), OCAT, FrameView,
+// CapFrameX (JSON and legacy CSV), MangoHud and plain lists of frame times. The format is
+// recognised from the content, never from the file name. A capture holding several processes
+// and swap chains is split into streams; one stream becomes the Capture that the statistics see.
+// docs/input-formats.md describes every format and the choices made here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reports/capture.hpp"
+
+namespace loopscope {
+
+struct ReadOptions {
+    // Which stream to read: a process name (case-insensitive, ".exe" may be left out), a process
+    // ID, or a swap chain address. "" = the stream with the most frames.
+    std::string process;
+    // Unit of the numbers in a plain list: ns, us, ms or s.
+    std::string plain_unit = "ms";
+};
+
+// One stream of a capture (one process's swap chain), as `report --list` shows it.
+struct CaptureStreamInfo {
+    std::string process;           // application name ("" when the format has none)
+    std::int64_t process_id = -1;  // -1 when the format has none
+    std::string swap_chain;        // swap chain address as text ("" when the format has none)
+    std::size_t frames = 0;        // frames (samples for MangoHud)
+    // Sum of the frame times; for sampled logs (MangoHud) the span from the first sample's
+    // time to the last one's.
+    double duration_s = 0.0;
+};
+
+// The format name of a file ("loopscope-trace", "presentmon-1", "presentmon-2",
+// "presentmon-2.4", "ocat", "frameview", "capframex-json", "capframex-csv", "mangohud",
+// "plain"), recognised from its first lines. Throws InputError for a missing, empty, binary or
+// unknown file; an unknown column layout lists the columns found and the ones expected.
+std::string detect_format(const std::string& path);
+
+// Reads the stream chosen by `options` (by default the one with the most frames). Throws
+// InputError (file:line:column where there is one) for anything malformed, and when
+// options.process matches no stream (the message lists the streams there are).
+Capture read_capture(const std::string& path, const ReadOptions& options = {});
+
+// Every stream of a capture, most frames first.
+std::vector<CaptureStreamInfo> list_capture_streams(const std::string& path,
+                                                    const ReadOptions& options = {});
+
+}  // namespace loopscope

@@ -1,0 +1,120 @@
+// Reading a capture of hours: a generated PresentMon 1.x file of 1,000,000 presents (the game
+// interleaved with dwm.exe, as in real captures, 21 columns like PresentMon 1.x writes) read with
+// read_capture, with and without the frame statistics, against `wc -l` on the same file, which
+// only counts line breaks: the floor for anything that looks at every byte. Goal: read +
+// analyse within 10x `wc -l`. The file is written once to a temporary folder and removed at exit.
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
+
+#include "reports/frame_stats.hpp"
+#include "reports/readers.hpp"
+
+namespace {
+
+using namespace loopscope;
+
+constexpr std::size_t kPresents = 1'000'000;
+
+struct GeneratedCapture {
+    std::string dir;
+    std::string path;
+    std::size_t bytes = 0;
+    std::size_t game_frames = 0;
+
+    GeneratedCapture() {
+        dir = (std::filesystem::temp_directory_path() /
+               fmt::format("loopscope-readers-bench-{}", ::getpid()))
+                  .string();
+        std::filesystem::create_directories(dir);
+        path = dir + "/presentmon_1m.csv";
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        if (!f)
+            std::abort();
+        std::string text =
+            "\xEF\xBB\xBF"
+            "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,"
+            "TimeInSeconds,msInPresentAPI,msBetweenPresents,AllowsTearing,PresentMode,"
+            "msUntilRenderComplete,msUntilDisplayed,msBetweenDisplayChange,msFlipDelay,"
+            "msUntilRenderStart,msGPUActive,msGPUVideoActive,msSinceInput,QPCTime\n";
+        std::mt19937_64 rng(7);
+        std::normal_distribution<double> jitter(0.0, 0.8);
+        double t_s = 1.0;
+        for (std::size_t i = 0; i < kPresents; ++i) {
+            const bool dwm = i % 10 == 9;
+            const double frame_ms = dwm ? 16.6667 : 10.4 + jitter(rng) + (i % 4999 == 0 ? 90.0 : 0);
+            const bool dropped = !dwm && i % 7 == 0;
+            t_s += frame_ms / 1e3 * (dwm ? 0.0 : 1.0);
+            text += fmt::format(
+                "{},{},{},DXGI,{},0,{},{:.8f},0.54820000000000,{:.14f},1,Hardware Composed: "
+                "Independent Flip,2.62740000000000,3.90780000000000,{:.14f},0.00000000000000,"
+                "-12.11280000000000,12.27840000000000,0.00000000000000,0.00000000000000,{}\n",
+                dwm ? "dwm.exe" : "Game-Win64-Shipping.exe", dwm ? 1592 : 10340,
+                dwm ? "0x0000000000000000" : "0x0000000071197740", dwm ? -1 : 0, dropped ? 1 : 0,
+                t_s, frame_ms, dropped ? 0.0 : 8.3, static_cast<long long>(t_s * 1e7));
+            if (!dwm)
+                ++game_frames;
+            if (text.size() > (1 << 20)) {
+                std::fwrite(text.data(), 1, text.size(), f);
+                bytes += text.size();
+                text.clear();
+            }
+        }
+        std::fwrite(text.data(), 1, text.size(), f);
+        bytes += text.size();
+        std::fclose(f);
+    }
+    ~GeneratedCapture() { std::filesystem::remove_all(dir); }
+};
+
+const GeneratedCapture& capture_file() {
+    static const GeneratedCapture c;
+    return c;
+}
+
+void BM_WcL(benchmark::State& state) {
+    const GeneratedCapture& c = capture_file();
+    const std::string cmd = "wc -l < '" + c.path + "' > /dev/null";
+    for (auto _ : state) {
+        if (std::system(cmd.c_str()) != 0)
+            state.SkipWithError("wc -l failed");
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * c.bytes));
+    state.counters["presents"] = kPresents;
+}
+
+void BM_ReadCapture(benchmark::State& state) {
+    const GeneratedCapture& c = capture_file();
+    for (auto _ : state) {
+        const Capture capture = read_capture(c.path);
+        if (capture.frames() != c.game_frames)
+            state.SkipWithError("wrong frame count");
+        benchmark::DoNotOptimize(capture.frame_ns.data());
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * c.bytes));
+    state.counters["presents"] = kPresents;
+}
+
+void BM_ReadAndAnalyse(benchmark::State& state) {
+    const GeneratedCapture& c = capture_file();
+    for (auto _ : state) {
+        const Capture capture = read_capture(c.path);
+        const FrameStats stats = compute_frame_stats(capture.frame_ns, capture.start_ns);
+        benchmark::DoNotOptimize(&stats);
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * c.bytes));
+    state.counters["presents"] = kPresents;
+}
+
+BENCHMARK(BM_WcL)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
+BENCHMARK(BM_ReadCapture)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
+BENCHMARK(BM_ReadAndAnalyse)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
+
+}  // namespace

@@ -1,0 +1,230 @@
+// The frame-pacing statistics on small hand-made series whose figures are worked out by hand.
+#include "reports/frame_stats.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace loopscope {
+namespace {
+
+std::int64_t ms(double v) {
+    return std::llround(v * 1e6);
+}
+constexpr std::int64_t us(std::int64_t v) {
+    return v * 1'000;
+}
+
+std::vector<std::int64_t> ms_list(std::initializer_list<double> values) {
+    std::vector<std::int64_t> out;
+    for (double v : values)
+        out.push_back(ms(v));
+    return out;
+}
+
+TEST(FrameStats, PercentilesInterpolateLinearlyAtPTimesNMinusOne) {
+    const std::vector<std::int64_t> sorted = ms_list({10, 20, 30, 40, 50});
+    EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 0.0), 10e6);
+    EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 0.5), 30e6);     // h = 2
+    EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 0.9), 46e6);     // h = 3.6
+    EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 0.99), 49.6e6);  // h = 3.96
+    EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 1.0), 50e6);
+    EXPECT_DOUBLE_EQ(percentile_sorted(std::vector<std::int64_t>{7}, 0.99), 7.0);
+    EXPECT_DOUBLE_EQ(percentile_sorted(std::vector<std::int64_t>{}, 0.5), 0.0);
+}
+
+TEST(FrameStats, SummaryOfFiveFramesMatchesHandComputation) {
+    // Unsorted on purpose: the summary sorts a copy.
+    const auto frames = ms_list({30, 10, 50, 20, 40});
+    const FrameTimeSummary s = summarize_frame_times(frames);
+    EXPECT_EQ(s.frames, 5u);
+    EXPECT_EQ(s.total_ns, ms(150));
+    EXPECT_DOUBLE_EQ(s.min_ms, 10);
+    EXPECT_DOUBLE_EQ(s.max_ms, 50);
+    EXPECT_DOUBLE_EQ(s.mean_ms, 30);
+    EXPECT_DOUBLE_EQ(s.stdev_ms, std::sqrt(250.0));  // (400+100+0+100+400) / (5-1)
+    EXPECT_DOUBLE_EQ(s.cv, std::sqrt(250.0) / 30.0);
+    EXPECT_DOUBLE_EQ(s.p50_ms, 30);
+    EXPECT_DOUBLE_EQ(s.p90_ms, 46);
+    EXPECT_DOUBLE_EQ(s.p95_ms, 48);
+    EXPECT_DOUBLE_EQ(s.p99_ms, 49.6);
+    EXPECT_DOUBLE_EQ(s.p999_ms, 49.96);
+    EXPECT_DOUBLE_EQ(s.mean_at_or_above_p99_ms, 50);  // only the 50 ms frame is >= 49.6
+
+    const FpsFigures f = fps_figures(s);
+    EXPECT_DOUBLE_EQ(f.average, 5.0 / 0.150);
+    EXPECT_DOUBLE_EQ(f.p1_low, 1000.0 / 49.6);
+    EXPECT_DOUBLE_EQ(f.p01_low, 1000.0 / 49.96);
+    EXPECT_DOUBLE_EQ(f.low1_average, 20.0);
+    EXPECT_DOUBLE_EQ(f.low01_average, 20.0);
+}
+
+TEST(FrameStats, LowAverageTakesEveryFrameAtOrAboveThePercentile) {
+    // 100 frames: 98 of 10 ms, two of 40 ms. p99: h = 98.01 between 40 and 40 -> 40 ms, so the
+    // low average is over both 40 ms frames.
+    std::vector<std::int64_t> frames(98, ms(10));
+    frames.push_back(ms(40));
+    frames.push_back(ms(40));
+    const FrameTimeSummary s = summarize_frame_times(frames);
+    EXPECT_DOUBLE_EQ(s.p99_ms, 40);
+    EXPECT_DOUBLE_EQ(s.mean_at_or_above_p99_ms, 40);
+    // p90 at h = 89.1 lies among the 10 ms frames.
+    EXPECT_DOUBLE_EQ(s.p90_ms, 10);
+    const auto f = fps_figures(s);
+    EXPECT_DOUBLE_EQ(f.average, 100.0 / 1.060);
+    EXPECT_DOUBLE_EQ(f.low1_average, 25.0);
+}
+
+TEST(FrameStats, EmptyAndSingleFrameSeriesGiveZerosNotNaN) {
+    const FrameTimeSummary empty = summarize_frame_times({});
+    EXPECT_EQ(empty.frames, 0u);
+    EXPECT_EQ(fps_figures(empty).average, 0.0);
+    const auto one = std::vector<std::int64_t>{ms(20)};
+    const FrameTimeSummary s = summarize_frame_times(one);
+    EXPECT_DOUBLE_EQ(s.stdev_ms, 0.0);
+    EXPECT_DOUBLE_EQ(s.p99_ms, 20.0);
+    EXPECT_TRUE(capframex_stutter(one).frames.empty());
+    EXPECT_TRUE(unreal_hitches(one, {}).hitches.empty());
+    EXPECT_EQ(variation_buckets(one).total, 0u);
+}
+
+TEST(FrameStats, CapFrameXWindowIsTenTimesRootOfMeanRounded) {
+    EXPECT_EQ(capframex_window(16.0), 40u);
+    EXPECT_EQ(capframex_window(1.0), 10u);
+    EXPECT_EQ(capframex_window(11.5), 34u);  // 33.91
+    EXPECT_EQ(capframex_window(0.0), 1u);
+}
+
+TEST(FrameStats, CapFrameXStutterFlagsFramesOverTwoAndAHalfTimesTheMovingAverage) {
+    // Ten 10 ms frames, a 40 ms frame (> 25 ms), a 10 ms frame, a 25 ms frame (not > 25 ms:
+    // the 40 ms spike enters the average as 10 ms because it is over 3 x its predecessor).
+    const auto frames = ms_list({10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 40, 10, 25});
+    const CapFrameXStutter r = capframex_stutter(frames);
+    EXPECT_EQ(r.window, capframex_window(175.0 / 13.0));
+    ASSERT_EQ(r.frames.size(), 1u);
+    EXPECT_EQ(r.frames[0], 10u);
+    EXPECT_EQ(r.stutter_ns, ms(40));
+    EXPECT_DOUBLE_EQ(r.time_share, 40.0 / 175.0);
+}
+
+TEST(FrameStats, CapFrameXSpikeSubstitutionKeepsTheNextSpikeVisible) {
+    // 10,10,10,10,10,100,30: the 100 ms frame is > 3 x 10 ms, so the average before the 30 ms
+    // frame is 10 ms (not 25 ms) and the 30 ms frame stutters too.
+    const auto frames = ms_list({10, 10, 10, 10, 10, 100, 30});
+    const CapFrameXStutter r = capframex_stutter(frames);
+    ASSERT_EQ(r.frames.size(), 2u);
+    EXPECT_EQ(r.frames[0], 5u);
+    EXPECT_EQ(r.frames[1], 6u);
+    EXPECT_DOUBLE_EQ(r.time_share, 130.0 / 180.0);
+}
+
+TEST(FrameStats, CapFrameXAverageSlidesOverTheWindowOnly) {
+    // Mean 346.875 us -> window round(10·√0.346875) = round(5.89) = 6. The last frame (550 us)
+    // is over 2.5 x the six 200 us frames before it, though not over 2.5 x all 15 before it.
+    std::vector<std::int64_t> frames(5, us(600));
+    frames.insert(frames.end(), 10, us(200));
+    frames.push_back(us(550));
+    const CapFrameXStutter r = capframex_stutter(frames);
+    EXPECT_EQ(r.window, 6u);
+    ASSERT_EQ(r.frames.size(), 1u);
+    EXPECT_EQ(r.frames[0], 15u);
+    EXPECT_DOUBLE_EQ(r.time_share, 550.0 / 5550.0);
+}
+
+TEST(FrameStats, UnrealHitchesNeedSixtyMsAndOneAndAHalfTimesThePreviousFrame) {
+    const auto frames = ms_list({16, 16, 70, 16, 100, 150, 61, 16, 60});
+    const UnrealHitches r = unreal_hitches(frames, {});
+    ASSERT_EQ(r.hitches.size(), 3u);
+    EXPECT_EQ(r.hitches[0].index, 2u);
+    EXPECT_EQ(r.hitches[0].start_ns, ms(32));
+    EXPECT_EQ(r.hitches[0].frame_ns, ms(70));
+    EXPECT_EQ(r.hitches[0].previous_ns, ms(16));
+    EXPECT_EQ(r.hitches[0].next_ns, ms(16));
+    EXPECT_EQ(r.hitches[1].index, 4u);
+    EXPECT_EQ(r.hitches[2].index, 5u);  // 150 = 1.5 x 100 exactly counts
+    // 61 ms after 150 ms is not 1.5 x; 60 ms after 16 ms is not over 60 ms.
+    EXPECT_DOUBLE_EQ(r.per_minute, 3.0 / (0.505 / 60.0));
+}
+
+TEST(FrameStats, UnrealHitchesUseTheCapturesStartTimesWhenGiven) {
+    const auto frames = ms_list({10, 100});
+    const std::vector<std::int64_t> starts = {ms(1000), ms(1010)};
+    const UnrealHitches r = unreal_hitches(frames, starts);
+    ASSERT_EQ(r.hitches.size(), 1u);
+    EXPECT_EQ(r.hitches[0].start_ns, ms(1010));
+    EXPECT_EQ(r.hitches[0].next_ns, -1);
+}
+
+TEST(FrameStats, VariationBucketsCountAbsoluteFrameToFrameChanges) {
+    // Differences 1, 3, 6, 10, 12, 0, 2 ms.
+    const auto frames = ms_list({10, 11, 14, 20, 30, 42, 42, 40});
+    const VariationBuckets b = variation_buckets(frames);
+    EXPECT_EQ(b.total, 7u);
+    EXPECT_EQ(b.counts[0], 2u);  // 1, 0
+    EXPECT_EQ(b.counts[1], 2u);  // 3, 2 (a 2 ms change is not < 2 ms)
+    EXPECT_EQ(b.counts[2], 1u);  // 6
+    EXPECT_EQ(b.counts[3], 1u);  // 10
+    EXPECT_EQ(b.counts[4], 1u);  // 12
+    EXPECT_DOUBLE_EQ(b.share(0), 2.0 / 7.0);
+}
+
+TEST(FrameStats, RefreshRateIsTheCoarsestGridTheFramesSitOn) {
+    // 60 Hz vsync with some doubled frames: every 120 / 240 Hz grid point also fits, but 60 Hz
+    // explains the frames with the least help from chance.
+    std::vector<std::int64_t> vsync60;
+    for (int i = 0; i < 90; ++i)
+        vsync60.push_back(i % 9 == 0 ? 33'333'333 : 16'666'667);
+    const RefreshGuess g = detect_refresh_rate(vsync60);
+    EXPECT_EQ(g.rate_hz, 60);
+    EXPECT_DOUBLE_EQ(g.on_grid_share, 1.0);
+    EXPECT_DOUBLE_EQ(on_grid_share(vsync60, 144), 0.0);
+
+    std::vector<std::int64_t> vsync144(50, 6'944'444);
+    vsync144[7] = 6'944'444 + 600'000;  // off the grid by more than 0.5 ms
+    const RefreshGuess h = detect_refresh_rate(vsync144);
+    EXPECT_EQ(h.rate_hz, 144);
+    EXPECT_DOUBLE_EQ(h.on_grid_share, 49.0 / 50.0);
+}
+
+TEST(FrameStats, RefreshRateIsNoneWhenFramesAreSpreadEvenly) {
+    std::vector<std::int64_t> spread;
+    for (int i = 0; i < 200; ++i)
+        spread.push_back(ms(5.0) + i * 137'000);  // 5 .. 32.3 ms
+    EXPECT_EQ(detect_refresh_rate(spread).rate_hz, 0);
+}
+
+TEST(FrameStats, DisplayFiguresCountDroppedFramesAndSkipThemInTheDisplayTimes) {
+    const auto display = std::vector<std::int64_t>{ms(16), -1, ms(33), ms(16)};
+    const auto dropped = std::vector<std::uint8_t>{0, 1, 0, 0};
+    const auto error = std::vector<std::int64_t>{ms(-2), ms(1), 0, ms(1)};
+    const DisplayFigures d = display_figures(display, dropped, error);
+    EXPECT_TRUE(d.available);
+    EXPECT_EQ(d.displayed, 3u);
+    EXPECT_EQ(d.dropped, 1u);
+    EXPECT_DOUBLE_EQ(d.dropped_share, 0.25);
+    EXPECT_DOUBLE_EQ(d.between_display_changes.mean_ms, 65.0 / 3.0);
+    EXPECT_TRUE(d.has_animation_error);
+    EXPECT_DOUBLE_EQ(d.animation_error_mean_abs_ms, 1.0);
+    EXPECT_DOUBLE_EQ(d.animation_error_max_abs_ms, 2.0);
+    EXPECT_FALSE(display_figures({}, {}, {}).available);
+}
+
+TEST(FrameStats, ApplicationAndGeneratedFramesAreMeasuredOnTheirOwnCadence) {
+    // Alternating 8 ms application / generated frames: each class runs every 16 ms.
+    const auto frames = ms_list({8, 8, 8, 8, 8, 8});
+    const auto generated = std::vector<std::uint8_t>{0, 1, 0, 1, 0, 1};
+    const CadenceFigures app = cadence_figures(frames, generated, false);
+    EXPECT_EQ(app.frames, 3u);
+    EXPECT_DOUBLE_EQ(app.average_fps, 3.0 / 0.048);
+    EXPECT_EQ(app.interval.frames, 2u);
+    EXPECT_DOUBLE_EQ(app.interval.mean_ms, 16.0);
+    const CadenceFigures gen = cadence_figures(frames, generated, true);
+    EXPECT_EQ(gen.frames, 3u);
+    EXPECT_DOUBLE_EQ(gen.interval.max_ms, 16.0);
+    EXPECT_EQ(cadence_figures(frames, {}, true).frames, 0u);
+}
+
+}  // namespace
+}  // namespace loopscope

@@ -1,0 +1,230 @@
+// Exact behaviour of the loop engine on hand-made frame times: no clock, every number checked.
+#include "probes/loop_engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "common/units.hpp"
+
+namespace loopscope {
+namespace {
+
+// Frame times of a display refreshing at hz: the k-th refresh at round(k / hz) seconds.
+std::vector<std::int64_t> display_frames(std::int64_t hz, std::int64_t count) {
+    std::vector<std::int64_t> out;
+    std::int64_t prev = 0;
+    for (std::int64_t k = 1; k <= count; ++k) {
+        const std::int64_t at = (k * kNsPerS * 2 + hz) / (2 * hz);
+        out.push_back(at - prev);
+        prev = at;
+    }
+    return out;
+}
+
+LoopConfig config(Policy p) {
+    LoopConfig c;
+    c.policy = p;
+    return c;
+}
+
+TEST(LoopEngine, PolicyNamesRoundTrip) {
+    for (Policy p : kAllPolicies) {
+        auto back = parse_policy(policy_name(p));
+        ASSERT_TRUE(back.has_value());
+        EXPECT_EQ(*back, p);
+    }
+    EXPECT_FALSE(parse_policy("fixed_interp").has_value());
+    EXPECT_FALSE(parse_policy("").has_value());
+}
+
+TEST(LoopEngine, RejectsBadKnobs) {
+    LoopConfig c;
+    c.dt_ns = 0;
+    EXPECT_THROW(LoopEngine{c}, UsageError);
+    c = LoopConfig{};
+    c.clamp_ns = -1;
+    EXPECT_THROW(LoopEngine{c}, UsageError);
+    c = LoopConfig{};
+    c.max_steps = -3;
+    EXPECT_THROW(LoopEngine{c}, UsageError);
+    c = LoopConfig{};
+    c.timescale = -0.5;
+    EXPECT_THROW(LoopEngine{c}, UsageError);
+    c.timescale = NAN;
+    EXPECT_THROW(LoopEngine{c}, UsageError);
+    c.timescale = 0.0;  // paused is allowed
+    EXPECT_NO_THROW(LoopEngine{c});
+}
+
+TEST(LoopEngine, Display144HzWithSim60HzStepsZeroOrOneWithMean60Over144) {
+    LoopEngine engine(config(Policy::fixed_interp));
+    const std::int64_t n = 144 * 600;  // ten minutes
+    std::int64_t total_steps = 0;
+    std::int64_t total_ns = 0;
+    for (std::int64_t raw : display_frames(144, n)) {
+        const FrameRecord r = engine.advance(raw);
+        ASSERT_TRUE(r.steps == 0 || r.steps == 1) << "frame " << r.frame;
+        ASSERT_GE(r.alpha, 0.0);
+        ASSERT_LT(r.alpha, 1.0);
+        EXPECT_EQ(r.acc_before_ns - r.steps * kDefaultDtNs, r.acc_after_ns);
+        total_steps += r.steps;
+        total_ns += raw;
+    }
+    EXPECT_EQ(total_ns, 600 * kNsPerS);
+    // Every step the accumulator allows is taken: floor(600 s / dt).
+    EXPECT_EQ(total_steps, 600 * kNsPerS / kDefaultDtNs);
+    const double mean = static_cast<double>(total_steps) / static_cast<double>(n);
+    EXPECT_NEAR(mean, 60.0 / 144.0, 2.0 / static_cast<double>(n));
+    EXPECT_EQ(engine.totals().steps, total_steps);
+    EXPECT_EQ(engine.totals().clamp_lost_ns, 0);
+    EXPECT_EQ(engine.totals().cap_dropped_ns, 0);
+}
+
+TEST(LoopEngine, OneFrameOf300MsUnderThe250MsClampLosesExactly50Ms) {
+    LoopEngine engine(config(Policy::fixed));
+    for (int i = 0; i < 10; ++i)
+        engine.advance(16 * kNsPerMs);
+    const FrameRecord r = engine.advance(300 * kNsPerMs);
+    for (int i = 0; i < 10; ++i)
+        engine.advance(16 * kNsPerMs);
+    EXPECT_EQ(r.raw_ns, 300 * kNsPerMs);
+    EXPECT_EQ(r.clamped_ns, 250 * kNsPerMs);
+    EXPECT_EQ(r.clamp_lost_ns, 50 * kNsPerMs);
+    EXPECT_EQ(r.consumed_ns, 250 * kNsPerMs);
+    EXPECT_EQ(engine.totals().clamp_lost_ns, 50 * kNsPerMs);
+    EXPECT_EQ(engine.totals().real_ns, 620 * kNsPerMs);
+    // Simulation time + what is left in the accumulator + what the clamp lost = real time.
+    EXPECT_EQ(engine.totals().sim_ns + engine.accumulator_ns() + engine.totals().clamp_lost_ns,
+              engine.totals().real_ns);
+}
+
+TEST(LoopEngine, ClampZeroIsOff) {
+    LoopConfig c = config(Policy::fixed);
+    c.clamp_ns = 0;
+    LoopEngine engine(c);
+    const FrameRecord r = engine.advance(5 * kNsPerS);
+    EXPECT_EQ(r.clamp_lost_ns, 0);
+    EXPECT_EQ(r.steps, 5 * kNsPerS / kDefaultDtNs);
+}
+
+TEST(LoopEngine, StepCapRunsMaxStepsAndDropsWholeStepsKeepingTheRemainder) {
+    LoopConfig c = config(Policy::fixed_interp);
+    c.dt_ns = 10 * kNsPerMs;
+    c.max_steps = 5;
+    LoopEngine engine(c);
+    const FrameRecord r = engine.advance(123 * kNsPerMs);  // 12 steps' worth + 3 ms
+    EXPECT_EQ(r.acc_before_ns, 123 * kNsPerMs);
+    EXPECT_EQ(r.steps, 5);
+    EXPECT_EQ(r.cap_dropped_ns, 70 * kNsPerMs);
+    EXPECT_EQ(r.acc_after_ns, 3 * kNsPerMs);
+    EXPECT_DOUBLE_EQ(r.alpha, 0.3);
+    const FrameRecord next = engine.advance(8 * kNsPerMs);  // the remainder is kept
+    EXPECT_EQ(next.acc_before_ns, 11 * kNsPerMs);
+    EXPECT_EQ(next.steps, 1);
+    EXPECT_EQ(next.cap_dropped_ns, 0);
+    EXPECT_EQ(engine.totals().cap_dropped_ns, 70 * kNsPerMs);
+}
+
+TEST(LoopEngine, CapExactlyReachedDropsNothing) {
+    LoopConfig c = config(Policy::fixed);
+    c.dt_ns = 10 * kNsPerMs;
+    c.max_steps = 5;
+    LoopEngine engine(c);
+    const FrameRecord r = engine.advance(59 * kNsPerMs);
+    EXPECT_EQ(r.steps, 5);
+    EXPECT_EQ(r.cap_dropped_ns, 0);
+    EXPECT_EQ(r.acc_after_ns, 9 * kNsPerMs);
+}
+
+TEST(LoopEngine, TimescaleHalfHalvesTheSteps) {
+    LoopConfig full = config(Policy::fixed);
+    LoopConfig half = full;
+    half.timescale = 0.5;
+    LoopEngine a(full);
+    LoopEngine b(half);
+    const auto frames = display_frames(60, 6000);
+    std::int64_t consumed_half = 0;
+    for (std::int64_t raw : frames) {
+        const FrameRecord rb = b.advance(raw);
+        a.advance(raw);
+        ASSERT_EQ(rb.consumed_ns, std::llround(static_cast<double>(raw) * 0.5));
+        consumed_half += rb.consumed_ns;
+    }
+    EXPECT_EQ(a.totals().steps, 6000 - 1);  // 100 s / 16666667 ns, floor
+    EXPECT_EQ(b.totals().steps, consumed_half / kDefaultDtNs);
+    EXPECT_NEAR(static_cast<double>(b.totals().steps) / static_cast<double>(a.totals().steps), 0.5,
+                1e-3);
+}
+
+TEST(LoopEngine, TimescaleZeroPauses) {
+    LoopConfig c = config(Policy::fixed);
+    c.timescale = 0.0;
+    LoopEngine engine(c);
+    for (int i = 0; i < 100; ++i) {
+        const FrameRecord r = engine.advance(16 * kNsPerMs);
+        EXPECT_EQ(r.steps, 0);
+        EXPECT_EQ(r.consumed_ns, 0);
+    }
+}
+
+TEST(LoopEngine, NaiveTakesOneStepOfDtWhateverTheClock) {
+    LoopEngine engine(config(Policy::naive));
+    for (std::int64_t raw : {1 * kNsPerMs, 16 * kNsPerMs, 900 * kNsPerMs}) {
+        const FrameRecord r = engine.advance(raw);
+        EXPECT_EQ(r.steps, 1);
+        EXPECT_EQ(r.raw_ns, raw);
+        EXPECT_EQ(r.clamped_ns, raw);  // the clamp does not apply
+        EXPECT_EQ(r.clamp_lost_ns, 0);
+        EXPECT_EQ(r.consumed_ns, kDefaultDtNs);
+        EXPECT_EQ(r.acc_before_ns, 0);
+        EXPECT_EQ(r.acc_after_ns, 0);
+    }
+    EXPECT_EQ(engine.totals().sim_ns, 3 * kDefaultDtNs);
+}
+
+TEST(LoopEngine, VariableIntegratesOneStepOfTheClampedScaledTime) {
+    LoopConfig c = config(Policy::variable);
+    c.timescale = 2.0;
+    LoopEngine engine(c);
+    FrameRecord r = engine.advance(300 * kNsPerMs);
+    EXPECT_EQ(r.steps, 1);
+    EXPECT_EQ(r.clamped_ns, 250 * kNsPerMs);
+    EXPECT_EQ(r.consumed_ns, 500 * kNsPerMs);
+    EXPECT_EQ(r.acc_before_ns, 0);
+    EXPECT_EQ(r.acc_after_ns, 0);
+    EXPECT_EQ(r.alpha, 0.0);
+    r = engine.advance(0);
+    EXPECT_EQ(r.steps, 1);
+    EXPECT_EQ(engine.totals().sim_ns, 500 * kNsPerMs);
+}
+
+TEST(LoopEngine, SemiFixedTakesCeilOfConsumedOverDtSteps) {
+    LoopConfig c = config(Policy::semi_fixed);
+    c.dt_ns = 10 * kNsPerMs;
+    c.max_steps = 2;  // the cap applies to the accumulator policies only
+    LoopEngine engine(c);
+    EXPECT_EQ(engine.advance(0).steps, 0);
+    EXPECT_EQ(engine.advance(1).steps, 1);
+    EXPECT_EQ(engine.advance(10 * kNsPerMs).steps, 1);
+    EXPECT_EQ(engine.advance(10 * kNsPerMs + 1).steps, 2);
+    const FrameRecord r = engine.advance(45 * kNsPerMs);
+    EXPECT_EQ(r.steps, 5);
+    EXPECT_EQ(r.cap_dropped_ns, 0);
+    EXPECT_EQ(r.acc_after_ns, 0);
+}
+
+TEST(LoopEngine, StartIsTheSumOfFrameTimesAndFramesCountFromZero) {
+    LoopEngine engine(config(Policy::fixed_extrap));
+    const FrameRecord a = engine.advance(5);
+    const FrameRecord b = engine.advance(7);
+    EXPECT_EQ(a.frame, 0);
+    EXPECT_EQ(a.start_ns, 5);
+    EXPECT_EQ(b.frame, 1);
+    EXPECT_EQ(b.start_ns, 12);
+}
+
+}  // namespace
+}  // namespace loopscope

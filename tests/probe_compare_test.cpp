@@ -1,0 +1,182 @@
+// `probe compare`: the differences that matter on hand-written probe documents, sections that
+// only one document has, and a one-line error with exit code 2 for every kind of bad input.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "probes/probe_compare.hpp"
+#include "tests/test_support.hpp"
+
+using namespace loopscope;
+using nlohmann::json;
+
+namespace {
+json clock(const std::string& name, double cost_ns, std::int64_t backward, double drift_ppm) {
+    return {{"name", name},
+            {"resolution_ns", 1.0},
+            {"read_cost_ns", cost_ns},
+            {"granularity_min_ns", 20.0},
+            {"granularity_median_ns", 20.0},
+            {"zero_delta_share", 0.0},
+            {"backward_steps", backward},
+            {"cross_thread", {{"backward_steps", 0}}},
+            {"drift_ppm", drift_ppm},
+            {"drift_uncertainty_ppm", 0.1},
+            {"histogram", json::array()}};
+}
+
+json document(const std::string& clocksource, json clocks) {
+    return {
+        {"schema", "loopscope-probe/1"},
+        {"context", {{"os", "Debian"}, {"clocksource", clocksource}, {"kernel_tick_ns", 4000000}}},
+        {"clocks", std::move(clocks)}};
+}
+
+const CompareCell& cell(const std::vector<CompareRow>& rows, const std::string& item,
+                        std::size_t figure) {
+    const auto it =
+        std::find_if(rows.begin(), rows.end(), [&](const CompareRow& r) { return r.item == item; });
+    EXPECT_NE(it, rows.end()) << item;
+    return it->cells.at(figure);
+}
+
+constexpr std::size_t kReadCost = 1, kMinStep = 2, kBackward = 4, kDrift = 6;
+}  // namespace
+
+TEST(ProbeCompare, MarksADearerClockANewBackwardStepAndADrift) {
+    const json a =
+        json::array({clock("CLOCK_MONOTONIC", 25.0, 0, 0.1), clock("tsc", 10.0, 0, 0.0)});
+    const json b =
+        json::array({clock("CLOCK_MONOTONIC", 60.0, 3, 30.1), clock("tsc", 10.5, 0, 0.05)});
+    const auto rows = compare_clocks(a, b);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_TRUE(cell(rows, "CLOCK_MONOTONIC", kReadCost).matters);
+    EXPECT_EQ(cell(rows, "CLOCK_MONOTONIC", kReadCost).why, "2.4x dearer in B");
+    EXPECT_TRUE(cell(rows, "CLOCK_MONOTONIC", kBackward).matters);
+    EXPECT_TRUE(cell(rows, "CLOCK_MONOTONIC", kDrift).matters);
+    EXPECT_FALSE(cell(rows, "CLOCK_MONOTONIC", kMinStep).matters);
+    // Half a nanosecond dearer and 0.05 ppm apart: noise, not a difference that matters.
+    for (std::size_t f = 0; f < 7; ++f)
+        EXPECT_FALSE(cell(rows, "tsc", f).matters) << f;
+}
+
+TEST(ProbeCompare, AClockInOneDocumentOnlyMatters) {
+    const auto rows = compare_clocks(json::array({clock("rdtsc", 10, 0, 0)}),
+                                     json::array({clock("QueryPerformanceCounter", 30, 0, 0)}));
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(cell(rows, "rdtsc", 0).why, "this clock is in A only");
+    EXPECT_EQ(cell(rows, "rdtsc", 0).b, "-");
+    EXPECT_EQ(cell(rows, "QueryPerformanceCounter", 0).why, "this clock is in B only");
+}
+
+TEST(ProbeCompare, ACoarserClockMatters) {
+    json a = clock("CLOCK_MONOTONIC_COARSE", 5, 0, 0);
+    json b = a;
+    b["granularity_min_ns"] = 10'000'000.0;
+    a["granularity_min_ns"] = 4'000'000.0;
+    const auto rows = compare_clocks(json::array({a}), json::array({b}));
+    EXPECT_TRUE(cell(rows, "CLOCK_MONOTONIC_COARSE", kMinStep).matters);
+}
+
+TEST(ProbeCompare, AnotherClocksourceMattersAndSkippedSectionsAreSaid) {
+    const json a = document("tsc", json::array({clock("CLOCK_MONOTONIC", 25, 0, 0)}));
+    json b = document("hpet", json::array());
+    b.erase("clocks");
+    const auto sections = compare_documents(a, b);
+    ASSERT_EQ(sections.size(), 2u);
+    EXPECT_EQ(sections[0].key, "context");
+    EXPECT_TRUE(cell(sections[0].rows, "clocksource", 0).matters);
+    EXPECT_FALSE(cell(sections[0].rows, "OS", 0).matters);
+    EXPECT_EQ(sections[1].key, "clocks");
+    EXPECT_EQ(sections[1].skipped, "only A has this section");
+    const std::string md = comparison_markdown(sections, "a.json", "b.json");
+    EXPECT_NE(md.find("**tsc / hpet**"), std::string::npos) << md;
+    EXPECT_NE(md.find("Not compared: only A has this section."), std::string::npos);
+    EXPECT_NE(md.find("## Differences that matter (1)"), std::string::npos);
+}
+
+TEST(ProbeCompare, IdenticalDocumentsHaveNoDifferenceThatMatters) {
+    const json a = document("tsc", json::array({clock("CLOCK_MONOTONIC", 25, 0, 0)}));
+    const auto sections = compare_documents(a, a);
+    EXPECT_EQ(differences_that_matter(sections), 0);
+    EXPECT_NE(comparison_markdown(sections, "a", "a").find("None."), std::string::npos);
+}
+
+namespace {
+struct Files {
+    std::string dir = test::make_temp_dir("loopscope-compare");
+    ~Files() { std::filesystem::remove_all(dir); }
+    std::string write(const std::string& name, const std::string& text) const {
+        const std::string path = dir + "/" + name;
+        test::write_text(path, text);
+        return path;
+    }
+};
+
+void expect_one_line_error(const test::RunResult& r, const std::string& expected) {
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+}  // namespace
+
+TEST(ProbeCompareCommand, ComparesTwoFiles) {
+    Files f;
+    const auto a = f.write(
+        "a.json", document("tsc", json::array({clock("CLOCK_MONOTONIC", 25, 0, 0)})).dump());
+    const auto b = f.write(
+        "b.json", document("tsc", json::array({clock("CLOCK_MONOTONIC", 80, 0, 0)})).dump());
+    const auto r = test::run_loopscope("probe compare '" + a + "' '" + b + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("**25.0 ns / 80.0 ns**"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("3.2x dearer in B"), std::string::npos) << r.out;
+}
+
+TEST(ProbeCompareCommand, AMissingFileIsAOneLineError) {
+    Files f;
+    const auto b = f.write("b.json", document("tsc", json::array()).dump());
+    expect_one_line_error(
+        test::run_loopscope("probe compare '" + f.dir + "/none.json' '" + b + "'"),
+        "none.json: cannot open");
+}
+
+TEST(ProbeCompareCommand, TextThatIsNotJsonIsAOneLineErrorWithLineAndColumn) {
+    Files f;
+    const auto a = f.write("a.json", "{\n  \"schema\": loopscope\n}\n");
+    const auto b = f.write("b.json", document("tsc", json::array()).dump());
+    expect_one_line_error(test::run_loopscope("probe compare '" + a + "' '" + b + "'"),
+                          "a.json:2:13: not JSON");
+}
+
+TEST(ProbeCompareCommand, AnotherSchemaIsAOneLineError) {
+    Files f;
+    const auto a = f.write("a.json", document("tsc", json::array()).dump());
+    const auto b = f.write("b.json", R"({"schema": "something-else/2", "clocks": []})");
+    expect_one_line_error(test::run_loopscope("probe compare '" + a + "' '" + b + "'"),
+                          "b.json: \"schema\": expected \"loopscope-probe/1\"");
+    const auto c = f.write("c.json", "[1, 2, 3]");
+    expect_one_line_error(test::run_loopscope("probe compare '" + a + "' '" + c + "'"),
+                          "c.json: top level: expected a JSON object");
+}
+
+TEST(ProbeCompareCommand, AMalformedClockIsAOneLineErrorNamingTheField) {
+    Files f;
+    const auto a = f.write("a.json", document("tsc", json::array()).dump());
+    json bad = clock("CLOCK_MONOTONIC", 25, 0, 0);
+    bad["read_cost_ns"] = "fast";
+    const auto b =
+        f.write("b.json", document("tsc", json::array({clock("x", 1, 0, 0), bad})).dump());
+    expect_one_line_error(test::run_loopscope("probe compare '" + a + "' '" + b + "'"),
+                          "b.json: clocks[1].read_cost_ns: expected a number");
+    const auto c = f.write("c.json", R"({"schema": "loopscope-probe/1", "clocks": {}})");
+    expect_one_line_error(test::run_loopscope("probe compare '" + a + "' '" + c + "'"),
+                          "c.json: clocks: expected an array");
+}
+
+TEST(ProbeCompareCommand, NeedsTwoFiles) {
+    const auto r = test::run_loopscope("probe compare only-one.json");
+    EXPECT_EQ(r.exit_code, 2);
+}

@@ -1,0 +1,186 @@
+// Malformed inputs to the capture readers: each one is an InputError naming the file and, where
+// there is one, the 1-based line and column of the problem, with what was expected. Never a
+// crash, a hang or a silently wrong capture.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "common/errors.hpp"
+#include "probes/trace_record.hpp"
+#include "reports/readers.hpp"
+#include "tests/test_support.hpp"
+
+namespace loopscope {
+namespace {
+
+const char* const kPm1Header =
+    "Application,ProcessID,SwapChainAddress,Runtime,Dropped,TimeInSeconds,msBetweenPresents,"
+    "msBetweenDisplayChange\n";
+const char* const kPm1Row = "game.exe,42,0x1,DXGI,0,0.5,16.6,16.7\n";
+
+class ReadersMalformed : public ::testing::Test {
+  protected:
+    void SetUp() override { dir_ = test::make_temp_dir("loopscope-malformed"); }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+
+    std::string write(const std::string& text) {
+        const std::string path = dir_ + "/capture" + std::to_string(++count_) + ".csv";
+        test::write_text(path, text);
+        return path;
+    }
+
+    // Reads `path`, expects InputError at line:column (0 = none) whose message holds `expected`.
+    void expect_error(const std::string& path, std::int64_t line, std::int64_t column,
+                      const std::string& expected) {
+        try {
+            read_capture(path);
+            ADD_FAILURE() << "no error for " << path;
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            EXPECT_EQ(e.file(), path) << what;
+            EXPECT_EQ(e.line(), line) << what;
+            EXPECT_EQ(e.column(), column) << what;
+            EXPECT_NE(what.find(expected), std::string::npos) << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << "one line: " << what;
+            if (line > 0 && column > 0) {
+                const std::string place =
+                    path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+                EXPECT_EQ(what.rfind(place, 0), 0u) << what;
+            }
+        }
+    }
+
+    std::string dir_;
+    int count_ = 0;
+};
+
+TEST_F(ReadersMalformed, MissingFile) {
+    expect_error(dir_ + "/no-such-file.csv", 0, 0, "cannot open: No such file or directory");
+}
+
+TEST_F(ReadersMalformed, EmptyFile) {
+    expect_error(write(""), 0, 0, "empty file");
+    expect_error(write("\n\n  \n"), 0, 0, "empty file (blank lines only)");
+}
+
+TEST_F(ReadersMalformed, HeaderOnly) {
+    expect_error(write(kPm1Header), 1, 0, "header only");
+    expect_error(write(std::string(kTraceMagic) + "\n" + kTraceColumns + "\n"), 2, 0,
+                 "header only");
+    expect_error(write("os,cpu\nLinux,x\nfps,frametime,elapsed\n"), 3, 0, "header only");
+}
+
+TEST_F(ReadersMalformed, TruncatedLine) {
+    // The file ends in the middle of row 3: 4 of 8 columns.
+    expect_error(write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DX"), 3, 19,
+                 "expected 8 comma-separated columns as in the header, found 4 (the file ends "
+                 "mid-line)");
+}
+
+TEST_F(ReadersMalformed, WrongDelimiter) {
+    expect_error(write("Application;ProcessID;SwapChainAddress;msBetweenPresents\n"
+                       "game.exe;42;0x1;16.6\n"),
+                 1, 12, "found ';' between columns: expected comma-separated values");
+    // A comma header with semicolon rows.
+    expect_error(write(std::string(kPm1Header) + "game.exe;42;0x1;DXGI;0;0.5;16.6;16.7\n"), 2, 37,
+                 "expected 8 comma-separated columns");
+}
+
+TEST_F(ReadersMalformed, TextInANumberCell) {
+    // msBetweenPresents is the 7th cell; it starts at character 29 of the row.
+    expect_error(
+        write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DXGI,0,0.52,fast,16.7\n"), 3, 29,
+        "expected a number in column 'msBetweenPresents', found 'fast'");
+    expect_error(write("16.6\n16.7\n16,8\n"), 3, 1, "expected one frame time a line");
+    expect_error(write("16.6\n16.7ms\n"), 2, 1, "expected a number in column 'frame time'");
+}
+
+TEST_F(ReadersMalformed, NotANumber) {
+    expect_error(write(std::string(kPm1Header) + "game.exe,42,0x1,DXGI,0,0.5,nan,16.7\n"), 2, 28,
+                 "expected a finite number in column 'msBetweenPresents', found 'nan'");
+    expect_error(write("16.6\nNaN\n"), 2, 1, "expected a finite number");
+}
+
+TEST_F(ReadersMalformed, Infinity) {
+    expect_error(write(std::string(kPm1Header) + "game.exe,42,0x1,DXGI,0,inf,16.6,16.7\n"), 2, 24,
+                 "expected a finite number in column 'TimeInSeconds', found 'inf'");
+    expect_error(write("16.6\n-infinity\n"), 2, 1, "expected a finite number");
+    // Finite in text, out of range as nanoseconds.
+    expect_error(write("16.6\n1e300\n"), 2, 1, "out of range");
+}
+
+TEST_F(ReadersMalformed, NegativeTimes) {
+    expect_error(write(std::string(kPm1Header) + "game.exe,42,0x1,DXGI,0,0.5,-16.6,16.7\n"), 2, 28,
+                 "expected a time >= 0 in column 'msBetweenPresents', found '-16.6'");
+    expect_error(write("16.6\n-1\n"), 2, 1, "expected a time >= 0");
+    expect_error(write(std::string(kTraceMagic) + "\n" + kTraceColumns +
+                       "\n0,0,-5,0,0,0,0,0,0,0,0.0,0,0,0\n"),
+                 3, 5, "expected a time >= 0 in column 'raw_ns', found '-5'");
+}
+
+TEST_F(ReadersMalformed, UnknownFormat) {
+    expect_error(write("hello world\nthis is not a capture\n"), 1, 1,
+                 "unknown format: the first line is 'hello world'; expected a loopscope trace");
+}
+
+TEST_F(ReadersMalformed, BinaryGarbage) {
+    std::string bytes = "PK\x03\x04";
+    bytes += std::string("\x00\x01\xff\xfe", 4);
+    expect_error(write(bytes), 1, 3, "binary data (byte 0x03): expected a text capture");
+    expect_error(write(std::string("16.6\n17\x00", 8)), 2, 3, "binary data (byte 0x00)");
+}
+
+TEST_F(ReadersMalformed, ChangedColumnLayoutListsFoundAndExpected) {
+    // A renamed frame-time column, as PresentMon did between versions.
+    expect_error(write("Application,ProcessID,SwapChainAddress,MsBetweenPresent,Dropped\n"
+                       "game.exe,1,0x1,16.6,0\n"),
+                 1, 1,
+                 "unknown PresentMon column layout: found 5 columns (Application, ProcessID, "
+                 "SwapChainAddress, MsBetweenPresent, Dropped); expected Application, ProcessID, "
+                 "SwapChainAddress and a frame-time column: msBetweenPresents");
+    expect_error(write("Application,SwapChainAddress,msBetweenPresents\ngame.exe,0x1,16.6\n"), 1, 1,
+                 "presentmon-1 layout without ProcessID: found 3 columns");
+    expect_error(write(std::string(kTraceMagic) + "\nframe,raw_ns,start_ns\n0,1,2\n"), 2, 1,
+                 "unknown trace column layout: found 'frame,raw_ns,start_ns'; expected the "
+                 "columns 'frame,start_ns,raw_ns");
+    expect_error(write("# loopscope-trace v2\n"), 1, 1, "expected '# loopscope-trace v1'");
+}
+
+TEST_F(ReadersMalformed, QuoteNeverClosed) {
+    expect_error(write(std::string(kPm1Header) + "\"game.exe,42,0x1,DXGI,0,0.5,16.6,16.7\n"), 2, 1,
+                 "quoted field is never closed");
+}
+
+TEST_F(ReadersMalformed, BadProcessIdAndDroppedCells) {
+    expect_error(write(std::string(kPm1Header) + "game.exe,forty,0x1,DXGI,0,0.5,16.6,16.7\n"), 2,
+                 10, "expected a whole number in column 'ProcessID', found 'forty'");
+    expect_error(write(std::string(kPm1Header) + "game.exe,42,0x1,DXGI,yes,0.5,16.6,16.7\n"), 2, 22,
+                 "expected a whole number in column 'Dropped', found 'yes'");
+}
+
+TEST_F(ReadersMalformed, CapFrameXJson) {
+    expect_error(
+        write("{\n  \"Runs\": [\n    {\"CaptureData\": {\"MsBetweenPresents\": [16.6,, 17]}}\n"
+              "  ]\n}\n"),
+        3, 49, "malformed JSON");
+    expect_error(
+        write("{\"Runs\": [{\"CaptureData\": {\"MsBetweenPresents\": [16.6, \"x\"]}}]}"), 0, 0,
+        "expected a finite number in Runs[0].CaptureData.MsBetweenPresents[1], found \"x\"");
+    expect_error(write("{\"Runs\": [{\"CaptureData\": {\"TimeInSeconds\": [0]}}]}"), 0, 0,
+                 "Runs[0].CaptureData has no MsBetweenPresents array");
+    expect_error(write("{\"Runs\": [{\"CaptureData\": {\"MsBetweenPresents\": [16.6, -1]}}]}"), 0,
+                 0, "Runs[0].CaptureData.MsBetweenPresents[1] is -1: expected a time >= 0");
+    expect_error(write("{\"Runs\": []}"), 0, 0, "no frames");
+    expect_error(write("{\"Runs\": [{\"CaptureData\": {\"MsBetweenPresents\": [1, 2], "
+                       "\"TimeInSeconds\": [0]}}]}"),
+                 0, 0, "TimeInSeconds has 1 entries, MsBetweenPresents 2");
+}
+
+TEST_F(ReadersMalformed, ErrorsNameTheFileEvenForListing) {
+    const std::string path = write("garbage\n");
+    EXPECT_THROW(list_capture_streams(path), InputError);
+    EXPECT_THROW(detect_format(path), InputError);
+}
+
+}  // namespace
+}  // namespace loopscope

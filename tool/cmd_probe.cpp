@@ -1,0 +1,136 @@
+// `loopscope probe`: measuring this machine. `probe clocks` measures every clock source,
+// `probe compare A.json B.json` sets two saved results side by side. Each probe prints the machine
+// context first (the same for every probe) and writes one section of the probe document
+// (probe_json.hpp) with --json.
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <string>
+
+#include "common/duration.hpp"
+#include "common/errors.hpp"
+#include "common/output_file.hpp"
+#include "common/terminal.hpp"
+#include "probes/clock_probe.hpp"
+#include "probes/clock_report.hpp"
+#include "probes/probe_compare.hpp"
+#include "probes/probe_json.hpp"
+#include "probes/system_info.hpp"
+#include "tool/commands.hpp"
+
+namespace loopscope {
+
+namespace {
+
+struct ClocksArgs {
+    std::string duration = "5s";
+    std::int64_t min_reads = 1'000'000;
+    std::string json_path;
+};
+
+ClockProbeResult run_clocks(const ClocksArgs& args, const SystemContext& context) {
+    ClockProbeOptions options;
+    options.duration_ns = parse_duration_ns(args.duration);
+    if (options.duration_ns <= 0)
+        throw UsageError("--duration: expected a duration above 0");
+    if (args.min_reads < 2)
+        throw UsageError("--reads: expected at least 2");
+    options.min_reads = args.min_reads;
+    options.kernel_tick_ns = context.kernel_tick_ns;
+    Progress progress("probe clocks");
+    options.progress = [&](double fraction, std::string_view clock) {
+        progress.update(fraction, clock);
+    };
+    ClockProbeResult result = run_clock_probe(options);
+    progress.done();
+    return result;
+}
+
+std::string clocks_section_markdown(const ClockProbeResult& r) {
+    std::string out = fmt::format(
+        "## Clock sources\n\n{} clocks in {}; at least {} back-to-back reads each; read cost = "
+        "median of batches; drift against {}.\n\n",
+        r.clocks.size(), format_duration(r.elapsed_ns), r.min_reads, r.reference_clock);
+    out += clocks_markdown(r);
+    const auto findings = clock_findings(r);
+    if (!findings.empty()) {
+        out += "\n## Findings\n\n";
+        for (const auto& f : findings)
+            out += "- " + f + "\n";
+    }
+    return out;
+}
+
+void add_clocks(CLI::App& probe, int& exit_code) {
+    auto args = std::make_shared<ClocksArgs>();
+    auto* cmd = probe.add_subcommand(
+        "clocks",
+        "Measure every clock source: resolution, read cost, granularity, backward steps (also "
+        "across two cores) and drift against CLOCK_MONOTONIC_RAW. Prints Markdown tables.");
+    cmd->add_option("--duration", args->duration,
+                    "Time for the whole probe, split over the clocks; longer gives steadier "
+                    "figures (e.g. 2s, 20s)")
+        ->capture_default_str();
+    cmd->add_option("--reads", args->min_reads,
+                    "At least this many back-to-back reads per clock for the granularity")
+        ->capture_default_str();
+    cmd->add_option("--json", args->json_path,
+                    "Also write the results as JSON to FILE ('-' for standard output, which "
+                    "then carries only the JSON)");
+    cmd->callback([args, &exit_code] {
+        const SystemContext context = collect_system_context();
+        // Open the output before measuring, so a bad path fails at once, not after the run.
+        std::unique_ptr<OutputFile> json_out;
+        if (!args->json_path.empty())
+            json_out = std::make_unique<OutputFile>(args->json_path);
+        const bool markdown = !(json_out && json_out->is_stdout());
+        if (markdown) {
+            fmt::print("# loopscope probe clocks\n\n{}\n", context_section_markdown(context));
+            std::fflush(stdout);
+        }
+        const ClockProbeResult result = run_clocks(*args, context);
+        if (markdown)
+            fmt::print("\n{}", clocks_section_markdown(result));
+        if (json_out) {
+            nlohmann::json doc = make_probe_document(context);
+            doc["clocks_run"] = clocks_run_to_json(result);
+            doc["clocks"] = clocks_to_json(result);
+            json_out->write(doc.dump(2) + "\n");
+            json_out->commit();
+        }
+        exit_code = kExitOk;
+    });
+}
+
+void add_compare(CLI::App& probe, int& exit_code) {
+    auto paths = std::make_shared<std::vector<std::string>>();
+    auto* cmd = probe.add_subcommand(
+        "compare",
+        "Show two probe results (--json files) side by side and mark the differences that "
+        "matter: two machines, two OSes, before and after a kernel or BIOS change");
+    cmd->add_option("A B", *paths, "The two probe result files")->required()->expected(2);
+    cmd->callback([paths, &exit_code] {
+        const std::string& a_path = (*paths)[0];
+        const std::string& b_path = (*paths)[1];
+        const nlohmann::json a = load_probe_for_compare(a_path);
+        const nlohmann::json b = load_probe_for_compare(b_path);
+        const auto sections = compare_documents(a, b);
+        fmt::print("# loopscope probe compare\n\n{}",
+                   comparison_markdown(sections, a_path, b_path));
+        exit_code = kExitOk;
+    });
+}
+
+}  // namespace
+
+void add_probe_command(CLI::App& app, int& exit_code) {
+    auto* probe = app.add_subcommand(
+        "probe",
+        "Measure this machine: clock sources (probe clocks); compare two results (probe compare)");
+    probe->require_subcommand(1);
+    add_clocks(*probe, exit_code);
+    add_compare(*probe, exit_code);
+}
+
+}  // namespace loopscope

@@ -1,0 +1,98 @@
+// `loopscope probe timers`: measures how late this machine's sleeps, periodic timers and frame
+// limiters wake up (probes/timer_probe.hpp) and prints the tables, or writes them as JSON.
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "common/duration.hpp"
+#include "common/errors.hpp"
+#include "common/output_file.hpp"
+#include "common/terminal.hpp"
+#include "common/units.hpp"
+#include "probes/timer_probe.hpp"
+#include "probes/timer_report.hpp"
+#include "tool/commands.hpp"
+
+namespace loopscope {
+
+namespace {
+
+struct ProbeTimersOptions {
+    bool quick = false;
+    std::string json_path;
+    int loops = 0;  // 0: the default of the chosen run length
+    std::string interval = "1ms";
+    std::string bound = "0.5ms";
+    bool no_realtime = false;
+};
+
+TimerProbeConfig config_from(const ProbeTimersOptions& o) {
+    TimerProbeConfig c = o.quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard();
+    c.periodic_interval_ns = parse_duration_ns(o.interval);
+    if (c.periodic_interval_ns < 10 * kNsPerUs || c.periodic_interval_ns > kNsPerS) {
+        throw UsageError(
+            fmt::format("--interval {}: expected a duration from 10us to 1s", o.interval));
+    }
+    if (o.loops != 0)
+        c.periodic_loops = o.loops;
+    c.bound_ns = parse_duration_ns(o.bound);
+    if (c.bound_ns <= 0)
+        throw UsageError(fmt::format("--bound {}: expected a duration above 0", o.bound));
+    c.periodic_realtime = !o.no_realtime;
+    return c;
+}
+
+TimerReport run_timers_probe(const TimerProbeConfig& config, bool quick) {
+    Progress progress("probe timers");
+    TimerReport report = run_timer_probe(
+        config, [&](double fraction, std::string_view what) { progress.update(fraction, what); });
+    progress.done();
+    report.quick = quick;
+    return report;
+}
+
+}  // namespace
+
+void add_probe_timers_command(CLI::App& probe, int& exit_code) {
+    auto options = std::make_shared<ProbeTimersOptions>();
+    CLI::App* cmd = probe.add_subcommand(
+        "timers",
+        "Measure how late sleeps, periodic timers and frame limiters wake up, and what limiting\n"
+        "a frame rate costs in CPU time (about 13 s; --quick about 3 s).");
+    cmd->add_flag("--quick", options->quick, "A short run (about 3 s) with fewer samples");
+    cmd->add_option("--json", options->json_path, "Write the results as JSON to FILE ('-': stdout)")
+        ->type_name("FILE");
+    cmd->add_option("--loops", options->loops,
+                    "Wake-ups of the periodic probe (default 1000, --quick 200)")
+        ->check(CLI::Range(1, 1'000'000));
+    cmd->add_option("--interval", options->interval,
+                    "Interval of the periodic probe, e.g. 1ms or 500us (default 1ms)");
+    cmd->add_option(
+        "--bound", options->bound,
+        "p99 |pacing error| a recommended frame limiter must stay under (default 0.5ms)");
+    cmd->add_flag("--no-realtime", options->no_realtime,
+                  "Do not try SCHED_FIFO and mlockall for the periodic probe");
+    cmd->callback([options, &exit_code] {
+        const TimerProbeConfig config = config_from(*options);
+        // Open the output first: a bad path fails before a 13 s measurement, not after it.
+        std::unique_ptr<OutputFile> json_out;
+        if (!options->json_path.empty())
+            json_out = std::make_unique<OutputFile>(options->json_path);
+        const TimerReport report = run_timers_probe(config, options->quick);
+        if (!json_out || !json_out->is_stdout()) {
+            fmt::print("{}", render_timer_markdown(report));
+            std::fflush(stdout);
+        }
+        if (json_out) {
+            const nlohmann::json doc{{"schema", "loopscope-probe/1"},
+                                     {"timers", timer_report_to_json(report)}};
+            json_out->write(doc.dump(2) + "\n");
+            json_out->commit();
+        }
+        exit_code = kExitOk;
+    });
+}
+
+}  // namespace loopscope

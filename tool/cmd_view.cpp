@@ -1,0 +1,98 @@
+// `loopscope view`: the Dear ImGui viewer. Opens traces and captures for comparison, runs the
+// loop live, shows the loops demo, and headless writes a screenshot (for tests and docs).
+// Compiled in only when the viewer is (SDL2, Dear ImGui and OpenGL found).
+#ifdef LOOPSCOPE_HAVE_VIEWER
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "tool/commands.hpp"
+#include "tool/viewer/viewer.hpp"
+#if __has_include("tool/loop_options.hpp")
+#include "tool/loop_options.hpp"
+#define LOOPSCOPE_VIEW_LOOP_OPTIONS 1
+#endif
+
+namespace loopscope {
+
+namespace {
+
+struct ViewArgs {
+    ViewerOptions viewer;
+    bool live = false;
+    bool demo = false;
+    std::string size = "1600x1000";
+#ifdef LOOPSCOPE_VIEW_LOOP_OPTIONS
+    LoopOptions loop;
+#endif
+};
+
+void parse_size(const std::string& text, int& width, int& height) {
+    const auto x = text.find('x');
+    try {
+        if (x != std::string::npos) {
+            std::size_t used_w = 0, used_h = 0;
+            width = std::stoi(text.substr(0, x), &used_w);
+            height = std::stoi(text.substr(x + 1), &used_h);
+            if (used_w == x && used_h == text.size() - x - 1 && width >= 320 && height >= 240 &&
+                width <= 8192 && height <= 8192) {
+                return;
+            }
+        }
+    } catch (const std::exception&) {
+    }
+    throw UsageError("--size: expected WIDTHxHEIGHT between 320x240 and 8192x8192, got '" + text +
+                     "'");
+}
+
+}  // namespace
+
+void add_view_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<ViewArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "view",
+        "Open traces and captures in the viewer (drag more files onto its window), run the loop "
+        "live, or watch the loops demo. --screenshot renders headless and writes a PNG.");
+    cmd->add_option("files", args->viewer.files,
+                    "loopscope traces and PresentMon / CapFrameX / OCAT / FrameView / MangoHud "
+                    "captures, compared in one view");
+    cmd->add_option("--process", args->viewer.process,
+                    "stream to read from each capture: process name, PID or swap chain (default: "
+                    "the one with the most frames)");
+    cmd->add_option("--scenario", args->viewer.scenarios,
+                    "also show a built-in loop scenario, run on the virtual clock (see `loopscope "
+                    "run --list-scenarios`)");
+    cmd->add_flag("--live", args->live, "start on the live harness (the engine on the real clock)");
+    cmd->add_flag("--demo", args->demo, "start on the loops demo");
+    cmd->add_option("--screenshot", args->viewer.screenshot_path,
+                    "render headless (SDL_VIDEODRIVER=offscreen when there is no display), write "
+                    "this PNG and exit");
+    cmd->add_option("--frames", args->viewer.frames, "frames to render before the screenshot")
+        ->check(CLI::Range(1, 100000));
+    cmd->add_option("--size", args->size, "window size, WIDTHxHEIGHT")->capture_default_str();
+#ifdef LOOPSCOPE_VIEW_LOOP_OPTIONS
+    add_loop_options(*cmd, args->loop, true);
+#endif
+    cmd->callback([args, &exit_code] {
+        ViewerOptions options = args->viewer;
+        parse_size(args->size, options.width, options.height);
+        if (args->live && args->demo) {
+            throw UsageError("--live and --demo choose the first tab: give one of them");
+        }
+        options.first_tab = args->live   ? ViewerTab::live
+                            : args->demo ? ViewerTab::demo
+                                         : ViewerTab::captures;
+#ifdef LOOPSCOPE_VIEW_LOOP_OPTIONS
+        options.live_config = loop_config(args->loop);
+        options.live_trace_path = args->loop.output;
+#endif
+        exit_code = run_viewer(options);
+    });
+}
+
+}  // namespace loopscope
+
+#endif  // LOOPSCOPE_HAVE_VIEWER

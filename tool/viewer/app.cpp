@@ -1,0 +1,262 @@
+// The viewer's own main loop: opens the documents, then each frame polls events (dropped files
+// open as new documents), runs one live-harness frame when its tab is shown, lays out the tabs
+// and their panels, renders, and in screenshot mode writes the PNG after the last frame.
+#include <SDL.h>
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "probes/loop_scenarios.hpp"
+#include "tool/viewer/demo_panel.hpp"
+#include "tool/viewer/document.hpp"
+#include "tool/viewer/live_panel.hpp"
+#include "tool/viewer/panels.hpp"
+#include "tool/viewer/screenshot.hpp"
+#include "tool/viewer/viewer.hpp"
+#include "tool/viewer/window.hpp"
+
+namespace loopscope {
+
+namespace {
+
+Document scenario_document(const std::string& name) {
+    const Scenario* s = find_scenario(name);
+    if (!s) {
+        std::string names;
+        for (const Scenario& known : builtin_scenarios()) {
+            names += (names.empty() ? "" : ", ") + known.name;
+        }
+        throw UsageError(fmt::format("--scenario: no scenario '{}' (there are: {})", name, names));
+    }
+    std::vector<FrameRecord> records;
+    run_virtual(s->model, s->config, s->frames,
+                [&](const FrameRecord& r) { records.push_back(r); });
+    return document_from_records("scenario " + s->name, std::move(records), s->config);
+}
+
+class App {
+  public:
+    explicit App(const ViewerOptions& options)
+        : options_(options), live_(options.live_config, options.live_trace_path) {
+        for (const std::string& name : options.scenarios) {
+            add(std::make_unique<Document>(scenario_document(name)));
+        }
+        for (const std::string& path : options.files) {
+            add(std::make_unique<Document>(load_document(path, options.process)));
+        }
+    }
+
+    bool live_shown() const { return live_shown_; }
+
+    void open_dropped(const std::vector<std::string>& paths) {
+        for (const std::string& path : paths) {
+            try {
+                add(std::make_unique<Document>(load_document(path, options_.process)));
+                status_ = "opened " + path;
+            } catch (const std::exception& e) {
+                status_ = e.what();  // a bad dropped file must not close the viewer
+            }
+        }
+    }
+
+    void tick_live() {
+        if (live_shown_) {
+            live_.tick();
+        }
+    }
+
+    void draw(int frame_index) {
+        const ImGuiViewport* vp = ImGui::GetMainViewport();
+        ImGui::SetNextWindowPos(vp->WorkPos);
+        ImGui::SetNextWindowSize(vp->WorkSize);
+        ImGui::Begin("loopscope", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+        live_shown_ = false;
+        if (ImGui::BeginTabBar("##tabs")) {
+            const auto flags = [&](ViewerTab tab) {
+                return frame_index == 0 && options_.first_tab == tab ? ImGuiTabItemFlags_SetSelected
+                                                                     : ImGuiTabItemFlags_None;
+            };
+            if (ImGui::BeginTabItem("Captures", nullptr, flags(ViewerTab::captures))) {
+                draw_captures();
+                ImGui::EndTabItem();
+            }
+            if (ImGui::BeginTabItem("Live", nullptr, flags(ViewerTab::live))) {
+                live_shown_ = true;
+                live_.draw();
+                ImGui::EndTabItem();
+            }
+            if (ImGui::BeginTabItem("Loops demo", nullptr, flags(ViewerTab::demo))) {
+                demo_.update_and_draw();
+                ImGui::EndTabItem();
+            }
+            ImGui::EndTabBar();
+        }
+        ImGui::End();
+    }
+
+  private:
+    void add(std::unique_ptr<Document> doc) {
+        doc->colour_index = next_colour_++;
+        docs_.push_back(std::move(doc));
+        primary_ = docs_.size() - 1;
+        view_.fitted = false;
+    }
+
+    void draw_document_list() {
+        if (docs_.empty()) {
+            ImGui::TextDisabled(
+                "Open traces and captures with `loopscope view FILE...` or drop files on this "
+                "window.");
+        }
+        for (std::size_t i = 0; i < docs_.size(); ++i) {
+            Document& d = *docs_[i];
+            ImGui::PushID(static_cast<int>(i));
+            ImGui::ColorButton("##c",
+                               ImGui::ColorConvertU32ToFloat4(document_colour(d.colour_index)),
+                               ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+            ImGui::SameLine();
+            ImGui::Checkbox("##shown", &d.shown);
+            ImGui::SameLine();
+            if (ImGui::RadioButton(d.name.c_str(), primary_ == i)) {
+                primary_ = i;
+            }
+            ImGui::SameLine();
+            ImGui::TextDisabled("%s, %zu %s, %.1f s", d.capture.source.format.c_str(), d.frames(),
+                                d.capture.per_frame ? "frames" : "samples (not per frame)",
+                                d.end_ns() / 1e9);
+            ImGui::SameLine();
+            if (ImGui::SmallButton("close")) {
+                close_ = i;
+            }
+            ImGui::PopID();
+        }
+        if (!status_.empty()) {
+            ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.4f, 1.0f), "%s", status_.c_str());
+        }
+    }
+
+    std::optional<RangeStatsView> selection_stats(const Document* primary) {
+        if (!primary || !view_.has_selection()) {
+            return std::nullopt;
+        }
+        const std::span<const std::int64_t> x(primary->x_ns);
+        const std::size_t a = first_sample_at_or_after(x, *view_.selection_begin_ns);
+        const std::size_t b = first_sample_at_or_after(x, *view_.selection_end_ns);
+        if (b <= a) {
+            return std::nullopt;
+        }
+        if (!range_ || range_doc_ != primary || range_first_ != a || range_last_ != b) {
+            range_ = RangeStatsView{fmt::format("frames {}-{} of {}", a, b - 1, primary->name),
+                                    range_stats(*primary, a, b)};
+            range_doc_ = primary;
+            range_first_ = a;
+            range_last_ = b;
+        }
+        return range_;
+    }
+
+    void draw_captures() {
+        draw_document_list();
+        if (close_ && *close_ < docs_.size()) {
+            docs_.erase(docs_.begin() + static_cast<std::ptrdiff_t>(*close_));
+            primary_ = docs_.empty() ? 0 : std::min(primary_, docs_.size() - 1);
+            range_.reset();
+            range_doc_ = nullptr;
+        }
+        close_.reset();
+        if (docs_.empty()) {
+            return;
+        }
+        std::vector<Document*> docs;
+        double end_ns = 0;
+        for (auto& d : docs_) {
+            docs.push_back(d.get());
+            end_ns = std::max(end_ns, static_cast<double>(d->end_ns()));
+        }
+        if (!view_.fitted) {
+            view_.fit(0.0, end_ns);
+        }
+        Document* primary = docs[primary_];
+        const float total = ImGui::GetContentRegionAvail().y;
+        const bool loop = primary->has_loop();
+        draw_frame_time_graph(docs, primary, view_, settings_, total * (loop ? 0.34f : 0.5f));
+        if (loop) {
+            draw_loop_graphs(*primary, view_, total * 0.1f);
+        }
+        const float rest = ImGui::GetContentRegionAvail().y;
+        ImGui::BeginChild("##stats", ImVec2(ImGui::GetContentRegionAvail().x * 0.5f, rest), false);
+        draw_stats_table(docs, selection_stats(primary));
+        ImGui::EndChild();
+        ImGui::SameLine();
+        ImGui::BeginChild("##hist", ImVec2(0, rest), false);
+        draw_histogram_panel(docs, settings_, rest - 8.0f);
+        ImGui::EndChild();
+    }
+
+    ViewerOptions options_;
+    std::vector<std::unique_ptr<Document>> docs_;
+    std::size_t primary_ = 0;
+    int next_colour_ = 0;
+    std::optional<std::size_t> close_;
+    std::string status_;
+    TimeView view_;
+    GraphSettings settings_;
+    std::optional<RangeStatsView> range_;
+    const Document* range_doc_ = nullptr;
+    std::size_t range_first_ = 0, range_last_ = 0;
+    LiveRun live_;
+    LoopsDemo demo_;
+    bool live_shown_ = false;
+};
+
+}  // namespace
+
+int run_viewer(const ViewerOptions& options) {
+    const bool screenshot = !options.screenshot_path.empty();
+    // Headless screenshots need no display: SDL's offscreen driver gives GL through EGL.
+    if (screenshot && !std::getenv("SDL_VIDEODRIVER") && !std::getenv("DISPLAY") &&
+        !std::getenv("WAYLAND_DISPLAY")) {
+        setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    }
+    App app(options);  // reads every file before a window opens: bad input fails fast
+    ViewerWindow window("loopscope view", options.width, options.height, screenshot);
+    using Clock = std::chrono::steady_clock;
+    for (int frame = 0;; ++frame) {
+        const auto frame_start = Clock::now();
+        std::vector<std::string> dropped;
+        if (!window.poll_events(dropped)) {
+            break;
+        }
+        app.open_dropped(dropped);
+        // The live harness paces itself with its render cap; vsync would add its own waits.
+        window.set_vsync(!app.live_shown());
+        app.tick_live();
+        window.begin_frame();
+        app.draw(frame);
+        window.render();
+        if (screenshot && frame + 1 >= options.frames) {
+            write_back_buffer_png(options.screenshot_path, window.drawable_width(),
+                                  window.drawable_height());
+            break;
+        }
+        window.present();
+        if (screenshot && !app.live_shown()) {
+            // Headless, vsync never blocks: pace at 60 Hz so animations advance as on a screen.
+            std::this_thread::sleep_until(frame_start + std::chrono::microseconds(16'667));
+        }
+    }
+    return 0;
+}
+
+}  // namespace loopscope

@@ -1,0 +1,244 @@
+// The frame-time graph panel (see panels.hpp): min/max per pixel column, so its cost follows the
+// width of the screen, not the length of the capture.
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "common/units.hpp"
+#include "tool/viewer/panels.hpp"
+
+namespace loopscope {
+
+double frame_ns_to_ms(std::int64_t ns) {
+    return static_cast<double>(ns) / 1e6;
+}
+double frame_ns_to_fps(std::int64_t ns) {
+    return ns > 0 ? 1e9 / static_cast<double>(ns) : std::numeric_limits<double>::quiet_NaN();
+}
+
+namespace {
+
+const ImU32 kBudgetColour = IM_COL32(255, 220, 80, 150);
+const ImU32 kRefreshColour = IM_COL32(120, 255, 200, 150);
+const ImU32 kHitchColour = IM_COL32(255, 60, 60, 255);
+const ImU32 kStutterColour = IM_COL32(255, 150, 40, 220);
+const ImU32 kSpiralColour = IM_COL32(255, 80, 255, 255);
+
+void horizontal_line(const PlotArea& area, const YAxis& axis, double v, ImU32 colour,
+                     const std::string& label) {
+    const float y = axis.to_px(v);
+    if (y < area.min.y || y > area.max.y) {
+        return;
+    }
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddLine(ImVec2(area.min.x, y), ImVec2(area.max.x, y), colour, 1.0f);
+    const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+    draw->AddText(ImVec2(area.max.x - size.x - 4.0f, y - size.y - 1.0f), colour, label.c_str());
+}
+
+// Indices (sorted) whose x lies in the visible range.
+template <typename Index>
+std::pair<std::size_t, std::size_t> visible_indices(const std::vector<Index>& sorted_indices,
+                                                    const Document& doc, const TimeView& view) {
+    auto x_of = [&](std::size_t k) { return static_cast<double>(doc.x_ns[sorted_indices[k]]); };
+    std::size_t a = 0, b = sorted_indices.size();
+    // Binary searches by position through the (ascending) frame index.
+    std::size_t lo = 0, hi = b;
+    while (lo < hi) {
+        const std::size_t mid = (lo + hi) / 2;
+        (x_of(mid) < view.t0_ns ? lo = mid + 1 : hi = mid);
+    }
+    a = lo;
+    hi = b;
+    while (lo < hi) {
+        const std::size_t mid = (lo + hi) / 2;
+        (x_of(mid) <= view.t1_ns ? lo = mid + 1 : hi = mid);
+    }
+    b = lo;
+    return {a, b};
+}
+
+void marker(const PlotArea& area, float x, ImU32 colour, bool full_height) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    if (full_height) {
+        draw->AddLine(ImVec2(x, area.min.y), ImVec2(x, area.max.y),
+                      (colour & 0x00FFFFFF) | 0x60000000);
+    }
+    draw->AddTriangleFilled(ImVec2(x - 4.0f, area.min.y), ImVec2(x + 4.0f, area.min.y),
+                            ImVec2(x, area.min.y + 7.0f), colour);
+}
+
+void frame_tooltip(const Document& doc, std::size_t i) {
+    ImGui::BeginTooltip();
+    ImGui::Text("%s, frame %zu", doc.name.c_str(), i);
+    const std::int64_t ft = doc.frame_ns.values[i];
+    ImGui::Text("start      %.6f s", static_cast<double>(doc.x_ns[i]) / 1e9);
+    ImGui::Text("frame time %s  (%.1f fps)", format_ms(ft).c_str(), frame_ns_to_fps(ft));
+    const Capture& c = doc.capture;
+    if (i < c.display_ns.size()) {
+        if (c.display_ns[i] >= 0) {
+            ImGui::Text("display    %s", format_ms(c.display_ns[i]).c_str());
+        } else {
+            ImGui::Text("display    not displayed");
+        }
+    }
+    if (i < c.dropped.size() && c.dropped[i]) {
+        ImGui::Text("dropped");
+    }
+    if (i < c.generated.size() && c.generated[i]) {
+        ImGui::Text("generated frame");
+    }
+    if (i < c.loop.size()) {
+        const FrameRecord& r = c.loop[i];
+        ImGui::Separator();
+        ImGui::Text("raw        %s", format_ms(r.raw_ns).c_str());
+        ImGui::Text("clamped    %s  (lost %s)", format_ms(r.clamped_ns).c_str(),
+                    format_ms(r.clamp_lost_ns).c_str());
+        ImGui::Text("consumed   %s", format_ms(r.consumed_ns).c_str());
+        ImGui::Text("acc        %s -> %s", format_ms(r.acc_before_ns).c_str(),
+                    format_ms(r.acc_after_ns).c_str());
+        ImGui::Text("steps      %lld  (cap dropped %s)", static_cast<long long>(r.steps),
+                    format_ms(r.cap_dropped_ns).c_str());
+        ImGui::Text("alpha      %.6f", r.alpha);
+        ImGui::Text("step cost  %s   render %s   wait %s", format_ms(r.step_cost_ns).c_str(),
+                    format_ms(r.render_ns).c_str(), format_ms(r.wait_ns).c_str());
+    }
+    ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void draw_frame_time_graph(std::span<Document* const> docs, const Document* primary, TimeView& view,
+                           GraphSettings& settings, float height) {
+    ImGui::Checkbox("log axis", &settings.log_axis);
+    ImGui::SameLine();
+    ImGui::Checkbox("FPS", &settings.fps);
+    ImGui::SameLine();
+    ImGui::TextDisabled(
+        "drag: pan   wheel: zoom   shift+drag or right-drag: select range   double-click: fit");
+
+    double data_end_ns = 0.0;
+    for (const Document* d : docs) {
+        data_end_ns = std::max(data_end_ns, static_cast<double>(d->end_ns()));
+    }
+    const PlotArea area = begin_time_plot("##frame_time", view, height, data_end_ns, true);
+    const DisplayFn display = settings.fps ? frame_ns_to_fps : frame_ns_to_ms;
+
+    static std::vector<std::vector<PlotColumn>> columns;
+    columns.resize(docs.size());
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    for (std::size_t k = 0; k < docs.size(); ++k) {
+        columns[k].clear();
+        if (docs[k]->shown && docs[k]->frames() > 0) {
+            decimate_visible(area, view, docs[k]->x_ns, docs[k]->frame_ns, columns[k]);
+            display_range(columns[k], display, lo, hi);
+        }
+    }
+    YAxis axis;
+    axis.log = settings.log_axis;
+    axis.top = area.min.y + 8.0f;
+    axis.bottom = area.max.y;
+    if (!(lo <= hi)) {
+        lo = settings.fps ? 30.0 : 10.0;
+        hi = settings.fps ? 144.0 : 40.0;
+    }
+    if (axis.log) {
+        axis.lo = std::max(lo, 1e-4) / 1.25;
+        axis.hi = std::max(hi, axis.lo * 10.0) * 1.25;
+    } else {
+        axis.lo = 0.0;
+        axis.hi = std::max(hi * 1.08, 1e-3);
+    }
+    const char* unit = settings.fps ? "fps" : "ms";
+    draw_y_grid(area, axis, unit);
+
+    ImGui::GetWindowDrawList()->PushClipRect(area.min, area.max, true);
+    // Budget lines: 60 and 30 fps, and the refresh the primary document's frames sit on.
+    const auto budget = [&](double ms, const std::string& label, ImU32 colour) {
+        const double v = settings.fps ? 1000.0 / ms : ms;
+        horizontal_line(area, axis, v, colour, label);
+    };
+    budget(1000.0 / 60.0, "16.7 ms (60 fps)", kBudgetColour);
+    budget(1000.0 / 30.0, "33.3 ms (30 fps)", kBudgetColour);
+    if (primary && primary->stats.refresh.rate_hz > 0) {
+        const int hz = primary->stats.refresh.rate_hz;
+        budget(1000.0 / hz,
+               fmt::format("refresh {} Hz ({:.0f}% on grid)      ", hz,
+                           100.0 * primary->stats.refresh.on_grid_share),
+               kRefreshColour);
+    }
+    ImGui::GetWindowDrawList()->PopClipRect();
+
+    for (std::size_t k = 0; k < docs.size(); ++k) {
+        if (!columns[k].empty()) {
+            draw_columns(area, axis, columns[k], display, document_colour(docs[k]->colour_index));
+        }
+    }
+
+    // Markers: CapFrameX stutters, Unreal hitches, spiral onset.
+    ImGui::GetWindowDrawList()->PushClipRect(area.min, area.max, true);
+    for (const Document* d : docs) {
+        if (!d->shown || d->stats_frames == 0) {
+            continue;
+        }
+        const auto& stutters = d->stats.stutter.frames;
+        const auto [s0, s1] = visible_indices(stutters, *d, view);
+        float last_x = -1e9f;
+        for (std::size_t k = s0; k < s1; ++k) {
+            const float x = area.x_px(view, static_cast<double>(d->x_ns[stutters[k]]));
+            if (x - last_x >= 2.0f) {  // one tick per couple of pixels is enough
+                ImGui::GetWindowDrawList()->AddLine(ImVec2(x, area.max.y - 6.0f),
+                                                    ImVec2(x, area.max.y), kStutterColour, 2.0f);
+                last_x = x;
+            }
+        }
+        std::vector<std::size_t> hitch_frames;
+        for (const Hitch& h : d->stats.hitches.hitches) {
+            hitch_frames.push_back(h.index);
+        }
+        const auto [h0, h1] = visible_indices(hitch_frames, *d, view);
+        for (std::size_t k = h0; k < h1; ++k) {
+            marker(area, area.x_px(view, static_cast<double>(d->x_ns[hitch_frames[k]])),
+                   kHitchColour, true);
+        }
+        if (d->spiral_onset_frame && *d->spiral_onset_frame < d->frames()) {
+            const float x = area.x_px(view, static_cast<double>(d->x_ns[*d->spiral_onset_frame]));
+            ImGui::GetWindowDrawList()->AddLine(ImVec2(x, area.min.y), ImVec2(x, area.max.y),
+                                                kSpiralColour, 2.0f);
+            ImGui::GetWindowDrawList()->AddText(ImVec2(x + 4.0f, area.min.y + 10.0f), kSpiralColour,
+                                                "spiral onset");
+        }
+    }
+    ImGui::GetWindowDrawList()->PopClipRect();
+    draw_selection(area, view);
+
+    // The hovered frame: the slowest frame under the cursor's pixel column, so a spike is what
+    // one points at even when thousands of frames share the column.
+    if (area.hovered && primary && primary->frames() > 0) {
+        const double ns_per_px = (view.t1_ns - view.t0_ns) / std::max(1.0f, area.width());
+        const std::span<const std::int64_t> x(primary->x_ns);
+        std::size_t a = first_sample_at_or_after(x, area.hover_x_ns - ns_per_px * 0.5);
+        const std::size_t b = first_sample_at_or_after(x, area.hover_x_ns + ns_per_px * 0.5);
+        std::size_t i = nearest_sample(x, area.hover_x_ns);
+        if (a < b) {
+            i = a;
+            for (; a < b; ++a) {
+                if (primary->frame_ns.values[a] > primary->frame_ns.values[i]) {
+                    i = a;
+                }
+            }
+        }
+        const float px = area.x_px(view, static_cast<double>(primary->x_ns[i]));
+        const float py = axis.to_px(display(primary->frame_ns.values[i]));
+        ImDrawList* draw = ImGui::GetWindowDrawList();
+        draw->AddLine(ImVec2(px, area.min.y), ImVec2(px, area.max.y), IM_COL32(255, 255, 255, 70));
+        draw->AddCircle(ImVec2(px, py), 5.0f, IM_COL32(255, 255, 255, 255), 12, 1.5f);
+        frame_tooltip(*primary, i);
+    }
+}
+
+}  // namespace loopscope

@@ -1,0 +1,181 @@
+// Frame-time histogram and percentile curve (see panels.hpp). The percentiles come from the
+// report's percentile_sorted (PresentMon's interpolation), so the curve passes through the very
+// numbers the statistics table prints.
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "tool/viewer/panels.hpp"
+
+namespace loopscope {
+
+namespace {
+
+constexpr std::size_t kBins = 80;
+const ImU32 kGrid = IM_COL32(255, 255, 255, 28);
+const ImU32 kLabel = IM_COL32(200, 200, 200, 255);
+
+const std::vector<std::size_t>& cached_counts(Document& doc, double lo, double hi, bool log_bins) {
+    HistogramCache& c = doc.histogram;
+    if (c.lo != lo || c.hi != hi || c.bins != kBins || c.log_bins != log_bins ||
+        c.frames != doc.frames()) {
+        c.counts = histogram_counts(doc.frame_ns.values, lo, hi, kBins, log_bins);
+        c.lo = lo;
+        c.hi = hi;
+        c.bins = kBins;
+        c.log_bins = log_bins;
+        c.frames = doc.frames();
+    }
+    return c.counts;
+}
+
+// Percentile p on the "nines" axis: 0 at p = 0, 1 at 90 %, 2 at 99 %, 3 at 99.9 %.
+double nines(double p) {
+    return -std::log10(std::max(1e-6, 1.0 - p));
+}
+constexpr double kMaxNines = 4.0;  // up to p99.99
+
+void histogram(std::span<Document* const> docs, const GraphSettings& settings, ImVec2 size) {
+    const ImVec2 pos = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(size);
+    const ImVec2 a(pos.x + 40.0f, pos.y + 18.0f), b(pos.x + size.x - 8.0f, pos.y + size.y - 18.0f);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(a, b, IM_COL32(22, 24, 28, 255));
+    draw->AddText(ImVec2(a.x, pos.y), IM_COL32(230, 230, 230, 255),
+                  settings.log_axis ? "frame-time histogram (log bins), share of frames"
+                                    : "frame-time histogram, share of frames");
+    double lo = HUGE_VAL, hi = 0.0;
+    for (const Document* d : docs) {
+        if (d->shown && !d->sorted_frame_ns.empty()) {
+            lo = std::min(lo, static_cast<double>(d->sorted_frame_ns.front()));
+            hi = std::max(hi, static_cast<double>(d->sorted_frame_ns.back()));
+        }
+    }
+    if (!(hi > 0.0)) {
+        return;
+    }
+    lo = std::max(lo, 1.0);
+    hi = std::max(hi * 1.0001, lo * 1.01);
+    if (!settings.log_axis) {
+        lo = 0.0;
+    }
+    std::vector<const std::vector<std::size_t>*> counts;
+    double top_share = 0.0;
+    for (Document* d : docs) {
+        if (!d->shown || d->frames() == 0) {
+            counts.push_back(nullptr);
+            continue;
+        }
+        counts.push_back(&cached_counts(*d, lo, hi, settings.log_axis));
+        for (const std::size_t n : *counts.back()) {
+            top_share =
+                std::max(top_share, static_cast<double>(n) / static_cast<double>(d->frames()));
+        }
+    }
+    const auto x_of = [&](double ns) {
+        const double t =
+            settings.log_axis ? std::log(ns / lo) / std::log(hi / lo) : (ns - lo) / (hi - lo);
+        return a.x + static_cast<float>(t) * (b.x - a.x);
+    };
+    // Axis labels in ms at a handful of places.
+    for (int k = 0; k <= 4; ++k) {
+        const double t = k / 4.0;
+        const double ns = settings.log_axis ? lo * std::pow(hi / lo, t) : lo + t * (hi - lo);
+        const float x = x_of(ns);
+        draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), kGrid);
+        const std::string label = fmt::format("{:.3g} ms", ns / 1e6);
+        draw->AddText(ImVec2(std::min(x, b.x - 50.0f), b.y + 2.0f), kLabel, label.c_str());
+    }
+    draw->AddText(ImVec2(pos.x, a.y), kLabel, fmt::format("{:.0f}%", top_share * 100).c_str());
+    for (std::size_t k = 0; k < docs.size(); ++k) {
+        if (!counts[k]) {
+            continue;
+        }
+        const auto& c = *counts[k];
+        const ImU32 colour = document_colour(docs[k]->colour_index);
+        const ImU32 fill = (colour & 0x00FFFFFF) | 0x50000000;
+        for (std::size_t i = 0; i < c.size(); ++i) {
+            const double share = static_cast<double>(c[i]) / static_cast<double>(docs[k]->frames());
+            const float x0 =
+                a.x + (b.x - a.x) * static_cast<float>(i) / static_cast<float>(c.size());
+            const float x1 =
+                a.x + (b.x - a.x) * static_cast<float>(i + 1) / static_cast<float>(c.size());
+            const float y = b.y - static_cast<float>(share / top_share) * (b.y - a.y);
+            if (c[i] > 0) {
+                draw->AddRectFilled(ImVec2(x0, y), ImVec2(x1, b.y), fill);
+                draw->AddLine(ImVec2(x0, y), ImVec2(x1, y), colour, 1.5f);
+            }
+        }
+    }
+}
+
+void percentile_curve(std::span<Document* const> docs, const GraphSettings& settings, ImVec2 size) {
+    const ImVec2 pos = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(size);
+    const ImVec2 a(pos.x + 56.0f, pos.y + 18.0f), b(pos.x + size.x - 8.0f, pos.y + size.y - 18.0f);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(a, b, IM_COL32(22, 24, 28, 255));
+    draw->AddText(ImVec2(a.x, pos.y), IM_COL32(230, 230, 230, 255),
+                  "frame time at percentile (p50, p90, p99, p99.9, p99.99)");
+    double hi = 0.0, lo = HUGE_VAL;
+    for (const Document* d : docs) {
+        if (d->shown && !d->sorted_frame_ns.empty()) {
+            hi = std::max(hi, percentile_sorted(d->sorted_frame_ns, 0.9999));
+            lo = std::min(lo, static_cast<double>(d->sorted_frame_ns.front()));
+        }
+    }
+    if (!(hi > 0.0)) {
+        return;
+    }
+    YAxis axis;
+    axis.log = settings.log_axis;
+    axis.lo = settings.log_axis ? std::max(lo, 1.0) / 1e6 / 1.2 : 0.0;
+    axis.hi = hi / 1e6 * 1.1;
+    axis.top = a.y;
+    axis.bottom = b.y;
+    for (const double p : {0.0, 0.5, 0.9, 0.99, 0.999, 0.9999}) {
+        const float x = a.x + static_cast<float>(nines(p) / kMaxNines) * (b.x - a.x);
+        draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), kGrid);
+        draw->AddText(ImVec2(std::min(x + 2.0f, b.x - 40.0f), b.y + 2.0f), kLabel,
+                      fmt::format("p{:g}", p * 100).c_str());
+    }
+    for (int k = 0; k <= 4; ++k) {
+        const double v = axis.log ? axis.lo * std::pow(axis.hi / axis.lo, k / 4.0)
+                                  : axis.lo + (axis.hi - axis.lo) * k / 4.0;
+        const float y = axis.to_px(v);
+        draw->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), kGrid);
+        draw->AddText(ImVec2(pos.x, y - 7.0f), kLabel, fmt::format("{:.3g} ms", v).c_str());
+    }
+    for (const Document* d : docs) {
+        if (!d->shown || d->sorted_frame_ns.empty()) {
+            continue;
+        }
+        std::vector<ImVec2> points;
+        constexpr int kPoints = 240;
+        for (int k = 0; k <= kPoints; ++k) {
+            const double n = kMaxNines * k / kPoints;
+            const double p = 1.0 - std::pow(10.0, -n);
+            const double v = percentile_sorted(d->sorted_frame_ns, p) / 1e6;
+            points.emplace_back(a.x + static_cast<float>(n / kMaxNines) * (b.x - a.x),
+                                axis.to_px(v));
+        }
+        draw->AddPolyline(points.data(), static_cast<int>(points.size()),
+                          document_colour(d->colour_index), 0, 2.0f);
+    }
+}
+
+}  // namespace
+
+void draw_histogram_panel(std::span<Document* const> docs, const GraphSettings& settings,
+                          float height) {
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float half = (width - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+    histogram(docs, settings, ImVec2(half, height));
+    ImGui::SameLine();
+    percentile_curve(docs, settings, ImVec2(half, height));
+}
+
+}  // namespace loopscope

@@ -1,0 +1,87 @@
+// Accumulator, steps per frame and alpha on the frame-time graph's time axis (see panels.hpp):
+// what a fixed-step loop did frame by frame, so a hitch above lines up with the catch-up below.
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "tool/viewer/panels.hpp"
+
+namespace loopscope {
+
+namespace {
+
+double ns_to_ms_display(std::int64_t v) {
+    return static_cast<double>(v) / 1e6;
+}
+double as_is(std::int64_t v) {
+    return static_cast<double>(v);
+}
+double ppm_to_unit(std::int64_t v) {
+    return static_cast<double>(v) / 1e6;
+}
+
+struct LoopPlot {
+    const char* id;
+    const char* title;
+    const char* unit;
+    const PlotSeries* series;
+    DisplayFn display;
+    double fixed_hi;  // > 0: the axis top (alpha's 1.0); otherwise fitted to the visible data
+};
+
+void draw_one(const Document& doc, TimeView& view, float height, const LoopPlot& plot,
+              bool time_labels, double reference, const char* reference_label) {
+    const PlotArea area =
+        begin_time_plot(plot.id, view, height, static_cast<double>(doc.end_ns()), time_labels);
+    static std::vector<PlotColumn> columns;
+    decimate_visible(area, view, doc.x_ns, *plot.series, columns);
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    display_range(columns, plot.display, lo, hi);
+    YAxis axis;
+    axis.top = area.min.y + 14.0f;
+    axis.bottom = area.max.y - 1.0f;
+    axis.lo = 0.0;
+    axis.hi = plot.fixed_hi > 0 ? plot.fixed_hi : std::max({hi * 1.1, reference * 1.1, 1.0});
+    draw_y_grid(area, axis, plot.unit);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    if (reference > 0) {
+        const float y = axis.to_px(reference);
+        draw->AddLine(ImVec2(area.min.x, y), ImVec2(area.max.x, y), IM_COL32(255, 220, 80, 150));
+        draw->AddText(ImVec2(area.max.x - 90.0f, y - 14.0f), IM_COL32(255, 220, 80, 200),
+                      reference_label);
+    }
+    draw_columns(area, axis, columns, plot.display, document_colour(doc.colour_index));
+    draw_selection(area, view);
+    draw->AddText(ImVec2(area.min.x + 6.0f, area.min.y + 2.0f), IM_COL32(230, 230, 230, 255),
+                  plot.title);
+}
+
+}  // namespace
+
+void draw_loop_graphs(const Document& doc, TimeView& view, float height_each) {
+    if (!doc.has_loop()) {
+        ImGui::TextDisabled(
+            "%s has no loop columns (accumulator, steps, alpha): only loopscope "
+            "traces and the live run do.",
+            doc.name.c_str());
+        return;
+    }
+    // dt from the trace's metadata when it states it, to draw the accumulator's ceiling.
+    double dt_ms = 0.0;
+    if (const auto it = doc.capture.metadata.find("dt_ns"); it != doc.capture.metadata.end()) {
+        dt_ms = std::atof(it->second.c_str()) / 1e6;
+    }
+    const LoopPlot acc{
+        "##acc", "accumulator after stepping", "ms", &doc.acc_after_ns, ns_to_ms_display, 0.0};
+    const LoopPlot steps{"##steps", "steps per frame", "", &doc.steps, as_is, 0.0};
+    const LoopPlot alpha{"##alpha", "alpha", "", &doc.alpha_ppm, ppm_to_unit, 1.0};
+    draw_one(doc, view, height_each, acc, false, dt_ms, "dt");
+    draw_one(doc, view, height_each, steps, false, 0.0, "");
+    draw_one(doc, view, height_each, alpha, true, 0.0, "");
+}
+
+}  // namespace loopscope

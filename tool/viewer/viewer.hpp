@@ -1,0 +1,31 @@
+// The entry point of `loopscope view`: everything the command line decides, and the call that
+// opens the window. This header knows nothing of SDL or Dear ImGui, so cmd_view.cpp stays plain.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "probes/loop_engine.hpp"
+
+namespace loopscope {
+
+enum class ViewerTab { captures, live, demo, probes };
+
+struct ViewerOptions {
+    std::vector<std::string> files;      // traces and captures to open
+    std::string process;                 // stream to read from each capture ("" = most frames)
+    std::vector<std::string> scenarios;  // built-in loop scenarios to run virtually and show
+    ViewerTab first_tab = ViewerTab::captures;
+    LoopConfig live_config;       // the live harness's starting knobs
+    std::string live_trace_path;  // where "Save as trace" writes ("" = ask for none)
+    std::string screenshot_path;  // "" = interactive
+    int frames = 60;              // frames to render before the screenshot
+    int width = 1600;
+    int height = 1000;
+};
+
+// Runs the viewer until its window closes, or for `frames` frames when a screenshot is asked for.
+// Returns the process exit code; throws InputError for a file that cannot be read.
+int run_viewer(const ViewerOptions& options);
+
+}  // namespace loopscope
