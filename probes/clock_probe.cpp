@@ -93,7 +93,12 @@ void measure_cost(const ClockSource& s, std::int64_t budget_ns, int min_batches,
         std::max(min_batches, static_cast<int>(static_cast<double>(budget_ns) / kBatchNs));
     const auto n = static_cast<std::int64_t>(std::clamp(kBatchNs / estimate_ns, 1000.0, 1e7));
     r.reads_per_batch = n;
+    // On a busy machine batches take longer than planned: stop at the budget, but never
+    // before the minimum number of batches.
+    const std::int64_t start = reference_now_ns();
     for (int b = 0; b < batches; ++b) {
+        if (b >= min_batches && reference_now_ns() - start >= budget_ns)
+            break;
         const std::int64_t a = reference_now_ns();
         sink.fetch_add(s.spin(static_cast<std::size_t>(n)), std::memory_order_relaxed);
         const std::int64_t e = reference_now_ns();
@@ -247,11 +252,13 @@ ClockProbeResult run_clock_probe(const ClockProbeOptions& options,
         r.drift_ppm =
             drift_ppm(end[i].clock_ticks - drift_from.clock_ticks, s.scale, r.drift_interval_ns);
         if (r.drift_interval_ns > 0) {
-            // A pair read at a coarse clock's step is good to its gaps; any other pair only to
-            // a step of the clock.
-            const double step_ns = drift_from.at_step && end[i].at_step
-                                       ? 0.0
-                                       : std::max({r.granularity_median_ns, r.resolution_ns, 1.0});
+            // A pair read at a coarse clock's step is good to its gaps; any other reading may be
+            // off by a step, and not always downwards (SDL_GetTicks64 was seen here off by more
+            // than one step over two readings), so two readings by two steps.
+            const double step_ns =
+                drift_from.at_step && end[i].at_step
+                    ? 0.0
+                    : 2 * std::max({r.granularity_median_ns, r.resolution_ns, 1.0});
             r.drift_uncertainty_ppm =
                 (step_ns + static_cast<double>(drift_from.gap_ns + end[i].gap_ns)) * 1e6 /
                 static_cast<double>(r.drift_interval_ns);

@@ -117,7 +117,7 @@ std::string context_markdown(const SystemContext& c) {
                                   : fmt::format("{} (available: {})", c.clocksource,
                                                 or_unknown(join(c.clocksources_available, ", ")))});
     t.add_row(
-        {"timer slack", c.timer_slack_ns < 0 ? "unknown" : fmt::format("{} ns", c.timer_slack_ns)});
+        {"timer slack", c.timer_slack_ns < 0 ? "unknown" : format_duration(c.timer_slack_ns)});
     t.add_row({"kernel tick",
                c.kernel_tick_ns <= 0
                    ? "unknown"

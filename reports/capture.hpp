@@ -29,8 +29,10 @@ struct Capture {
 
     // One entry per frame (or per sample when !per_frame), all vectors the same length where
     // present; an optional column is empty when the format lacks it.
-    std::vector<std::int64_t> frame_ns;    // present-to-present frame time (the main timeline)
-    std::vector<std::int64_t> start_ns;    // frame start since the capture began
+    std::vector<std::int64_t> frame_ns;  // present-to-present frame time (the main timeline)
+    // Frame start since the capture began; where a format has no time column, the running sum
+    // of frame_ns from 0.
+    std::vector<std::int64_t> start_ns;
     std::vector<std::int64_t> display_ns;  // time between display changes; -1 where not displayed
     std::vector<std::uint8_t> dropped;     // 1 where the frame was never displayed
     std::vector<std::uint8_t> generated;   // 1 where the frame was generated (FrameType != App)

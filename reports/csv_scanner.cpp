@@ -5,6 +5,7 @@
 #include <fast_float/fast_float.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <charconv>
@@ -25,6 +26,8 @@ constexpr std::size_t kChunkBytes = 1 << 20;
 constexpr std::size_t kMaxLineBytes = 16 << 20;
 
 std::string_view trim_spaces(std::string_view s) {
+    if (!s.empty() && s.front() != ' ' && s.front() != '\t' && s.back() != ' ' && s.back() != '\t')
+        return s;  // the common case, checked before any loop
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
         s.remove_prefix(1);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
@@ -210,8 +213,11 @@ bool split_unquoted(std::string_view line, const LinePlace& place, std::vector<F
     const __m128i quote = _mm_set1_epi8('"');
     // Cells are written by index into a vector sized ahead: push_back per cell was the hot
     // spot of the whole reader.
-    if (fields.size() < 32)
-        fields.resize(32);
+    // Sized to the cells wanted, so that a reader asking for the same number on every row never
+    // grows the vector again.
+    const std::size_t ahead = std::min<std::size_t>(max_fields, 32);
+    if (fields.size() < ahead)
+        fields.resize(ahead);
     Field* out = fields.data();
     std::size_t kept = 0;
     std::size_t start = 0;  // first byte of the field being cut

@@ -207,7 +207,8 @@ RefreshGuess detect_refresh_rate(std::span<const std::int64_t> frame_ns) {
 
 DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
                                std::span<const std::uint8_t> dropped,
-                               std::span<const std::int64_t> animation_error_ns) {
+                               std::span<const std::int64_t> animation_error_ns,
+                               std::span<const std::uint8_t> animation_error_known) {
     DisplayFigures d;
     if (display_ns.empty())
         return d;
@@ -225,11 +226,15 @@ DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
     d.displayed = shown.size();
     d.dropped_share = static_cast<double>(d.dropped) / static_cast<double>(display_ns.size());
     d.between_display_changes = summarize_frame_times(shown);
-    if (!animation_error_ns.empty()) {
+    std::vector<std::int64_t> abs_error;
+    for (std::size_t i = 0; i < animation_error_ns.size(); ++i) {
+        const bool known = animation_error_known.size() != animation_error_ns.size() ||
+                           animation_error_known[i] != 0;
+        if (known)
+            abs_error.push_back(std::llabs(animation_error_ns[i]));
+    }
+    if (!abs_error.empty()) {
         d.has_animation_error = true;
-        std::vector<std::int64_t> abs_error(animation_error_ns.size());
-        std::transform(animation_error_ns.begin(), animation_error_ns.end(), abs_error.begin(),
-                       [](std::int64_t v) { return std::llabs(v); });
         const FrameTimeSummary e = summarize_frame_times(abs_error);
         d.animation_error_mean_abs_ms = e.mean_ms;
         d.animation_error_p99_abs_ms = e.p99_ms;

@@ -108,10 +108,12 @@ struct DisplayFigures {
            animation_error_max_abs_ms = 0;
 };
 // display_ns: -1 where not displayed; dropped: 1 where never displayed (may be empty: then
-// display_ns < 0 counts as dropped); animation_error_ns may be empty.
+// display_ns < 0 counts as dropped); animation_error_ns may be empty; animation_error_known: 1
+// where the error is a value, 0 where the cell was NA (empty: all are values).
 DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
                                std::span<const std::uint8_t> dropped,
-                               std::span<const std::int64_t> animation_error_ns);
+                               std::span<const std::int64_t> animation_error_ns,
+                               std::span<const std::uint8_t> animation_error_known = {});
 
 // One class of frames (application or generated) on its own cadence: a frame's interval is the
 // time since the previous frame of the same class (the frame times in between summed), so that

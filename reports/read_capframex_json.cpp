@@ -228,6 +228,8 @@ std::vector<Capture> read_capframex_json_streams(const std::string& path) {
                     dropped ? -1 : to_ns(r.display_ms[k], 1e6, "MsBetweenDisplayChange", k));
             }
         }
+        if (!r.has_time)
+            c.start_ns = running_sum_starts(c.frame_ns);
         if (n > 0)
             out.push_back(std::move(c));
     }

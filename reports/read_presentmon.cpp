@@ -444,6 +444,8 @@ std::vector<Capture> read_presentmon_streams(const std::string& path) {
         if (s.capture.frame_ns.empty())
             continue;
         s.capture.metadata = metadata;
+        if (l.start < 0)
+            s.capture.start_ns = running_sum_starts(s.capture.frame_ns);
         out.push_back(std::move(s.capture));
     }
     if (out.empty()) {

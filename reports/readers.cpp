@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include "common/errors.hpp"
 #include "probes/trace_record.hpp"
@@ -35,12 +36,18 @@ void reject_binary(const std::string& path) {
         throw InputError(path, fmt::format("cannot open: {}", std::strerror(errno)));
     char head[4096];
     const std::size_t n = std::fread(head, 1, sizeof head, f);
+    const int read_errno = std::ferror(f) ? errno : 0;
     std::fclose(f);
+    if (read_errno != 0) {  // a folder, for one
+        throw InputError(path, fmt::format("cannot read: {}", std::strerror(read_errno)));
+    }
     if (n == 0) {
         throw InputError(path, fmt::format("empty file: {}", kKnownFormats));
     }
     std::int64_t line = 1, column = 1;
-    for (std::size_t i = 0; i < n; ++i) {
+    // Columns count from after a byte-order mark, as everywhere else.
+    const std::size_t first = n >= 3 && std::memcmp(head, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    for (std::size_t i = first; i < n; ++i) {
         const auto u = static_cast<unsigned char>(head[i]);
         if (u == '\n') {
             ++line;
@@ -193,6 +200,19 @@ void sort_by_frames(std::vector<Capture>& streams) {
 }
 
 }  // namespace
+
+std::vector<std::int64_t> running_sum_starts(const std::vector<std::int64_t>& frame_ns) {
+    std::vector<std::int64_t> start_ns(frame_ns.size());
+    std::int64_t t = 0;
+    for (std::size_t i = 0; i < frame_ns.size(); ++i) {
+        start_ns[i] = t;
+        // A sum past int64 would need 292 years of frames: saturate rather than wrap.
+        t = frame_ns[i] > std::numeric_limits<std::int64_t>::max() - t
+                ? std::numeric_limits<std::int64_t>::max()
+                : t + frame_ns[i];
+    }
+    return start_ns;
+}
 
 std::string detect_format(const std::string& path) {
     return detail::detect_format_of(path);

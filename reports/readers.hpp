@@ -14,6 +14,9 @@
 
 namespace loopscope {
 
+// Frame starts as the running sum of the frame times, from 0: for formats without a time column.
+std::vector<std::int64_t> running_sum_starts(const std::vector<std::int64_t>& frame_ns);
+
 struct ReadOptions {
     // Which stream to read: a process name (case-insensitive, ".exe" may be left out), a process
     // ID, or a swap chain address. "" = the stream with the most frames.

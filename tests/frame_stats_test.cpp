@@ -209,6 +209,10 @@ TEST(FrameStats, DisplayFiguresCountDroppedFramesAndSkipThemInTheDisplayTimes) {
     EXPECT_DOUBLE_EQ(d.animation_error_mean_abs_ms, 1.0);
     EXPECT_DOUBLE_EQ(d.animation_error_max_abs_ms, 2.0);
     EXPECT_FALSE(display_figures({}, {}, {}).available);
+    // NA cells (known = 0) are left out: only -2 and 1 ms remain.
+    const auto known = std::vector<std::uint8_t>{1, 0, 0, 1};
+    const DisplayFigures k = display_figures(display, dropped, error, known);
+    EXPECT_DOUBLE_EQ(k.animation_error_mean_abs_ms, 1.5);
 }
 
 TEST(FrameStats, ApplicationAndGeneratedFramesAreMeasuredOnTheirOwnCadence) {

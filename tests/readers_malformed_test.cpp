@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <random>
 
 #include "common/errors.hpp"
 #include "probes/trace_record.hpp"
@@ -56,6 +57,10 @@ class ReadersMalformed : public ::testing::Test {
 
 TEST_F(ReadersMalformed, MissingFile) {
     expect_error(dir_ + "/no-such-file.csv", 0, 0, "cannot open: No such file or directory");
+}
+
+TEST_F(ReadersMalformed, FolderInsteadOfAFile) {
+    expect_error(dir_, 0, 0, "cannot read: Is a directory");
 }
 
 TEST_F(ReadersMalformed, EmptyFile) {
@@ -128,6 +133,9 @@ TEST_F(ReadersMalformed, BinaryGarbage) {
     bytes += std::string("\x00\x01\xff\xfe", 4);
     expect_error(write(bytes), 1, 3, "binary data (byte 0x03): expected a text capture");
     expect_error(write(std::string("16.6\n17\x00", 8)), 2, 3, "binary data (byte 0x00)");
+    expect_error(write("\xEF\xBB\xBF"
+                       "ab\x01"),
+                 1, 3, "binary data (byte 0x01)");
 }
 
 TEST_F(ReadersMalformed, ChangedColumnLayoutListsFoundAndExpected) {
@@ -180,6 +188,48 @@ TEST_F(ReadersMalformed, ErrorsNameTheFileEvenForListing) {
     const std::string path = write("garbage\n");
     EXPECT_THROW(list_capture_streams(path), InputError);
     EXPECT_THROW(detect_format(path), InputError);
+}
+
+// Damaged copies of real captures (cut anywhere, a byte overwritten with a delimiter, a quote,
+// a NUL, a line break or a letter) either read or give an InputError: never another exception,
+// a crash or a hang. Run under the sanitizer build too.
+TEST_F(ReadersMalformed, DamagedRealCapturesReadOrGiveInputError) {
+    const char* const files[] = {
+        "presentmon_gold_test_case_5_v1.csv", "presentmon_gold_test_case_5_v2.csv",
+        "presentmon_gold_test_case_5.csv", "mangohud_v1_versioned.csv", "capframex_legacy_re2.csv"};
+    const char damage[] = {',', '"', '\0', '\n', 'x', '-', ';', '\r', '.'};
+    std::mt19937 rng(11);
+    int read_ok = 0, input_errors = 0;
+    for (const char* name : files) {
+        const std::string text = test::read_text(test::capture(name));
+        ASSERT_FALSE(text.empty()) << name;
+        for (int trial = 0; trial < 40; ++trial) {
+            std::string damaged = text;
+            const std::size_t at = rng() % damaged.size();
+            if (trial % 3 == 0) {
+                damaged.resize(at);
+            } else {
+                // Mostly near the start, where the header and the format are decided.
+                const std::size_t where = trial % 3 == 1 ? at % 400 : at;
+                damaged[where] = damage[rng() % sizeof damage];
+            }
+            const std::string path = write(damaged);
+            try {
+                const Capture c = read_capture(path);
+                EXPECT_GT(c.frames(), 0u);
+                ++read_ok;
+            } catch (const InputError& e) {
+                EXPECT_EQ(e.file(), path);
+                EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+                ++input_errors;
+            }
+            std::filesystem::remove(path);
+        }
+    }
+    // Both outcomes occur: the damage is sometimes harmless (a cut after a whole row) and
+    // sometimes not.
+    EXPECT_GT(read_ok, 0);
+    EXPECT_GT(input_errors, 0);
 }
 
 }  // namespace

@@ -412,5 +412,20 @@ TEST(CsvScanner, SplitMatchesAPlainSplitAtEveryLengthAndLimit) {
     EXPECT_EQ(split_fields("a,b,\"c,d\",e", LinePlace{&path, 1}, fields, 2), 4u);
 }
 
+TEST_F(ReadersFiles, WithoutATimeColumnFramesStartAtTheRunningSum) {
+    const Capture pm =
+        read_capture(write("pm.csv",
+                           "Application,ProcessID,SwapChainAddress,msBetweenPresents\n"
+                           "g.exe,1,0x1,10\ng.exe,1,0x1,20\ng.exe,1,0x1,5\n"));
+    EXPECT_EQ(pm.source.format, "presentmon-1");
+    EXPECT_EQ(pm.start_ns, (std::vector<std::int64_t>{0, 10'000'000, 30'000'000}));
+    EXPECT_TRUE(pm.display_ns.empty());
+    EXPECT_TRUE(pm.dropped.empty());
+    const Capture json = read_capture(
+        write("s.json", R"({"Runs": [{"CaptureData": {"MsBetweenPresents": [4, 6]}}]})"));
+    EXPECT_EQ(json.start_ns, (std::vector<std::int64_t>{0, 4'000'000}));
+    EXPECT_EQ(json.source.process, "");
+}
+
 }  // namespace
 }  // namespace loopscope

@@ -11,9 +11,12 @@ namespace loopscope {
 
 // One declaration per subcommand, e.g. void add_probe_command(CLI::App& app, int& exit_code);
 void add_probe_command(CLI::App& app, int& exit_code);
+void add_run_command(CLI::App& app, int& exit_code);
+void add_replay_command(CLI::App& app, int& exit_code);
 #ifdef LOOPSCOPE_HAVE_VIEWER
 void add_view_command(CLI::App& app, int& exit_code);
 #endif
+void add_report_command(CLI::App& app, int& exit_code);
 
 // `probe timers`, registered on the `probe` command.
 void add_probe_timers_command(CLI::App& probe, int& exit_code);

@@ -1,7 +1,7 @@
 // The `loopscope` program: parses the command line, runs one subcommand and turns the errors a
 // user can cause into one line on standard error and a documented exit code.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <exception>
@@ -18,17 +18,20 @@ int main(int argc, char** argv) {
         "Exit codes: 0 ok, 1 a probe or run failed, 2 bad command line or input,\n"
         "3 a --fail-if condition held.",
         "loopscope"};
-    app.set_version_flag("--version", "loopscope " LOOPSCOPE_VERSION " (" LOOPSCOPE_BUILD_TYPE
-                                      " build)");
+    app.set_version_flag("--version",
+                         "loopscope " LOOPSCOPE_VERSION " (" LOOPSCOPE_BUILD_TYPE " build)");
     app.require_subcommand(1);
     app.fallthrough(false);
 
     [[maybe_unused]] int exit_code = loopscope::kExitOk;
     // One line per subcommand, in the order --help lists them.
     loopscope::add_probe_command(app, exit_code);
+    loopscope::add_run_command(app, exit_code);
+    loopscope::add_replay_command(app, exit_code);
 #ifdef LOOPSCOPE_HAVE_VIEWER
     loopscope::add_view_command(app, exit_code);
 #endif
+    loopscope::add_report_command(app, exit_code);
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,162 @@
+// The real-clock loop harness. Every wait is measured, never assumed: the trace shows what the
+// clock said.
+#define LOOPSCOPE_RECORDER 1
+#include "probes/loop_runner.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include "probes/loopscope_recorder.hpp"
+
+namespace loopscope {
+
+const RealClockSource* find_real_clock(std::string_view name) {
+    for (const RealClockSource& c : real_clock_sources()) {
+        if (c.name == name)
+            return &c;
+    }
+    return nullptr;
+}
+
+namespace {
+
+// Burns CPU until the clock reaches target: the stand-in for simulation and render work.
+void busy_until(const RealClockSource& clock, std::int64_t target_ns) {
+    while (clock.now_ns() < target_ns) {
+    }
+}
+
+// A frame limiter: sleep while the deadline is far, spin the last stretch.
+void wait_until(const RealClockSource& clock, std::int64_t target_ns, std::int64_t margin_ns) {
+    const std::int64_t remaining = target_ns - clock.now_ns();
+    if (remaining > margin_ns) {
+        std::this_thread::sleep_for(std::chrono::nanoseconds(remaining - margin_ns));
+    }
+    busy_until(clock, target_ns);
+}
+
+// The frame's next deadline after `done` (times since the run began), as the virtual clock
+// computes it: the next display refresh, or the next multiple of the limiter's period.
+std::optional<std::int64_t> next_deadline(const FrameModel& m, std::int64_t start,
+                                          std::int64_t done) {
+    const std::int64_t target = std::max(start + 1, done);
+    if (m.display_hz > 0) {
+        std::int64_t k =
+            static_cast<std::int64_t>(static_cast<double>(target) * m.display_hz / 1e9);
+        if (k > 0)
+            --k;
+        while (display_refresh_ns(m.display_hz, k) < target)
+            ++k;
+        return display_refresh_ns(m.display_hz, k);
+    }
+    if (m.limit_period_ns > 0) {
+        return (target + m.limit_period_ns - 1) / m.limit_period_ns * m.limit_period_ns;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+RealRunResult run_real(const RealRunOptions& options) {
+    LoopEngine engine(options.config);
+    const RealClockSource& clock = options.clock ? *options.clock : real_clock_sources().front();
+    const FrameModel& m = options.model;
+    VirtualClock model(m);  // for the ramp and the spike schedule only
+    SeededRandom random(m.seed);
+
+    RealRunResult result;
+    result.clock = std::string(clock.name);
+
+    std::optional<Recorder> recorder;
+    RecorderOptions ro;
+    ro.path = options.trace_path;
+    ro.clock_ns = clock.now_ns;
+    ro.clock_name = std::string(clock.name);
+    ro.policy = std::string(policy_name(options.config.policy));
+    ro.dt_ns = options.config.dt_ns;
+    ro.clamp_ns = options.config.clamp_ns;
+    ro.max_steps = options.config.max_steps;
+    ro.timescale = options.config.timescale;
+    ro.metadata = options.metadata;
+    ro.machine = machine_description();
+    ro.capacity = 4096;
+    ro.flush_every = 1024;
+    if (!options.trace_path.empty())
+        recorder.emplace(ro);
+
+    const std::int64_t t0 = recorder ? recorder->start_ns() : clock.now_ns();
+    const std::int64_t hard_limit = options.hard_limit_ns > 0 ? options.hard_limit_ns : INT64_MAX;
+    const std::int64_t time_limit =
+        options.duration_ns > 0 ? std::min(options.duration_ns, hard_limit) : hard_limit;
+    std::int64_t previous = t0;
+    std::int64_t render_end = t0;
+    if (options.frames > 0)
+        result.records.reserve(static_cast<std::size_t>(options.frames));
+
+    std::int64_t end_ns = t0;
+    for (std::int64_t i = 0;; ++i) {
+        const std::int64_t now = clock.now_ns();
+        end_ns = now;
+        if (!result.records.empty())
+            result.records.back().wait_ns = now - render_end;
+        if ((options.frames > 0 && i >= options.frames) || now - t0 >= time_limit ||
+            result.cut_short) {
+            break;
+        }
+        if (recorder)
+            recorder->begin_frame(now);
+        FrameRecord r = engine.advance(now - previous);
+        previous = now;
+
+        // Steps: busy work of steps x the model's cost at this frame, cut at the hard limit.
+        std::int64_t steps_target = now + r.steps * model.step_cost_at(r.frame);
+        if (steps_target - t0 > hard_limit) {
+            steps_target = t0 + hard_limit;
+            result.cut_short = true;
+        }
+        busy_until(clock, steps_target);
+        const std::int64_t steps_end = clock.now_ns();
+        r.step_cost_ns = steps_end - now;
+
+        // Render: busy work; spikes and hitches are stalls (a pause is not work), so they sleep.
+        std::int64_t render =
+            std::max<std::int64_t>(m.render_ns + random.symmetric(m.jitter_ns), 0);
+        std::int64_t stall = 0;
+        for (const Spike& s : m.spikes) {
+            if (s.frame == r.frame)
+                stall += s.extra_ns;
+        }
+        if (m.hitch_every_frames > 0 && r.frame > 0 && r.frame % m.hitch_every_frames == 0) {
+            stall += m.hitch_ns;
+        }
+        busy_until(clock, steps_end + render);
+        if (stall > 0)
+            wait_until(clock, clock.now_ns() + stall, options.spin_margin_ns);
+        render_end = clock.now_ns();
+        r.render_ns = render_end - steps_end;
+
+        if (recorder) {
+            recorder->loop(r.steps, r.acc_before_ns, r.acc_after_ns, r.alpha);
+            recorder->guards(r.clamped_ns, r.consumed_ns, r.cap_dropped_ns);
+            recorder->end_steps(steps_end);
+            recorder->end_render(render_end);
+        }
+        result.records.push_back(r);
+
+        // The limiter: the model's display or frame period, on absolute deadlines.
+        if (auto deadline = next_deadline(m, r.start_ns, render_end - t0)) {
+            wait_until(clock, t0 + *deadline, options.spin_margin_ns);
+        }
+    }
+    if (recorder) {
+        // The trace's last frame ends where the run ended.
+        recorder->close(end_ns);
+        result.dropped_frames = recorder->dropped_frames();
+        result.trace_ok = recorder->ok();
+    }
+    return result;
+}
+
+}  // namespace loopscope

@@ -1,0 +1,57 @@
+// The loop on a real clock: the engine driven by a chosen clock source, with real busy work for
+// the per-step and render costs of a FrameModel, real stalls for its spikes and hitches, and a
+// real frame limiter (sleep, then spin on the clock, to absolute deadlines) standing in for the
+// model's display or limiter. Headless: nothing is drawn. Frames are recorded through the
+// recorder header, as a game would record them.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "probes/loop_engine.hpp"
+#include "probes/loop_scenarios.hpp"
+#include "probes/trace_record.hpp"
+
+namespace loopscope {
+
+// A clock the loop can run on; one list per OS (loop_runner_linux.cpp, ...).
+struct RealClockSource {
+    std::string_view name;
+    std::string_view description;
+    std::int64_t (*now_ns)();
+};
+
+std::span<const RealClockSource> real_clock_sources();
+// "host (Linux 6.1.0 x86_64)": the trace's `machine` metadata.
+std::string machine_description();
+const RealClockSource* find_real_clock(std::string_view name);  // nullptr when unknown
+
+struct RealRunOptions {
+    FrameModel model;
+    LoopConfig config;
+    std::int64_t frames = 0;       // stop after this many frames (0 = no frame limit)
+    std::int64_t duration_ns = 0;  // stop once this much time has passed (0 = no time limit)
+    // A run never lasts longer than this, whatever the loop does: without guards a spiral makes
+    // frames ever longer, and the step work of a frame is cut at this limit.
+    std::int64_t hard_limit_ns = 60 * 1'000'000'000LL;
+    const RealClockSource* clock = nullptr;   // nullptr = the first of real_clock_sources()
+    std::int64_t spin_margin_ns = 1'000'000;  // the limiter sleeps until this close, then spins
+    std::string trace_path;                   // "" = no trace file
+    std::vector<std::pair<std::string, std::string>> metadata;  // more trace metadata
+};
+
+struct RealRunResult {
+    std::vector<FrameRecord> records;  // what the trace holds, frame by frame
+    std::string clock;
+    std::int64_t dropped_frames = 0;  // frames the recorder could not keep
+    bool trace_ok = true;             // false when the trace file could not be written
+    bool cut_short = false;           // the hard limit cut a frame's step work
+};
+
+// Throws UsageError for a bad configuration.
+RealRunResult run_real(const RealRunOptions& options);
+
+}  // namespace loopscope

@@ -1,0 +1,115 @@
+// Block-bootstrap comparison of two captures; method in report_compare.hpp.
+#include "reports/report_compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "reports/frame_stats.hpp"
+
+namespace loopscope {
+
+namespace {
+
+// splitmix64: tiny, fully specified, identical on every platform (std:: distributions are not).
+std::uint64_t next_random(std::uint64_t& state) {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+// Uniform in [0, bound) without modulo bias, by rejection.
+std::uint64_t uniform_below(std::uint64_t bound, std::uint64_t& state) {
+    const std::uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
+    std::uint64_t r = 0;
+    do {
+        r = next_random(state);
+    } while (r >= limit);
+    return r % bound;
+}
+
+// Percentile of an unsorted copy, same interpolation as the frame-time percentiles.
+double interval_point(std::vector<double> values, double p) {
+    std::sort(values.begin(), values.end());
+    const double h = p * static_cast<double>(values.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(h));
+    if (lo + 1 >= values.size())
+        return values.back();
+    return values[lo] + (h - static_cast<double>(lo)) * (values[lo + 1] - values[lo]);
+}
+
+}  // namespace
+
+std::size_t bootstrap_block_frames(std::size_t frames) {
+    const auto b = static_cast<std::size_t>(std::llround(std::sqrt(static_cast<double>(frames))));
+    return std::clamp<std::size_t>(b, 1, std::max<std::size_t>(frames, 1));
+}
+
+std::vector<std::int64_t> block_resample(std::span<const std::int64_t> frame_ns, std::size_t block,
+                                         std::uint64_t& state) {
+    const std::size_t n = frame_ns.size();
+    std::vector<std::int64_t> out;
+    if (n == 0)
+        return out;
+    block = std::clamp<std::size_t>(block, 1, n);
+    out.reserve(n + block);
+    while (out.size() < n) {
+        const auto start = static_cast<std::size_t>(uniform_below(n - block + 1, state));
+        out.insert(out.end(), frame_ns.begin() + static_cast<std::ptrdiff_t>(start),
+                   frame_ns.begin() + static_cast<std::ptrdiff_t>(start + block));
+    }
+    out.resize(n);
+    return out;
+}
+
+std::vector<const char*> compared_figures() {
+    std::vector<const char*> names;
+    for (const FigureInfo& f : figure_catalogue()) {
+        const std::string_view n = f.name;
+        if (n == "frames" || n == "duration_s" || n == "refresh_hz" || n == "on_grid_share") {
+            continue;
+        }
+        if (!frame_figure_value(FrameStats{}, n))
+            continue;  // not a frame-time figure
+        names.push_back(f.name);
+    }
+    return names;
+}
+
+Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std::size_t resamples,
+                            std::uint64_t seed) {
+    Comparison c;
+    c.resamples = resamples;
+    c.seed = seed;
+    c.block_a = bootstrap_block_frames(a.series.frame_ns.size());
+    c.block_b = bootstrap_block_frames(b.series.frame_ns.size());
+    const std::vector<const char*> names = compared_figures();
+    std::vector<std::vector<double>> diffs(names.size());
+    std::uint64_t state = seed;
+    for (std::size_t k = 0; k < resamples; ++k) {
+        const auto ra = block_resample(a.series.frame_ns, c.block_a, state);
+        const auto rb = block_resample(b.series.frame_ns, c.block_b, state);
+        const FrameStats sa = compute_frame_stats(ra, {});
+        const FrameStats sb = compute_frame_stats(rb, {});
+        for (std::size_t f = 0; f < names.size(); ++f) {
+            diffs[f].push_back(*frame_figure_value(sb, names[f]) -
+                               *frame_figure_value(sa, names[f]));
+        }
+    }
+    for (std::size_t f = 0; f < names.size(); ++f) {
+        FigureDifference d;
+        d.name = names[f];
+        d.a = *frame_figure_value(a.stats, names[f]);
+        d.b = *frame_figure_value(b.stats, names[f]);
+        d.difference = d.b - d.a;
+        if (!diffs[f].empty()) {
+            d.low = interval_point(diffs[f], 0.025);
+            d.high = interval_point(diffs[f], 0.975);
+            d.significant = d.low > 0 || d.high < 0;
+        }
+        c.figures.push_back(std::move(d));
+    }
+    return c;
+}
+
+}  // namespace loopscope

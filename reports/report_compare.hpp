@@ -1,0 +1,39 @@
+// Comparison of two captures (before and after a change): each figure of B minus A, with a 95 %
+// interval from a moving-block bootstrap so a user can tell a real change from run-to-run noise.
+// Frame times are autocorrelated (a slow stretch lasts many frames), so whole blocks of
+// consecutive frames are resampled, not single frames. The random generator is seeded and the
+// resampling uses only integer arithmetic on it, so a comparison gives the same interval on
+// every run and every platform.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "reports/report_model.hpp"
+
+namespace loopscope {
+
+inline constexpr std::size_t kBootstrapResamples = 200;
+inline constexpr std::uint64_t kBootstrapSeed = 0x6c6f6f7073636f70;  // "loopscop"
+
+// Block length for N frames: round(√N), at least 1 — long enough to keep a slow stretch
+// together, short enough to leave √N blocks to shuffle.
+std::size_t bootstrap_block_frames(std::size_t frames);
+
+// One moving-block resample of `frame_ns`: ceil(N / b) blocks of b consecutive frames, each
+// starting at a uniformly drawn index in [0, N − b], joined and cut to N frames.
+// `state` is the generator state (splitmix64), advanced by the call.
+std::vector<std::int64_t> block_resample(std::span<const std::int64_t> frame_ns, std::size_t block,
+                                         std::uint64_t& state);
+
+// The figures compared: those computed from frame times alone (frame_figure_value), except
+// frames, duration_s and the refresh grid, which a resample does not change meaningfully.
+std::vector<const char*> compared_figures();
+
+Comparison compare_captures(const CaptureReport& a, const CaptureReport& b,
+                            std::size_t resamples = kBootstrapResamples,
+                            std::uint64_t seed = kBootstrapSeed);
+
+}  // namespace loopscope

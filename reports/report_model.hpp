@@ -1,0 +1,106 @@
+// The computed report that every writer renders: for each capture, the frames analysed (the
+// chosen timeline and range), every statistic over them, the start-up segment and the figures
+// without it, the display side and the application / generated split; for two captures, the
+// comparison. Writers format this and compute nothing of their own.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "probes/loop_figures.hpp"
+#include "reports/capture.hpp"
+#include "reports/frame_stats.hpp"
+#include "reports/segments.hpp"
+
+namespace loopscope {
+
+enum class Timeline { present, display };
+
+struct AnalysisOptions {
+    Timeline timeline = Timeline::present;
+    RangeBound from;
+    RangeBound to;
+};
+
+// The frames a report analyses, in capture order.
+struct Series {
+    std::vector<std::int64_t> frame_ns;
+    std::vector<std::int64_t> frame_number;  // each frame's index in the capture
+    std::vector<std::int64_t> start_ns;      // each frame's start since the capture began
+};
+
+struct CaptureReport {
+    const Capture* capture = nullptr;  // outlives the report
+    Timeline timeline = Timeline::present;
+    std::string frame_time_column;     // the column the frame times came from
+    FrameRange range;                  // capture frames selected by --from / --to
+    Series series;                     // frames on the chosen timeline within the range
+    std::size_t dropped_in_range = 0;  // display timeline: frames never displayed, left out
+
+    FrameStats stats;            // all frames of the series
+    std::string refresh_column;  // the frame times the refresh rate was detected on
+    StartupSegment startup;
+    FrameStats steady;  // without the start-up segment (only when startup.frames > 0)
+
+    DisplayFigures display;  // over the range, whatever the timeline
+    bool has_generated = false;
+    CadenceFigures application, generated;
+
+    std::span<const FrameRecord> loop;  // loop records of the range (loopscope traces)
+    // The loop figures of those records (probes/loop_figures.hpp), with the loop configuration
+    // read from the trace's metadata (policy, dt_ns, clamp_ns, max_steps, timescale).
+    LoopConfig loop_config;
+    std::optional<LoopFigures> loop_figures;
+};
+
+// The loop configuration a trace's `# key: value` metadata states; defaults where a key is
+// missing. Throws InputError naming the file for a value that does not parse.
+LoopConfig loop_config_from_metadata(const Capture& capture);
+
+// Throws UsageError when the options select no frames or the capture lacks the timeline.
+CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& options);
+
+// The scalar figures a user can gate on and compare, by stable name.
+struct FigureInfo {
+    const char* name;
+    const char* unit;
+    const char* definition;
+    bool per_frame;  // needs per-frame data (not available from sampled logs)
+};
+std::span<const FigureInfo> figure_catalogue();
+std::string figure_names();  // "frames, duration_s, ..." for error messages
+// The figure's value for a report; nullopt when this capture cannot give it (no display data,
+// no generated frames, a sampled log). Throws UsageError for an unknown name.
+std::optional<double> figure_value(const CaptureReport& report, std::string_view name);
+// The subset of figures computed from frame times alone, over any series.
+std::optional<double> frame_figure_value(const FrameStats& stats, std::string_view name);
+
+// Two captures side by side: each figure of B minus A with a 95 % interval from a moving-block
+// bootstrap (blocks of consecutive frames, since frame times are autocorrelated).
+struct FigureDifference {
+    std::string name;
+    double a = 0, b = 0, difference = 0;
+    double low = 0, high = 0;  // 2.5th and 97.5th percentile of the resampled differences
+    bool significant = false;  // the interval excludes 0
+};
+struct Comparison {
+    std::vector<FigureDifference> figures;
+    std::size_t resamples = 0;
+    std::size_t block_a = 0, block_b = 0;  // block lengths in frames
+    std::uint64_t seed = 0;
+};
+
+struct Report {
+    std::vector<CaptureReport> captures;  // one, or two for a comparison (A then B)
+    std::optional<Comparison> comparison;
+};
+
+// Short names for the JSON and the text writers.
+const char* timeline_name(Timeline timeline);
+
+}  // namespace loopscope

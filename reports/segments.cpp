@@ -1,0 +1,130 @@
+// Range selection and start-up detection; definitions in segments.hpp.
+#include "reports/segments.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <numeric>
+#include <vector>
+
+#include "common/duration.hpp"
+#include "common/errors.hpp"
+#include "common/units.hpp"
+#include "reports/frame_stats.hpp"
+
+namespace loopscope {
+
+RangeBound parse_range_bound(std::string_view option, std::string_view text) {
+    RangeBound b;
+    const bool all_digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+    });
+    if (all_digits) {
+        std::int64_t frame = 0;
+        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), frame);
+        if (ec != std::errc() || ptr != text.data() + text.size()) {
+            throw UsageError(fmt::format("{} '{}': frame number out of range", option, text));
+        }
+        b.kind = RangeBound::Kind::frame;
+        b.value = frame;
+        return b;
+    }
+    try {
+        b.value = parse_duration_ns(text);
+    } catch (const UsageError&) {
+        throw UsageError(fmt::format(
+            "{} '{}': expected a frame number (e.g. 1200) or a time with a unit (e.g. 12.5s, "
+            "800ms)",
+            option, text));
+    }
+    b.kind = RangeBound::Kind::time;
+    return b;
+}
+
+FrameRange select_range(std::span<const std::int64_t> frame_ns,
+                        std::span<const std::int64_t> start_ns, RangeBound from, RangeBound to) {
+    const std::size_t n = frame_ns.size();
+    const bool have_starts = start_ns.size() == n;
+    // Start time of frame i relative to the first frame's start.
+    std::vector<std::int64_t> t;
+    const bool need_times =
+        from.kind == RangeBound::Kind::time || to.kind == RangeBound::Kind::time;
+    if (need_times) {
+        t.resize(n);
+        std::int64_t sum = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            t[i] = have_starts ? start_ns[i] - start_ns[0] : sum;
+            sum += frame_ns[i];
+        }
+    }
+    auto first_at_or_after = [&](RangeBound b) -> std::size_t {
+        switch (b.kind) {
+            case RangeBound::Kind::none:
+                return 0;
+            case RangeBound::Kind::frame:
+                return static_cast<std::size_t>(std::min<std::int64_t>(b.value, n));
+            case RangeBound::Kind::time:
+                return static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), b.value) -
+                                                t.begin());
+        }
+        return 0;
+    };
+    FrameRange r;
+    r.begin = first_at_or_after(from);
+    r.end = to.kind == RangeBound::Kind::none ? n : first_at_or_after(to);
+    if (r.end <= r.begin) {
+        const std::int64_t total =
+            std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0});
+        throw UsageError(
+            fmt::format("--from/--to select no frames (the capture has {} frames over {:.3f} s)", n,
+                        ns_to_s(total)));
+    }
+    return r;
+}
+
+StartupSegment detect_startup(std::span<const std::int64_t> frame_ns) {
+    StartupSegment seg;
+    const std::size_t n = frame_ns.size();
+    if (n < kStartupMinFrames)
+        return seg;
+    std::vector<std::int64_t> sorted(frame_ns.begin(), frame_ns.end());
+    std::sort(sorted.begin(), sorted.end());
+    const double median_ns = percentile_sorted(sorted, 0.5);
+    seg.median_ms = ns_to_ms(median_ns);
+    const auto far_off = [&](std::int64_t v) {
+        const auto ft = static_cast<double>(v);
+        return ft > 2.0 * median_ns || ft < 0.5 * median_ns;
+    };
+    std::size_t end = 0;
+    bool long_gap = false;
+    for (std::size_t i = 0; i < n / 2; ++i) {
+        if (frame_ns[i] >= kLongGapNs) {
+            end = i + 1;
+            long_gap = true;
+        } else if (far_off(frame_ns[i]) && i < end + kStartupJoinFrames) {
+            end = i + 1;
+        }
+    }
+    if (end == 0)
+        return seg;
+    std::size_t far_after = 0;
+    for (std::size_t i = end; i < n; ++i)
+        far_after += far_off(frame_ns[i]) ? 1 : 0;
+    if (static_cast<double>(far_after) > kStartupMaxFarOffAfter * static_cast<double>(n - end)) {
+        return seg;
+    }
+    seg.long_gap = long_gap;
+    seg.frames = end;
+    for (std::size_t i = 0; i < end; ++i)
+        seg.duration_ns += frame_ns[i];
+    seg.reason = fmt::format(
+        "frames 0-{} ({:.3f} s) {} the steady median of {:.3f} ms", end - 1,
+        ns_to_s(seg.duration_ns),
+        seg.long_gap ? "include a gap of 1 s or more and frames far off" : "are far off",
+        seg.median_ms);
+    return seg;
+}
+
+}  // namespace loopscope

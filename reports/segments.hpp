@@ -1,0 +1,57 @@
+// Which frames a report looks at: the range the user picked with --from / --to (frame numbers or
+// times), and the start-up or loading stretch at the beginning that distorts every figure. Pure
+// functions over frame times; the report shows its figures both with and without that stretch.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace loopscope {
+
+// One end of a --from / --to range: a frame number ("1200") or a time since the capture's first
+// frame began, with a unit ("12.5s", "800ms").
+struct RangeBound {
+    enum class Kind { none, frame, time };
+    Kind kind = Kind::none;
+    std::int64_t value = 0;  // frame index, or ns
+};
+// Throws UsageError naming the option and what was expected.
+RangeBound parse_range_bound(std::string_view option, std::string_view text);
+
+// Frames [begin, end) of a capture.
+struct FrameRange {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    std::size_t size() const { return end - begin; }
+};
+// The half-open range [from, to): frames whose number is >= from and < to, or whose start time
+// is >= from and < to. start_ns: each frame's start (empty: the sum of the frame times before
+// it). Throws UsageError when the range holds no frame.
+FrameRange select_range(std::span<const std::int64_t> frame_ns,
+                        std::span<const std::int64_t> start_ns, RangeBound from, RangeBound to);
+
+// Start-up / loading detection. With m the median frame time of the series, a frame is far off
+// when it is more than 2·m or less than m/2, and a long gap when it is >= 1 s. Scanning the
+// first half of the series, the start-up segment grows to include each long gap, and each
+// far-off frame that comes within 30 frames of the segment's current end (so the segment is a
+// run of far-off frames from the start, loosely joined). The segment is only set aside when the
+// rest of the series is steady: at most 5 % of the frames after it are far off (otherwise far-off
+// frames are this capture's normal cadence, e.g. alternating generated frames, and nothing is
+// set aside). Series under 60 frames have none.
+inline constexpr std::size_t kStartupMinFrames = 60;
+inline constexpr std::size_t kStartupJoinFrames = 30;
+inline constexpr std::int64_t kLongGapNs = 1'000'000'000;
+inline constexpr double kStartupMaxFarOffAfter = 0.05;
+struct StartupSegment {
+    std::size_t frames = 0;  // the first `frames` frames of the series; 0 when none was found
+    std::int64_t duration_ns = 0;
+    double median_ms = 0;
+    bool long_gap = false;  // a frame >= 1 s is among them
+    std::string reason;     // one line for the report
+};
+StartupSegment detect_startup(std::span<const std::int64_t> frame_ns);
+
+}  // namespace loopscope

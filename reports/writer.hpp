@@ -1,0 +1,61 @@
+// One interface for every report format: a writer renders a computed Report into an output
+// file. Each format lives in its own reports/writer_<format>.cpp; make_writer picks by name.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/output_file.hpp"
+#include "reports/report_model.hpp"
+
+namespace loopscope {
+
+struct WriterOptions {
+    bool colour = false;  // terminal only: ANSI colours
+};
+
+class ReportWriter {
+  public:
+    virtual ~ReportWriter() = default;
+    virtual void write(const Report& report, OutputFile& out) const = 0;
+};
+
+// "terminal", "json", "md", "csv", "html", "chrome". Throws UsageError for another name.
+std::unique_ptr<ReportWriter> make_writer(std::string_view format, const WriterOptions& options);
+std::span<const char* const> writer_formats();
+
+std::unique_ptr<ReportWriter> make_terminal_writer(const WriterOptions& options);
+std::unique_ptr<ReportWriter> make_json_writer();
+std::unique_ptr<ReportWriter> make_markdown_writer();
+std::unique_ptr<ReportWriter> make_csv_writer();
+std::unique_ptr<ReportWriter> make_html_writer();
+std::unique_ptr<ReportWriter> make_chrome_writer();
+
+// The summary the human-readable writers (terminal, Markdown, HTML) share: one row a figure,
+// with its value as text and the definition it follows.
+struct SummaryRow {
+    std::string section;  // "Frame time", "FPS", "Stutter", ...
+    std::string label;
+    std::string value;
+    std::string definition;
+};
+std::vector<SummaryRow> summary_rows(const CaptureReport& report);
+// "F1_24.exe (pid 6508, swap chain 0x22F3D290B80)" or the file name when there is no process.
+std::string capture_title(const CaptureReport& report);
+// One paragraph of notes a reader must see: sampled logs, the start-up segment, dropped frames.
+std::vector<std::string> capture_notes(const CaptureReport& report);
+
+// The comparison as text cells: figure, A, B, B - A, 95 % interval, verdict.
+struct ComparisonRow {
+    std::string figure, a, b, difference, interval, verdict;
+};
+std::vector<ComparisonRow> comparison_rows(const Comparison& comparison);
+std::string comparison_method(const Comparison& comparison);
+
+// Number formatting shared by the text writers: enough digits for the figure's unit.
+std::string format_figure(std::string_view name, double value);
+
+}  // namespace loopscope

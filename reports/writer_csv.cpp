@@ -1,0 +1,79 @@
+// The per-frame CSV: one row per analysed frame with the values the statistics derived for it
+// (frame-to-frame change, stutter and hitch flags, start-up membership) and the loop columns of
+// a loopscope trace, for spreadsheets and plotting scripts. Written in chunks, not as one string.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "common/units.hpp"
+#include "reports/writer.hpp"
+
+namespace loopscope {
+
+namespace {
+
+class CsvWriter final : public ReportWriter {
+  public:
+    void write(const Report& report, OutputFile& out) const override {
+        const bool any_loop = std::any_of(report.captures.begin(), report.captures.end(),
+                                          [](const CaptureReport& r) { return !r.loop.empty(); });
+        fmt::memory_buffer buf;
+        fmt::format_to(std::back_inserter(buf),
+                       "capture,frame,start_s,frame_time_ms,fps,change_ms,capframex_stutter,"
+                       "unreal_hitch,startup,generated");
+        if (any_loop) {
+            fmt::format_to(std::back_inserter(buf),
+                           ",steps,acc_after_ms,alpha,clamp_lost_ms,"
+                           "cap_dropped_ms");
+        }
+        buf.push_back('\n');
+        for (std::size_t c = 0; c < report.captures.size(); ++c) {
+            const CaptureReport& r = report.captures[c];
+            const char* label = report.captures.size() == 2 ? (c == 0 ? "A" : "B") : "A";
+            const std::size_t n = r.series.frame_ns.size();
+            std::vector<std::uint8_t> stutter(n, 0), hitch(n, 0);
+            for (const std::size_t i : r.stats.stutter.frames)
+                stutter[i] = 1;
+            for (const Hitch& h : r.stats.hitches.hitches)
+                hitch[h.index] = 1;
+            const auto& gen = r.capture->generated;
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::int64_t ft = r.series.frame_ns[i];
+                const auto frame = static_cast<std::size_t>(r.series.frame_number[i]);
+                fmt::format_to(std::back_inserter(buf), "{},{},{:.6f},{:.4f},{:.3f},{},{},{},{},{}",
+                               label, frame, ns_to_s(r.series.start_ns[i]), ns_to_ms(ft),
+                               ft > 0 ? 1e9 / static_cast<double>(ft) : 0.0,
+                               i > 0
+                                   ? fmt::format("{:.4f}", ns_to_ms(ft - r.series.frame_ns[i - 1]))
+                                   : std::string(),
+                               stutter[i], hitch[i], i < r.startup.frames ? 1 : 0,
+                               gen.size() > frame ? gen[frame] : 0);
+                if (any_loop) {
+                    if (!r.loop.empty()) {
+                        const FrameRecord& rec = r.loop[frame - r.range.begin];
+                        fmt::format_to(std::back_inserter(buf), ",{},{:.6f},{:.6f},{:.6f},{:.6f}",
+                                       rec.steps, ns_to_ms(rec.acc_after_ns), rec.alpha,
+                                       ns_to_ms(rec.clamp_lost_ns), ns_to_ms(rec.cap_dropped_ns));
+                    } else {
+                        fmt::format_to(std::back_inserter(buf), ",,,,,");
+                    }
+                }
+                buf.push_back('\n');
+                if (buf.size() > (1 << 16)) {
+                    out.write(std::string_view(buf.data(), buf.size()));
+                    buf.clear();
+                }
+            }
+        }
+        out.write(std::string_view(buf.data(), buf.size()));
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<ReportWriter> make_csv_writer() {
+    return std::make_unique<CsvWriter>();
+}
+
+}  // namespace loopscope

@@ -1,0 +1,376 @@
+// The self-contained HTML report: one file with inline CSS and inline SVG plots, no scripts and
+// no external references, so it opens offline, with scripts disabled, and from a CI artefact.
+// Plots: frame time over time (min/max per pixel column, budget lines, hitches and the start-up
+// segment marked), the frame-time histogram, the percentile curve (two overlaid for a
+// comparison), the accumulator and steps per frame of a loopscope trace; then the hitch list.
+// Long captures stay small: every time plot has at most kColumns columns whatever the frames.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "common/units.hpp"
+#include "reports/plot_decimation.hpp"
+#include "reports/writer.hpp"
+
+namespace loopscope {
+
+namespace {
+
+constexpr std::size_t kColumns = 900;  // pixel columns of a time plot
+constexpr double kWidth = 1000, kHeight = 260;
+constexpr double kLeft = 60, kRight = 20, kTop = 20, kBottom = 40;
+constexpr std::size_t kHitchRows = 500;
+constexpr std::size_t kHitchMarks = 300;
+const char* const kColours[2] = {"#1f6fb4", "#e0711c"};
+
+std::string html_escape(std::string_view s) {
+    std::string out;
+    for (const char c : s) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
+// Tick values 1, 2 or 5 × 10^k apart, about `count` of them over [0, hi].
+std::vector<double> ticks(double hi, int count) {
+    std::vector<double> out;
+    if (!(hi > 0))
+        return {0.0};
+    const double raw = hi / count;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = mag;
+    for (const double m : {1.0, 2.0, 5.0, 10.0}) {
+        step = m * mag;
+        if (step >= raw)
+            break;
+    }
+    for (double v = 0; v <= hi * 1.0001; v += step)
+        out.push_back(v);
+    return out;
+}
+
+// A plot frame: maps data to pixels and draws the axes.
+struct Axes {
+    double x0, x1, y0, y1;
+    double px(double x) const { return kLeft + (x - x0) / (x1 - x0) * (kWidth - kLeft - kRight); }
+    double py(double y) const {
+        const double t = std::clamp((y - y0) / (y1 - y0), 0.0, 1.0);
+        return kHeight - kBottom - t * (kHeight - kTop - kBottom);
+    }
+};
+
+std::string svg_open(std::string_view title) {
+    return fmt::format(
+        "<figure><figcaption>{}</figcaption><svg "
+        "viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" role=\"img\"><title>{}</title>\n",
+        html_escape(title), kWidth, kHeight, kWidth, kHeight, html_escape(title));
+}
+
+std::string axes_svg(const Axes& a, std::string_view x_label, std::string_view y_label) {
+    std::string s;
+    s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"plot\"/>\n", kLeft,
+                     kTop, kWidth - kLeft - kRight, kHeight - kTop - kBottom);
+    for (const double y : ticks(a.y1 - a.y0, 5)) {
+        const double v = a.y0 + y;
+        s += fmt::format(
+            "<line x1=\"{:.1f}\" x2=\"{:.1f}\" y1=\"{:.1f}\" y2=\"{:.1f}\" class=\"grid\"/>"
+            "<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"yt\">{:g}</text>\n",
+            kLeft, kWidth - kRight, a.py(v), a.py(v), kLeft - 4, a.py(v) + 4, v);
+    }
+    for (const double x : ticks(a.x1 - a.x0, 8)) {
+        const double v = a.x0 + x;
+        s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"xt\">{:g}</text>\n", a.px(v),
+                         kHeight - kBottom + 14, v);
+    }
+    s += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xl\">{}</text>\n", kWidth / 2, kHeight - 6,
+                     html_escape(x_label));
+    s += fmt::format(
+        "<text x=\"14\" y=\"{}\" class=\"yl\" transform=\"rotate(-90 14 {})\">{}</text>\n",
+        kHeight / 2, kHeight / 2, html_escape(y_label));
+    return s;
+}
+
+// A series over time as one path: per pixel column a vertical stroke from min to max, joined to
+// its neighbours, so no spike disappears however many frames share a column.
+std::string decimated_path(std::span<const std::int64_t> x_ns, std::span<const std::int64_t> v,
+                           const Axes& a, double value_scale, std::string_view css_class) {
+    MinMaxPyramid pyramid;
+    pyramid.update(v);
+    std::vector<PlotColumn> cols;
+    decimate_columns(x_ns, v, pyramid, a.x0 * 1e9, a.x1 * 1e9, kColumns, cols);
+    std::string d;
+    bool started = false;
+    const double col_w = (kWidth - kLeft - kRight) / static_cast<double>(kColumns);
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+        if (cols[c].empty())
+            continue;
+        const double x = kLeft + (static_cast<double>(c) + 0.5) * col_w;
+        const auto y = [&](std::int64_t val) {
+            return a.py(static_cast<double>(val) * value_scale);
+        };
+        d += fmt::format("{}{:.1f} {:.1f}", started ? "L" : "M", x, y(cols[c].first_value));
+        if (cols[c].min != cols[c].max) {
+            d += fmt::format("M{:.1f} {:.1f}V{:.1f}M{:.1f} {:.1f}", x, y(cols[c].min),
+                             y(cols[c].max), x, y(cols[c].last_value));
+        }
+        started = true;
+    }
+    return fmt::format("<path d=\"{}\" class=\"{}\"/>\n", d, css_class);
+}
+
+std::string frame_time_plot(const CaptureReport& r) {
+    const Series& s = r.series;
+    const double t0 = ns_to_s(s.start_ns.front());
+    const double t1 = std::max(ns_to_s(s.start_ns.back() + s.frame_ns.back()), t0 + 1e-6);
+    const double y_max = std::max(
+        {r.stats.frame_time.p999_ms * 1.5, 40.0, std::min(r.stats.frame_time.max_ms, 250.0)});
+    const Axes a{t0, t1, 0, y_max};
+    std::string svg =
+        svg_open(fmt::format("Frame time ({} timeline, {}); dashed: 16.7 / 33.3 ms "
+                             "budgets; red: Unreal hitches",
+                             timeline_name(r.timeline), r.frame_time_column));
+    svg += axes_svg(a, "time since the capture began (s)", "frame time (ms)");
+    if (r.startup.frames > 0) {
+        const double end =
+            ns_to_s(s.start_ns[r.startup.frames - 1] + s.frame_ns[r.startup.frames - 1]);
+        svg += fmt::format(
+            "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" class=\"startup\"><title>"
+            "start-up segment</title></rect>\n",
+            a.px(t0), kTop, a.px(end) - a.px(t0), kHeight - kTop - kBottom);
+    }
+    for (const double budget : {1000.0 / 60.0, 1000.0 / 30.0}) {
+        if (budget > y_max)
+            continue;
+        svg += fmt::format(
+            "<line x1=\"{}\" x2=\"{}\" y1=\"{:.1f}\" y2=\"{:.1f}\" class=\"budget\"/>"
+            "<text x=\"{}\" y=\"{:.1f}\" class=\"bt\">{:.1f} ms</text>\n",
+            kLeft, kWidth - kRight, a.py(budget), a.py(budget), kWidth - kRight - 4,
+            a.py(budget) - 3, budget);
+    }
+    svg += decimated_path(s.start_ns, s.frame_ns, a, 1e-6, "line0");
+    std::size_t marks = 0;
+    for (const Hitch& h : r.stats.hitches.hitches) {
+        if (++marks > kHitchMarks)
+            break;
+        const double ms = ns_to_ms(h.frame_ns);
+        svg += fmt::format(
+            "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" class=\"hitch\"><title>frame {}: {:.3f} "
+            "ms at {:.3f} s</title></circle>\n",
+            a.px(ns_to_s(h.start_ns)), a.py(std::min(ms, y_max)), s.frame_number[h.index], ms,
+            ns_to_s(h.start_ns));
+    }
+    svg += "</svg></figure>\n";
+    return svg;
+}
+
+std::string histogram_plot(const CaptureReport& r) {
+    const double hi_ms = std::max(r.stats.frame_time.p999_ms * 1.2, r.stats.frame_time.p50_ms * 2);
+    constexpr std::size_t kBins = 80;
+    const auto counts = histogram_counts(r.series.frame_ns, 0.0, hi_ms * 1e6, kBins, false);
+    if (counts.empty())
+        return {};
+    const double top = static_cast<double>(*std::max_element(counts.begin(), counts.end()));
+    const Axes a{0, hi_ms, 0, top * 1.05};
+    std::string svg =
+        svg_open(fmt::format("Histogram of frame times ({} bins of {:.3f} ms; longer "
+                             "frames in the last bin)",
+                             kBins, hi_ms / kBins));
+    svg += axes_svg(a, "frame time (ms)", "frames");
+    for (std::size_t b = 0; b < counts.size(); ++b) {
+        if (counts[b] == 0)
+            continue;
+        const double x0 = a.px(hi_ms * static_cast<double>(b) / kBins);
+        const double x1 = a.px(hi_ms * static_cast<double>(b + 1) / kBins);
+        const double y = a.py(static_cast<double>(counts[b]));
+        svg += fmt::format(
+            "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
+            "class=\"bar\"><title>{}</title></rect>\n",
+            x0, y, std::max(x1 - x0 - 1, 0.5), kHeight - kBottom - y, counts[b]);
+    }
+    svg += "</svg></figure>\n";
+    return svg;
+}
+
+// Frame time at each percentile 0..100 (the same interpolation as the figures), one or two
+// captures overlaid.
+std::string percentile_plot(const std::vector<const CaptureReport*>& reports) {
+    constexpr int kPoints = 400;
+    std::vector<std::vector<double>> curves;
+    double y_max = 0;
+    for (const CaptureReport* r : reports) {
+        std::vector<std::int64_t> sorted = r->series.frame_ns;
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<double> curve;
+        for (int i = 0; i <= kPoints; ++i) {
+            curve.push_back(percentile_sorted(sorted, i / static_cast<double>(kPoints)) / 1e6);
+        }
+        y_max = std::max(y_max, percentile_sorted(sorted, 0.999) / 1e6 * 1.2);
+        curves.push_back(std::move(curve));
+    }
+    const Axes a{0, 100, 0, std::max(y_max, 1.0)};
+    std::string svg =
+        svg_open(reports.size() == 2 ? "Percentile curves: A (blue) and B (orange)"
+                                     : "Percentile curve: frame time at each percentile");
+    svg += axes_svg(a, "percentile", "frame time (ms)");
+    for (std::size_t c = 0; c < curves.size(); ++c) {
+        std::string d;
+        for (int i = 0; i <= kPoints; ++i) {
+            d += fmt::format("{}{:.1f} {:.1f}", i ? "L" : "M", a.px(100.0 * i / kPoints),
+                             a.py(std::min(curves[c][static_cast<std::size_t>(i)], a.y1)));
+        }
+        svg += fmt::format("<path d=\"{}\" class=\"line{}\"/>\n", d, c);
+    }
+    svg += "</svg></figure>\n";
+    return svg;
+}
+
+std::string loop_plots(const CaptureReport& r) {
+    if (r.loop.empty())
+        return {};
+    std::vector<std::int64_t> x, acc, steps;
+    for (const FrameRecord& f : r.loop) {
+        x.push_back(f.start_ns);
+        acc.push_back(f.acc_after_ns);
+        steps.push_back(f.steps);
+    }
+    const double t0 = ns_to_s(x.front());
+    const double t1 = std::max(ns_to_s(x.back() + r.loop.back().raw_ns), t0 + 1e-6);
+    std::string out;
+    const auto acc_max = static_cast<double>(*std::max_element(acc.begin(), acc.end())) / 1e6;
+    const Axes a{t0, t1, 0, std::max(acc_max * 1.1, 1.0)};
+    out += svg_open("Accumulator after stepping (acc_after_ns)");
+    out += axes_svg(a, "time (s)", "accumulator (ms)");
+    out += decimated_path(x, acc, a, 1e-6, "line0");
+    out += "</svg></figure>\n";
+    const auto steps_max = static_cast<double>(*std::max_element(steps.begin(), steps.end()));
+    const Axes b{t0, t1, 0, std::max(steps_max + 1, 2.0)};
+    out += svg_open("Simulation steps per frame (steps)");
+    out += axes_svg(b, "time (s)", "steps");
+    out += decimated_path(x, steps, b, 1.0, "line1");
+    out += "</svg></figure>\n";
+    return out;
+}
+
+std::string hitch_table(const CaptureReport& r) {
+    const auto& hitches = r.stats.hitches.hitches;
+    std::string s = fmt::format(
+        "<h3>Hitches ({}; Unreal rule: &gt; 60 ms and &ge; 1.5 &times; the "
+        "previous frame)</h3>\n",
+        hitches.size());
+    if (hitches.empty())
+        return s + "<p>None.</p>\n";
+    s += "<table><tr><th>frame</th><th>time (s)</th><th>length (ms)</th><th>before (ms)</th>"
+         "<th>after (ms)</th></tr>\n";
+    for (std::size_t i = 0; i < hitches.size() && i < kHitchRows; ++i) {
+        const Hitch& h = hitches[i];
+        s += fmt::format(
+            "<tr><td>{}</td><td>{:.3f}</td><td>{:.3f}</td><td>{:.3f}</td><td>{}</td></tr>\n",
+            r.series.frame_number[h.index], ns_to_s(h.start_ns), ns_to_ms(h.frame_ns),
+            ns_to_ms(h.previous_ns),
+            h.next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(h.next_ns)) : "-");
+    }
+    s += "</table>\n";
+    if (hitches.size() > kHitchRows) {
+        s += fmt::format("<p>The first {} of {} hitches are listed; the JSON report has all.</p>\n",
+                         kHitchRows, hitches.size());
+    }
+    return s;
+}
+
+constexpr const char* kStyle = R"(body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}
+td.v{text-align:right;font-variant-numeric:tabular-nums}.note{background:#fff6d6;padding:.5em}
+figure{margin:1em 0}figcaption{font-weight:600}.plot{fill:#fafafa;stroke:#999}
+.grid{stroke:#e4e4e4}.yt{font-size:11px;text-anchor:end}.xt{font-size:11px;text-anchor:middle}
+.xl,.yl{font-size:12px;text-anchor:middle}.budget{stroke:#2a2;stroke-dasharray:6 4}.bt{font-size:11px;fill:#2a2;text-anchor:end}
+.line0{fill:none;stroke:#1f6fb4;stroke-width:1}.line1{fill:none;stroke:#e0711c;stroke-width:1}
+.hitch{fill:none;stroke:#d00;stroke-width:1.5}.bar{fill:#1f6fb4}.startup{fill:#999;opacity:.18}
+.changed{color:#b00;font-weight:600})";
+
+class HtmlWriter final : public ReportWriter {
+  public:
+    void write(const Report& report, OutputFile& out) const override {
+        std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
+        h += "<title>loopscope frame-pacing report</title><style>";
+        h += kStyle;
+        h += "</style></head><body>\n<h1>loopscope frame-pacing report</h1>\n";
+        for (std::size_t i = 0; i < report.captures.size(); ++i) {
+            const CaptureReport& r = report.captures[i];
+            const std::string prefix =
+                report.captures.size() == 2 ? (i == 0 ? "A: " : "B: ") : std::string();
+            h += fmt::format(
+                "<h2>{}{}</h2>\n<p><code>{}</code> ({}), {} timeline from <code>{}"
+                "</code>, capture frames {}-{}.</p>\n",
+                html_escape(prefix), html_escape(capture_title(r)),
+                html_escape(r.capture->source.file), html_escape(r.capture->source.format),
+                timeline_name(r.timeline), html_escape(r.frame_time_column), r.range.begin,
+                r.range.end - 1);
+            for (const std::string& note : capture_notes(r)) {
+                h += "<p class=\"note\">" + html_escape(note) + "</p>\n";
+            }
+            h += "<table><tr><th>section</th><th>figure</th><th>value</th><th>definition</th></"
+                 "tr>\n";
+            for (const SummaryRow& row : summary_rows(r)) {
+                h += fmt::format(
+                    "<tr><td>{}</td><td>{}</td><td class=\"v\">{}</td><td>{}</td></tr>\n",
+                    html_escape(row.section), html_escape(row.label), html_escape(row.value),
+                    html_escape(row.definition));
+            }
+            h += "</table>\n";
+            if (r.capture->per_frame) {
+                h += frame_time_plot(r);
+                h += histogram_plot(r);
+                h += percentile_plot({&r});
+                h += loop_plots(r);
+                h += hitch_table(r);
+            }
+            out.write(h);
+            h.clear();
+        }
+        if (report.comparison) {
+            h += "<h2>Comparison (B &minus; A)</h2>\n<p>" +
+                 html_escape(comparison_method(*report.comparison)) + "</p>\n";
+            h += "<table><tr><th>figure</th><th>A</th><th>B</th><th>B &minus; A</th>"
+                 "<th>95 % interval</th><th>verdict</th></tr>\n";
+            for (const ComparisonRow& row : comparison_rows(*report.comparison)) {
+                h += fmt::format(
+                    "<tr><td>{}</td><td class=\"v\">{}</td><td class=\"v\">{}</td>"
+                    "<td class=\"v\">{}</td><td>{}</td><td{}>{}</td></tr>\n",
+                    row.figure, row.a, row.b, row.difference, row.interval,
+                    row.verdict == "changed" ? " class=\"changed\"" : "", row.verdict);
+            }
+            h += "</table>\n";
+            if (report.captures.size() == 2 && report.captures[0].capture->per_frame &&
+                report.captures[1].capture->per_frame) {
+                h += percentile_plot({&report.captures[0], &report.captures[1]});
+            }
+        }
+        h += "</body></html>\n";
+        out.write(h);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<ReportWriter> make_html_writer() {
+    return std::make_unique<HtmlWriter>();
+}
+
+}  // namespace loopscope

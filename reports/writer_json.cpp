@@ -1,0 +1,229 @@
+// The JSON report: every figure of the model under stable keys (documented in docs/reports.md,
+// "JSON schema"), so that scripts and CI jobs can read it. Keys keep their order.
+#include <nlohmann/json.hpp>
+
+#include "common/units.hpp"
+#include "reports/writer.hpp"
+
+namespace loopscope {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json frame_time_json(const FrameTimeSummary& t) {
+    return Json{{"min", t.min_ms},   {"mean", t.mean_ms}, {"stdev", t.stdev_ms}, {"cv", t.cv},
+                {"p50", t.p50_ms},   {"p90", t.p90_ms},   {"p95", t.p95_ms},     {"p99", t.p99_ms},
+                {"p999", t.p999_ms}, {"max", t.max_ms}};
+}
+
+Json fps_json(const FpsFigures& f) {
+    return Json{{"average", f.average},
+                {"p1_low", f.p1_low},
+                {"p01_low", f.p01_low},
+                {"low1_average", f.low1_average},
+                {"low01_average", f.low01_average}};
+}
+
+Json stutter_json(const FrameStats& s, const Series& series) {
+    Json hitches = Json::array();
+    for (const Hitch& h : s.hitches.hitches) {
+        hitches.push_back(Json{{"frame", series.frame_number[h.index]},
+                               {"time_s", ns_to_s(h.start_ns)},
+                               {"frame_time_ms", ns_to_ms(h.frame_ns)},
+                               {"previous_ms", ns_to_ms(h.previous_ns)},
+                               {"next_ms", h.next_ns >= 0 ? Json(ns_to_ms(h.next_ns)) : Json()}});
+    }
+    return Json{{"capframex_count", s.stutter.frames.size()},
+                {"capframex_time_share", s.stutter.time_share},
+                {"capframex_window", s.stutter.window},
+                {"hitch_count", s.hitches.hitches.size()},
+                {"hitches_per_min", s.hitches.per_minute},
+                {"hitches", std::move(hitches)}};
+}
+
+Json variation_json(const VariationBuckets& v) {
+    return Json{{"lt_2ms", v.counts[0]},  {"lt_4ms", v.counts[1]},  {"lt_8ms", v.counts[2]},
+                {"lt_12ms", v.counts[3]}, {"ge_12ms", v.counts[4]}, {"changes", v.total}};
+}
+
+Json cadence_json(const CadenceFigures& c) {
+    return Json{{"frames", c.frames},
+                {"average_fps", c.average_fps},
+                {"interval_ms", frame_time_json(c.interval)}};
+}
+
+Json optional_number(const std::optional<double>& v, double scale = 1.0) {
+    return v ? Json(*v * scale) : Json();
+}
+
+// The loop figures of probes/loop_figures.hpp, as computed there.
+Json loop_json(const CaptureReport& r) {
+    const LoopFigures& f = *r.loop_figures;
+    Json hist = Json::object();
+    for (const auto& [steps, frames] : f.steps_histogram)
+        hist[std::to_string(steps)] = frames;
+    Json engagements = Json::array();
+    for (const GuardEngagement& g : f.engagements) {
+        if (engagements.size() >= 1000)
+            break;
+        engagements.push_back(Json{{"frame", g.frame},
+                                   {"time_s", ns_to_s(g.start_ns)},
+                                   {"clamp_lost_ms", ns_to_ms(g.clamp_lost_ns)},
+                                   {"cap_dropped_ms", ns_to_ms(g.cap_dropped_ns)}});
+    }
+    Json j{{"policy", std::string(policy_name(r.loop_config.policy))},
+           {"dt_ns", r.loop_config.dt_ns},
+           {"clamp_ns", r.loop_config.clamp_ns},
+           {"max_steps", r.loop_config.max_steps},
+           {"timescale", r.loop_config.timescale},
+           {"frames", f.frames},
+           {"real_s", ns_to_s(f.real_ns)},
+           {"sim_s", ns_to_s(f.sim_ns)},
+           {"steps", f.steps},
+           {"max_steps_per_frame", f.max_steps_per_frame},
+           {"steps_histogram", std::move(hist)}};
+    if (f.has_accumulator) {
+        j["accumulator_ms"] =
+            Json{{"min", ns_to_ms(f.acc_min_ns)}, {"max", ns_to_ms(f.acc_max_ns)}};
+        j["alpha"] = Json{{"mean", f.alpha_mean},
+                          {"min", f.alpha_min},
+                          {"max", f.alpha_max},
+                          {"bins_tenths", f.alpha_bins}};
+    }
+    j["guards"] = Json{{"clamp_lost_ms", ns_to_ms(f.clamp_lost_ns)},
+                       {"cap_dropped_ms", ns_to_ms(f.cap_dropped_ns)},
+                       {"clamp_frames", f.clamp_frames},
+                       {"cap_frames", f.cap_frames},
+                       {"engagements", std::move(engagements)}};
+    j["spiral"] = Json{{"window", f.window},
+                       {"threshold_ms", f.spiral_threshold_ns / 1e6},
+                       {"has_step_costs", f.has_step_costs},
+                       {"mean_step_cost_ms", f.mean_step_cost_ns / 1e6},
+                       {"onset_frame", f.onset_frame ? Json(*f.onset_frame) : Json()},
+                       {"onset_s", f.onset_ns ? Json(ns_to_s(*f.onset_ns)) : Json()},
+                       {"slow_motion_factor", optional_number(f.slow_motion_factor)},
+                       {"headroom_ms", optional_number(f.headroom_ns, 1e-6)}};
+    return j;
+}
+
+Json capture_json(const CaptureReport& r) {
+    const CaptureSource& src = r.capture->source;
+    const FrameStats& s = r.stats;
+    Json j;
+    j["source"] = Json{{"format", src.format},
+                       {"file", src.file},
+                       {"process", src.process},
+                       {"process_id", src.process_id},
+                       {"swap_chain", src.swap_chain}};
+    j["per_frame"] = r.capture->per_frame;
+    j["timeline"] = timeline_name(r.timeline);
+    j["frame_time_column"] = r.frame_time_column;
+    j["range"] = Json{{"first_frame", r.range.begin}, {"last_frame", r.range.end - 1}};
+    j["frames"] = s.frame_time.frames;
+    if (!r.capture->per_frame) {
+        // Sampled logs: only what the samples can honestly give.
+        j["duration_s"] = nullptr;
+        j["frame_time_ms"] = nullptr;
+        j["fps"] = nullptr;
+        j["stutter"] = nullptr;
+        j["variation_buckets"] = nullptr;
+        j["refresh"] = nullptr;
+        j["sampled"] = Json{{"samples", s.frame_time.frames},
+                            {"mean_frame_time_ms", s.frame_time.mean_ms},
+                            {"note", "sampled log: per-frame figures cannot be computed"}};
+        return j;
+    }
+    j["duration_s"] = ns_to_s(s.frame_time.total_ns);
+    j["frame_time_ms"] = frame_time_json(s.frame_time);
+    j["fps"] = fps_json(s.fps);
+    j["stutter"] = stutter_json(s, r.series);
+    j["variation_buckets"] = variation_json(s.variation);
+    j["refresh"] =
+        Json{{"rate_hz", s.refresh.rate_hz > 0 ? Json(s.refresh.rate_hz) : Json()},
+             {"on_grid_share", s.refresh.rate_hz > 0 ? Json(s.refresh.on_grid_share) : Json()},
+             {"column", r.refresh_column}};
+    if (r.timeline == Timeline::display)
+        j["dropped_frames_left_out"] = r.dropped_in_range;
+    if (r.display.available) {
+        Json d{{"displayed_frames", r.display.displayed},
+               {"dropped_frames", r.display.dropped},
+               {"dropped_share", r.display.dropped_share},
+               {"between_display_changes_ms", frame_time_json(r.display.between_display_changes)}};
+        if (r.display.has_animation_error) {
+            d["animation_error_ms"] = Json{{"mean_abs", r.display.animation_error_mean_abs_ms},
+                                           {"p99_abs", r.display.animation_error_p99_abs_ms},
+                                           {"max_abs", r.display.animation_error_max_abs_ms}};
+        }
+        j["display"] = std::move(d);
+    }
+    if (r.has_generated) {
+        j["frame_generation"] = Json{{"application", cadence_json(r.application)},
+                                     {"generated", cadence_json(r.generated)}};
+    }
+    Json seg;
+    if (r.startup.frames > 0) {
+        seg["startup"] = Json{{"first_frame", r.series.frame_number.front()},
+                              {"last_frame", r.series.frame_number[r.startup.frames - 1]},
+                              {"frames", r.startup.frames},
+                              {"duration_s", ns_to_s(r.startup.duration_ns)},
+                              {"median_ms", r.startup.median_ms},
+                              {"reason", r.startup.reason}};
+        seg["without_startup"] = Json{{"frames", r.steady.frame_time.frames},
+                                      {"duration_s", ns_to_s(r.steady.frame_time.total_ns)},
+                                      {"frame_time_ms", frame_time_json(r.steady.frame_time)},
+                                      {"fps", fps_json(r.steady.fps)},
+                                      {"stutter", stutter_json(r.steady, r.series)}};
+    } else {
+        seg["startup"] = nullptr;
+    }
+    j["segments"] = std::move(seg);
+    if (r.loop_figures)
+        j["loop"] = loop_json(r);
+    return j;
+}
+
+Json comparison_json(const Comparison& c) {
+    Json figures = Json::object();
+    for (const FigureDifference& d : c.figures) {
+        figures[d.name] = Json{{"a", d.a},
+                               {"b", d.b},
+                               {"difference", d.difference},
+                               {"ci95_low", d.low},
+                               {"ci95_high", d.high},
+                               {"significant", d.significant}};
+    }
+    return Json{{"method", "moving-block bootstrap of B - A, 95 % percentile interval"},
+                {"resamples", c.resamples},
+                {"block_frames_a", c.block_a},
+                {"block_frames_b", c.block_b},
+                {"seed", c.seed},
+                {"figures", std::move(figures)}};
+}
+
+class JsonWriter final : public ReportWriter {
+  public:
+    void write(const Report& report, OutputFile& out) const override {
+        Json j;
+        if (report.captures.size() == 1) {
+            j = capture_json(report.captures.front());
+        } else {
+            Json list = Json::array();
+            for (const CaptureReport& r : report.captures)
+                list.push_back(capture_json(r));
+            j["captures"] = std::move(list);
+        }
+        if (report.comparison)
+            j["comparison"] = comparison_json(*report.comparison);
+        out.write(j.dump(2));
+        out.write("\n");
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<ReportWriter> make_json_writer() {
+    return std::make_unique<JsonWriter>();
+}
+
+}  // namespace loopscope

@@ -1,0 +1,78 @@
+// The Markdown report: the same figures as the terminal summary, as tables that paste into a
+// bug report or a pull request unchanged.
+#include <fmt/format.h>
+
+#include "common/markdown_table.hpp"
+#include "common/units.hpp"
+#include "reports/writer.hpp"
+
+namespace loopscope {
+
+namespace {
+
+class MarkdownWriter final : public ReportWriter {
+  public:
+    void write(const Report& report, OutputFile& out) const override {
+        std::string text = "# loopscope frame-pacing report\n";
+        for (std::size_t i = 0; i < report.captures.size(); ++i) {
+            const CaptureReport& r = report.captures[i];
+            const std::string prefix =
+                report.captures.size() == 2 ? (i == 0 ? "A: " : "B: ") : std::string();
+            text += fmt::format("\n## {}{}\n\n", prefix, capture_title(r));
+            text += fmt::format("`{}` ({}), {} timeline from `{}`, capture frames {}-{}.\n",
+                                r.capture->source.file, r.capture->source.format,
+                                timeline_name(r.timeline), r.frame_time_column, r.range.begin,
+                                r.range.end - 1);
+            for (const std::string& note : capture_notes(r))
+                text += "\n> " + note + "\n";
+            MarkdownTable t;
+            t.add_column("section", MarkdownTable::Align::left);
+            t.add_column("figure", MarkdownTable::Align::left);
+            t.add_column("value");
+            t.add_column("definition", MarkdownTable::Align::left);
+            for (const SummaryRow& row : summary_rows(r)) {
+                t.add_row({row.section, row.label, row.value, row.definition});
+            }
+            text += "\n" + t.render();
+            const auto& hitches = r.stats.hitches.hitches;
+            if (r.capture->per_frame && !hitches.empty()) {
+                MarkdownTable h;
+                for (const char* c :
+                     {"frame", "time (s)", "length (ms)", "before (ms)", "after (ms)"}) {
+                    h.add_column(c);
+                }
+                for (const Hitch& x : hitches) {
+                    h.add_row({fmt::format("{}", r.series.frame_number[x.index]),
+                               fmt::format("{:.3f}", ns_to_s(x.start_ns)),
+                               fmt::format("{:.3f}", ns_to_ms(x.frame_ns)),
+                               fmt::format("{:.3f}", ns_to_ms(x.previous_ns)),
+                               x.next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(x.next_ns)) : "-"});
+                }
+                text += fmt::format("\n### Hitches ({})\n\n", hitches.size()) + h.render();
+            }
+        }
+        if (report.comparison) {
+            text += "\n## Comparison\n\n" + comparison_method(*report.comparison) + "\n\n";
+            MarkdownTable t;
+            t.add_column("figure", MarkdownTable::Align::left);
+            t.add_column("A");
+            t.add_column("B");
+            t.add_column("B - A");
+            t.add_column("95 % interval");
+            t.add_column("verdict", MarkdownTable::Align::left);
+            for (const ComparisonRow& row : comparison_rows(*report.comparison)) {
+                t.add_row({row.figure, row.a, row.b, row.difference, row.interval, row.verdict});
+            }
+            text += t.render();
+        }
+        out.write(text);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<ReportWriter> make_markdown_writer() {
+    return std::make_unique<MarkdownWriter>();
+}
+
+}  // namespace loopscope

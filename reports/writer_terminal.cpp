@@ -1,0 +1,121 @@
+// The terminal summary: the figures grouped by section with their definitions, the worst
+// hitches, and for two captures the comparison. Colour only when asked (a terminal without
+// NO_COLOR); the text is the same either way.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/units.hpp"
+#include "reports/writer.hpp"
+
+namespace loopscope {
+
+namespace {
+
+constexpr std::size_t kHitchesShown = 10;
+
+class TerminalWriter final : public ReportWriter {
+  public:
+    explicit TerminalWriter(const WriterOptions& options) : colour_(options.colour) {}
+
+    void write(const Report& report, OutputFile& out) const override {
+        std::string text;
+        for (std::size_t i = 0; i < report.captures.size(); ++i) {
+            if (i > 0)
+                text += "\n";
+            if (report.captures.size() == 2)
+                text += heading(i == 0 ? "A" : "B") + " ";
+            write_capture(report.captures[i], text);
+        }
+        if (report.comparison)
+            write_comparison(*report.comparison, text);
+        out.write(text);
+    }
+
+  private:
+    std::string heading(std::string_view s) const {
+        return colour_ ? fmt::format("\033[1m{}\033[0m", s) : std::string(s);
+    }
+    std::string warn(std::string_view s) const {
+        return colour_ ? fmt::format("\033[33m{}\033[0m", s) : std::string(s);
+    }
+    std::string dim(std::string_view s) const {
+        return colour_ ? fmt::format("\033[2m{}\033[0m", s) : std::string(s);
+    }
+
+    void write_capture(const CaptureReport& r, std::string& text) const {
+        const CaptureSource& src = r.capture->source;
+        text += heading(capture_title(r)) + "\n";
+        text += fmt::format("{} ({}), {} timeline from {}, capture frames {}-{}\n", src.file,
+                            src.format, timeline_name(r.timeline), r.frame_time_column,
+                            r.range.begin, r.range.end - 1);
+        for (const std::string& note : capture_notes(r))
+            text += warn("note: " + note) + "\n";
+        const auto rows = summary_rows(r);
+        std::size_t label_width = 0;
+        std::size_t value_width = 0;
+        for (const SummaryRow& row : rows) {
+            label_width = std::max(label_width, row.label.size());
+            // Long values (lists) would push every definition far right: they overflow instead.
+            if (row.value.size() <= 24)
+                value_width = std::max(value_width, row.value.size());
+        }
+        std::string section;
+        for (const SummaryRow& row : rows) {
+            if (row.section != section) {
+                section = row.section;
+                text += "\n" + heading(section) + "\n";
+            }
+            text += fmt::format("  {:<{}}  {:>{}}  {}\n", row.label, label_width, row.value,
+                                value_width, dim(row.definition));
+        }
+        const auto& hitches = r.stats.hitches.hitches;
+        if (r.capture->per_frame && !hitches.empty()) {
+            // The longest hitches first: those are the ones to look at.
+            std::vector<const Hitch*> worst;
+            for (const Hitch& h : hitches)
+                worst.push_back(&h);
+            std::stable_sort(worst.begin(), worst.end(), [](const Hitch* a, const Hitch* b) {
+                return a->frame_ns > b->frame_ns;
+            });
+            if (worst.size() > kHitchesShown)
+                worst.resize(kHitchesShown);
+            text +=
+                "\n" +
+                heading(fmt::format("Hitches (longest {} of {})", worst.size(), hitches.size())) +
+                "\n";
+            text += fmt::format("  {:>8}  {:>10}  {:>10}  {:>10}  {:>10}\n", "frame", "time s",
+                                "length ms", "before ms", "after ms");
+            for (const Hitch* h : worst) {
+                text += fmt::format(
+                    "  {:>8}  {:>10.3f}  {:>10}  {:>10.3f}  {:>10}\n",
+                    r.series.frame_number[h->index], ns_to_s(h->start_ns),
+                    warn(fmt::format("{:.3f}", ns_to_ms(h->frame_ns))), ns_to_ms(h->previous_ns),
+                    h->next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(h->next_ns)) : "-");
+            }
+        }
+    }
+
+    void write_comparison(const Comparison& c, std::string& text) const {
+        text += "\n" + heading("Comparison (B - A)") + "\n";
+        text += dim(comparison_method(c)) + "\n";
+        const auto rows = comparison_rows(c);
+        text += fmt::format("  {:<16} {:>12} {:>12} {:>12}  {:<26} {}\n", "figure", "A", "B",
+                            "B - A", "95 % interval", "verdict");
+        for (const ComparisonRow& row : rows) {
+            const std::string verdict = row.verdict == "changed" ? warn(row.verdict) : row.verdict;
+            text += fmt::format("  {:<16} {:>12} {:>12} {:>12}  {:<26} {}\n", row.figure, row.a,
+                                row.b, row.difference, row.interval, verdict);
+        }
+    }
+
+    bool colour_;
+};
+
+}  // namespace
+
+std::unique_ptr<ReportWriter> make_terminal_writer(const WriterOptions& options) {
+    return std::make_unique<TerminalWriter>(options);
+}
+
+}  // namespace loopscope

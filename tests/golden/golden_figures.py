@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Expected frame-pacing figures for the shared captures, computed independently of loopscope.
+
+It reads each capture with Python's csv module, splits it into streams by (Application,
+ProcessID, SwapChainAddress), keeps the stream with the most frames (file order breaks ties),
+converts milliseconds to integer nanoseconds (rounded half away from zero) and computes every
+figure from the definitions in docs/reports.md, using only the standard library. The output,
+expected_figures.json beside this script, is what tests/report_golden_test.cpp compares the
+program's JSON report with.
+
+    python3 tests/golden/golden_figures.py /path/to/captures > tests/golden/expected_figures.json
+"""
+import csv
+import json
+import math
+import os
+import sys
+
+FRAME_COLUMNS = ["msBetweenPresents", "MsBetweenPresents", "FrameTime"]
+DISPLAY_COLUMNS = ["msBetweenDisplayChange", "MsBetweenDisplayChange", "DisplayedTime"]
+REFRESH_CANDIDATES = [50, 60, 72, 75, 90, 100, 120, 144, 165, 240, 360]
+REFRESH_TOLERANCE_NS = 500_000
+
+
+def missing(cell):
+    return cell is None or cell == "" or cell == "NA"
+
+
+def ms_to_ns(text):
+    return int(math.floor(float(text) * 1e6 + 0.5))
+
+
+def percentile(sorted_values, p):
+    if not sorted_values:
+        return 0.0
+    h = p * (len(sorted_values) - 1)
+    lo = int(math.floor(h))
+    if lo + 1 >= len(sorted_values):
+        return float(sorted_values[-1])
+    return sorted_values[lo] + (h - lo) * (sorted_values[lo + 1] - sorted_values[lo])
+
+
+def summary(frames):
+    s = sorted(frames)
+    n = len(s)
+    total = sum(s)
+    mean = total / n
+    var = sum((v - mean) ** 2 for v in frames) / (n - 1) if n > 1 else 0.0
+    stdev = math.sqrt(var)
+    p99 = percentile(s, 0.99)
+    p999 = percentile(s, 0.999)
+    low99 = [v for v in s if v >= p99]
+    low999 = [v for v in s if v >= p999]
+    ms = lambda ns: ns / 1e6
+    ft = {
+        "min": ms(s[0]), "mean": ms(mean), "stdev": ms(stdev), "cv": stdev / mean,
+        "p50": ms(percentile(s, 0.5)), "p90": ms(percentile(s, 0.9)),
+        "p95": ms(percentile(s, 0.95)), "p99": ms(p99), "p999": ms(p999), "max": ms(s[-1]),
+    }
+    fps = {
+        "average": n / (total / 1e9),
+        "p1_low": 1000.0 / ms(p99),
+        "p01_low": 1000.0 / ms(p999),
+        "low1_average": 1000.0 / ms(sum(low99) / len(low99)),
+        "low01_average": 1000.0 / ms(sum(low999) / len(low999)),
+    }
+    return total, ft, fps
+
+
+def capframex_stutter(frames):
+    total = sum(frames)
+    mean_ms = total / len(frames) / 1e6
+    window = max(1, int(math.floor(10.0 * math.sqrt(mean_ms) + 0.5)))
+    smoothed = [frames[0]]
+    for i in range(1, len(frames)):
+        smoothed.append(frames[i - 1] if frames[i] > 3 * frames[i - 1] else frames[i])
+    count = 0
+    stutter_ns = 0
+    for i in range(1, len(frames)):
+        prev = smoothed[max(0, i - window):i]
+        if 2 * frames[i] * len(prev) > 5 * sum(prev):
+            count += 1
+            stutter_ns += frames[i]
+    return window, count, stutter_ns / total
+
+
+def unreal_hitches(frames):
+    hitches = []
+    for i in range(1, len(frames)):
+        if frames[i] > 60_000_000 and 2 * frames[i] >= 3 * frames[i - 1]:
+            hitches.append({"frame": i, "frame_time_ms": frames[i] / 1e6})
+    minutes = sum(frames) / 1e9 / 60.0
+    return hitches, len(hitches) / minutes
+
+
+def variation(frames):
+    edges = [2_000_000, 4_000_000, 8_000_000, 12_000_000]
+    counts = [0] * 5
+    for i in range(1, len(frames)):
+        d = abs(frames[i] - frames[i - 1])
+        bucket = next((k for k, e in enumerate(edges) if d < e), 4)
+        counts[bucket] += 1
+    return {"lt_2ms": counts[0], "lt_4ms": counts[1], "lt_8ms": counts[2],
+            "lt_12ms": counts[3], "ge_12ms": counts[4], "changes": len(frames) - 1}
+
+
+def on_grid(frames, rate):
+    on = 0
+    for ft in frames:
+        scaled = ft * rate
+        k = max(1, (scaled + 500_000_000) // 1_000_000_000)
+        if abs(scaled - k * 1_000_000_000) <= REFRESH_TOLERANCE_NS * rate:
+            on += 1
+    return on / len(frames)
+
+
+def refresh(frames):
+    best_rate, best_share, best_excess = None, None, 0.2
+    for rate in REFRESH_CANDIDATES:
+        share = on_grid(frames, rate)
+        excess = share - 2.0 * REFRESH_TOLERANCE_NS * rate / 1e9
+        if excess >= best_excess and not (best_rate is not None and excess == best_excess):
+            best_rate, best_share, best_excess = rate, share, excess
+    return {"rate_hz": best_rate, "on_grid_share": best_share}
+
+
+def startup(frames):
+    n = len(frames)
+    if n < 60:
+        return None
+    median = percentile(sorted(frames), 0.5)
+    far = lambda v: v > 2.0 * median or v < 0.5 * median
+    end = 0
+    for i in range(n // 2):
+        if frames[i] >= 1_000_000_000:
+            end = i + 1
+        elif far(frames[i]) and i < end + 30:
+            end = i + 1
+    if end == 0:
+        return None
+    if sum(1 for v in frames[end:] if far(v)) > 0.05 * (n - end):
+        return None
+    return {"frames": end}
+
+
+def read_lines(path):
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        return f.read().splitlines()
+
+
+def presentmon_figures(path):
+    lines = [l for l in read_lines(path) if not l.startswith("//")]
+    rows = list(csv.reader(lines))
+    header = rows[0]
+    col = {name: i for i, name in enumerate(header)}
+    frame_col = next(col[c] for c in FRAME_COLUMNS if c in col)
+    display_col = next((col[c] for c in DISPLAY_COLUMNS if c in col), None)
+    dropped_col = col.get("Dropped")
+    until_col = col.get("MsUntilDisplayed")
+    streams = {}
+    for row in rows[1:]:
+        if not row:
+            continue
+        if missing(row[frame_col]):
+            continue
+        key = (row[col["Application"]], row[col["ProcessID"]], row[col["SwapChainAddress"]])
+        s = streams.setdefault(key, {"frames": [], "display": [], "dropped": 0})
+        s["frames"].append(ms_to_ns(row[frame_col]))
+        dropped = False
+        if dropped_col is not None and not missing(row[dropped_col]):
+            dropped = int(row[dropped_col]) != 0
+        if until_col is not None and missing(row[until_col]):
+            dropped = True
+        if display_col is not None:
+            cell = row[display_col]
+            if missing(cell):
+                if until_col is None:
+                    dropped = True
+            elif not dropped:
+                s["display"].append(ms_to_ns(cell))
+        s["dropped"] += 1 if dropped else 0
+    key, best = None, None
+    for k, s in streams.items():  # dicts keep file order: the first of equals wins
+        if best is None or len(s["frames"]) > len(best["frames"]):
+            key, best = k, s
+    frames = best["frames"]
+    total, ft, fps = summary(frames)
+    window, count, share = capframex_stutter(frames)
+    hitches, per_min = unreal_hitches(frames)
+    out = {
+        "source": {"process": key[0]},
+        "frames": len(frames),
+        "duration_s": total / 1e9,
+        "frame_time_ms": ft,
+        "fps": fps,
+        "stutter": {"capframex_count": count, "capframex_time_share": share,
+                    "capframex_window": window, "hitch_count": len(hitches),
+                    "hitches_per_min": per_min, "hitches": hitches},
+        "variation_buckets": variation(frames),
+        "refresh": refresh(best["display"] if best["display"] else frames),
+        "segments": {"startup": startup(frames)},
+    }
+    if display_col is not None:
+        out["display"] = {"displayed_frames": len(best["display"]),
+                          "dropped_frames": best["dropped"]}
+    return out
+
+
+def mangohud_figures(path):
+    lines = read_lines(path)
+    header_at = max(i for i, l in enumerate(lines) if "frametime" in l.split(","))
+    rows = list(csv.reader(lines[header_at:]))
+    col = rows[0].index("frametime")
+    samples = [ms_to_ns(r[col]) for r in rows[1:] if r]
+    return {"per_frame": False, "frames": len(samples),
+            "frame_time_ms": None, "stutter": None,
+            "sampled": {"samples": len(samples),
+                        "mean_frame_time_ms": sum(samples) / len(samples) / 1e6}}
+
+
+def main():
+    captures = sys.argv[1]
+    expected = {}
+    for name in sorted(os.listdir(captures)):
+        if not name.endswith(".csv"):
+            continue
+        path = os.path.join(captures, name)
+        if name.startswith("mangohud"):
+            expected[name] = mangohud_figures(path)
+        else:
+            expected[name] = presentmon_figures(path)
+    json.dump(expected, sys.stdout, indent=1, sort_keys=True)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,138 @@
+// `loopscope replay` end to end: every shared capture replays, plain lists with units, a modelled
+// step cost tips a steady pattern into the spiral, the sweep grid, and a run's trace replays to
+// the same loop columns.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/test_support.hpp"
+
+namespace loopscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> data_rows(const std::string& text) {
+    std::vector<std::string> rows;
+    std::istringstream in(text);
+    bool header_seen = false;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        if (!header_seen) {
+            header_seen = true;
+            continue;
+        }
+        rows.push_back(line);
+    }
+    return rows;
+}
+
+// The loop columns of a row: frame .. alpha (the first 11), without the cost columns.
+std::string loop_columns(const std::string& row) {
+    std::size_t pos = 0;
+    for (int commas = 0; commas < 11 && pos != std::string::npos; ++commas) {
+        pos = row.find(',', pos + 1);
+    }
+    return row.substr(0, pos);
+}
+
+TEST(ReplayCommand, EveryCaptureReplaysWithStepsAndAlphaFigures) {
+    int replayed = 0;
+    for (const auto& entry : fs::directory_iterator(test::captures_dir())) {
+        const std::string ext = entry.path().extension().string();
+        if (ext != ".csv" && ext != ".json")
+            continue;
+        const auto r = test::run_loopscope("replay '" + entry.path().string() + "'");
+        EXPECT_EQ(r.exit_code, 0) << entry.path() << ": " << r.err;
+        EXPECT_NE(r.out.find("Steps per frame: mean"), std::string::npos) << entry.path();
+        EXPECT_NE(r.out.find("Alpha (acc_after / dt): mean"), std::string::npos) << entry.path();
+        EXPECT_NE(r.out.find("onset:"), std::string::npos) << entry.path();
+        ++replayed;
+    }
+    EXPECT_GE(replayed, 10);
+}
+
+TEST(ReplayCommand, PlainListInMicrosecondsAndBadUnit) {
+    const std::string dir = test::make_temp_dir("replay");
+    std::string list;
+    for (int i = 0; i < 120; ++i)
+        list += "16666.667\n";
+    test::write_text(dir + "/list.txt", list);
+    const auto r = test::run_loopscope("replay --unit us --dt 1/60 " + dir + "/list.txt -o " + dir +
+                                       "/out.csv");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("Frames: 120 over 2.000 s"), std::string::npos) << r.out;
+    EXPECT_EQ(data_rows(test::read_text(dir + "/out.csv")).size(), 120u);
+
+    const auto bad = test::run_loopscope("replay --unit min " + dir + "/list.txt");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("--unit"), std::string::npos) << bad.err;
+    const auto missing = test::run_loopscope("replay " + dir + "/nope.txt");
+    EXPECT_EQ(missing.exit_code, 2);
+    const auto bad_cost = test::run_loopscope("replay --step-cost 5 " + dir + "/list.txt");
+    EXPECT_EQ(bad_cost.exit_code, 2);
+    EXPECT_NE(bad_cost.err.find("--step-cost"), std::string::npos) << bad_cost.err;
+    fs::remove_all(dir);
+}
+
+TEST(ReplayCommand, StepCostAboveDtTipsASteadyPatternIntoTheSpiral) {
+    const std::string dir = test::make_temp_dir("replay");
+    std::string list;
+    for (int i = 0; i < 300; ++i)
+        list += "16.667\n";
+    test::write_text(dir + "/list.txt", list);
+    const auto cheap = test::run_loopscope("replay --step-cost 5ms " + dir + "/list.txt");
+    ASSERT_EQ(cheap.exit_code, 0) << cheap.err;
+    EXPECT_NE(cheap.out.find("onset: none"), std::string::npos) << cheap.out;
+    EXPECT_NE(cheap.out.find("headroom: +11.667 ms"), std::string::npos) << cheap.out;
+    const auto costly =
+        test::run_loopscope("replay --step-cost 20ms --max-steps 4 " + dir + "/list.txt");
+    ASSERT_EQ(costly.exit_code, 0) << costly.err;
+    EXPECT_NE(costly.out.find("onset: frame"), std::string::npos) << costly.out;
+    EXPECT_NE(costly.out.find("slow-motion factor from the onset"), std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST(ReplayCommand, SweepPrintsOneRowPerCombination) {
+    const auto r = test::run_loopscope("replay --sweep --step-cost 10ms '" +
+                                       test::capture("ocat_metro_exodus.csv") + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::size_t at = r.out.find("Sweep (");
+    ASSERT_NE(at, std::string::npos);
+    std::istringstream in(r.out.substr(at));
+    int table_lines = 0;
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty() && line[0] == '|')
+            ++table_lines;
+    }
+    EXPECT_EQ(table_lines, 2 + 3 * 3 * 3);  // title, rule, 27 combinations
+    const auto bad = test::run_loopscope("replay --sweep --sweep-max-steps x '" +
+                                         test::capture("ocat_metro_exodus.csv") + "'");
+    EXPECT_EQ(bad.exit_code, 2);
+}
+
+TEST(ReplayCommand, ARunsTraceReplaysToTheSameLoopColumns) {
+    const std::string dir = test::make_temp_dir("replay");
+    const auto run = test::run_loopscope(
+        "run --clock virtual --scenario sim-60-display-50 --policy fixed-extrap --max-steps 3 -o " +
+        dir + "/run.csv");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const auto rep = test::run_loopscope("replay --policy fixed-extrap --max-steps 3 " + dir +
+                                         "/run.csv -o " + dir + "/replay.csv");
+    ASSERT_EQ(rep.exit_code, 0) << rep.err;
+    const auto a = data_rows(test::read_text(dir + "/run.csv"));
+    const auto b = data_rows(test::read_text(dir + "/replay.csv"));
+    ASSERT_EQ(a.size(), b.size());
+    ASSERT_EQ(a.size(), 500u);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        ASSERT_EQ(loop_columns(a[i]), loop_columns(b[i])) << i;
+    }
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace loopscope

@@ -1,0 +1,241 @@
+// `loopscope report` end to end: malformed inputs give one line naming file:line:column and exit
+// code 2 with no output file left behind; --fail-if exits 3 naming the figure; --list, ranges,
+// timelines, formats and comparisons work on the shared captures.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/test_support.hpp"
+
+namespace loopscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string quoted(const std::string& path) {
+    return "'" + path + "'";
+}
+
+std::string line_of(const std::string& path, int n) {
+    std::ifstream in(path, std::ios::binary);
+    std::string line;
+    for (int i = 0; i < n && std::getline(in, line); ++i) {
+    }
+    if (!line.empty() && line.back() == '\r')
+        line.pop_back();
+    return line;
+}
+
+// Replaces the `column`th comma-separated cell (0-based) of a row.
+std::string with_cell(const std::string& row, int column, const std::string& value) {
+    std::string out;
+    int c = 0;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = row.find(',', start);
+        out += c == column ? value : row.substr(start, end - start);
+        if (end == std::string::npos)
+            break;
+        out += ',';
+        start = end + 1;
+        ++c;
+    }
+    return out;
+}
+
+class ReportCliMalformed : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = test::make_temp_dir("loopscope-report-cli");
+        const std::string gold = test::capture("presentmon_gold_test_case_5.csv");
+        header_ = line_of(gold, 1);
+        if (header_.rfind("\xEF\xBB\xBF", 0) == 0)
+            header_ = header_.substr(3);
+        row_ = line_of(gold, 3);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // Runs the report on `text` written to a file and checks the error contract. `place` is
+    // what must follow the file name in the message, e.g. ":2:" ("" when there is no line).
+    void expect_rejected(const std::string& name, const std::string& text,
+                         const std::string& place) {
+        SCOPED_TRACE(name);
+        const std::string input = dir_ + "/" + name;
+        test::write_text(input, text);
+        expect_rejected_path(input, place);
+    }
+    void expect_rejected_path(const std::string& input, const std::string& place) {
+        const std::string output = dir_ + "/report.json";
+        const auto r =
+            test::run_loopscope("report --format json -o " + quoted(output) + " " + quoted(input));
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_TRUE(r.out.empty());
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_NE(r.err.find(input + place), std::string::npos) << r.err;
+        // No report and no temporary file beside it.
+        for (const auto& entry : fs::directory_iterator(dir_)) {
+            EXPECT_EQ(entry.path().filename().string().rfind("report.json", 0), std::string::npos)
+                << entry.path();
+        }
+    }
+
+    std::string dir_;
+    std::string header_;
+    std::string row_;
+};
+
+TEST_F(ReportCliMalformed, EmptyFile) {
+    expect_rejected("empty.csv", "", ": empty file");
+}
+
+TEST_F(ReportCliMalformed, HeaderOnly) {
+    expect_rejected("header.csv", header_ + "\n", ":1");
+}
+
+TEST_F(ReportCliMalformed, TruncatedLine) {
+    expect_rejected("truncated.csv", header_ + "\n" + row_ + "\n" + row_.substr(0, 60) + "\n",
+                    ":3:");
+}
+
+TEST_F(ReportCliMalformed, WrongDelimiter) {
+    std::string h = header_, r = row_;
+    std::replace(h.begin(), h.end(), ',', ';');
+    std::replace(r.begin(), r.end(), ',', ';');
+    expect_rejected("semicolons.csv", h + "\n" + r + "\n", ":1:");
+}
+
+TEST_F(ReportCliMalformed, BadNumbers) {
+    // Column 11 is MsBetweenPresents in the PresentMon 2.4 layout.
+    for (const char* value : {"abc", "NaN", "inf", "-5.0"}) {
+        expect_rejected(std::string("bad_") + value + ".csv",
+                        header_ + "\n" + with_cell(row_, 11, value) + "\n", ":2:");
+    }
+}
+
+TEST_F(ReportCliMalformed, UnknownFormat) {
+    expect_rejected("unknown.csv", "hello world\nthis is not a capture\n", ":1:1:");
+}
+
+TEST_F(ReportCliMalformed, BinaryGarbage) {
+    std::string bytes;
+    for (int i = 0; i < 256; ++i)
+        bytes += static_cast<char>((i * 37 + 11) % 256);
+    expect_rejected("garbage.csv", bytes, ":1:");
+}
+
+TEST_F(ReportCliMalformed, MissingFile) {
+    expect_rejected_path(dir_ + "/nope.csv", ": ");
+}
+
+TEST(ReportCli, TerminalReportOfACaptureShowsDefinitionsAndNoColourWhenPiped) {
+    const auto r = test::run_loopscope("report " + quoted(test::capture("ocat_metro_exodus.csv")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("MetroExodus.exe"), std::string::npos);
+    EXPECT_NE(r.out.find("1000 / mean(frame times >= p99) (CapFrameX)"), std::string::npos);
+    EXPECT_EQ(r.out.find('\033'), std::string::npos);
+}
+
+TEST(ReportCli, FailIfExitsThreeNamingTheFigure) {
+    const std::string input = quoted(test::capture("IPMAuxTestData_test_case_9_v1.csv"));
+    auto r = test::run_loopscope(
+        "report --format json --fail-if 'p99_ms>20' --fail-if "
+        "'stutter_share>0.9' " +
+        input);
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("gate failed: p99_ms = "), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("stutter_share"), std::string::npos) << r.err;
+    EXPECT_FALSE(nlohmann::json::parse(r.out).empty());  // the report is still written
+    r = test::run_loopscope("report --fail-if 'p99_ms>100000' " + input);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    r = test::run_loopscope("report --fail-if 'p98_ms>20' " + input);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("unknown figure 'p98_ms'; valid figures: frames, duration_s"),
+              std::string::npos)
+        << r.err;
+    r = test::run_loopscope("report --fail-if 'p99_ms>20' " +
+                            quoted(test::capture("mangohud_overwatch.csv")));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("not available"), std::string::npos) << r.err;
+}
+
+TEST(ReportCli, ListShowsTheStreamsOfACapture) {
+    const auto r = test::run_loopscope("report --list " +
+                                       quoted(test::capture("IPMAuxTestData_test_case_9_v1.csv")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("F1_24.exe"), std::string::npos);
+    EXPECT_NE(r.out.find("dwm.exe"), std::string::npos);
+    EXPECT_LT(r.out.find("F1_24.exe"), r.out.find("dwm.exe"));  // most frames first
+}
+
+TEST(ReportCli, ProcessRangeAndTimelineSelectTheFrames) {
+    const std::string input = quoted(test::capture("IPMAuxTestData_test_case_9_v1.csv"));
+    auto r = test::run_loopscope("report --format json --process dwm.exe " + input);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["source"]["process"], "dwm.exe");
+    r = test::run_loopscope("report --format json --from 100 --to 600 " + input);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["frames"], 500);
+    EXPECT_EQ(j["range"]["first_frame"], 100);
+    r = test::run_loopscope("report --format json --from 10s --to 20s " + input);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    j = nlohmann::json::parse(r.out);
+    EXPECT_NEAR(j["duration_s"].get<double>(), 10.0, 0.6);
+    r = test::run_loopscope("report --format json --timeline display " + input);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["timeline"], "display");
+    EXPECT_GT(j["dropped_frames_left_out"].get<int>(), 0);
+    EXPECT_EQ(
+        j["frames"].get<int>() + j["dropped_frames_left_out"].get<int>(),
+        j["display"]["displayed_frames"].get<int>() + j["display"]["dropped_frames"].get<int>());
+    r = test::run_loopscope("report --from 1.5 " + input);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--from '1.5'"), std::string::npos) << r.err;
+}
+
+TEST(ReportCli, HtmlNeedsAFile) {
+    const auto r = test::run_loopscope("report --format html " +
+                                       quoted(test::capture("ocat_metro_exodus.csv")));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("-o FILE"), std::string::npos) << r.err;
+}
+
+TEST(ReportCli, ComparisonOfTwoLayoutsOfOneCaptureFindsNoChange) {
+    // The same capture written by PresentMon 1.x and 2.x: nothing real changed between them.
+    const auto r = test::run_loopscope(
+        "report --format json " + quoted(test::capture("presentmon_gold_test_case_5_v1.csv")) +
+        " " + quoted(test::capture("presentmon_gold_test_case_5.csv")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["captures"].size(), 2u);
+    EXPECT_EQ(j["comparison"]["figures"]["mean_ms"]["significant"], false);
+    EXPECT_EQ(j["comparison"]["figures"]["p99_ms"]["significant"], false);
+}
+
+TEST(ReportCli, EveryFormatWritesEveryCapture) {
+    const std::string dir = test::make_temp_dir("loopscope-report-formats");
+    for (const auto& entry : fs::directory_iterator(test::captures_dir())) {
+        if (entry.path().extension() != ".csv")
+            continue;
+        for (const char* format : {"terminal", "json", "md", "csv", "html", "chrome"}) {
+            SCOPED_TRACE(entry.path().filename().string() + " " + format);
+            const std::string out = dir + "/out";
+            const auto r = test::run_loopscope("report --format " + std::string(format) + " -o " +
+                                               quoted(out) + " " + quoted(entry.path().string()));
+            EXPECT_EQ(r.exit_code, 0) << r.err;
+            EXPECT_GT(fs::file_size(out), 100u);
+            if (std::string(format) == "json" || std::string(format) == "chrome") {
+                EXPECT_TRUE(nlohmann::json::accept(test::read_text(out)));
+            }
+        }
+    }
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace loopscope

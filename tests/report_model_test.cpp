@@ -1,0 +1,249 @@
+// The report model on captures built in the test: ranges, start-up detection, the display
+// timeline, generated frames, figure names, gating and the bootstrap comparison.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "reports/gate.hpp"
+#include "reports/report_compare.hpp"
+#include "reports/report_model.hpp"
+#include "reports/segments.hpp"
+
+namespace loopscope {
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+
+Capture make_capture(const std::vector<std::int64_t>& frame_ns) {
+    Capture c;
+    c.source.format = "presentmon-2.4";
+    c.source.file = "test.csv";
+    c.source.process = "Game.exe";
+    c.frame_ns = frame_ns;
+    std::int64_t t = 5 * kMs;  // the capture began before the first frame
+    for (const std::int64_t f : frame_ns) {
+        c.start_ns.push_back(t);
+        t += f;
+    }
+    return c;
+}
+
+TEST(ReportSegments, RangeBoundsAreFrameNumbersOrTimesWithAUnit) {
+    EXPECT_EQ(parse_range_bound("--from", "120").kind, RangeBound::Kind::frame);
+    EXPECT_EQ(parse_range_bound("--from", "120").value, 120);
+    const RangeBound t = parse_range_bound("--to", "1.5s");
+    EXPECT_EQ(t.kind, RangeBound::Kind::time);
+    EXPECT_EQ(t.value, 1'500'000'000);
+    EXPECT_THROW(parse_range_bound("--from", "1.5"), UsageError);
+    EXPECT_THROW(parse_range_bound("--from", "-3"), UsageError);
+}
+
+TEST(ReportSegments, SelectRangeIsHalfOpenByFrameOrByStartTime) {
+    const std::vector<std::int64_t> frames(10, 10 * kMs);
+    const Capture c = make_capture(frames);
+    RangeBound from{RangeBound::Kind::frame, 2};
+    RangeBound to{RangeBound::Kind::frame, 5};
+    FrameRange r = select_range(c.frame_ns, c.start_ns, from, to);
+    EXPECT_EQ(r.begin, 2u);
+    EXPECT_EQ(r.end, 5u);
+    // Times count from the first frame's start: frame 3 starts at 30 ms.
+    from = {RangeBound::Kind::time, 30 * kMs};
+    to = {RangeBound::Kind::time, 61 * kMs};
+    r = select_range(c.frame_ns, c.start_ns, from, to);
+    EXPECT_EQ(r.begin, 3u);
+    EXPECT_EQ(r.end, 7u);
+    EXPECT_THROW(select_range(c.frame_ns, c.start_ns, {RangeBound::Kind::frame, 9},
+                              {RangeBound::Kind::frame, 9}),
+                 UsageError);
+}
+
+TEST(ReportSegments, StartupIsTheLooseRunOfFarOffFramesAtTheStart) {
+    // 5 loading frames of 80 ms, 20 steady, one 50 ms frame (within 30 of the run: joins it),
+    // then steady; a far-off frame 40 frames later does not join.
+    std::vector<std::int64_t> frames(5, 80 * kMs);
+    frames.insert(frames.end(), 20, 16 * kMs);
+    frames.push_back(50 * kMs);  // index 25
+    frames.insert(frames.end(), 40, 16 * kMs);
+    frames.push_back(50 * kMs);  // index 66
+    frames.insert(frames.end(), 100, 16 * kMs);
+    const StartupSegment s = detect_startup(frames);
+    EXPECT_EQ(s.frames, 26u);
+    EXPECT_DOUBLE_EQ(s.median_ms, 16.0);
+    EXPECT_EQ(s.duration_ns, 5 * 80 * kMs + 20 * 16 * kMs + 50 * kMs);
+    EXPECT_FALSE(s.long_gap);
+}
+
+TEST(ReportSegments, ALongGapInTheFirstHalfEndsTheStartup) {
+    std::vector<std::int64_t> frames(50, 16 * kMs);
+    frames.push_back(1500 * kMs);  // a loading screen at index 50
+    frames.insert(frames.end(), 100, 16 * kMs);
+    const StartupSegment s = detect_startup(frames);
+    EXPECT_EQ(s.frames, 51u);
+    EXPECT_TRUE(s.long_gap);
+    EXPECT_EQ(detect_startup(std::vector<std::int64_t>(200, 16 * kMs)).frames, 0u);
+    EXPECT_EQ(detect_startup(std::vector<std::int64_t>(10, 16 * kMs)).frames, 0u);
+}
+
+TEST(ReportSegments, AlternatingCadenceIsNotAStartup) {
+    // Generated frames alternating with application frames: every frame is far off the
+    // median, but so is the rest of the capture, so nothing is set aside.
+    std::vector<std::int64_t> frames;
+    for (int i = 0; i < 200; ++i)
+        frames.push_back(i % 2 ? kMs / 5 : 14 * kMs);
+    EXPECT_EQ(detect_startup(frames).frames, 0u);
+}
+
+TEST(ReportModel, FiguresWithoutTheStartupSkipItsFrames) {
+    std::vector<std::int64_t> frames(3, 200 * kMs);
+    frames.insert(frames.end(), 97, 10 * kMs);
+    const Capture c = make_capture(frames);
+    const CaptureReport r = analyse_capture(c, {});
+    EXPECT_EQ(r.stats.frame_time.frames, 100u);
+    EXPECT_EQ(r.startup.frames, 3u);
+    EXPECT_EQ(r.steady.frame_time.frames, 97u);
+    EXPECT_DOUBLE_EQ(r.steady.frame_time.max_ms, 10.0);
+    EXPECT_DOUBLE_EQ(r.steady.fps.average, 100.0);
+    // Series starts come from the capture's start times.
+    EXPECT_EQ(r.series.start_ns.front(), 5 * kMs);
+}
+
+TEST(ReportModel, DisplayTimelineLeavesDroppedFramesOutAndCountsThem) {
+    Capture c = make_capture({10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs});
+    c.display_ns = {16 * kMs, -1, 17 * kMs, 16 * kMs};
+    c.dropped = {0, 1, 0, 0};
+    AnalysisOptions o;
+    o.timeline = Timeline::display;
+    const CaptureReport r = analyse_capture(c, o);
+    EXPECT_EQ(r.dropped_in_range, 1u);
+    ASSERT_EQ(r.series.frame_ns.size(), 3u);
+    EXPECT_EQ(r.series.frame_number[1], 2);
+    EXPECT_DOUBLE_EQ(r.stats.frame_time.max_ms, 17.0);
+    EXPECT_EQ(r.frame_time_column, "MsBetweenDisplayChange");
+    Capture no_display = make_capture({10 * kMs});
+    EXPECT_THROW(analyse_capture(no_display, o), UsageError);
+}
+
+TEST(ReportModel, RefreshRateComesFromDisplayChangesWhenTheCaptureHasThem) {
+    std::vector<std::int64_t> frames;
+    for (int i = 0; i < 60; ++i)
+        frames.push_back((9 + i % 7) * kMs);  // no grid
+    Capture c = make_capture(frames);
+    c.display_ns.assign(frames.size(), 16'666'667);
+    const CaptureReport r = analyse_capture(c, {});
+    EXPECT_EQ(r.stats.refresh.rate_hz, 60);
+    EXPECT_EQ(r.refresh_column, "MsBetweenDisplayChange");
+}
+
+TEST(ReportModel, GeneratedFramesAreSplitFromApplicationFrames) {
+    Capture c = make_capture(std::vector<std::int64_t>(8, 8 * kMs));
+    c.generated = {0, 1, 0, 1, 0, 1, 0, 1};
+    const CaptureReport r = analyse_capture(c, {});
+    ASSERT_TRUE(r.has_generated);
+    EXPECT_EQ(r.application.frames, 4u);
+    EXPECT_DOUBLE_EQ(r.application.interval.mean_ms, 16.0);
+    EXPECT_DOUBLE_EQ(*figure_value(r, "app_fps"), 4.0 / 0.064);
+}
+
+TEST(ReportModel, SampledLogsGiveNoPerFrameFigures) {
+    Capture c = make_capture(std::vector<std::int64_t>(20, 16 * kMs));
+    c.per_frame = false;
+    const CaptureReport r = analyse_capture(c, {});
+    EXPECT_FALSE(figure_value(r, "p99_ms").has_value());
+    EXPECT_DOUBLE_EQ(*figure_value(r, "mean_ms"), 16.0);
+    EXPECT_EQ(r.startup.frames, 0u);
+}
+
+TEST(ReportGate, ConditionsParseAndUnknownFiguresListTheValidNames) {
+    const GateCondition c = parse_gate_condition("p99_ms>=20.5");
+    EXPECT_EQ(c.figure, "p99_ms");
+    EXPECT_EQ(c.op, ">=");
+    EXPECT_DOUBLE_EQ(c.limit, 20.5);
+    EXPECT_EQ(parse_gate_condition(" stutter_share < 0.01 ").op, "<");
+    try {
+        parse_gate_condition("p98_ms>20");
+        FAIL() << "an unknown figure must be refused";
+    } catch (const UsageError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("unknown figure 'p98_ms'"), std::string::npos);
+        EXPECT_NE(what.find("stutter_share"), std::string::npos);
+    }
+    EXPECT_THROW(parse_gate_condition("p99_ms"), UsageError);
+    EXPECT_THROW(parse_gate_condition("p99_ms>abc"), UsageError);
+    EXPECT_THROW(parse_gate_condition("p99_ms=20"), UsageError);
+}
+
+TEST(ReportGate, AFailingConditionNamesTheFigureAndItsValue) {
+    std::vector<std::int64_t> frames(99, 10 * kMs);
+    frames.push_back(100 * kMs);
+    const Capture c = make_capture(frames);
+    const CaptureReport r = analyse_capture(c, {});
+    // p99 at h = 98.01: 10 + 0.01 x 90 = 10.9 ms.
+    const auto failures =
+        evaluate_gate({parse_gate_condition("p99_ms>10.8"), parse_gate_condition("p99_ms>11"),
+                       parse_gate_condition("hitch_count>=1")},
+                      r);
+    ASSERT_EQ(failures.size(), 2u);
+    EXPECT_EQ(failures[0].condition.figure, "p99_ms");
+    EXPECT_NEAR(failures[0].value, 10.9, 1e-9);  // h = 0.99 x 99 is not exact in binary
+    EXPECT_EQ(failures[0].message.rfind("p99_ms = 10.9 > 10.8", 0), 0u);
+    EXPECT_EQ(failures[1].condition.figure, "hitch_count");
+}
+
+TEST(ReportCompare, BlockResamplingIsReproducibleAndKeepsBlocksTogether) {
+    std::vector<std::int64_t> frames;
+    for (int i = 0; i < 100; ++i)
+        frames.push_back(i);
+    std::uint64_t s1 = 42, s2 = 42;
+    const auto a = block_resample(frames, 10, s1);
+    const auto b = block_resample(frames, 10, s2);
+    EXPECT_EQ(a, b);
+    ASSERT_EQ(a.size(), 100u);
+    for (std::size_t blk = 0; blk < 10; ++blk) {
+        for (std::size_t k = 1; k < 10; ++k) {
+            EXPECT_EQ(a[blk * 10 + k], a[blk * 10] + static_cast<std::int64_t>(k));
+        }
+    }
+    EXPECT_EQ(bootstrap_block_frames(10'000), 100u);
+    EXPECT_EQ(bootstrap_block_frames(0), 1u);
+}
+
+TEST(ReportCompare, ARealShiftIsSignificantAndNoiseIsNot) {
+    // A: frames alternating 10/12 ms; B: the same pattern 3 ms slower; C: A's frames reordered.
+    std::vector<std::int64_t> fa, fb, fc;
+    for (int i = 0; i < 400; ++i) {
+        const std::int64_t v = (10 + (i * 7 % 5)) * kMs;
+        fa.push_back(v);
+        fb.push_back(v + 3 * kMs);
+    }
+    fc.assign(fa.rbegin(), fa.rend());
+    const Capture ca = make_capture(fa), cb = make_capture(fb), cc = make_capture(fc);
+    const CaptureReport ra = analyse_capture(ca, {});
+    const CaptureReport rb = analyse_capture(cb, {});
+    const CaptureReport rc = analyse_capture(cc, {});
+    const Comparison shifted = compare_captures(ra, rb, 100);
+    const Comparison same = compare_captures(ra, rc, 100);
+    auto find = [](const Comparison& c, std::string_view name) {
+        for (const auto& f : c.figures) {
+            if (f.name == name)
+                return f;
+        }
+        ADD_FAILURE() << "no figure " << name;
+        return FigureDifference{};
+    };
+    const FigureDifference mean_shift = find(shifted, "mean_ms");
+    EXPECT_NEAR(mean_shift.difference, 3.0, 1e-9);
+    EXPECT_TRUE(mean_shift.significant);
+    EXPECT_LE(mean_shift.low, 3.0);
+    EXPECT_GE(mean_shift.high, 3.0);
+    EXPECT_FALSE(find(same, "mean_ms").significant);
+    EXPECT_DOUBLE_EQ(find(same, "mean_ms").difference, 0.0);
+    // Same seed, same intervals.
+    const Comparison again = compare_captures(ra, rb, 100);
+    EXPECT_EQ(find(again, "p99_ms").low, find(shifted, "p99_ms").low);
+    EXPECT_EQ(find(again, "p99_ms").high, find(shifted, "p99_ms").high);
+}
+
+}  // namespace
+}  // namespace loopscope

@@ -1,0 +1,205 @@
+// Every writer renders the same computed report: the JSON keys are the documented ones, the CSV
+// has a row a frame, the Chrome trace parses as trace events, the HTML is self-contained, and
+// sampled logs say that per-frame figures are not available instead of printing them.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/errors.hpp"
+#include "reports/report_compare.hpp"
+#include "reports/writer.hpp"
+#include "tests/test_support.hpp"
+
+namespace loopscope {
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+
+Capture stutter_capture() {
+    Capture c;
+    c.source = {"presentmon-2.4", "game.csv", "Game.exe", 42, "0x1234"};
+    for (int i = 0; i < 300; ++i) {
+        const std::int64_t f = (i == 150) ? 120 * kMs : (i % 2 ? 16 * kMs : 17 * kMs);
+        c.frame_ns.push_back(f);
+    }
+    std::int64_t t = 0;
+    for (const std::int64_t f : c.frame_ns) {
+        c.start_ns.push_back(t);
+        t += f;
+    }
+    return c;
+}
+
+std::string render(const Report& report, const std::string& format) {
+    const std::string dir = test::make_temp_dir("loopscope-writer");
+    const std::string path = dir + "/out";
+    {
+        OutputFile out(path);
+        make_writer(format, {})->write(report, out);
+        out.commit();
+    }
+    std::string text = test::read_text(path);
+    std::filesystem::remove_all(dir);
+    return text;
+}
+
+Report single(const Capture& c) {
+    Report r;
+    r.captures.push_back(analyse_capture(c, {}));
+    return r;
+}
+
+TEST(ReportWriters, JsonHasTheStableKeys) {
+    const Capture c = stutter_capture();
+    const auto j = nlohmann::json::parse(render(single(c), "json"));
+    EXPECT_EQ(j["source"]["format"], "presentmon-2.4");
+    EXPECT_EQ(j["source"]["process"], "Game.exe");
+    EXPECT_EQ(j["frames"], 300);
+    EXPECT_NEAR(j["duration_s"].get<double>(), (149 * 17 + 150 * 16 + 120) / 1000.0, 1e-12);
+    for (const char* k : {"min", "mean", "stdev", "p50", "p90", "p95", "p99", "p999", "max"}) {
+        EXPECT_TRUE(j["frame_time_ms"].contains(k)) << k;
+    }
+    for (const char* k : {"average", "p1_low", "p01_low", "low1_average", "low01_average"}) {
+        EXPECT_TRUE(j["fps"].contains(k)) << k;
+    }
+    EXPECT_EQ(j["stutter"]["capframex_count"], 1);
+    ASSERT_EQ(j["stutter"]["hitches"].size(), 1u);
+    EXPECT_EQ(j["stutter"]["hitches"][0]["frame"], 150);
+    EXPECT_DOUBLE_EQ(j["stutter"]["hitches"][0]["frame_time_ms"].get<double>(), 120.0);
+    EXPECT_TRUE(j["stutter"].contains("capframex_time_share"));
+    EXPECT_TRUE(j.contains("variation_buckets"));
+    EXPECT_TRUE(j["refresh"].contains("rate_hz"));
+    EXPECT_TRUE(j["refresh"].contains("on_grid_share"));
+    EXPECT_FALSE(j.contains("loop"));
+}
+
+TEST(ReportWriters, SampledLogsSayPerFrameFiguresCannotBeComputed) {
+    Capture c = stutter_capture();
+    c.per_frame = false;
+    c.source.format = "mangohud";
+    const Report r = single(c);
+    const auto j = nlohmann::json::parse(render(r, "json"));
+    EXPECT_TRUE(j["frame_time_ms"].is_null());
+    EXPECT_TRUE(j["stutter"].is_null());
+    EXPECT_EQ(j["sampled"]["samples"], 300);
+    const std::string text = render(r, "terminal");
+    EXPECT_NE(text.find("cannot be computed"), std::string::npos);
+    EXPECT_EQ(text.find("p99"), std::string::npos);
+    EXPECT_EQ(text.find("1% low"), std::string::npos);
+}
+
+TEST(ReportWriters, TerminalAndMarkdownShowEachFigureWithItsDefinition) {
+    const Report r = single(stutter_capture());
+    const std::string text = render(r, "terminal");
+    EXPECT_EQ(text.find('\033'), std::string::npos);  // no colour unless asked
+    EXPECT_NE(text.find("linear interpolation at h = p·(N-1)"), std::string::npos);
+    EXPECT_NE(text.find("Hitches (longest 1 of 1)"), std::string::npos);
+    EXPECT_NE(text.find("120.000"), std::string::npos);
+    const std::string md = render(r, "md");
+    EXPECT_NE(md.find("| section"), std::string::npos);
+    EXPECT_NE(md.find("### Hitches (1)"), std::string::npos);
+}
+
+TEST(ReportWriters, CsvHasOneRowPerFrameWithTheDerivedFlags) {
+    const std::string csv = render(single(stutter_capture()), "csv");
+    std::size_t lines = 0;
+    for (const char ch : csv)
+        lines += ch == '\n';
+    EXPECT_EQ(lines, 301u);
+    EXPECT_EQ(csv.rfind("capture,frame,start_s,frame_time_ms", 0), 0u);
+    // Frame 150: 120 ms, a CapFrameX stutter and an Unreal hitch.
+    EXPECT_NE(csv.find("\nA,150,"), std::string::npos);
+    const std::size_t at = csv.find("\nA,150,");
+    const std::string row = csv.substr(at + 1, csv.find('\n', at + 1) - at - 1);
+    EXPECT_NE(row.find(",120.0000,"), std::string::npos) << row;
+    EXPECT_NE(row.find(",1,1,0,0"), std::string::npos) << row;
+}
+
+TEST(ReportWriters, ChromeTraceHasASliceAFrameAndLoopCounters) {
+    Capture c = stutter_capture();
+    c.source.format = "loopscope-trace";
+    for (std::size_t i = 0; i < c.frame_ns.size(); ++i) {
+        FrameRecord rec;
+        rec.frame = static_cast<std::int64_t>(i);
+        rec.start_ns = c.start_ns[i];
+        rec.raw_ns = rec.clamped_ns = rec.consumed_ns = c.frame_ns[i];
+        rec.steps = 1;
+        c.loop.push_back(rec);
+    }
+    c.metadata["policy"] = "fixed-interp";
+    c.metadata["dt_ns"] = "16666667";
+    const Report r = single(c);
+    ASSERT_TRUE(r.captures[0].loop_figures.has_value());
+    const auto j = nlohmann::json::parse(render(r, "chrome"));
+    std::size_t slices = 0, counters = 0, hitches = 0;
+    for (const auto& e : j["traceEvents"]) {
+        if (e["ph"] == "X")
+            ++slices;
+        if (e["ph"] == "C")
+            ++counters;
+        if (e["ph"] == "X" && e["name"] == "hitch")
+            ++hitches;
+    }
+    EXPECT_EQ(slices, 300u);
+    EXPECT_EQ(counters, 900u);  // accumulator, steps, alpha
+    EXPECT_EQ(hitches, 1u);
+    const auto report_json = nlohmann::json::parse(render(r, "json"));
+    EXPECT_EQ(report_json["loop"]["policy"], "fixed-interp");
+    EXPECT_EQ(report_json["loop"]["steps"], r.captures[0].loop_figures->steps);
+}
+
+TEST(ReportWriters, HtmlIsSelfContainedWithInlinePlots) {
+    const Report r = single(stutter_capture());
+    const std::string html = render(r, "html");
+    EXPECT_EQ(html.find("http:"), std::string::npos);
+    EXPECT_EQ(html.find("https:"), std::string::npos);
+    EXPECT_EQ(html.find("src="), std::string::npos);
+    EXPECT_EQ(html.find("<script"), std::string::npos);
+    EXPECT_NE(html.find("<svg"), std::string::npos);
+    EXPECT_NE(html.find("class=\"hitch\""), std::string::npos);
+    EXPECT_NE(html.find("class=\"budget\""), std::string::npos);
+    EXPECT_NE(html.find("Percentile curve"), std::string::npos);
+}
+
+TEST(ReportWriters, HtmlStaysSmallForAMillionFrames) {
+    Capture c;
+    c.source = {"presentmon-2.4", "big.csv", "Big.exe", 1, ""};
+    c.frame_ns.resize(1'000'000);
+    c.start_ns.resize(c.frame_ns.size());
+    std::int64_t t = 0;
+    for (std::size_t i = 0; i < c.frame_ns.size(); ++i) {
+        c.frame_ns[i] = (16 + static_cast<std::int64_t>(i * 2654435761u % 5)) * kMs;
+        c.start_ns[i] = t;
+        t += c.frame_ns[i];
+    }
+    const std::string html = render(single(c), "html");
+    EXPECT_LT(html.size(), 400'000u);
+}
+
+TEST(ReportWriters, ComparisonOverlaysTwoPercentileCurves) {
+    const Capture a = stutter_capture();
+    Capture b = stutter_capture();
+    for (auto& f : b.frame_ns)
+        f += kMs;
+    Report r;
+    r.captures.push_back(analyse_capture(a, {}));
+    r.captures.push_back(analyse_capture(b, {}));
+    r.comparison = compare_captures(r.captures[0], r.captures[1], 50);
+    const std::string html = render(r, "html");
+    EXPECT_NE(html.find("Percentile curves: A (blue) and B (orange)"), std::string::npos);
+    EXPECT_NE(html.find("class=\"line1\""), std::string::npos);
+    const auto j = nlohmann::json::parse(render(r, "json"));
+    EXPECT_EQ(j["captures"].size(), 2u);
+    EXPECT_NEAR(j["comparison"]["figures"]["mean_ms"]["difference"].get<double>(), 1.0, 1e-9);
+    EXPECT_EQ(j["comparison"]["figures"]["mean_ms"]["significant"], true);
+    EXPECT_NE(render(r, "terminal").find("Comparison (B - A)"), std::string::npos);
+}
+
+TEST(ReportWriters, UnknownFormatIsAUsageError) {
+    EXPECT_THROW(make_writer("pdf", {}), UsageError);
+}
+
+}  // namespace
+}  // namespace loopscope

@@ -1,0 +1,218 @@
+// `loopscope replay INPUT`: feeds the frame times of a trace or capture (read by the shared
+// readers of reports/readers.hpp) through a chosen loop policy on the virtual clock, writes the
+// per-frame records as a trace and prints the loop figures. --step-cost asks what a given cost
+// per step would have done to this frame pattern; --sweep runs a grid of dt, step cap and clamp.
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#include "common/duration.hpp"
+#include "common/errors.hpp"
+#include "common/markdown_table.hpp"
+#include "common/output_file.hpp"
+#include "probes/loop_figures.hpp"
+#include "probes/loop_scenarios.hpp"
+#include "probes/trace_writer.hpp"
+#include "reports/readers.hpp"
+#include "tool/commands.hpp"
+#include "tool/loop_options.hpp"
+#include "tool/loop_summary.hpp"
+
+namespace loopscope {
+
+namespace {
+
+struct ReplayArgs {
+    std::string input;
+    std::string unit = "ms";
+    std::string process;
+    std::string step_cost;
+    bool sweep = false;
+    std::string sweep_dt = "1/30,1/60,1/120";
+    std::string sweep_max_steps = "0,4,8";
+    std::string sweep_clamp = "0,100ms,250ms";
+    LoopOptions loop;
+};
+
+std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string item; std::getline(in, item, ',');)
+        out.push_back(item);
+    return out;
+}
+
+std::vector<FrameRecord> replay(std::span<const std::int64_t> frames, const LoopConfig& config,
+                                std::int64_t step_cost_ns, VirtualRunResult* result) {
+    std::vector<FrameRecord> records;
+    records.reserve(frames.size());
+    *result = run_replay(frames, config, step_cost_ns,
+                         [&](const FrameRecord& r) { records.push_back(r); });
+    return records;
+}
+
+std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& base,
+                        std::int64_t step_cost_ns, const ReplayArgs& args) {
+    std::vector<std::int64_t> dts;
+    std::vector<std::int64_t> caps;
+    std::vector<std::int64_t> clamps;
+    for (const auto& s : split_list(args.sweep_dt)) {
+        LoopOptions o;
+        o.dt = s;
+        dts.push_back(loop_config(o).dt_ns);
+    }
+    for (const auto& s : split_list(args.sweep_max_steps)) {
+        caps.push_back(parse_count("--sweep-max-steps", s));
+    }
+    for (const auto& s : split_list(args.sweep_clamp)) {
+        LoopOptions o;
+        o.clamp = s;
+        clamps.push_back(loop_config(o).clamp_ns);
+    }
+    if (dts.empty() || caps.empty() || clamps.empty()) {
+        throw UsageError(
+            "invalid sweep: --sweep-dt, --sweep-max-steps and --sweep-clamp each "
+            "need at least one value");
+    }
+    MarkdownTable table;
+    table.add_column("dt");
+    table.add_column("max steps");
+    table.add_column("clamp");
+    table.add_column("spiral onset", MarkdownTable::Align::left);
+    table.add_column("largest steps/frame");
+    table.add_column("lost to clamp (real)");
+    table.add_column("dropped by cap (sim)");
+    table.add_column("slow-motion factor");
+    for (std::int64_t dt : dts) {
+        for (std::int64_t cap : caps) {
+            for (std::int64_t clamp : clamps) {
+                LoopConfig c = base;
+                c.dt_ns = dt;
+                c.max_steps = cap;
+                c.clamp_ns = clamp;
+                VirtualRunResult result;
+                const auto records = replay(frames, c, step_cost_ns, &result);
+                const LoopFigures f = compute_loop_figures(records, c);
+                std::string onset = "none";
+                if (f.onset_frame) {
+                    onset =
+                        fmt::format("frame {} at {}", *f.onset_frame, format_duration(*f.onset_ns));
+                }
+                if (result.froze)
+                    onset += fmt::format(", froze at frame {}", result.frames);
+                table.add_row(
+                    {format_duration(dt), cap > 0 ? fmt::format("{}", cap) : "unlimited",
+                     clamp > 0 ? format_duration(clamp) : "off", onset,
+                     fmt::format("{}", f.max_steps_per_frame), format_duration(f.clamp_lost_ns),
+                     format_duration(f.cap_dropped_ns),
+                     f.slow_motion_factor ? fmt::format("{:.3f}", *f.slow_motion_factor) : "-"});
+            }
+        }
+    }
+    return fmt::format(
+        "Sweep ({} policy, timescale {}, step cost {}; onset and slow-motion factor as defined "
+        "in the summary):\n{}",
+        policy_name(base.policy), base.timescale, format_duration(step_cost_ns), table.render());
+}
+
+int replay_command(const ReplayArgs& args) {
+    if (args.unit != "ns" && args.unit != "us" && args.unit != "ms" && args.unit != "s") {
+        throw UsageError(fmt::format("invalid --unit '{}': expected ns, us, ms or s", args.unit));
+    }
+    const LoopConfig config = loop_config(args.loop);
+    std::int64_t step_cost_ns = 0;
+    if (!args.step_cost.empty()) {
+        try {
+            step_cost_ns = parse_duration_ns(args.step_cost);
+        } catch (const UsageError& e) {
+            throw UsageError(fmt::format("--step-cost: {}", e.what()));
+        }
+    }
+    ReadOptions read_options;
+    read_options.plain_unit = args.unit;
+    read_options.process = args.process;
+    const Capture capture = read_capture(args.input, read_options);
+
+    VirtualRunResult result;
+    const auto records = replay(capture.frame_ns, config, step_cost_ns, &result);
+
+    if (!args.loop.output.empty()) {
+        OutputFile out(args.loop.output);
+        std::vector<std::pair<std::string, std::string>> metadata = {
+            {"replay_of", args.input}, {"replay_format", capture.source.format}};
+        if (!capture.source.process.empty()) {
+            metadata.emplace_back("process", capture.source.process);
+        }
+        metadata.emplace_back("step_cost_ns", fmt::format("{}", step_cost_ns));
+        TraceWriter writer(out, TraceInfo{"virtual (replay)", config, "", "", metadata});
+        for (const FrameRecord& r : records)
+            writer.write(r);
+        writer.finish();
+        out.commit();
+    }
+
+    std::FILE* summary_out = args.loop.output == "-" ? stderr : stdout;
+    std::string text = fmt::format(
+        "loopscope replay: {} ({}{}), {} frames", args.input, capture.source.format,
+        capture.source.process.empty() ? "" : fmt::format(", process {}", capture.source.process),
+        capture.frames());
+    text += step_cost_ns > 0 ? fmt::format(", modelled step cost {} fed into the next frame\n",
+                                           format_duration(step_cost_ns))
+                             : "\n";
+    if (!capture.per_frame) {
+        text +=
+            "Note: this capture holds one averaged sample per logging interval, not one row "
+            "per frame; the replay treats each sample as a frame, so steps per frame and "
+            "alpha describe the samples, not the game's frames.\n";
+    }
+    if (result.froze) {
+        text += fmt::format(
+            "The loop froze: frame {} would have taken {} (over {}), so the replay stopped.\n",
+            result.frames, format_duration(result.frozen_frame_ns),
+            format_duration(kFrozenFrameNs));
+    }
+    if (!args.loop.output.empty() && args.loop.output != "-") {
+        text += fmt::format("Trace: {} ({} frames)\n", args.loop.output, records.size());
+    }
+    const LoopFigures figures = compute_loop_figures(records, config);
+    text += format_loop_summary(figures, config);
+    text += format_time_accumulation(records);
+    if (args.sweep)
+        text += sweep_table(capture.frame_ns, config, step_cost_ns, args);
+    fmt::print(summary_out, "{}", text);
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_replay_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<ReplayArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "replay",
+        "Feed a trace's or capture's frame times through a loop policy and print the loop figures");
+    cmd->add_option("INPUT", args->input,
+                    "loopscope trace, PresentMon/OCAT/FrameView/CapFrameX/MangoHud capture, or a "
+                    "plain list of frame times (one a line)")
+        ->required();
+    cmd->add_option("--unit", args->unit, "Unit of a plain list: ns, us, ms or s (default ms)");
+    cmd->add_option("--process", args->process,
+                    "Stream of a capture to replay: process name, process ID or swap chain "
+                    "(default: the one with the most frames)");
+    cmd->add_option("--step-cost", args->step_cost,
+                    "Modelled real cost of one simulation step, added to the next frame's time");
+    cmd->add_flag("--sweep", args->sweep,
+                  "Also replay a grid of dt x max steps x clamp and print one row per combination");
+    cmd->add_option("--sweep-dt", args->sweep_dt, "Sweep values of dt (default 1/30,1/60,1/120)");
+    cmd->add_option("--sweep-max-steps", args->sweep_max_steps,
+                    "Sweep values of max steps (default 0,4,8)");
+    cmd->add_option("--sweep-clamp", args->sweep_clamp,
+                    "Sweep values of the clamp (default 0,100ms,250ms)");
+    add_loop_options(*cmd, args->loop);
+    cmd->callback([args, &exit_code] { exit_code = replay_command(*args); });
+}
+
+}  // namespace loopscope

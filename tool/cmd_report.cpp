@@ -1,0 +1,169 @@
+// `loopscope report INPUT [INPUT2]`: reads one capture (or two, to compare before and after),
+// computes the frame-pacing report and writes it in the chosen format; --fail-if turns it into a
+// CI gate (exit code 3 naming the figure).
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "common/markdown_table.hpp"
+#include "common/output_file.hpp"
+#include "common/terminal.hpp"
+#include "reports/gate.hpp"
+#include "reports/readers.hpp"
+#include "reports/report_compare.hpp"
+#include "reports/report_model.hpp"
+#include "reports/writer.hpp"
+#include "tool/commands.hpp"
+
+namespace loopscope {
+
+namespace {
+
+struct ReportArgs {
+    std::vector<std::string> inputs;
+    std::string format = "terminal";
+    std::string output = "-";
+    std::string process;
+    std::string plain_unit = "ms";
+    bool list = false;
+    std::string timeline = "present";
+    std::string from;
+    std::string to;
+    std::vector<std::string> fail_if;
+};
+
+void list_streams(const ReportArgs& args) {
+    std::string text;
+    for (const std::string& input : args.inputs) {
+        ReadOptions read;
+        read.plain_unit = args.plain_unit;
+        const std::string format = detect_format(input);
+        const auto streams = list_capture_streams(input, read);
+        text += fmt::format("{} ({}): {} stream{}, most frames first\n", input, format,
+                            streams.size(), streams.size() == 1 ? "" : "s");
+        MarkdownTable t;
+        t.add_column("process", MarkdownTable::Align::left);
+        t.add_column("pid");
+        t.add_column("swap chain", MarkdownTable::Align::left);
+        t.add_column("frames");
+        t.add_column("duration (s)");
+        for (const CaptureStreamInfo& s : streams) {
+            t.add_row({s.process.empty() ? "-" : s.process,
+                       s.process_id >= 0 ? std::to_string(s.process_id) : "-",
+                       s.swap_chain.empty() ? "-" : s.swap_chain, std::to_string(s.frames),
+                       fmt::format("{:.3f}", s.duration_s)});
+        }
+        text += t.render() + "\n";
+    }
+    OutputFile out(args.output);
+    out.write(text);
+    out.commit();
+}
+
+int run_report(const ReportArgs& args) {
+    // Everything a user can get wrong on the command line is checked before any file is read.
+    const auto writer_check = make_writer(args.format, {});
+    if (args.format == "html" && args.output == "-") {
+        throw UsageError("--format html writes a file: give it with -o FILE");
+    }
+    if (args.timeline != "present" && args.timeline != "display") {
+        throw UsageError(
+            fmt::format("--timeline '{}': expected present or display", args.timeline));
+    }
+    AnalysisOptions analysis;
+    analysis.timeline = args.timeline == "display" ? Timeline::display : Timeline::present;
+    if (!args.from.empty())
+        analysis.from = parse_range_bound("--from", args.from);
+    if (!args.to.empty())
+        analysis.to = parse_range_bound("--to", args.to);
+    std::vector<GateCondition> gate;
+    for (const std::string& c : args.fail_if)
+        gate.push_back(parse_gate_condition(c));
+
+    if (args.list) {
+        list_streams(args);
+        return kExitOk;
+    }
+
+    ReadOptions read;
+    read.process = args.process;
+    read.plain_unit = args.plain_unit;
+    std::vector<std::unique_ptr<Capture>> captures;
+    Report report;
+    for (const std::string& input : args.inputs) {
+        captures.push_back(std::make_unique<Capture>(read_capture(input, read)));
+        report.captures.push_back(analyse_capture(*captures.back(), analysis));
+    }
+    if (report.captures.size() == 2) {
+        for (const CaptureReport& r : report.captures) {
+            if (!r.capture->per_frame) {
+                throw UsageError(fmt::format(
+                    "cannot compare '{}': a sampled log has no per-frame data to compare",
+                    r.capture->source.file));
+            }
+        }
+        report.comparison = compare_captures(report.captures[0], report.captures[1]);
+    }
+    const std::vector<GateFailure> failures = evaluate_gate(gate, report.captures.back());
+
+    WriterOptions options;
+    options.colour = args.output == "-" && use_colour();
+    const auto writer = make_writer(args.format, options);
+    OutputFile out(args.output);
+    writer->write(report, out);
+    out.commit();
+
+    if (!failures.empty()) {
+        for (const GateFailure& f : failures) {
+            fmt::print(stderr, "loopscope: gate failed: {}\n", f.message);
+        }
+        return kExitGateFailed;
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<ReportArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "report",
+        "Frame-pacing report of a capture (loopscope trace, PresentMon, OCAT, FrameView, "
+        "CapFrameX, MangoHud, plain list), or of two captures side by side (A then B) with the "
+        "difference in each figure and a bootstrap interval for it.");
+    cmd->add_option("inputs", args->inputs, "capture file, or two to compare (before, after)")
+        ->required()
+        ->expected(1, 2);
+    cmd->add_option("--format", args->format, "terminal, json, md, csv, html or chrome")
+        ->capture_default_str();
+    cmd->add_option("-o,--output", args->output,
+                    "output file ('-' = standard output; html needs "
+                    "a file)")
+        ->capture_default_str();
+    cmd->add_option("--process", args->process,
+                    "process name, process ID or swap chain to analyse (default: the one with "
+                    "the most frames)");
+    cmd->add_flag("--list", args->list, "list the processes and swap chains a capture holds");
+    cmd->add_option("--timeline", args->timeline,
+                    "present (time between presents) or display (time between display changes, "
+                    "dropped frames counted as dropped)")
+        ->capture_default_str();
+    cmd->add_option("--from", args->from,
+                    "first frame: a frame number (1200) or a time with a unit (12.5s)");
+    cmd->add_option("--to", args->to, "end of the range (not included), as --from");
+    cmd->add_option("--fail-if", args->fail_if,
+                    "fail (exit code 3) when a condition holds, e.g. p99_ms>20 or "
+                    "stutter_share>0.01; may be repeated")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("--unit", args->plain_unit,
+                    "unit of a plain list of frame times: ns, us, ms, s")
+        ->capture_default_str();
+    cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
+}
+
+}  // namespace loopscope

@@ -1,0 +1,193 @@
+// `loopscope run`: a game loop under a chosen policy, on a real clock (busy work for the step and
+// render costs, a real frame limiter) or on the virtual clock (bit-identical, instant), for one
+// of the built-in scenarios. Writes the per-frame trace with -o and prints the loop figures.
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "common/duration.hpp"
+#include "common/errors.hpp"
+#include "common/output_file.hpp"
+#include "common/units.hpp"
+#include "probes/loop_figures.hpp"
+#include "probes/loop_runner.hpp"
+#include "probes/loop_scenarios.hpp"
+#include "probes/trace_writer.hpp"
+#include "tool/commands.hpp"
+#include "tool/loop_options.hpp"
+#include "tool/loop_summary.hpp"
+
+namespace loopscope {
+
+namespace {
+
+struct RunArgs {
+    LoopOptions loop;
+    std::string scenario = "steady-60";
+    std::string clock = "steady_clock";
+    std::string frames;
+    std::string seconds;
+    std::string seed;
+    bool list = false;
+};
+
+std::string list_scenarios() {
+    std::string out = "Scenarios (loopscope run --scenario NAME):\n";
+    for (const Scenario& s : builtin_scenarios()) {
+        out += fmt::format("  {:<20} {} frames; {}\n", s.name, s.frames, s.description);
+        out += fmt::format("  {:<20} {}\n", "", format_loop_config(s.config));
+    }
+    out += "Clocks (--clock NAME): virtual (the frame-time model, bit-identical run to run)";
+    for (const RealClockSource& c : real_clock_sources())
+        out += fmt::format(", {}", c.name);
+    out += "\n";
+    return out;
+}
+
+int run_command(const RunArgs& args) {
+    if (args.list) {
+        fmt::print("{}", list_scenarios());
+        return kExitOk;
+    }
+    const Scenario* scenario = find_scenario(args.scenario);
+    if (!scenario) {
+        std::string names;
+        for (const Scenario& s : builtin_scenarios())
+            names += (names.empty() ? "" : ", ") + s.name;
+        throw UsageError(
+            fmt::format("invalid --scenario '{}': expected one of {}", args.scenario, names));
+    }
+    const LoopConfig config = loop_config(args.loop, scenario->config);
+    FrameModel model = scenario->model;
+    if (!args.seed.empty()) {
+        model.seed = static_cast<std::uint64_t>(parse_count("--seed", args.seed));
+    }
+    std::int64_t frames = args.frames.empty() ? 0 : parse_count("--frames", args.frames);
+    std::int64_t duration_ns = 0;
+    if (!args.seconds.empty()) {
+        const double s = parse_decimal("--seconds", args.seconds);
+        if (s <= 0 || s > 1e6) {
+            throw UsageError(
+                fmt::format("invalid --seconds '{}': expected a number of seconds "
+                            "above 0 (up to 1000000)",
+                            args.seconds));
+        }
+        duration_ns = std::llround(s * 1e9);
+    }
+    if (!args.frames.empty() && frames == 0) {
+        throw UsageError("invalid --frames '0': expected at least 1 frame");
+    }
+    if (frames == 0 && duration_ns == 0)
+        frames = scenario->frames;
+
+    const bool is_virtual = args.clock == "virtual";
+    const RealClockSource* clock = is_virtual ? nullptr : find_real_clock(args.clock);
+    if (!is_virtual && !clock) {
+        std::string names = "virtual";
+        for (const RealClockSource& c : real_clock_sources())
+            names += fmt::format(", {}", c.name);
+        throw UsageError(
+            fmt::format("invalid --clock '{}': expected one of {}", args.clock, names));
+    }
+    // A trace on standard output moves the summary to standard error.
+    std::FILE* summary_out = args.loop.output == "-" ? stderr : stdout;
+
+    std::vector<FrameRecord> records;
+    std::string header;
+    int exit_code = kExitOk;
+    std::vector<std::pair<std::string, std::string>> metadata = {
+        {"scenario", scenario->name}, {"seed", fmt::format("{}", model.seed)}};
+    if (is_virtual) {
+        std::optional<OutputFile> out;
+        std::optional<TraceWriter> writer;
+        if (!args.loop.output.empty()) {
+            out.emplace(args.loop.output);
+            writer.emplace(*out, TraceInfo{"virtual", config, "", "", metadata});
+        }
+        if (frames == 0)
+            frames = INT64_MAX;  // until duration_ns of virtual time
+        std::int64_t elapsed_ns = 0;
+        VirtualRunResult result;
+        // The virtual run stops at the frame count or once the virtual time passes --seconds.
+        result = run_virtual(model, config, frames, [&](const FrameRecord& r) {
+            if (duration_ns > 0 && elapsed_ns >= duration_ns)
+                return;
+            elapsed_ns += r.raw_ns;
+            records.push_back(r);
+            if (writer)
+                writer->write(r);
+        });
+        if (writer) {
+            writer->finish();
+            out->commit();
+        }
+        header = fmt::format("loopscope run: scenario {} on the virtual clock (seed {})\n",
+                             scenario->name, model.seed);
+        if (result.froze) {
+            header += fmt::format(
+                "The loop froze: frame {} would have taken {} (over {}), so the run stopped.\n",
+                result.frames, format_duration(result.frozen_frame_ns),
+                format_duration(kFrozenFrameNs));
+        }
+    } else {
+        if (duration_ns == 0 && frames > 0)
+            duration_ns = 0;
+        RealRunOptions ro;
+        ro.model = model;
+        ro.config = config;
+        ro.frames = frames;
+        ro.duration_ns = duration_ns;
+        ro.clock = clock;
+        ro.trace_path = args.loop.output;
+        ro.metadata = metadata;
+        RealRunResult result = run_real(ro);
+        records = std::move(result.records);
+        header = fmt::format(
+            "loopscope run: scenario {} on the real clock {} (busy work for step "
+            "and render costs, a sleep+spin limiter)\n",
+            scenario->name, clock->name);
+        if (result.cut_short) {
+            header += fmt::format(
+                "The loop froze: a frame's steps would have run past {}, so the run stopped.\n",
+                format_duration(ro.hard_limit_ns));
+        }
+        if (result.dropped_frames > 0) {
+            header += fmt::format("The recorder dropped {} frames.\n", result.dropped_frames);
+        }
+        if (!result.trace_ok) {
+            fmt::print(stderr, "loopscope: failed: could not write the trace '{}'\n",
+                       args.loop.output);
+            exit_code = kExitFailure;
+        }
+    }
+    if (!args.loop.output.empty() && args.loop.output != "-" && exit_code == kExitOk) {
+        header += fmt::format("Trace: {} ({} frames)\n", args.loop.output, records.size());
+    }
+    const LoopFigures figures = compute_loop_figures(records, config);
+    fmt::print(summary_out, "{}{}{}", header, format_loop_summary(figures, config),
+               format_time_accumulation(records));
+    return exit_code;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<RunArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "run", "Run a game loop on a real or the virtual clock and print its loop figures");
+    cmd->add_option("--scenario", args->scenario,
+                    "Built-in scenario (default steady-60; see --list-scenarios)");
+    cmd->add_flag("--list-scenarios", args->list, "List the scenarios and clocks, then exit");
+    cmd->add_option("--clock", args->clock,
+                    "Clock: virtual, or a real clock (default steady_clock)");
+    cmd->add_option("--frames", args->frames, "Frames to run (default: the scenario's)");
+    cmd->add_option("--seconds", args->seconds, "Run for this many seconds instead");
+    cmd->add_option("--seed", args->seed, "Seed of the scenario's jitter (default 1)");
+    add_loop_options(*cmd, args->loop);
+    cmd->callback([args, &exit_code] { exit_code = run_command(*args); });
+}
+
+}  // namespace loopscope

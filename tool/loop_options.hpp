@@ -1,0 +1,36 @@
+// The loop knobs on the command line, shared by `run`, `replay` and the viewer's live mode so
+// that they read the same everywhere: --policy, --dt, --clamp, --max-steps, --timescale, -o.
+#pragma once
+
+#include <string>
+
+#include "probes/loop_engine.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace loopscope {
+
+// The values as typed; an empty string means "not given" (the base configuration stands).
+struct LoopOptions {
+    std::string policy;
+    std::string dt;
+    std::string clamp;
+    std::string max_steps;
+    std::string timescale;
+    std::string output;  // -o FILE for the trace ("" = none, "-" = standard output)
+};
+
+// Adds the options to a subcommand. with_output = false leaves -o out (the viewer).
+void add_loop_options(CLI::App& command, LoopOptions& options, bool with_output = true);
+
+// The base configuration with every given option applied. Throws UsageError (exit code 2) with
+// the option's name, the value and what was expected.
+LoopConfig loop_config(const LoopOptions& options, const LoopConfig& base = {});
+
+// Strict whole-number and decimal parsing for option values; throw UsageError naming `option`.
+std::int64_t parse_count(const std::string& option, const std::string& text);
+double parse_decimal(const std::string& option, const std::string& text);
+
+}  // namespace loopscope
