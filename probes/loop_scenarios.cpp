@@ -71,12 +71,16 @@ std::int64_t VirtualClock::finish_frame(FrameRecord& r) {
 }
 
 VirtualRunResult run_virtual(const FrameModel& model, const LoopConfig& config, std::int64_t frames,
-                             const FrameSink& sink) {
+                             const FrameSink& sink, std::int64_t duration_ns) {
     LoopEngine engine(config);
     VirtualClock clock(model);
     VirtualRunResult result;
     std::int64_t raw = 0;
+    std::int64_t start_ns = 0;
     for (std::int64_t i = 0; i < frames; ++i) {
+        start_ns += raw;
+        if (duration_ns > 0 && start_ns > duration_ns)
+            break;
         if (raw > kFrozenFrameNs) {
             result.froze = true;
             result.frozen_frame_ns = raw;

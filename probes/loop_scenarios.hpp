@@ -102,8 +102,10 @@ struct VirtualRunResult {
 using FrameSink = std::function<void(const FrameRecord&)>;
 
 // Runs `frames` frames of the engine against the virtual clock, handing each record to sink.
+// With duration_ns > 0 the run also stops before the first frame that would start after
+// duration_ns of virtual time.
 VirtualRunResult run_virtual(const FrameModel& model, const LoopConfig& config, std::int64_t frames,
-                             const FrameSink& sink);
+                             const FrameSink& sink, std::int64_t duration_ns = 0);
 
 // Replay: frame i measures input_frame_ns[i] plus the modelled cost of the previous frame's
 // steps (step_cost_ns each), so a recorded frame pattern can be asked what a given per-step cost

@@ -11,6 +11,7 @@
 #include "common/markdown_table.hpp"
 #include "probes/clock_report.hpp"
 #include "probes/probe_json.hpp"
+#include "probes/timer_compare.hpp"
 
 namespace loopscope {
 
@@ -38,6 +39,12 @@ std::string scalar_text(const json& v) {
         return fmt::format("{}", v.get<std::int64_t>());
     if (v.is_number())
         return fmt::format("{:g}", v.get<double>());
+    if (v.is_array()) {
+        std::string out;
+        for (const auto& item : v)
+            out += (out.empty() ? "" : ", ") + scalar_text(item);
+        return out.empty() ? "none" : out;
+    }
     return v.dump();
 }
 
@@ -59,13 +66,14 @@ std::string ns_text(const json& v) {
     return n ? format_ns(*n) : "none";
 }
 
-// A figure that may be dearer or cheaper: matters past 25% and 2 ns.
+// A figure that may be dearer or cheaper: matters past 25% and 5 ns (a coarse clock's 3-6 ns
+// varies that much from run to run on one machine).
 CompareCell cost_cell(const json& a, const json& b) {
     CompareCell c = cell(ns_text(a), ns_text(b));
     const auto x = number(a), y = number(b);
     if (x && y && *x > 0 && *y > 0) {
         const double ratio = *y / *x;
-        if ((ratio >= 1.25 || ratio <= 0.8) && std::abs(*y - *x) >= 2.0) {
+        if ((ratio >= 1.25 || ratio <= 0.8) && std::abs(*y - *x) >= 5.0) {
             c.matters = true;
             c.why = ratio > 1 ? fmt::format("{:.1f}x dearer in B", ratio)
                               : fmt::format("{:.1f}x cheaper in B", 1 / ratio);
@@ -104,12 +112,13 @@ CompareCell share_cell(const json& a, const json& b) {
     return c;
 }
 
-// Backward steps: what matters is whether there are any.
-CompareCell backward_cell(const json& a, const json& b, const char* where) {
+// Backward steps: what matters is whether a clock that promises to be steady has any (the TSC
+// read with RDTSC goes back across cores in some runs and not in others).
+CompareCell backward_cell(const json& a, const json& b, const char* where, bool steady) {
     const auto x = number(a), y = number(b);
     CompareCell c =
         cell(x ? fmt::format("{:.0f}", *x) : "n/a", y ? fmt::format("{:.0f}", *y) : "n/a");
-    if (x && y && ((*x > 0) != (*y > 0))) {
+    if (steady && x && y && ((*x > 0) != (*y > 0))) {
         c.matters = true;
         c.why = fmt::format("goes back {} in {} only", where, *x > 0 ? "A" : "B");
     }
@@ -134,16 +143,39 @@ const json& cross_backward(const json& clock) {
     return field(field(clock, "cross_thread"), "backward_steps");
 }
 
+// Steps (positive deltas) a document saw; -1 when it does not say.
+double steps_seen(const json& clock) {
+    const auto deltas = number(field(clock, "deltas"));
+    const auto zero = number(field(clock, "zero_delta_share"));
+    const auto back = number(field(clock, "backward_steps"));
+    if (!deltas || !zero || !back)
+        return -1;
+    return *deltas - std::round(*zero * *deltas) - *back;
+}
+
 std::vector<CompareCell> clock_cells(const json& a, const json& b) {
+    const bool steady = field(a, "claims_steady") == true || field(b, "claims_steady") == true;
+    // A smallest step is only compared where it is not the lone outlier of a sub-microsecond
+    // clock (a TSC pair one tick apart) and where both runs saw enough steps (a short run of a
+    // coarse clock may see a handful, each spanning several ticks).
+    CompareCell min_step = step_cell(field(a, "granularity_min_ns"), field(b, "granularity_min_ns"),
+                                     2.0, "smallest step");
+    const double fine_ns = std::max(number(field(a, "granularity_min_ns")).value_or(0.0),
+                                    number(field(b, "granularity_min_ns")).value_or(0.0));
+    const double sa = steps_seen(a), sb = steps_seen(b);
+    if (min_step.matters && (fine_ns < 1000.0 || (sa >= 0 && sa < 20) || (sb >= 0 && sb < 20))) {
+        min_step.matters = false;
+        min_step.why.clear();
+    }
     return {step_cell(field(a, "resolution_ns"), field(b, "resolution_ns"), 1.5, "resolution"),
             cost_cell(field(a, "read_cost_ns"), field(b, "read_cost_ns")),
             // The smallest step, not the median: on a busy machine a preempted reader sees a
             // coarse clock take several ticks at once, which moves the median from run to run.
-            step_cell(field(a, "granularity_min_ns"), field(b, "granularity_min_ns"), 2.0,
-                      "smallest step"),
-            share_cell(field(a, "zero_delta_share"), field(b, "zero_delta_share")),
-            backward_cell(field(a, "backward_steps"), field(b, "backward_steps"), "in one thread"),
-            backward_cell(cross_backward(a), cross_backward(b), "across cores"), drift_cell(a, b)};
+            min_step, share_cell(field(a, "zero_delta_share"), field(b, "zero_delta_share")),
+            backward_cell(field(a, "backward_steps"), field(b, "backward_steps"), "in one thread",
+                          steady),
+            backward_cell(cross_backward(a), cross_backward(b), "across cores", steady),
+            drift_cell(a, b)};
 }
 
 void check_number(const json& object, const char* key, bool nullable, const std::string& where,
@@ -213,6 +245,7 @@ std::vector<CompareRow> compare_context(const json& a, const json& b) {
         {"hypervisor", "hypervisor", true},
         {"invariant_tsc", "invariant TSC", true},
         {"build_type", "build", true},
+        {"sanitizers", "sanitizers", true},
     };
     std::vector<CompareRow> rows;
     for (const auto& k : keys) {
@@ -286,15 +319,20 @@ std::vector<CompareRow> compare_clocks(const json& a, const json& b) {
 }
 
 const std::vector<SectionSpec>& compare_sections() {
-    static const std::vector<SectionSpec> sections = {
-        {"context", "Context", {"value"}, validate_context_section, compare_context},
-        {"clocks",
-         "Clock sources",
-         {"resolution", "read cost", "min step", "zero deltas", "back (1 thread)", "back (2 cores)",
-          "drift ppm"},
-         validate_clocks_section,
-         compare_clocks},
-    };
+    static const std::vector<SectionSpec> sections = [] {
+        std::vector<SectionSpec> all = {
+            {"context", "Context", {"value"}, validate_context_section, compare_context},
+            {"clocks",
+             "Clock sources",
+             {"resolution", "read cost", "min step", "zero deltas", "back (1 thread)",
+              "back (2 cores)", "drift ppm"},
+             validate_clocks_section,
+             compare_clocks},
+        };
+        for (auto& s : timer_compare_sections())
+            all.push_back(std::move(s));
+        return all;
+    }();
     return sections;
 }
 
@@ -352,7 +390,8 @@ std::string comparison_markdown(const std::vector<CompareSection>& sections,
         MarkdownTable t;
         t.add_column(s.key == "context" ? "" : "name", MarkdownTable::Align::left);
         for (const auto& f : s.figures)
-            t.add_column(f);
+            t.add_column(
+                f, s.key == "context" ? MarkdownTable::Align::left : MarkdownTable::Align::right);
         for (const auto& r : s.rows) {
             std::vector<std::string> cells{r.item};
             for (std::size_t i = 0; i < r.cells.size(); ++i) {

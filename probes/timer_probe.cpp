@@ -266,15 +266,17 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
     TimerReport report;
     report.bound_ns = config.bound_ns;
     const std::int64_t started_ns = monotonic_now_ns();
-    const auto methods = one_shot_wait_methods();
-    const auto limiters = frame_limiter_specs();
+    const auto all_methods = one_shot_wait_methods();
+    const auto methods = config.run_one_shot ? all_methods : std::vector<WaitMethod>{};
+    const auto limiters = config.run_limiters ? frame_limiter_specs() : std::vector<LimiterSpec>{};
     const auto slack_before = current_timer_slack_ns();
     const WaitMethod* slack_method = nullptr;
-    for (const auto& m : methods) {
-        if (m.name == "nanosleep")
+    for (const auto& m : all_methods) {
+        if (m.name == "nanosleep") {
             slack_method = &m;
+        }
     }
-    const bool slack_possible = slack_before.has_value() && slack_method;
+    const bool slack_possible = config.run_slack && slack_before.has_value() && slack_method;
 
     // The plan, for the progress display.
     std::int64_t total_ns = 0;
@@ -282,13 +284,15 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
         for (auto r : config.requests_ns)
             total_ns += cell_estimate_ns(round_up(r, m.granularity_ns), config);
     }
-    total_ns +=
-        (config.periodic_realtime ? 2 : 1) * config.periodic_loops * config.periodic_interval_ns;
+    if (config.run_periodic) {
+        total_ns += (config.periodic_realtime ? 2 : 1) * config.periodic_loops *
+                    config.periodic_interval_ns;
+    }
     if (slack_possible) {
         for (auto r : config.slack_requests_ns)
             total_ns += 2 * cell_estimate_ns(r, config);
     }
-    for (int rate : config.limiter_rates_hz) {
+    for (int rate : config.run_limiters ? config.limiter_rates_hz : std::vector<int>{}) {
         total_ns += static_cast<std::int64_t>(limiters.size()) * limiter_frames(rate, config) *
                     (kNsPerS / rate);
     }
@@ -316,8 +320,9 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
     const int histogram_buckets =
         static_cast<int>(std::max<std::int64_t>(config.periodic_interval_ns / kNsPerUs, 1));
     for (bool realtime : {false, true}) {
-        if (realtime && !config.periodic_realtime)
+        if (!config.run_periodic || (realtime && !config.periodic_realtime)) {
             break;
+        }
         tracker.start(config.periodic_loops * config.periodic_interval_ns,
                       realtime ? "periodic, SCHED_FIFO" : "periodic, default scheduling");
         std::vector<std::int64_t> latency_ns;
@@ -353,7 +358,9 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
     }
 
     // 3. Timer slack: as found, then 1 ns, then restored.
-    if (!slack_before) {
+    if (!config.run_slack) {
+        // not asked for
+    } else if (!slack_before) {
         report.slack_note = "this OS has no per-thread timer slack";
     } else if (!slack_method) {
         report.slack_note = "no nanosleep to measure timer slack with";
@@ -400,7 +407,7 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
     }
 
     // 4. Frame limiters.
-    for (int rate : config.limiter_rates_hz) {
+    for (int rate : config.run_limiters ? config.limiter_rates_hz : std::vector<int>{}) {
         const std::int64_t period_ns = (kNsPerS + rate / 2) / rate;
         const int frames = limiter_frames(rate, config);
         for (const auto& spec : limiters) {

@@ -20,6 +20,12 @@
 namespace loopscope {
 
 struct TimerProbeConfig {
+    // Which of the four measurements run (all by default).
+    bool run_one_shot = true;
+    bool run_periodic = true;
+    bool run_slack = true;
+    bool run_limiters = true;
+
     std::vector<std::int64_t> requests_ns;  // one-shot requested waits
     // A one-shot cell (one method, one request) samples until it has spent cell_budget_ns and
     // has min_samples, or has max_samples: long waits get fewer samples, short ones more.

@@ -51,12 +51,14 @@ nlohmann::json histogram_json(const Histogram& h) {
 std::string render_timer_markdown(const TimerReport& r) {
     std::string out;
 
-    out +=
-        "## One-shot sleep overshoot\n\n"
-        "overshoot = actual wait - requested wait on CLOCK_MONOTONIC; p50/p99 interpolated at\n"
-        "h = p*(N-1); histogram: one bar per bucket of a 1-2-5 scale, height by log(count),\n"
-        "framed by the lowest and highest bucket edge in use.\n\n";
-    {
+    // Sections are separated by a blank line; --only may leave any of them out.
+    auto gap = [&out] { return out.empty() ? "" : "\n"; };
+    if (!r.one_shot.empty()) {
+        out +=
+            "## One-shot sleep overshoot\n\n"
+            "overshoot = actual wait - requested wait on CLOCK_MONOTONIC; p50/p99 interpolated "
+            "at\nh = p*(N-1); histogram: one bar per bucket of a 1-2-5 scale, height by "
+            "log(count),\nframed by the lowest and highest bucket edge in use.\n\n";
         MarkdownTable t;
         t.add_column("method", Align::left);
         t.add_column("request");
@@ -77,11 +79,11 @@ std::string render_timer_markdown(const TimerReport& r) {
 
     if (!r.periodic.empty()) {
         out += fmt::format(
-            "\n## Periodic wake-up latency (as cyclictest measures it)\n\n"
+            "{}## Periodic wake-up latency (as cyclictest measures it)\n\n"
             "latency = actual wake-up - intended absolute deadline, one deadline every {};\n"
             "overflows = wake-ups a whole interval or more late (cyclictest's histogram "
             "overflow).\n\n",
-            dur(r.periodic.front().interval_ns));
+            gap(), dur(r.periodic.front().interval_ns));
         MarkdownTable t;
         t.add_column("scheduling", Align::left);
         t.add_column("mlockall", Align::left);
@@ -114,7 +116,8 @@ std::string render_timer_markdown(const TimerReport& r) {
     }
 
     if (!r.slack.empty() || !r.slack_note.empty()) {
-        out += "\n## Timer slack (nanosleep, this thread's slack as found and at 1 ns)\n\n";
+        out += std::string(gap()) +
+               "## Timer slack (nanosleep, this thread's slack as found and at 1 ns)\n\n";
     }
     if (!r.slack.empty()) {
         MarkdownTable t;
@@ -140,11 +143,11 @@ std::string render_timer_markdown(const TimerReport& r) {
 
     if (!r.limiters.empty()) {
         out += fmt::format(
-            "\n## Frame limiters\n\n"
+            "{}## Frame limiters\n\n"
             "error = achieved frame period - target period (no work in the frame); CPU = thread\n"
             "CPU time per frame (CLOCK_THREAD_CPUTIME_ID); the bound ({}) is checked against the\n"
             "p99 of |error|.\n\n",
-            dur(r.bound_ns));
+            gap(), dur(r.bound_ns));
         MarkdownTable t;
         t.add_column("rate");
         t.add_column("limiter", Align::left);

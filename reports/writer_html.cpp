@@ -71,8 +71,10 @@ std::string axes_svg(const Axes& a, std::string_view x_label, std::string_view y
             "<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"yt\">{:g}</text>\n",
             kLeft, kWidth - kRight, a.py(v), a.py(v), kLeft - 4, a.py(v) + 4, v);
     }
-    for (const double x : ticks(a.x1 - a.x0, 8)) {
-        const double v = a.x0 + x;
+    // x ticks on round values of x itself (a capture may begin at 2.37 s).
+    const std::vector<double> xt = ticks(a.x1 - a.x0, 8);
+    const double step = xt.size() > 1 ? xt[1] : a.x1 - a.x0;
+    for (double v = std::ceil(a.x0 / step) * step; v <= a.x1 * 1.0001 && step > 0; v += step) {
         s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"xt\">{:g}</text>\n", a.px(v),
                          kHeight - kBottom + 14, v);
     }

@@ -120,6 +120,14 @@ TEST(RunCommand, ShortRealClockRunHasTheTraceStructureAndSaneTimes) {
     std::filesystem::remove_all(dir);
 }
 
+TEST(RunCommand, VirtualRunForSecondsStopsAtThatVirtualTime) {
+    const auto r =
+        test::run_loopscope("run --clock virtual --scenario display-144-sim-60 --seconds 2");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // Frames start at 0, 1/144 s, ... 2 s: 289 frames.
+    EXPECT_NE(r.out.find("Frames: 289 over 2.000 s"), std::string::npos) << r.out;
+}
+
 TEST(RunCommand, ListScenariosNamesEveryScenario) {
     const auto r = test::run_loopscope("run --list-scenarios");
     ASSERT_EQ(r.exit_code, 0);

@@ -15,6 +15,8 @@ using nlohmann::json;
 namespace {
 json clock(const std::string& name, double cost_ns, std::int64_t backward, double drift_ppm) {
     return {{"name", name},
+            {"claims_steady", true},
+            {"deltas", 1000},
             {"resolution_ns", 1.0},
             {"read_cost_ns", cost_ns},
             {"granularity_min_ns", 20.0},
@@ -73,11 +75,35 @@ TEST(ProbeCompare, AClockInOneDocumentOnlyMatters) {
 
 TEST(ProbeCompare, ACoarserClockMatters) {
     json a = clock("CLOCK_MONOTONIC_COARSE", 5, 0, 0);
+    a["zero_delta_share"] = 0.9;  // 100 steps of 1000 deltas
     json b = a;
     b["granularity_min_ns"] = 10'000'000.0;
     a["granularity_min_ns"] = 4'000'000.0;
     const auto rows = compare_clocks(json::array({a}), json::array({b}));
     EXPECT_TRUE(cell(rows, "CLOCK_MONOTONIC_COARSE", kMinStep).matters);
+    // Seen only 10 times in B: too few steps to tell its smallest step.
+    b["zero_delta_share"] = 0.99;
+    EXPECT_FALSE(compare_clocks(json::array({a}), json::array({b}))[0].cells[kMinStep].matters);
+}
+
+TEST(ProbeCompare, NoiseOfOneMachineDoesNotMatter) {
+    // Seen on one machine between two runs: a coarse clock's read cost of 3.4 and 6.1 ns, a
+    // TSC's smallest step of one tick in one run only, RDTSC going back across cores in one
+    // run only (it does not promise to be steady).
+    json a = clock("CLOCK_REALTIME_COARSE", 3.4, 0, 0);
+    json b = clock("CLOCK_REALTIME_COARSE", 6.1, 0, 0);
+    json ta = clock("rdtsc", 10.6, 0, 0);
+    json tb = clock("rdtsc", 10.7, 0, 0);
+    ta["claims_steady"] = tb["claims_steady"] = false;
+    ta["granularity_min_ns"] = 10.0;
+    tb["granularity_min_ns"] = 0.39;
+    ta["cross_thread"]["backward_steps"] = 40483;
+    const auto rows = compare_clocks(json::array({a, ta}), json::array({b, tb}));
+    for (const auto& r : rows) {
+        for (std::size_t f = 0; f < r.cells.size(); ++f) {
+            EXPECT_FALSE(r.cells[f].matters) << r.item << " " << f << ": " << r.cells[f].why;
+        }
+    }
 }
 
 TEST(ProbeCompare, AnotherClocksourceMattersAndSkippedSectionsAreSaid) {

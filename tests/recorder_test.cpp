@@ -14,6 +14,7 @@
 #include "probes/loop_engine.hpp"
 #include "probes/trace_writer.hpp"
 #include "reports/capture.hpp"
+#include "reports/readers.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {
@@ -182,6 +183,30 @@ TEST(Recorder, RowsAreTheSameTextAsTheTraceWriters) {
     ASSERT_EQ(recorded.size(), records.size());
     for (std::size_t i = 0; i < records.size(); ++i)
         EXPECT_EQ(written[i], recorded[i]) << i;
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Recorder, ItsTraceReadsBackThroughTheCaptureReaders) {
+    const std::string dir = test::make_temp_dir("recorder");
+    const std::string path = dir + "/t.csv";
+    fake_now = 0;
+    {
+        Recorder rec(fake_options(path));
+        for (int i = 0; i < 6; ++i) {
+            fake_now += 16 + i;
+            rec.begin_frame();
+            rec.loop(i % 2, 10 + i, i, i / 10.0);
+        }
+    }
+    const Capture c = read_capture(path);
+    EXPECT_EQ(c.source.format, "loopscope-trace");
+    ASSERT_EQ(c.frames(), 6u);
+    ASSERT_EQ(c.loop.size(), 6u);
+    EXPECT_EQ(c.frame_ns[3], 19);
+    EXPECT_EQ(c.loop[5].steps, 1);
+    EXPECT_EQ(c.loop[5].acc_before_ns, 15);
+    EXPECT_DOUBLE_EQ(c.loop[4].alpha, 0.4);
+    EXPECT_EQ(c.metadata.at("policy"), "fixed-interp");
     std::filesystem::remove_all(dir);
 }
 

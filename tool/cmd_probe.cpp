@@ -17,6 +17,7 @@
 #include "probes/probe_compare.hpp"
 #include "probes/probe_json.hpp"
 #include "probes/system_info.hpp"
+#include "tool/cmd_probe_timers.hpp"
 #include "tool/commands.hpp"
 
 namespace loopscope {
@@ -88,6 +89,38 @@ void add_clocks(CLI::App& probe, int& exit_code) {
     });
 }
 
+// `loopscope probe` with no subcommand: every probe, clocks then timers, under one context.
+void run_all_probes(const std::string& json_path, bool quick) {
+    const SystemContext context = collect_system_context();
+    std::unique_ptr<OutputFile> json_out;
+    if (!json_path.empty())
+        json_out = std::make_unique<OutputFile>(json_path);
+    const bool markdown = !(json_out && json_out->is_stdout());
+    if (markdown) {
+        fmt::print("# loopscope probe\n\n{}\n", context_section_markdown(context));
+        std::fflush(stdout);
+    }
+    ClocksArgs clock_args;
+    if (quick)
+        clock_args.duration = "1s";
+    const ClockProbeResult clocks = run_clocks(clock_args, context);
+    if (markdown) {
+        fmt::print("\n{}", clocks_section_markdown(clocks));
+        std::fflush(stdout);
+    }
+    const TimersSection timers = run_timers_section(quick);
+    if (markdown)
+        fmt::print("\n{}", timers.markdown);
+    if (json_out) {
+        nlohmann::json doc = make_probe_document(context);
+        doc["clocks_run"] = clocks_run_to_json(clocks);
+        doc["clocks"] = clocks_to_json(clocks);
+        doc["timers"] = timers.json;
+        json_out->write(doc.dump(2) + "\n");
+        json_out->commit();
+    }
+}
+
 void add_compare(CLI::App& probe, int& exit_code) {
     auto paths = std::make_shared<std::vector<std::string>>();
     auto* cmd = probe.add_subcommand(
@@ -112,10 +145,32 @@ void add_compare(CLI::App& probe, int& exit_code) {
 void add_probe_command(CLI::App& app, int& exit_code) {
     auto* probe = app.add_subcommand(
         "probe",
-        "Measure this machine: clock sources (probe clocks); compare two results (probe compare)");
-    probe->require_subcommand(1);
+        "Measure this machine: clock sources (probe clocks), timers and sleeps (probe timers); "
+        "with no subcommand, both; compare two results (probe compare)");
+    probe->require_subcommand(0, 1);
     add_clocks(*probe, exit_code);
+    add_probe_timers_command(*probe, exit_code);
     add_compare(*probe, exit_code);
+    auto all_json = std::make_shared<std::string>();
+    auto all_quick = std::make_shared<bool>(false);
+    probe->add_option("--json", *all_json,
+                      "With no subcommand: write clocks and timers as JSON to FILE ('-' for "
+                      "standard output only)");
+    probe->add_flag("--quick", *all_quick,
+                    "With no subcommand: a short run (clocks for 1 s, timers --quick)");
+    // Checked as soon as `probe` is parsed, before a subcommand starts measuring.
+    probe->parse_complete_callback([probe, all_json, all_quick] {
+        if (!probe->get_subcommands().empty() && (!all_json->empty() || *all_quick))
+            throw UsageError(
+                "probe --json and --quick are for the run of every probe; give "
+                "them after the subcommand instead");
+    });
+    probe->callback([probe, all_json, all_quick, &exit_code] {
+        if (!probe->get_subcommands().empty())
+            return;
+        run_all_probes(*all_json, *all_quick);
+        exit_code = kExitOk;
+    });
 }
 
 }  // namespace loopscope

@@ -11,8 +11,11 @@
 #include "common/output_file.hpp"
 #include "common/terminal.hpp"
 #include "common/units.hpp"
+#include "probes/probe_json.hpp"
+#include "probes/system_info.hpp"
 #include "probes/timer_probe.hpp"
 #include "probes/timer_report.hpp"
+#include "tool/cmd_probe_timers.hpp"
 #include "tool/commands.hpp"
 
 namespace loopscope {
@@ -26,6 +29,7 @@ struct ProbeTimersOptions {
     std::string interval = "1ms";
     std::string bound = "0.5ms";
     bool no_realtime = false;
+    std::vector<std::string> only;  // measurement names; empty: all
 };
 
 TimerProbeConfig config_from(const ProbeTimersOptions& o) {
@@ -41,6 +45,23 @@ TimerProbeConfig config_from(const ProbeTimersOptions& o) {
     if (c.bound_ns <= 0)
         throw UsageError(fmt::format("--bound {}: expected a duration above 0", o.bound));
     c.periodic_realtime = !o.no_realtime;
+    if (!o.only.empty()) {
+        c.run_one_shot = c.run_periodic = c.run_slack = c.run_limiters = false;
+        for (const auto& name : o.only) {
+            if (name == "one-shot") {
+                c.run_one_shot = true;
+            } else if (name == "periodic") {
+                c.run_periodic = true;
+            } else if (name == "slack") {
+                c.run_slack = true;
+            } else if (name == "limiters") {
+                c.run_limiters = true;
+            } else {
+                throw UsageError(
+                    fmt::format("--only {}: expected one-shot, periodic, slack or limiters", name));
+            }
+        }
+    }
     return c;
 }
 
@@ -54,6 +75,13 @@ TimerReport run_timers_probe(const TimerProbeConfig& config, bool quick) {
 }
 
 }  // namespace
+
+TimersSection run_timers_section(bool quick) {
+    const TimerProbeConfig config =
+        quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard();
+    const TimerReport report = run_timers_probe(config, quick);
+    return {render_timer_markdown(report), timer_report_to_json(report)};
+}
 
 void add_probe_timers_command(CLI::App& probe, int& exit_code) {
     auto options = std::make_shared<ProbeTimersOptions>();
@@ -72,22 +100,34 @@ void add_probe_timers_command(CLI::App& probe, int& exit_code) {
     cmd->add_option(
         "--bound", options->bound,
         "p99 |pacing error| a recommended frame limiter must stay under (default 0.5ms)");
+    cmd->add_option("--only", options->only,
+                    "Run only these measurements: one-shot, periodic, slack, limiters "
+                    "(comma-separated)")
+        ->delimiter(',')
+        ->type_name("LIST");
     cmd->add_flag("--no-realtime", options->no_realtime,
                   "Do not try SCHED_FIFO and mlockall for the periodic probe");
     cmd->callback([options, &exit_code] {
         const TimerProbeConfig config = config_from(*options);
+        const SystemContext context = collect_system_context();
         // Open the output first: a bad path fails before a 13 s measurement, not after it.
         std::unique_ptr<OutputFile> json_out;
-        if (!options->json_path.empty())
+        if (!options->json_path.empty()) {
             json_out = std::make_unique<OutputFile>(options->json_path);
+        }
+        const bool markdown = !(json_out && json_out->is_stdout());
+        if (markdown) {
+            fmt::print("# loopscope probe timers\n\n{}\n", context_section_markdown(context));
+            std::fflush(stdout);
+        }
         const TimerReport report = run_timers_probe(config, options->quick);
-        if (!json_out || !json_out->is_stdout()) {
+        if (markdown) {
             fmt::print("{}", render_timer_markdown(report));
             std::fflush(stdout);
         }
         if (json_out) {
-            const nlohmann::json doc{{"schema", "loopscope-probe/1"},
-                                     {"timers", timer_report_to_json(report)}};
+            nlohmann::json doc = make_probe_document(context);
+            doc["timers"] = timer_report_to_json(report);
             json_out->write(doc.dump(2) + "\n");
             json_out->commit();
         }

@@ -109,17 +109,15 @@ int run_command(const RunArgs& args) {
         }
         if (frames == 0)
             frames = INT64_MAX;  // until duration_ns of virtual time
-        std::int64_t elapsed_ns = 0;
-        VirtualRunResult result;
         // The virtual run stops at the frame count or once the virtual time passes --seconds.
-        result = run_virtual(model, config, frames, [&](const FrameRecord& r) {
-            if (duration_ns > 0 && elapsed_ns >= duration_ns)
-                return;
-            elapsed_ns += r.raw_ns;
-            records.push_back(r);
-            if (writer)
-                writer->write(r);
-        });
+        const VirtualRunResult result = run_virtual(
+            model, config, frames,
+            [&](const FrameRecord& r) {
+                records.push_back(r);
+                if (writer)
+                    writer->write(r);
+            },
+            duration_ns);
         if (writer) {
             writer->finish();
             out->commit();
@@ -133,8 +131,6 @@ int run_command(const RunArgs& args) {
                 format_duration(kFrozenFrameNs));
         }
     } else {
-        if (duration_ns == 0 && frames > 0)
-            duration_ns = 0;
         RealRunOptions ro;
         ro.model = model;
         ro.config = config;

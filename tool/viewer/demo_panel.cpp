@@ -33,7 +33,7 @@ void LoopsDemo::reset() {
         if (wall) {
             ball.x = 0.1;
             ball.y = 0.5;
-            ball.vx = 1.3;
+            ball.vx = 2.2;
             ball.gravity = 0.0;
         } else {
             ball.x = 0.5;
@@ -101,7 +101,7 @@ void LoopsDemo::draw_lane(Lane& lane, bool wall_lane, float height) {
     // Trail: rendered position over the last seconds, one dot per rendered frame.
     const ImVec2 p0(s1.x + 70.0f, pos.y + pad), p1(pos.x + width - pad, pos.y + height - pad);
     draw->AddRectFilled(p0, p1, IM_COL32(22, 24, 28, 255));
-    const double lo = wall_lane ? -0.25 : 0.0, hi = wall_lane ? 1.25 : 1.1;
+    const double lo = wall_lane ? -0.3 : 0.0, hi = wall_lane ? 1.3 : 1.6;
     const auto to_plot = [&](double t, double v) {
         const double u = (t - (demo_time_s_ - kTrailSeconds)) / kTrailSeconds;
         return ImVec2(p0.x + static_cast<float>(u) * (p1.x - p0.x),

@@ -29,7 +29,7 @@ const ImU32 kStutterColour = IM_COL32(255, 150, 40, 220);
 const ImU32 kSpiralColour = IM_COL32(255, 80, 255, 255);
 
 void horizontal_line(const PlotArea& area, const YAxis& axis, double v, ImU32 colour,
-                     const std::string& label) {
+                     const std::string& label, bool label_left = false) {
     const float y = axis.to_px(v);
     if (y < area.min.y || y > area.max.y) {
         return;
@@ -37,7 +37,8 @@ void horizontal_line(const PlotArea& area, const YAxis& axis, double v, ImU32 co
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->AddLine(ImVec2(area.min.x, y), ImVec2(area.max.x, y), colour, 1.0f);
     const ImVec2 size = ImGui::CalcTextSize(label.c_str());
-    draw->AddText(ImVec2(area.max.x - size.x - 4.0f, y - size.y - 1.0f), colour, label.c_str());
+    const float x = label_left ? area.min.x + 6.0f : area.max.x - size.x - 4.0f;
+    draw->AddText(ImVec2(x, y - size.y - 1.0f), colour, label.c_str());
 }
 
 // Indices (sorted) whose x lies in the visible range.
@@ -158,18 +159,19 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
 
     ImGui::GetWindowDrawList()->PushClipRect(area.min, area.max, true);
     // Budget lines: 60 and 30 fps, and the refresh the primary document's frames sit on.
-    const auto budget = [&](double ms, const std::string& label, ImU32 colour) {
+    const auto budget = [&](double ms, const std::string& label, ImU32 colour, bool left) {
         const double v = settings.fps ? 1000.0 / ms : ms;
-        horizontal_line(area, axis, v, colour, label);
+        horizontal_line(area, axis, v, colour, label, left);
     };
-    budget(1000.0 / 60.0, "16.7 ms (60 fps)", kBudgetColour);
-    budget(1000.0 / 30.0, "33.3 ms (30 fps)", kBudgetColour);
-    if (primary && primary->stats.refresh.rate_hz > 0) {
+    budget(1000.0 / 60.0, "16.7 ms (60 fps)", kBudgetColour, false);
+    budget(1000.0 / 30.0, "33.3 ms (30 fps)", kBudgetColour, false);
+    // A sampled log (MangoHud) averages frames, so a refresh grid found in it would mean nothing.
+    if (primary && primary->capture.per_frame && primary->stats.refresh.rate_hz > 0) {
         const int hz = primary->stats.refresh.rate_hz;
         budget(1000.0 / hz,
-               fmt::format("refresh {} Hz ({:.0f}% on grid)      ", hz,
-                           100.0 * primary->stats.refresh.on_grid_share),
-               kRefreshColour);
+               fmt::format("detected refresh {} Hz ({:.0f}% of {} on grid)", hz,
+                           100.0 * primary->stats.refresh.on_grid_share, primary->name),
+               kRefreshColour, true);
     }
     ImGui::GetWindowDrawList()->PopClipRect();
 

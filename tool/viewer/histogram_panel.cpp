@@ -32,6 +32,12 @@ const std::vector<std::size_t>& cached_counts(Document& doc, double lo, double h
     return c.counts;
 }
 
+// Histograms and percentiles of frames mean nothing for a sampled log (MangoHud averages), so
+// those documents are left out of both plots.
+bool per_frame_shown(const Document& d) {
+    return d.shown && d.capture.per_frame && !d.sorted_frame_ns.empty();
+}
+
 // Percentile p on the "nines" axis: 0 at p = 0, 1 at 90 %, 2 at 99 %, 3 at 99.9 %.
 double nines(double p) {
     return -std::log10(std::max(1e-6, 1.0 - p));
@@ -49,7 +55,7 @@ void histogram(std::span<Document* const> docs, const GraphSettings& settings, I
                                     : "frame-time histogram, share of frames");
     double lo = HUGE_VAL, hi = 0.0;
     for (const Document* d : docs) {
-        if (d->shown && !d->sorted_frame_ns.empty()) {
+        if (per_frame_shown(*d)) {
             lo = std::min(lo, static_cast<double>(d->sorted_frame_ns.front()));
             hi = std::max(hi, static_cast<double>(d->sorted_frame_ns.back()));
         }
@@ -65,7 +71,7 @@ void histogram(std::span<Document* const> docs, const GraphSettings& settings, I
     std::vector<const std::vector<std::size_t>*> counts;
     double top_share = 0.0;
     for (Document* d : docs) {
-        if (!d->shown || d->frames() == 0) {
+        if (!per_frame_shown(*d)) {
             counts.push_back(nullptr);
             continue;
         }
@@ -87,7 +93,9 @@ void histogram(std::span<Document* const> docs, const GraphSettings& settings, I
         const float x = x_of(ns);
         draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), kGrid);
         const std::string label = fmt::format("{:.3g} ms", ns / 1e6);
-        draw->AddText(ImVec2(std::min(x, b.x - 50.0f), b.y + 2.0f), kLabel, label.c_str());
+        const float label_w = ImGui::CalcTextSize(label.c_str()).x;
+        draw->AddText(ImVec2(std::clamp(x - label_w * 0.5f, a.x, b.x - label_w), b.y + 2.0f),
+                      kLabel, label.c_str());
     }
     draw->AddText(ImVec2(pos.x, a.y), kLabel, fmt::format("{:.0f}%", top_share * 100).c_str());
     for (std::size_t k = 0; k < docs.size(); ++k) {
@@ -122,7 +130,7 @@ void percentile_curve(std::span<Document* const> docs, const GraphSettings& sett
                   "frame time at percentile (p50, p90, p99, p99.9, p99.99)");
     double hi = 0.0, lo = HUGE_VAL;
     for (const Document* d : docs) {
-        if (d->shown && !d->sorted_frame_ns.empty()) {
+        if (per_frame_shown(*d)) {
             hi = std::max(hi, percentile_sorted(d->sorted_frame_ns, 0.9999));
             lo = std::min(lo, static_cast<double>(d->sorted_frame_ns.front()));
         }
@@ -150,7 +158,7 @@ void percentile_curve(std::span<Document* const> docs, const GraphSettings& sett
         draw->AddText(ImVec2(pos.x, y - 7.0f), kLabel, fmt::format("{:.3g} ms", v).c_str());
     }
     for (const Document* d : docs) {
-        if (!d->shown || d->sorted_frame_ns.empty()) {
+        if (!per_frame_shown(*d)) {
             continue;
         }
         std::vector<ImVec2> points;

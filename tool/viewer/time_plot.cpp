@@ -240,7 +240,8 @@ void draw_columns(const PlotArea& area, const YAxis& axis, std::span<const PlotC
 std::string format_time_label(double ns, double step_ns) {
     const double step_s = step_ns / 1e9;
     const int decimals = std::clamp(static_cast<int>(-std::floor(std::log10(step_s) + 1e-9)), 0, 9);
-    return fmt::format("{:.{}f} s", ns / 1e9, decimals);
+    const double s = std::abs(ns) < step_ns * 1e-6 ? 0.0 : ns / 1e9;  // no "-0 s"
+    return fmt::format("{:.{}f} s", s, decimals);
 }
 
 std::string format_ms(std::int64_t ns) {

@@ -1,0 +1,98 @@
+// The analysis and writing half of `loopscope report` on a capture of 1,000,000 frames: the full
+// report model (statistics, display side, start-up segment, figures without it), then the JSON
+// and HTML writers, on a Capture built in memory. The reading half, against `wc -l` on a
+// generated PresentMon file, is readers_bench.cpp; read + analyse together is the goal of 10x
+// `wc -l`:
+//   build/tests/loopscope_bench --benchmark_filter='BM_WcL|BM_ReadCapture|BM_Report'
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <random>
+#include <string>
+
+#include "reports/report_compare.hpp"
+#include "reports/report_model.hpp"
+#include "reports/writer.hpp"
+
+namespace {
+
+using namespace loopscope;
+
+constexpr std::size_t kFrames = 1'000'000;
+
+const Capture& million_frames() {
+    static const Capture capture = [] {
+        Capture c;
+        c.source = {"presentmon-1", "generated.csv", "Game.exe", 1, "0x1"};
+        std::mt19937_64 rng(11);
+        std::normal_distribution<double> jitter(0.0, 0.8e6);
+        std::int64_t t = 0;
+        for (std::size_t i = 0; i < kFrames; ++i) {
+            const auto ft =
+                static_cast<std::int64_t>(10.4e6 + jitter(rng)) + (i % 4999 == 0 ? 90'000'000 : 0);
+            c.frame_ns.push_back(ft);
+            c.start_ns.push_back(t);
+            c.display_ns.push_back(i % 7 == 0 ? -1 : 8'333'333 * (1 + static_cast<int>(i % 2)));
+            c.dropped.push_back(i % 7 == 0 ? 1 : 0);
+            t += ft;
+        }
+        return c;
+    }();
+    return capture;
+}
+
+void BM_ReportAnalyse(benchmark::State& state) {
+    const Capture& c = million_frames();
+    for (auto _ : state) {
+        const CaptureReport r = analyse_capture(c, {});
+        benchmark::DoNotOptimize(&r);
+    }
+    state.counters["frames"] = kFrames;
+}
+
+void write_format(benchmark::State& state, const char* format) {
+    const Capture& c = million_frames();
+    Report report;
+    report.captures.push_back(analyse_capture(c, {}));
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("loopscope-report-bench." + std::string(format)))
+            .string();
+    const auto writer = make_writer(format, {});
+    for (auto _ : state) {
+        OutputFile out(path);
+        writer->write(report, out);
+        out.commit();
+    }
+    state.counters["bytes"] = static_cast<double>(std::filesystem::file_size(path));
+    std::filesystem::remove(path);
+}
+
+void BM_ReportWriteJson(benchmark::State& state) {
+    write_format(state, "json");
+}
+void BM_ReportWriteHtml(benchmark::State& state) {
+    write_format(state, "html");
+}
+
+// One bootstrap comparison of two 100,000-frame stretches (200 resamples each).
+void BM_ReportCompare100k(benchmark::State& state) {
+    const Capture& c = million_frames();
+    AnalysisOptions a, b;
+    a.to = {RangeBound::Kind::frame, 100'000};
+    b.from = {RangeBound::Kind::frame, 100'000};
+    b.to = {RangeBound::Kind::frame, 200'000};
+    const CaptureReport ra = analyse_capture(c, a);
+    const CaptureReport rb = analyse_capture(c, b);
+    for (auto _ : state) {
+        const Comparison cmp = compare_captures(ra, rb);
+        benchmark::DoNotOptimize(&cmp);
+    }
+}
+
+BENCHMARK(BM_ReportAnalyse)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
+BENCHMARK(BM_ReportWriteJson)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_ReportWriteHtml)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_ReportCompare100k)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
+
+}  // namespace
