@@ -198,6 +198,45 @@ TEST(ReportCli, ProcessRangeAndTimelineSelectTheFrames) {
     EXPECT_NE(r.err.find("--from '1.5'"), std::string::npos) << r.err;
 }
 
+TEST(ReportCli, LoopscopeTracesGetTheLoopFiguresAndPlots) {
+    // A trace of the loop running into the step cap, written by `loopscope run`.
+    const std::string dir = test::make_temp_dir("loopscope-report-loop");
+    const std::string trace = dir + "/spiral.trace";
+    auto r = test::run_loopscope("run --clock virtual --scenario spiral-cap -o '" + trace + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = test::run_loopscope("report --format json '" + trace + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j.contains("loop"));
+    // The figures agree with the trace's own columns.
+    std::ifstream in(trace);
+    std::string line;
+    long long steps = 0, max_steps = 0, frames = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#' || line.rfind("frame,", 0) == 0)
+            continue;
+        std::size_t at = 0;
+        for (int c = 0; c < 7; ++c)
+            at = line.find(',', at) + 1;  // the 8th column: steps
+        const long long s = std::stoll(line.substr(at, line.find(',', at) - at));
+        steps += s;
+        max_steps = std::max(max_steps, s);
+        ++frames;
+    }
+    EXPECT_EQ(j["loop"]["frames"], frames);
+    EXPECT_EQ(j["loop"]["steps"], steps);
+    EXPECT_EQ(j["loop"]["max_steps_per_frame"], max_steps);
+    EXPECT_EQ(j["loop"]["max_steps"], 5);
+    EXPECT_FALSE(j["loop"]["spiral"]["onset_frame"].is_null());
+    EXPECT_GT(j["loop"]["guards"]["cap_frames"].get<int>(), 0);
+    r = test::run_loopscope("report --format html -o '" + dir + "/r.html' '" + trace + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string html = test::read_text(dir + "/r.html");
+    EXPECT_NE(html.find("Simulation steps per frame"), std::string::npos);
+    EXPECT_NE(html.find("Accumulator after stepping"), std::string::npos);
+    fs::remove_all(dir);
+}
+
 TEST(ReportCli, HtmlNeedsAFile) {
     const auto r = test::run_loopscope("report --format html " +
                                        quoted(test::capture("ocat_metro_exodus.csv")));
