@@ -1,6 +1,8 @@
 // Markdown and findings for the clock probe.
 #include "probes/clock_report.hpp"
 
+#include "common/duration.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -166,6 +168,21 @@ std::vector<std::string> clock_findings(const ClockProbeResult& result) {
             "clock. Time frames with std::chrono::steady_clock.");
     }
     return f;
+}
+
+std::string clocks_section_markdown(const ClockProbeResult& r) {
+    std::string out = fmt::format(
+        "## Clock sources\n\n{} clocks in {}; at least {} back-to-back reads each; read cost = "
+        "median of batches; drift against {}.\n\n",
+        r.clocks.size(), format_duration(r.elapsed_ns), r.min_reads, r.reference_clock);
+    out += clocks_markdown(r);
+    const auto findings = clock_findings(r);
+    if (!findings.empty()) {
+        out += "\n## Findings\n\n";
+        for (const auto& f : findings)
+            out += "- " + f + "\n";
+    }
+    return out;
 }
 
 }  // namespace loopscope

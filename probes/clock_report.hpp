@@ -20,4 +20,7 @@ std::string clocks_markdown(const ClockProbeResult& result);
 // promise to be steady, a high_resolution_clock that is not steady.
 std::vector<std::string> clock_findings(const ClockProbeResult& result);
 
+// The "Clock sources" section of the probe output: what was measured, the tables, findings.
+std::string clocks_section_markdown(const ClockProbeResult& result);
+
 }  // namespace loopscope

@@ -55,6 +55,13 @@ struct ComparisonRow {
 std::vector<ComparisonRow> comparison_rows(const Comparison& comparison);
 std::string comparison_method(const Comparison& comparison);
 
+// The pieces of the HTML report, for documents that embed a capture's report among other
+// sections (the machine diagnosis): the document head with the report's style sheet, and one
+// capture's section (summary table, plots, hitch list). The caller closes with </body></html>.
+std::string html_escape(std::string_view text);
+std::string html_document_start(std::string_view title);
+std::string html_capture_section(const CaptureReport& report, std::string_view heading_prefix);
+
 // Number formatting shared by the text writers: enough digits for the figure's unit.
 std::string format_figure(std::string_view name, double value);
 

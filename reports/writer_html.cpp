@@ -25,29 +25,6 @@ constexpr std::size_t kHitchRows = 500;
 constexpr std::size_t kHitchMarks = 300;
 const char* const kColours[2] = {"#1f6fb4", "#e0711c"};
 
-std::string html_escape(std::string_view s) {
-    std::string out;
-    for (const char c : s) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
-
 // Tick values 1, 2 or 5 × 10^k apart, about `count` of them over [0, hi].
 std::vector<double> ticks(double hi, int count) {
     std::vector<double> out;
@@ -306,43 +283,44 @@ figure{margin:1em 0}figcaption{font-weight:600}.plot{fill:#fafafa;stroke:#999}
 .hitch{fill:none;stroke:#d00;stroke-width:1.5}.bar{fill:#1f6fb4}.startup{fill:#999;opacity:.18}
 .changed{color:#b00;font-weight:600})";
 
+// One capture: heading, notes, the summary table with definitions, the plots and the hitches.
+std::string capture_section(const CaptureReport& r, std::string_view prefix) {
+    std::string h = fmt::format(
+        "<h2>{}{}</h2>\n<p><code>{}</code> ({}), {} timeline from <code>{}"
+        "</code>, capture frames {}-{}.</p>\n",
+        html_escape(prefix), html_escape(capture_title(r)), html_escape(r.capture->source.file),
+        html_escape(r.capture->source.format), timeline_name(r.timeline),
+        html_escape(r.frame_time_column), r.range.begin, r.range.end - 1);
+    for (const std::string& note : capture_notes(r)) {
+        h += "<p class=\"note\">" + html_escape(note) + "</p>\n";
+    }
+    h += "<table><tr><th>section</th><th>figure</th><th>value</th><th>definition</th></"
+         "tr>\n";
+    for (const SummaryRow& row : summary_rows(r)) {
+        h += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"v\">{}</td><td>{}</td></tr>\n",
+                         html_escape(row.section), html_escape(row.label), html_escape(row.value),
+                         html_escape(row.definition));
+    }
+    h += "</table>\n";
+    if (r.capture->per_frame) {
+        h += frame_time_plot(r);
+        h += histogram_plot(r);
+        h += percentile_plot({&r});
+        h += loop_plots(r);
+        h += hitch_table(r);
+    }
+    return h;
+}
+
 class HtmlWriter final : public ReportWriter {
   public:
     void write(const Report& report, OutputFile& out) const override {
-        std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
-        h += "<title>loopscope frame-pacing report</title><style>";
-        h += kStyle;
-        h += "</style></head><body>\n<h1>loopscope frame-pacing report</h1>\n";
+        std::string h = html_document_start("loopscope frame-pacing report");
+        h += "<h1>loopscope frame-pacing report</h1>\n";
         for (std::size_t i = 0; i < report.captures.size(); ++i) {
-            const CaptureReport& r = report.captures[i];
             const std::string prefix =
                 report.captures.size() == 2 ? (i == 0 ? "A: " : "B: ") : std::string();
-            h += fmt::format(
-                "<h2>{}{}</h2>\n<p><code>{}</code> ({}), {} timeline from <code>{}"
-                "</code>, capture frames {}-{}.</p>\n",
-                html_escape(prefix), html_escape(capture_title(r)),
-                html_escape(r.capture->source.file), html_escape(r.capture->source.format),
-                timeline_name(r.timeline), html_escape(r.frame_time_column), r.range.begin,
-                r.range.end - 1);
-            for (const std::string& note : capture_notes(r)) {
-                h += "<p class=\"note\">" + html_escape(note) + "</p>\n";
-            }
-            h += "<table><tr><th>section</th><th>figure</th><th>value</th><th>definition</th></"
-                 "tr>\n";
-            for (const SummaryRow& row : summary_rows(r)) {
-                h += fmt::format(
-                    "<tr><td>{}</td><td>{}</td><td class=\"v\">{}</td><td>{}</td></tr>\n",
-                    html_escape(row.section), html_escape(row.label), html_escape(row.value),
-                    html_escape(row.definition));
-            }
-            h += "</table>\n";
-            if (r.capture->per_frame) {
-                h += frame_time_plot(r);
-                h += histogram_plot(r);
-                h += percentile_plot({&r});
-                h += loop_plots(r);
-                h += hitch_table(r);
-            }
+            h += capture_section(report.captures[i], prefix);
             out.write(h);
             h.clear();
         }
@@ -370,6 +348,40 @@ class HtmlWriter final : public ReportWriter {
 };
 
 }  // namespace
+
+std::string html_escape(std::string_view s) {
+    std::string out;
+    for (const char c : s) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
+std::string html_document_start(std::string_view title) {
+    return fmt::format(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<title>{}</title><style>{}</style></head><body>\n",
+        html_escape(title), kStyle);
+}
+
+std::string html_capture_section(const CaptureReport& report, std::string_view heading_prefix) {
+    return capture_section(report, heading_prefix);
+}
 
 std::unique_ptr<ReportWriter> make_html_writer() {
     return std::make_unique<HtmlWriter>();

@@ -48,21 +48,6 @@ ClockProbeResult run_clocks(const ClocksArgs& args, const SystemContext& context
     return result;
 }
 
-std::string clocks_section_markdown(const ClockProbeResult& r) {
-    std::string out = fmt::format(
-        "## Clock sources\n\n{} clocks in {}; at least {} back-to-back reads each; read cost = "
-        "median of batches; drift against {}.\n\n",
-        r.clocks.size(), format_duration(r.elapsed_ns), r.min_reads, r.reference_clock);
-    out += clocks_markdown(r);
-    const auto findings = clock_findings(r);
-    if (!findings.empty()) {
-        out += "\n## Findings\n\n";
-        for (const auto& f : findings)
-            out += "- " + f + "\n";
-    }
-    return out;
-}
-
 void add_clocks(CLI::App& probe, int& exit_code) {
     auto args = std::make_shared<ClocksArgs>();
     auto* cmd = probe.add_subcommand(

@@ -10,11 +10,8 @@
 
 #include "common/errors.hpp"
 #include "tool/commands.hpp"
-#include "tool/viewer/viewer.hpp"
-#if __has_include("tool/loop_options.hpp")
 #include "tool/loop_options.hpp"
-#define LOOPSCOPE_VIEW_LOOP_OPTIONS 1
-#endif
+#include "tool/viewer/viewer.hpp"
 
 namespace loopscope {
 
@@ -25,9 +22,7 @@ struct ViewArgs {
     bool live = false;
     bool demo = false;
     std::string size = "1600x1000";
-#ifdef LOOPSCOPE_VIEW_LOOP_OPTIONS
     LoopOptions loop;
-#endif
 };
 
 void parse_size(const std::string& text, int& width, int& height) {
@@ -73,9 +68,7 @@ void add_view_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--frames", args->viewer.frames, "frames to render before the screenshot")
         ->check(CLI::Range(1, 100000));
     cmd->add_option("--size", args->size, "window size, WIDTHxHEIGHT")->capture_default_str();
-#ifdef LOOPSCOPE_VIEW_LOOP_OPTIONS
     add_loop_options(*cmd, args->loop, true);
-#endif
     cmd->callback([args, &exit_code] {
         ViewerOptions options = args->viewer;
         parse_size(args->size, options.width, options.height);
@@ -85,10 +78,8 @@ void add_view_command(CLI::App& app, int& exit_code) {
         options.first_tab = args->live   ? ViewerTab::live
                             : args->demo ? ViewerTab::demo
                                          : ViewerTab::captures;
-#ifdef LOOPSCOPE_VIEW_LOOP_OPTIONS
         options.live_config = loop_config(args->loop);
         options.live_trace_path = args->loop.output;
-#endif
         exit_code = run_viewer(options);
     });
 }

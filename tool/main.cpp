@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
     loopscope::add_view_command(app, exit_code);
 #endif
     loopscope::add_report_command(app, exit_code);
+    loopscope::add_diagnose_command(app, exit_code);
 
     try {
         app.parse(argc, argv);

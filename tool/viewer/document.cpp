@@ -9,10 +9,7 @@
 #include <string>
 
 #include "common/errors.hpp"
-#if __has_include("reports/readers.hpp")
 #include "reports/readers.hpp"
-#define LOOPSCOPE_VIEWER_READERS 1
-#endif
 
 namespace loopscope {
 
@@ -115,14 +112,9 @@ Document load_document(const std::string& path, const std::string& process) {
     Document doc;
     doc.path = path;
     doc.name = std::filesystem::path(path).filename().string();
-#ifdef LOOPSCOPE_VIEWER_READERS
     ReadOptions options;
     options.process = process;
     doc.capture = read_capture(path, options);
-#else
-    (void)process;
-    throw InputError(path, "this build has no capture readers");
-#endif
     if (!doc.capture.source.process.empty()) {
         doc.name += " (" + doc.capture.source.process + ")";
     }

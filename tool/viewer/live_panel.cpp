@@ -11,10 +11,7 @@
 #include <thread>
 
 #include "common/output_file.hpp"
-#if __has_include("probes/trace_writer.hpp")
 #include "probes/trace_writer.hpp"
-#define LOOPSCOPE_VIEWER_TRACE_WRITER 1
-#endif
 
 namespace loopscope {
 
@@ -144,7 +141,6 @@ void LiveRun::tick() {
 }
 
 void LiveRun::save_trace() {
-#ifdef LOOPSCOPE_VIEWER_TRACE_WRITER
     try {
         OutputFile out(trace_path_);
         TraceInfo info;
@@ -163,9 +159,6 @@ void LiveRun::save_trace() {
     } catch (const std::exception& e) {
         save_message_ = e.what();
     }
-#else
-    save_message_ = "this build has no trace writer";
-#endif
 }
 
 void LiveRun::draw() {

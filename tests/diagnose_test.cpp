@@ -1,0 +1,49 @@
+// The whole diagnosis, end to end, in its quick form: the output folder holds every file it
+// promises, each one readable, and the terminal report carries every section. Timing figures
+// are only checked for structure: this runs on shared machines.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "tests/test_support.hpp"
+
+using namespace loopscope::test;
+
+TEST(Diagnose, QuickRunWritesEveryFileOfTheReport) {
+    const std::string dir = make_temp_dir("loopscope-diagnose");
+    const std::string out = dir + "/report";
+    const RunResult r = run_loopscope("diagnose --quick -o '" + out + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* section : {"## Context", "## Clock sources", "Game loops on the real clock",
+                                "steady-60", "spiral-clamp-cap", "## Files"}) {
+        EXPECT_NE(r.out.find(section), std::string::npos) << section;
+    }
+    const std::string html = read_text(out + "/index.html");
+    EXPECT_NE(html.find("<h2>Clock sources</h2>"), std::string::npos);
+    EXPECT_NE(html.find("<svg"), std::string::npos);
+    EXPECT_NE(html.find("hitch-200ms: "), std::string::npos);
+    EXPECT_EQ(html.find("http://"), std::string::npos);
+    EXPECT_EQ(html.find("https://"), std::string::npos);
+    EXPECT_EQ(read_text(out + "/diagnosis.md").rfind("# loopscope diagnosis", 0), 0u);
+
+    const auto doc = nlohmann::json::parse(read_text(out + "/probe.json"));
+    EXPECT_EQ(doc.at("schema"), "loopscope-probe/1");
+    EXPECT_FALSE(doc.at("clocks").empty());
+    EXPECT_TRUE(doc.contains("timers"));
+    for (const char* name :
+         {"steady-60", "display-144-sim-60", "hitch-200ms", "spiral-clamp-cap"}) {
+        const std::string trace = read_text(out + "/traces/" + name + ".csv");
+        EXPECT_EQ(trace.rfind("# loopscope-trace v1", 0), 0u) << name;
+    }
+    // The traces read back through the report command.
+    const RunResult report = run_loopscope("report '" + out + "/traces/hitch-200ms.csv'");
+    EXPECT_EQ(report.exit_code, 0) << report.err;
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Diagnose, AnOutputFolderThatCannotBeMadeIsAUsageError) {
+    const RunResult r = run_loopscope("diagnose --quick -o /proc/loopscope-cannot-be-here");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("cannot create the output folder"), std::string::npos) << r.err;
+}

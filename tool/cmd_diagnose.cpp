@@ -1,0 +1,269 @@
+// `loopscope diagnose`: the whole diagnosis of this machine in one run. It probes the clock
+// sources and the ways to wait, runs the loop scenarios on the real clock (real busy work, a real
+// limiter), reads each scenario's trace back through the same reader and analysis as
+// `loopscope report`, and writes one report that ties them together: Markdown on the terminal
+// and in diagnosis.md, a self-contained index.html, the probe results as JSON and every trace.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/duration.hpp"
+#include "common/errors.hpp"
+#include "common/markdown_table.hpp"
+#include "common/output_file.hpp"
+#include "common/terminal.hpp"
+#include "common/units.hpp"
+#include "probes/clock_probe.hpp"
+#include "probes/clock_report.hpp"
+#include "probes/loop_figures.hpp"
+#include "probes/loop_runner.hpp"
+#include "probes/loop_scenarios.hpp"
+#include "probes/probe_json.hpp"
+#include "probes/system_info.hpp"
+#include "probes/timer_probe.hpp"
+#include "probes/timer_report.hpp"
+#include "reports/markdown_html.hpp"
+#include "reports/readers.hpp"
+#include "reports/report_model.hpp"
+#include "reports/writer.hpp"
+#include "tool/commands.hpp"
+#include "tool/loop_summary.hpp"
+
+namespace loopscope {
+
+namespace {
+
+struct DiagnoseArgs {
+    std::string output_dir = "loopscope-report";
+    bool quick = false;
+};
+
+// The scenarios the diagnosis runs on the real clock, each for a bounded time: a steady loop,
+// a display faster than the simulation, a hitch, and the spiral held by both guards.
+struct DiagnosisScenario {
+    const char* name;
+    std::int64_t seconds;        // default run
+    std::int64_t quick_seconds;  // --quick
+};
+constexpr DiagnosisScenario kScenarios[] = {
+    {"steady-60", 3, 1},
+    {"display-144-sim-60", 3, 1},
+    {"hitch-200ms", 4, 3},
+    {"spiral-clamp-cap", 6, 4},
+};
+
+// The spiral scenario ramps its step cost over 600 frames (10 s at 60 Hz); the diagnosis
+// compresses the ramp into its first second so the onset falls inside a run of a few seconds.
+constexpr std::int64_t kDiagnosisRampFrames = 60;
+
+struct ScenarioOutcome {
+    const Scenario* scenario = nullptr;
+    std::string trace_path;  // relative to the output folder
+    RealRunResult run;
+    Capture capture;  // the trace as read back
+    LoopConfig config;
+};
+
+std::string scenario_table(const std::vector<ScenarioOutcome>& outcomes,
+                           const std::vector<CaptureReport>& reports) {
+    MarkdownTable t;
+    t.add_column("scenario", MarkdownTable::Align::left);
+    t.add_column("frames");
+    t.add_column("avg FPS");
+    t.add_column("p99 frame");
+    t.add_column("max frame");
+    t.add_column("stutter");
+    t.add_column("steps/frame (max)");
+    t.add_column("lost to guards");
+    t.add_column("spiral onset", MarkdownTable::Align::left);
+    t.add_column("slow motion");
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        const CaptureReport& r = reports[i];
+        const FrameStats& s = r.stats;
+        const LoopFigures& f = *r.loop_figures;
+        const double mean_steps =
+            f.frames > 0 ? static_cast<double>(f.steps) / static_cast<double>(f.frames) : 0.0;
+        t.add_row({
+            outcomes[i].scenario->name,
+            fmt::format("{}", s.frame_time.frames),
+            fmt::format("{:.1f}", s.fps.average),
+            fmt::format("{:.2f} ms", s.frame_time.p99_ms),
+            fmt::format("{:.2f} ms", s.frame_time.max_ms),
+            fmt::format("{} ({:.1f}%)", s.stutter.frames.size(), s.stutter.time_share * 100.0),
+            fmt::format("{:.2f} ({})", mean_steps, f.max_steps_per_frame),
+            format_duration(f.clamp_lost_ns + f.cap_dropped_ns),
+            f.onset_frame ? fmt::format("frame {} at {}", *f.onset_frame,
+                                        format_duration(f.onset_ns.value_or(0)))
+                          : std::string("none"),
+            f.slow_motion_factor ? fmt::format("{:.2f}x", *f.slow_motion_factor) : "-",
+        });
+    }
+    return t.render();
+}
+
+std::string loops_section_markdown(const std::vector<ScenarioOutcome>& outcomes,
+                                   const std::vector<CaptureReport>& reports) {
+    std::string out =
+        "## Game loops on the real clock\n\n"
+        "Each scenario runs the loop engine on this machine's clock with real busy work for "
+        "the step and render costs and a sleep+spin limiter; its trace is read back and "
+        "analysed like any capture. Stutter: CapFrameX's rule (count, share of time). Lost to "
+        "guards: real time the clamp dropped plus simulation time the step cap dropped. Slow "
+        "motion: simulation time / real time from the spiral's onset on.\n\n";
+    out += scenario_table(outcomes, reports);
+    out += "\n";
+    for (const ScenarioOutcome& o : outcomes) {
+        out += fmt::format("- `{}`: {} ({}, clock {}", o.scenario->name, o.scenario->description,
+                           format_loop_config(o.config), o.run.clock);
+        if (o.scenario->model.ramp_frames > 0)
+            out += fmt::format("; step-cost ramp compressed into its first {} frames",
+                               kDiagnosisRampFrames);
+        if (o.run.cut_short)
+            out += "; the loop froze and the run was cut short";
+        if (o.run.dropped_frames > 0)
+            out += fmt::format("; the recorder dropped {} frames", o.run.dropped_frames);
+        out += fmt::format("). Trace: `{}`\n", o.trace_path);
+    }
+    return out;
+}
+
+int run_diagnose(const DiagnoseArgs& args) {
+    namespace fs = std::filesystem;
+    const fs::path dir = args.output_dir;
+    std::error_code ec;
+    fs::create_directories(dir / "traces", ec);
+    if (ec) {
+        throw UsageError(
+            fmt::format("cannot create the output folder '{}': {}", dir.string(), ec.message()));
+    }
+
+    const SystemContext context = collect_system_context();
+    const std::string title = "# loopscope diagnosis of this machine\n\n";
+    fmt::print("{}{}\n", title, context_section_markdown(context));
+    std::fflush(stdout);
+
+    // 1. Clocks.
+    ClockProbeOptions clock_options;
+    clock_options.duration_ns = (args.quick ? 2 : 5) * kNsPerS;
+    clock_options.min_reads = args.quick ? 200'000 : 1'000'000;
+    clock_options.kernel_tick_ns = context.kernel_tick_ns;
+    ClockProbeResult clocks;
+    {
+        Progress progress("1/3 clocks");
+        clock_options.progress = [&](double f, std::string_view what) { progress.update(f, what); };
+        clocks = run_clock_probe(clock_options);
+    }
+    const std::string clocks_md = clocks_section_markdown(clocks);
+    fmt::print("\n{}", clocks_md);
+    std::fflush(stdout);
+
+    // 2. Timers and waits.
+    TimerReport timers;
+    {
+        Progress progress("2/3 timers");
+        timers =
+            run_timer_probe(args.quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard(),
+                            [&](double f, std::string_view what) { progress.update(f, what); });
+    }
+    const std::string timers_md = render_timer_markdown(timers);
+    fmt::print("\n{}", timers_md);
+    std::fflush(stdout);
+
+    // 3. Loop scenarios on the real clock, each trace read back as a capture.
+    std::vector<ScenarioOutcome> outcomes;
+    outcomes.reserve(std::size(kScenarios));
+    {
+        Progress progress("3/3 loops");
+        std::size_t done = 0;
+        for (const DiagnosisScenario& ds : kScenarios) {
+            const Scenario* scenario = find_scenario(ds.name);
+            if (!scenario)
+                throw std::logic_error(fmt::format("no scenario '{}'", ds.name));
+            progress.update(static_cast<double>(done) / std::size(kScenarios), ds.name);
+            ScenarioOutcome o;
+            o.scenario = scenario;
+            o.config = scenario->config;
+            o.trace_path = fmt::format("traces/{}.csv", ds.name);
+            RealRunOptions ro;
+            ro.model = scenario->model;
+            if (ro.model.ramp_frames > 0) {
+                ro.model.ramp_start_frame = 0;
+                ro.model.ramp_frames = kDiagnosisRampFrames;
+            }
+            ro.config = scenario->config;
+            ro.duration_ns = (args.quick ? ds.quick_seconds : ds.seconds) * kNsPerS;
+            ro.hard_limit_ns = ro.duration_ns * 2;
+            ro.trace_path = (dir / o.trace_path).string();
+            ro.metadata = {{"scenario", scenario->name}};
+            o.run = run_real(ro);
+            if (!o.run.trace_ok) {
+                throw std::runtime_error(
+                    fmt::format("could not write the trace '{}'", ro.trace_path));
+            }
+            o.capture = read_capture(ro.trace_path);
+            outcomes.push_back(std::move(o));
+            ++done;
+        }
+    }
+    std::vector<CaptureReport> reports;
+    reports.reserve(outcomes.size());
+    for (const ScenarioOutcome& o : outcomes) {
+        reports.push_back(analyse_capture(o.capture, AnalysisOptions{}));
+        if (!reports.back().loop_figures) {
+            throw std::logic_error(
+                fmt::format("the trace of {} has no loop columns", o.scenario->name));
+        }
+    }
+    const std::string loops_md = loops_section_markdown(outcomes, reports);
+    fmt::print("\n{}", loops_md);
+
+    // The files: Markdown, HTML (the same text plus each scenario's plots), probe JSON.
+    const std::string markdown = title + context_section_markdown(context) + "\n" + clocks_md +
+                                 "\n" + timers_md + "\n" + loops_md;
+    write_file_atomically((dir / "diagnosis.md").string(), markdown);
+
+    std::string html = html_document_start("loopscope diagnosis");
+    html += markdown_to_html(markdown);
+    html += "<h1>Scenario reports</h1>\n";
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        html += html_capture_section(reports[i], fmt::format("{}: ", outcomes[i].scenario->name));
+    }
+    html += "</body></html>\n";
+    write_file_atomically((dir / "index.html").string(), html);
+
+    nlohmann::json doc = make_probe_document(context);
+    doc["clocks_run"] = clocks_run_to_json(clocks);
+    doc["clocks"] = clocks_to_json(clocks);
+    doc["timers"] = timer_report_to_json(timers);
+    write_file_atomically((dir / "probe.json").string(), doc.dump(2) + "\n");
+
+    fmt::print(
+        "\n## Files\n\n- `{0}/index.html`: this report with plots of every scenario\n"
+        "- `{0}/diagnosis.md`: this report as Markdown\n"
+        "- `{0}/probe.json`: the probe results (compare two machines with `loopscope probe "
+        "compare`)\n- `{0}/traces/*.csv`: the loop traces (open with `loopscope report` or "
+        "`loopscope view`)\n",
+        dir.string());
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_diagnose_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<DiagnoseArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "diagnose",
+        "Diagnose this machine: clock and timer probes, the game-loop scenarios on the real "
+        "clock, and one report (terminal, Markdown, HTML, JSON) in an output folder");
+    cmd->add_option("-o,--output", args->output_dir, "Output folder (created if missing)")
+        ->capture_default_str();
+    cmd->add_flag("--quick", args->quick, "A shorter run (about a quarter of the time)");
+    cmd->callback([args, &exit_code] { exit_code = run_diagnose(*args); });
+}
+
+}  // namespace loopscope
