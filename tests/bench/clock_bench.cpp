@@ -10,7 +10,8 @@
 namespace {
 
 void ClockRead_steady_clock(benchmark::State& state) {
-    for (auto _ : state) benchmark::DoNotOptimize(std::chrono::steady_clock::now());
+    for (auto _ : state)
+        benchmark::DoNotOptimize(std::chrono::steady_clock::now());
 }
 BENCHMARK(ClockRead_steady_clock);
 
