@@ -7,21 +7,13 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "common/percentile.hpp"
 #include "common/units.hpp"
 
 namespace loopscope {
 
 std::int64_t quantile_sorted_ns(const std::vector<std::int64_t>& sorted_ns, double p) {
-    if (sorted_ns.empty())
-        return 0;
-    p = std::clamp(p, 0.0, 1.0);
-    const double h = p * static_cast<double>(sorted_ns.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(h));
-    const std::size_t hi = std::min(lo + 1, sorted_ns.size() - 1);
-    const double frac = h - static_cast<double>(lo);
-    // Interpolate on the difference so that large timestamps lose no precision in the double.
-    const double step = static_cast<double>(sorted_ns[hi] - sorted_ns[lo]) * frac;
-    return sorted_ns[lo] + static_cast<std::int64_t>(std::llround(step));
+    return percentile_sorted_ns(sorted_ns, p);
 }
 
 SampleSummary summarize(std::vector<std::int64_t> samples_ns) {

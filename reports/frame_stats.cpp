@@ -10,19 +10,6 @@
 
 namespace loopscope {
 
-double percentile_sorted(std::span<const std::int64_t> sorted_ns, double p) {
-    if (sorted_ns.empty())
-        return 0.0;
-    const double h = p * static_cast<double>(sorted_ns.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(h));
-    if (lo + 1 >= sorted_ns.size())
-        return static_cast<double>(sorted_ns.back());
-    const double frac = h - static_cast<double>(lo);
-    const auto a = static_cast<double>(sorted_ns[lo]);
-    const auto b = static_cast<double>(sorted_ns[lo + 1]);
-    return a + frac * (b - a);
-}
-
 namespace {
 
 // Mean of the values >= threshold, in ns; the sorted input makes that a suffix.

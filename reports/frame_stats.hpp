@@ -10,11 +10,12 @@
 #include <span>
 #include <vector>
 
+#include "common/percentile.hpp"
+
 namespace loopscope {
 
-// Percentile of ascending values by linear interpolation at h = p·(N−1) (PresentMon's method):
-// x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]). p in [0, 1]; 0 for an empty input.
-double percentile_sorted(std::span<const std::int64_t> sorted_ns, double p);
+// Percentiles: percentile_sorted() of common/percentile.hpp, linear interpolation at h = p·(N−1)
+// (PresentMon's method), the same definition the timer probes use.
 
 // Frame-time distribution. Times in ms as doubles for display; stdev is the sample standard
 // deviation (divides by N−1; 0 for one frame); cv = stdev / mean.

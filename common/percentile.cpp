@@ -1,0 +1,46 @@
+#include "common/percentile.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace loopscope {
+
+namespace {
+
+// Where h = p·(N−1) falls: the lower index, the next one (the last when h is at the end), and
+// the fraction between them. Needs a non-empty span.
+struct Position {
+    std::size_t lo = 0;
+    std::size_t hi = 0;
+    double frac = 0;
+};
+
+Position position(std::span<const std::int64_t> sorted_ns, double p) {
+    p = std::clamp(p, 0.0, 1.0);
+    const double h = p * static_cast<double>(sorted_ns.size() - 1);
+    Position at;
+    at.lo = static_cast<std::size_t>(std::floor(h));
+    at.hi = std::min(at.lo + 1, sorted_ns.size() - 1);
+    at.frac = h - static_cast<double>(at.lo);
+    return at;
+}
+
+}  // namespace
+
+double percentile_sorted(std::span<const std::int64_t> sorted_ns, double p) {
+    if (sorted_ns.empty())
+        return 0.0;
+    const Position at = position(sorted_ns, p);
+    return static_cast<double>(sorted_ns[at.lo]) +
+           at.frac * static_cast<double>(sorted_ns[at.hi] - sorted_ns[at.lo]);
+}
+
+std::int64_t percentile_sorted_ns(std::span<const std::int64_t> sorted_ns, double p) {
+    if (sorted_ns.empty())
+        return 0;
+    const Position at = position(sorted_ns, p);
+    const double step = static_cast<double>(sorted_ns[at.hi] - sorted_ns[at.lo]) * at.frac;
+    return sorted_ns[at.lo] + static_cast<std::int64_t>(std::llround(step));
+}
+
+}  // namespace loopscope
