@@ -14,7 +14,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <span>
@@ -54,9 +56,10 @@ struct LoopFigures {
     // Guards.
     std::int64_t clamp_lost_ns = 0;
     std::int64_t cap_dropped_ns = 0;
-    std::int64_t clamp_frames = 0;  // frames where the clamp engaged
-    std::int64_t cap_frames = 0;    // frames where the step cap dropped time
-    std::vector<GuardEngagement> engagements;
+    std::int64_t clamp_frames = 0;             // frames where the clamp engaged
+    std::int64_t cap_frames = 0;               // frames where the step cap dropped time
+    std::int64_t engagement_frames = 0;        // frames where either guard engaged
+    std::vector<GuardEngagement> engagements;  // the first of them (all, unless limited)
 
     // Spiral of death.
     std::int64_t window = kDefaultSpiralWindow;
@@ -76,6 +79,57 @@ struct LoopFigures {
 // `config` gives dt, timescale and the policy the records were produced with.
 LoopFigures compute_loop_figures(std::span<const FrameRecord> records, const LoopConfig& config,
                                  std::int64_t window = kDefaultSpiralWindow);
+
+// The same figures computed one frame at a time, holding only the last `window` frames: a run
+// of any length takes constant memory (plus the steps histogram and up to `max_engagements`
+// listed guard engagements; the engagement counts stay exact). add() every record in order,
+// then figures(); compute_loop_figures is this builder over a span.
+class LoopFiguresBuilder {
+  public:
+    explicit LoopFiguresBuilder(
+        const LoopConfig& config, std::int64_t window = kDefaultSpiralWindow,
+        std::size_t max_engagements = std::numeric_limits<std::size_t>::max());
+
+    void add(const FrameRecord& r);
+    // The figures of the frames added so far.
+    LoopFigures figures() const;
+
+  private:
+    // What the windows need of one frame.
+    struct Slot {
+        double backlog = 0;  // simulation time owed at the frame (see loop_figures.hpp's top)
+        std::int64_t step_cost_ns = 0;
+        std::int64_t steps = 0;
+        std::int64_t sim_ns = 0;
+        std::int64_t raw_ns = 0;
+        std::int64_t frame = 0;
+        std::int64_t start_ns = 0;
+    };
+    const Slot& slot(std::int64_t index) const {
+        return ring_[static_cast<std::size_t>(index % ring_size_)];
+    }
+    void evaluate_window(std::int64_t start);
+
+    LoopConfig config_;
+    std::size_t max_engagements_;
+    LoopFigures f_;
+    std::int64_t ring_size_;  // window + 1: the window and the frame before it
+    std::vector<Slot> ring_;
+    double dropped_sim_ns_ = 0;  // clamp losses (scaled to simulation time) plus cap drops
+    std::int64_t cost_steps_ = 0;
+    std::int64_t cost_total_ = 0;
+    double alpha_total_ = 0;
+    std::int64_t window_cost_ns_ = 0;  // over the last `window` frames
+    std::int64_t window_steps_ = 0;
+    // Window means of the last `window` windows (a window counts towards the headroom once it
+    // ends before any later onset), the worst settled one, and the first window's.
+    std::vector<std::optional<double>> recent_means_;
+    std::optional<double> worst_settled_;
+    std::optional<double> first_window_mean_;
+    std::optional<double> headroom_worst_;  // fixed at the onset
+    std::int64_t after_onset_sim_ns_ = 0;
+    std::int64_t after_onset_real_ns_ = 0;
+};
 
 // Simulation time a frame's steps advanced under a policy.
 std::int64_t frame_sim_ns(const FrameRecord& r, const LoopConfig& config);

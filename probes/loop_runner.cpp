@@ -92,15 +92,19 @@ RealRunResult run_real(const RealRunOptions& options) {
         options.duration_ns > 0 ? std::min(options.duration_ns, hard_limit) : hard_limit;
     std::int64_t previous = t0;
     std::int64_t render_end = t0;
-    if (options.frames > 0)
-        result.records.reserve(static_cast<std::size_t>(options.frames));
+    // The frame that has ended but whose wait runs until the next frame begins.
+    std::optional<FrameRecord> pending;
 
     std::int64_t end_ns = t0;
     for (std::int64_t i = 0;; ++i) {
         const std::int64_t now = clock.now_ns();
         end_ns = now;
-        if (!result.records.empty())
-            result.records.back().wait_ns = now - render_end;
+        if (pending) {
+            pending->wait_ns = now - render_end;
+            if (options.on_frame)
+                options.on_frame(*pending);
+            pending.reset();
+        }
         if ((options.frames > 0 && i >= options.frames) || now - t0 >= time_limit ||
             result.cut_short) {
             break;
@@ -143,7 +147,8 @@ RealRunResult run_real(const RealRunOptions& options) {
             recorder->end_steps(steps_end);
             recorder->end_render(render_end);
         }
-        result.records.push_back(r);
+        pending = r;
+        ++result.frames;
 
         // The limiter: the model's display or frame period, on absolute deadlines.
         if (auto deadline = next_deadline(m, r.start_ns, render_end - t0)) {

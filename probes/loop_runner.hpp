@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -41,10 +42,14 @@ struct RealRunOptions {
     std::int64_t spin_margin_ns = 1'000'000;  // the limiter sleeps until this close, then spins
     std::string trace_path;                   // "" = no trace file
     std::vector<std::pair<std::string, std::string>> metadata;  // more trace metadata
+    // Called with each frame's record once the frame has ended (its wait is known, so a frame
+    // is reported when the next one begins, and the last one when the run ends). Nothing is
+    // kept in memory: a run of any length costs the same.
+    std::function<void(const FrameRecord&)> on_frame;
 };
 
 struct RealRunResult {
-    std::vector<FrameRecord> records;  // what the trace holds, frame by frame
+    std::int64_t frames = 0;  // frames run (and passed to on_frame)
     std::string clock;
     std::int64_t dropped_frames = 0;  // frames the recorder could not keep
     bool trace_ok = true;             // false when the trace file could not be written

@@ -11,7 +11,7 @@
 
 namespace loopscope::detail {
 
-std::vector<Capture> read_trace_streams(const std::string& path);
+std::vector<Capture> read_trace_streams(const std::string& path, bool frame_times_only = false);
 std::vector<Capture> read_plain_streams(const std::string& path, const std::string& unit);
 // PresentMon in all its layouts, OCAT, FrameView and CapFrameX's legacy CSV.
 std::vector<Capture> read_presentmon_streams(const std::string& path);

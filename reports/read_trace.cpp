@@ -37,7 +37,7 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
-std::vector<Capture> read_trace_streams(const std::string& path) {
+std::vector<Capture> read_trace_streams(const std::string& path, bool frame_times_only) {
     LineReader reader(path);
     LinePlace place{&path, 0};
     std::string_view line;
@@ -126,9 +126,10 @@ std::vector<Capture> read_trace_streams(const std::string& path) {
         r.wait_ns = duration(13);
         c.frame_ns.push_back(r.raw_ns);
         c.start_ns.push_back(r.start_ns);
-        c.loop.push_back(r);
+        if (!frame_times_only)
+            c.loop.push_back(r);
     }
-    if (c.loop.empty()) {
+    if (c.frame_ns.empty()) {
         throw InputError(path, header_line, 0, "header only: expected frame rows after the header");
     }
     return {std::move(c)};

@@ -138,7 +138,7 @@ namespace {
 std::vector<Capture> read_streams(const std::string& path, const ReadOptions& options) {
     const std::string format = detail::detect_format_of(path);
     if (format == "loopscope-trace")
-        return detail::read_trace_streams(path);
+        return detail::read_trace_streams(path, options.frame_times_only);
     if (format == "plain")
         return detail::read_plain_streams(path, options.plain_unit);
     if (format == "mangohud")

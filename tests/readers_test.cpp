@@ -244,6 +244,25 @@ TEST_F(ReadersFiles, TraceFillsTheLoopColumns) {
     EXPECT_NEAR(streams[0].duration_s, 0.316, 1e-12);
 }
 
+TEST_F(ReadersFiles, TraceFrameTimesOnlyKeepsNoLoopColumns) {
+    const std::string path =
+        write("t.csv", std::string(kTraceMagic) + "\n" + kTraceColumns + "\n" +
+                           "0,0,16000000,16000000,0,16000000,16000000,1,0,0,0,0,0,0\n"
+                           "1,16000000,17000000,17000000,0,17000000,17000000,1,0,"
+                           "333333,0.02,0,0,0\n");
+    ReadOptions options;
+    options.frame_times_only = true;
+    const Capture c = read_capture(path, options);
+    EXPECT_EQ(c.frame_ns, (std::vector<std::int64_t>{16000000, 17000000}));
+    EXPECT_EQ(c.start_ns, (std::vector<std::int64_t>{0, 16000000}));
+    EXPECT_TRUE(c.loop.empty());
+    // Rows are still checked in full.
+    const std::string bad =
+        write("bad.csv", std::string(kTraceMagic) + "\n" + kTraceColumns + "\n" +
+                             "0,0,16000000,16000000,0,16000000,16000000,1,0,0,zero,0,0,0\n");
+    EXPECT_THROW(read_capture(bad, options), InputError);
+}
+
 TEST_F(ReadersFiles, PlainListInEachUnit) {
     const std::string path = write("p.txt", "16.5\n\n 17 \r\n1e1\n");
     EXPECT_EQ(detect_format(path), "plain");

@@ -46,15 +46,6 @@ std::vector<std::string> split_list(const std::string& text) {
     return out;
 }
 
-std::vector<FrameRecord> replay(std::span<const std::int64_t> frames, const LoopConfig& config,
-                                std::int64_t step_cost_ns, VirtualRunResult* result) {
-    std::vector<FrameRecord> records;
-    records.reserve(frames.size());
-    *result = run_replay(frames, config, step_cost_ns,
-                         [&](const FrameRecord& r) { records.push_back(r); });
-    return records;
-}
-
 std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& base,
                         std::int64_t step_cost_ns, const ReplayArgs& args) {
     std::vector<std::int64_t> dts;
@@ -94,9 +85,12 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
                 c.dt_ns = dt;
                 c.max_steps = cap;
                 c.clamp_ns = clamp;
-                VirtualRunResult result;
-                const auto records = replay(frames, c, step_cost_ns, &result);
-                const LoopFigures f = compute_loop_figures(records, c);
+                // Only the figures are kept, never the records: a grid over a long capture
+                // costs the memory of one.
+                LoopFiguresBuilder figures(c, kDefaultSpiralWindow, 0);
+                const VirtualRunResult result = run_replay(
+                    frames, c, step_cost_ns, [&](const FrameRecord& r) { figures.add(r); });
+                const LoopFigures f = figures.figures();
                 std::string onset = "none";
                 if (f.onset_frame) {
                     onset =
@@ -135,24 +129,32 @@ int replay_command(const ReplayArgs& args) {
     ReadOptions read_options;
     read_options.plain_unit = args.unit;
     read_options.process = args.process;
+    read_options.frame_times_only = true;  // the replay makes its own loop columns
     const Capture capture = read_capture(args.input, read_options);
 
-    VirtualRunResult result;
-    const auto records = replay(capture.frame_ns, config, step_cost_ns, &result);
-
+    // The records stream into the trace and the summary; none is kept.
+    std::optional<OutputFile> out;
+    std::optional<TraceWriter> writer;
     if (!args.loop.output.empty()) {
-        OutputFile out(args.loop.output);
+        out.emplace(args.loop.output);
         std::vector<std::pair<std::string, std::string>> metadata = {
             {"replay_of", args.input}, {"replay_format", capture.source.format}};
         if (!capture.source.process.empty()) {
             metadata.emplace_back("process", capture.source.process);
         }
         metadata.emplace_back("step_cost_ns", fmt::format("{}", step_cost_ns));
-        TraceWriter writer(out, TraceInfo{"virtual (replay)", config, "", "", metadata});
-        for (const FrameRecord& r : records)
-            writer.write(r);
-        writer.finish();
-        out.commit();
+        writer.emplace(*out, TraceInfo{"virtual (replay)", config, "", "", metadata});
+    }
+    LoopSummaryBuilder summary(config);
+    const VirtualRunResult result =
+        run_replay(capture.frame_ns, config, step_cost_ns, [&](const FrameRecord& r) {
+            summary.add(r);
+            if (writer)
+                writer->write(r);
+        });
+    if (writer) {
+        writer->finish();
+        out->commit();
     }
 
     std::FILE* summary_out = args.loop.output == "-" ? stderr : stdout;
@@ -176,11 +178,9 @@ int replay_command(const ReplayArgs& args) {
             format_duration(kFrozenFrameNs));
     }
     if (!args.loop.output.empty() && args.loop.output != "-") {
-        text += fmt::format("Trace: {} ({} frames)\n", args.loop.output, records.size());
+        text += fmt::format("Trace: {} ({} frames)\n", args.loop.output, summary.frames());
     }
-    const LoopFigures figures = compute_loop_figures(records, config);
-    text += format_loop_summary(figures, config);
-    text += format_time_accumulation(records);
+    text += summary.text();
     if (args.sweep)
         text += sweep_table(capture.frame_ns, config, step_cost_ns, args);
     fmt::print(summary_out, "{}", text);

@@ -95,7 +95,7 @@ int run_command(const RunArgs& args) {
     // A trace on standard output moves the summary to standard error.
     std::FILE* summary_out = args.loop.output == "-" ? stderr : stdout;
 
-    std::vector<FrameRecord> records;
+    LoopSummaryBuilder summary(config);
     std::string header;
     int exit_code = kExitOk;
     std::vector<std::pair<std::string, std::string>> metadata = {
@@ -113,7 +113,7 @@ int run_command(const RunArgs& args) {
         const VirtualRunResult result = run_virtual(
             model, config, frames,
             [&](const FrameRecord& r) {
-                records.push_back(r);
+                summary.add(r);
                 if (writer)
                     writer->write(r);
             },
@@ -139,8 +139,8 @@ int run_command(const RunArgs& args) {
         ro.clock = clock;
         ro.trace_path = args.loop.output;
         ro.metadata = metadata;
-        RealRunResult result = run_real(ro);
-        records = std::move(result.records);
+        ro.on_frame = [&](const FrameRecord& r) { summary.add(r); };
+        const RealRunResult result = run_real(ro);
         header = fmt::format(
             "loopscope run: scenario {} on the real clock {} (busy work for step "
             "and render costs, a sleep+spin limiter)\n",
@@ -160,11 +160,9 @@ int run_command(const RunArgs& args) {
         }
     }
     if (!args.loop.output.empty() && args.loop.output != "-" && exit_code == kExitOk) {
-        header += fmt::format("Trace: {} ({} frames)\n", args.loop.output, records.size());
+        header += fmt::format("Trace: {} ({} frames)\n", args.loop.output, summary.frames());
     }
-    const LoopFigures figures = compute_loop_figures(records, config);
-    fmt::print(summary_out, "{}{}{}", header, format_loop_summary(figures, config),
-               format_time_accumulation(records));
+    fmt::print(summary_out, "{}{}", header, summary.text());
     return exit_code;
 }
 

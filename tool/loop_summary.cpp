@@ -107,7 +107,7 @@ std::string format_loop_summary(const LoopFigures& f, const LoopConfig& c) {
         "of simulation time dropped\n",
         f.clamp_frames, frames_word(f.clamp_frames), format_duration(f.clamp_lost_ns), f.cap_frames,
         frames_word(f.cap_frames), format_duration(f.cap_dropped_ns));
-    const std::size_t shown = std::min<std::size_t>(f.engagements.size(), 5);
+    const std::size_t shown = std::min(f.engagements.size(), LoopSummaryBuilder::kEngagementsShown);
     for (std::size_t i = 0; i < shown; ++i) {
         const GuardEngagement& g = f.engagements[i];
         out += fmt::format("  frame {} at {}:", g.frame, format_duration(g.start_ns));
@@ -117,8 +117,9 @@ std::string format_loop_summary(const LoopFigures& f, const LoopConfig& c) {
             out += fmt::format(" cap dropped {}", format_duration(g.cap_dropped_ns));
         out += "\n";
     }
-    if (f.engagements.size() > shown) {
-        out += fmt::format("  ... and {} more frames\n", f.engagements.size() - shown);
+    if (f.engagement_frames > static_cast<std::int64_t>(shown)) {
+        out += fmt::format("  ... and {} more frames\n",
+                           f.engagement_frames - static_cast<std::int64_t>(shown));
     }
 
     const std::string budget = std::isfinite(f.spiral_threshold_ns)
@@ -159,10 +160,7 @@ std::string format_loop_summary(const LoopFigures& f, const LoopConfig& c) {
     return out;
 }
 
-std::string format_time_accumulation(std::span<const FrameRecord> records) {
-    TimeAccumulation run;
-    for (const FrameRecord& r : records)
-        run.add(r.raw_ns);
+std::string format_time_accumulation(const TimeAccumulation& run) {
     const TimeAccumulation ten_hours = accumulate_display_frames(144, 10 * 3600 * kNsPerS);
     std::string out =
         "Time accumulation error (frame times summed as float seconds, double seconds, int64 ns; "
@@ -176,6 +174,10 @@ std::string format_time_accumulation(std::span<const FrameRecord> records) {
     line(fmt::format("10 h at 144 Hz on the virtual display ({} frames)", ten_hours.frames),
          ten_hours);
     return out;
+}
+
+std::string LoopSummaryBuilder::text() const {
+    return format_loop_summary(figures_.figures(), config_) + format_time_accumulation(time_);
 }
 
 }  // namespace loopscope
