@@ -247,6 +247,35 @@ std::string loop_plots(const CaptureReport& r) {
     return out;
 }
 
+// Where alpha fell at render, per tenth, from the loop figures (the same bins as the summary):
+// an even spread is what interpolation smooths; a few spikes mean frames and steps beat against
+// each other (144 Hz frames over 60 Hz steps, for one).
+std::string alpha_plot(const CaptureReport& r) {
+    if (!r.loop_figures || !r.loop_figures->has_accumulator || r.loop_figures->frames == 0)
+        return {};
+    const auto& bins = r.loop_figures->alpha_bins;
+    const auto top = static_cast<double>(*std::max_element(bins.begin(), bins.end()));
+    const Axes a{0, 1, 0, std::max(top * 1.05, 1.0)};
+    std::string svg = svg_open(
+        "Alpha at render (acc_after / dt; the blend between the last two simulation states): "
+        "frames per tenth");
+    svg += axes_svg(a, "alpha", "frames");
+    for (std::size_t b = 0; b < bins.size(); ++b) {
+        if (bins[b] == 0)
+            continue;
+        const double x0 = a.px(static_cast<double>(b) / static_cast<double>(bins.size()));
+        const double x1 = a.px(static_cast<double>(b + 1) / static_cast<double>(bins.size()));
+        const double y = a.py(static_cast<double>(bins[b]));
+        svg += fmt::format(
+            "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
+            "class=\"bar alpha\"><title>[{:.1f}, {:.1f}): {} frames</title></rect>\n",
+            x0, y, std::max(x1 - x0 - 2, 0.5), kHeight - kBottom - y, static_cast<double>(b) / 10.0,
+            static_cast<double>(b + 1) / 10.0, bins[b]);
+    }
+    svg += "</svg></figure>\n";
+    return svg;
+}
+
 std::string hitch_table(const CaptureReport& r) {
     const auto& hitches = r.stats.hitches.hitches;
     std::string s = fmt::format(
@@ -280,7 +309,7 @@ figure{margin:1em 0}figcaption{font-weight:600}.plot{fill:#fafafa;stroke:#999}
 .grid{stroke:#e4e4e4}.yt{font-size:11px;text-anchor:end}.xt{font-size:11px;text-anchor:middle}
 .xl,.yl{font-size:12px;text-anchor:middle}.budget{stroke:#2a2;stroke-dasharray:6 4}.bt{font-size:11px;fill:#2a2;text-anchor:end}
 .line0{fill:none;stroke:#1f6fb4;stroke-width:1}.line1{fill:none;stroke:#e0711c;stroke-width:1}
-.hitch{fill:none;stroke:#d00;stroke-width:1.5}.bar{fill:#1f6fb4}.startup{fill:#999;opacity:.18}
+.hitch{fill:none;stroke:#d00;stroke-width:1.5}.bar{fill:#1f6fb4}.alpha{fill:#2a9d8f}.startup{fill:#999;opacity:.18}
 .changed{color:#b00;font-weight:600})";
 
 // One capture: heading, notes, the summary table with definitions, the plots and the hitches.
@@ -307,6 +336,7 @@ std::string capture_section(const CaptureReport& r, std::string_view prefix) {
         h += histogram_plot(r);
         h += percentile_plot({&r});
         h += loop_plots(r);
+        h += alpha_plot(r);
         h += hitch_table(r);
     }
     return h;

@@ -165,6 +165,36 @@ TEST(ReportWriters, HtmlIsSelfContainedWithInlinePlots) {
     EXPECT_NE(html.find("Percentile curve"), std::string::npos);
 }
 
+TEST(ReportWriters, HtmlShowsTheAlphaDistributionOfALoopTrace) {
+    Capture c = stutter_capture();
+    c.source.format = "loopscope-trace";
+    for (std::size_t i = 0; i < c.frame_ns.size(); ++i) {
+        FrameRecord rec;
+        rec.frame = static_cast<std::int64_t>(i);
+        rec.start_ns = c.start_ns[i];
+        rec.raw_ns = rec.clamped_ns = rec.consumed_ns = c.frame_ns[i];
+        rec.steps = 1;
+        rec.alpha = i % 3 == 0 ? 0.05 : 0.55;  // two tenths hold every frame
+        c.loop.push_back(rec);
+    }
+    c.metadata["policy"] = "fixed-interp";
+    c.metadata["dt_ns"] = "16666667";
+    const std::string html = render(single(c), "html");
+    EXPECT_NE(html.find("Alpha at render"), std::string::npos);
+    std::size_t bars = 0;
+    for (std::size_t at = html.find("class=\"bar alpha\""); at != std::string::npos;
+         at = html.find("class=\"bar alpha\"", at + 1)) {
+        ++bars;
+    }
+    EXPECT_EQ(bars, 2u);
+    EXPECT_NE(html.find("[0.0, 0.1): 100 frames"), std::string::npos);
+    EXPECT_NE(html.find("[0.5, 0.6): 200 frames"), std::string::npos);
+
+    // The variable policy keeps no accumulator: no alpha plot.
+    c.metadata["policy"] = "variable";
+    EXPECT_EQ(render(single(c), "html").find("Alpha at render"), std::string::npos);
+}
+
 TEST(ReportWriters, HtmlStaysSmallForAMillionFrames) {
     Capture c;
     c.source = {"presentmon-2.4", "big.csv", "Big.exe", 1, ""};
