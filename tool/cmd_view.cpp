@@ -21,6 +21,7 @@ struct ViewArgs {
     ViewerOptions viewer;
     bool live = false;
     bool demo = false;
+    bool probes = false;
     std::string size = "1600x1000";
     LoopOptions loop;
 };
@@ -62,6 +63,9 @@ void add_view_command(CLI::App& app, int& exit_code) {
                     "run --list-scenarios`)");
     cmd->add_flag("--live", args->live, "start on the live harness (the engine on the real clock)");
     cmd->add_flag("--demo", args->demo, "start on the loops demo");
+    cmd->add_flag("--probes", args->probes,
+                  "start on the probe tab and run the quick clock and timer probes at once (with "
+                  "--screenshot, the PNG waits for their tables)");
     cmd->add_option("--screenshot", args->viewer.screenshot_path,
                     "render headless (SDL_VIDEODRIVER=offscreen when there is no display), write "
                     "this PNG and exit");
@@ -72,12 +76,14 @@ void add_view_command(CLI::App& app, int& exit_code) {
     cmd->callback([args, &exit_code] {
         ViewerOptions options = args->viewer;
         parse_size(args->size, options.width, options.height);
-        if (args->live && args->demo) {
-            throw UsageError("--live and --demo choose the first tab: give one of them");
+        if (int(args->live) + int(args->demo) + int(args->probes) > 1) {
+            throw UsageError("--live, --demo and --probes choose the first tab: give one of them");
         }
-        options.first_tab = args->live   ? ViewerTab::live
-                            : args->demo ? ViewerTab::demo
-                                         : ViewerTab::captures;
+        options.first_tab = args->live     ? ViewerTab::live
+                            : args->demo   ? ViewerTab::demo
+                            : args->probes ? ViewerTab::probes
+                                           : ViewerTab::captures;
+        options.start_probes = args->probes;
         options.live_config = loop_config(args->loop);
         options.live_trace_path = args->loop.output;
         exit_code = run_viewer(options);

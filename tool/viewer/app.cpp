@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "tool/viewer/document.hpp"
 #include "tool/viewer/live_panel.hpp"
 #include "tool/viewer/panels.hpp"
+#include "tool/viewer/probe_panel.hpp"
 #include "tool/viewer/screenshot.hpp"
 #include "tool/viewer/viewer.hpp"
 #include "tool/viewer/window.hpp"
@@ -46,7 +48,9 @@ Document scenario_document(const std::string& name) {
 class App {
   public:
     explicit App(const ViewerOptions& options)
-        : options_(options), live_(options.live_config, options.live_trace_path) {
+        : options_(options),
+          live_(options.live_config, options.live_trace_path),
+          probes_(!options.screenshot_path.empty()) {
         for (const std::string& name : options.scenarios) {
             add(std::make_unique<Document>(scenario_document(name)));
         }
@@ -56,6 +60,8 @@ class App {
     }
 
     bool live_shown() const { return live_shown_; }
+    // A probe run is under way (or its results are still to be shown).
+    bool probes_busy() const { return probes_.busy(); }
 
     void open_dropped(const std::vector<std::string>& paths) {
         for (const std::string& path : paths) {
@@ -75,6 +81,10 @@ class App {
     }
 
     void draw(int frame_index) {
+        if (frame_index == 0 && options_.start_probes) {
+            probes_.start(ProbePanel::Which::both, true);
+        }
+        probes_.poll();
         const ImGuiViewport* vp = ImGui::GetMainViewport();
         ImGui::SetNextWindowPos(vp->WorkPos);
         ImGui::SetNextWindowSize(vp->WorkSize);
@@ -98,6 +108,10 @@ class App {
             }
             if (ImGui::BeginTabItem("Loops demo", nullptr, flags(ViewerTab::demo))) {
                 demo_.update_and_draw();
+                ImGui::EndTabItem();
+            }
+            if (ImGui::BeginTabItem("Probes", nullptr, flags(ViewerTab::probes))) {
+                probes_.draw();
                 ImGui::EndTabItem();
             }
             ImGui::EndTabBar();
@@ -217,6 +231,7 @@ class App {
     std::size_t range_first_ = 0, range_last_ = 0;
     LiveRun live_;
     LoopsDemo demo_;
+    ProbePanel probes_;
     bool live_shown_ = false;
 };
 
@@ -229,9 +244,13 @@ int run_viewer(const ViewerOptions& options) {
         !std::getenv("WAYLAND_DISPLAY")) {
         setenv("SDL_VIDEODRIVER", "offscreen", 1);
     }
+    int exit_code = kExitOk;
     App app(options);  // reads every file before a window opens: bad input fails fast
     ViewerWindow window("loopscope view", options.width, options.height, screenshot);
     using Clock = std::chrono::steady_clock;
+    const auto viewer_start = Clock::now();
+    // Headless with --probes, the screenshot waits for the probes' tables, but not forever.
+    constexpr auto kProbeWaitLimit = std::chrono::seconds(120);
     for (int frame = 0;; ++frame) {
         const auto frame_start = Clock::now();
         std::vector<std::string> dropped;
@@ -245,18 +264,30 @@ int run_viewer(const ViewerOptions& options) {
         window.begin_frame();
         app.draw(frame);
         window.render();
-        if (screenshot && frame + 1 >= options.frames) {
+        const bool probes_busy = app.probes_busy();
+        const bool waited_too_long = Clock::now() - viewer_start > kProbeWaitLimit;
+        if (screenshot && frame + 1 >= options.frames && (!probes_busy || waited_too_long)) {
+            if (probes_busy) {
+                std::fprintf(stderr,
+                             "loopscope view: the probes did not finish within %lld s; the "
+                             "screenshot shows them still running\n",
+                             static_cast<long long>(kProbeWaitLimit.count()));
+                exit_code = kExitFailure;
+            }
             write_back_buffer_png(options.screenshot_path, window.drawable_width(),
                                   window.drawable_height());
             break;
         }
         window.present();
-        if (screenshot && !app.live_shown()) {
+        if (probes_busy) {
+            // The probes time this machine: leave them the CPU, redraw 10 times a second.
+            std::this_thread::sleep_until(frame_start + std::chrono::milliseconds(100));
+        } else if (screenshot && !app.live_shown()) {
             // Headless, vsync never blocks: pace at 60 Hz so animations advance as on a screen.
             std::this_thread::sleep_until(frame_start + std::chrono::microseconds(16'667));
         }
     }
-    return 0;
+    return exit_code;
 }
 
 }  // namespace loopscope

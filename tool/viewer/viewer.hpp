@@ -16,6 +16,7 @@ struct ViewerOptions {
     std::string process;                 // stream to read from each capture ("" = most frames)
     std::vector<std::string> scenarios;  // built-in loop scenarios to run virtually and show
     ViewerTab first_tab = ViewerTab::captures;
+    bool start_probes = false;    // run the quick clock and timer probes at once (probe tab)
     LoopConfig live_config;       // the live harness's starting knobs
     std::string live_trace_path;  // where "Save as trace" writes ("" = ask for none)
     std::string screenshot_path;  // "" = interactive

@@ -1,0 +1,187 @@
+// Splitting the probes' Markdown into blocks (see markdown_blocks.hpp).
+#include "tool/viewer/markdown_blocks.hpp"
+
+#include <algorithm>
+
+namespace loopscope {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
+        s.remove_prefix(1);
+    }
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
+        s.remove_suffix(1);
+    }
+    return s;
+}
+
+// "| a | b |" -> {"a", "b"}. The probes never put a pipe inside a cell.
+std::vector<std::string> split_row(std::string_view line) {
+    line = trim(line);
+    if (!line.empty() && line.front() == '|') {
+        line.remove_prefix(1);
+    }
+    if (!line.empty() && line.back() == '|') {
+        line.remove_suffix(1);
+    }
+    std::vector<std::string> cells;
+    while (true) {
+        const auto bar = line.find('|');
+        cells.emplace_back(trim(line.substr(0, bar)));
+        if (bar == std::string_view::npos) {
+            break;
+        }
+        line.remove_prefix(bar + 1);
+    }
+    return cells;
+}
+
+bool is_separator_row(const std::vector<std::string>& cells) {
+    for (const std::string& c : cells) {
+        if (c.empty() || c.find_first_not_of("-:") != std::string::npos) {
+            return false;
+        }
+    }
+    return !cells.empty();
+}
+
+bool is_table_line(std::string_view line) {
+    line = trim(line);
+    return line.size() >= 2 && line.front() == '|';
+}
+
+// 1..8 for U+2581..U+2588 (three bytes E2 96 81..88); 0 for "·" (C2 B7); -1 otherwise. `used`
+// receives the bytes taken.
+int bar_level(std::string_view s, std::size_t& used) {
+    if (s.size() >= 3 && static_cast<unsigned char>(s[0]) == 0xE2 &&
+        static_cast<unsigned char>(s[1]) == 0x96) {
+        const unsigned c = static_cast<unsigned char>(s[2]);
+        if (c >= 0x81 && c <= 0x88) {
+            used = 3;
+            return static_cast<int>(c - 0x80);
+        }
+    }
+    if (s.size() >= 2 && static_cast<unsigned char>(s[0]) == 0xC2 &&
+        static_cast<unsigned char>(s[1]) == 0xB7) {
+        used = 2;
+        return 0;
+    }
+    return -1;
+}
+
+}  // namespace
+
+std::vector<MarkdownBlock> parse_markdown_blocks(std::string_view markdown) {
+    std::vector<MarkdownBlock> blocks;
+    std::vector<std::string_view> lines;
+    while (!markdown.empty()) {
+        const auto nl = markdown.find('\n');
+        lines.push_back(markdown.substr(0, nl));
+        if (nl == std::string_view::npos) {
+            break;
+        }
+        markdown.remove_prefix(nl + 1);
+    }
+    bool in_paragraph = false;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string_view line = trim(lines[i]);
+        if (line.empty()) {
+            in_paragraph = false;
+            continue;
+        }
+        if (line.front() == '#') {
+            const auto level = line.find_first_not_of('#');
+            MarkdownBlock b;
+            b.kind = MarkdownBlock::Kind::heading;
+            b.level = static_cast<int>(level == std::string_view::npos ? line.size() : level);
+            b.text = std::string(trim(line.substr(std::min(line.size(), level))));
+            blocks.push_back(std::move(b));
+            in_paragraph = false;
+            continue;
+        }
+        if (is_table_line(line) && i + 1 < lines.size() && is_table_line(lines[i + 1]) &&
+            is_separator_row(split_row(lines[i + 1]))) {
+            MarkdownBlock b;
+            b.kind = MarkdownBlock::Kind::table;
+            b.header = split_row(line);
+            for (const std::string& sep : split_row(lines[i + 1])) {
+                b.right_aligned.push_back(sep.size() > 1 && sep.back() == ':' &&
+                                          sep.front() != ':');
+            }
+            b.right_aligned.resize(b.header.size(), false);
+            i += 2;
+            for (; i < lines.size() && is_table_line(lines[i]); ++i) {
+                auto cells = split_row(lines[i]);
+                cells.resize(b.header.size());
+                b.rows.push_back(std::move(cells));
+            }
+            --i;  // the loop's ++i moves past the table
+            blocks.push_back(std::move(b));
+            in_paragraph = false;
+            continue;
+        }
+        if (line.size() >= 2 && line[0] == '-' && line[1] == ' ') {
+            MarkdownBlock b;
+            b.kind = MarkdownBlock::Kind::bullet;
+            b.text = std::string(trim(line.substr(2)));
+            blocks.push_back(std::move(b));
+            in_paragraph = false;
+            continue;
+        }
+        if (in_paragraph && !blocks.empty()) {
+            blocks.back().text += ' ';
+            blocks.back().text += line;
+        } else {
+            MarkdownBlock b;
+            b.kind = MarkdownBlock::Kind::paragraph;
+            b.text = std::string(line);
+            blocks.push_back(std::move(b));
+            in_paragraph = true;
+        }
+    }
+    return blocks;
+}
+
+bool parse_sparkline(std::string_view cell, Sparkline& out) {
+    out = Sparkline{};
+    // "[first edge] bars [last edge]": the bars are the one token made of bar characters only.
+    std::vector<std::string_view> tokens;
+    std::string_view rest = trim(cell);
+    while (!rest.empty()) {
+        const auto sp = rest.find(' ');
+        tokens.push_back(rest.substr(0, sp));
+        if (sp == std::string_view::npos) {
+            break;
+        }
+        rest = trim(rest.substr(sp + 1));
+    }
+    for (std::size_t t = 0; t < tokens.size(); ++t) {
+        std::vector<int> levels;
+        std::string_view s = tokens[t];
+        while (!s.empty()) {
+            std::size_t used = 0;
+            const int level = bar_level(s, used);
+            if (level < 0) {
+                break;
+            }
+            levels.push_back(level);
+            s.remove_prefix(used);
+        }
+        if (levels.empty() || !s.empty()) {
+            continue;
+        }
+        out.levels = std::move(levels);
+        for (std::size_t k = 0; k < t; ++k) {
+            out.left += (k ? " " : "") + std::string(tokens[k]);
+        }
+        for (std::size_t k = t + 1; k < tokens.size(); ++k) {
+            out.right += (k > t + 1 ? " " : "") + std::string(tokens[k]);
+        }
+        return true;
+    }
+    return false;
+}
+
+}  // namespace loopscope
