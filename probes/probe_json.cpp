@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "common/text_position.hpp"
 
 namespace loopscope {
 
@@ -107,22 +108,6 @@ void throw_schema_error(const std::string& path, const std::string& where,
     throw InputError(path, fmt::format("{}: expected {}", where, expected));
 }
 
-namespace {
-// 1-based line and column of a byte offset.
-std::pair<std::int64_t, std::int64_t> line_column(const std::string& text, std::size_t offset) {
-    std::int64_t line = 1, column = 1;
-    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return {line, column};
-}
-}  // namespace
-
 json read_probe_document(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -140,8 +125,9 @@ json read_probe_document(const std::string& path) {
         const auto colon = detail.find(": ", detail.find("parse error"));
         if (colon != std::string::npos)
             detail = detail.substr(colon + 2);
-        const auto [line, column] = line_column(text, e.byte > 0 ? e.byte - 1 : 0);
-        throw InputError(path, line, column, "not JSON: " + detail);
+        std::istringstream again(text);
+        const TextPosition at = json_error_position(again, e.byte);
+        throw InputError(path, at.line, at.column, "not JSON: " + detail);
     }
     if (!doc.is_object())
         throw_schema_error(path, "top level", "a JSON object");

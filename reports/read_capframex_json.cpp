@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "common/errors.hpp"
+#include "common/text_position.hpp"
 #include "reports/read_formats.hpp"
 
 namespace loopscope::detail {
@@ -147,22 +148,6 @@ class SessionSax : public nlohmann::json_sax<nlohmann::json> {
     std::string key_;
 };
 
-// 1-based line and column of a byte offset, by reading the file up to it.
-std::pair<std::int64_t, std::int64_t> place_of_byte(const std::string& path, std::size_t byte) {
-    std::ifstream in(path, std::ios::binary);
-    std::int64_t line = 1, column = 1;
-    char ch;
-    for (std::size_t i = 0; i + 1 < byte && in.get(ch); ++i) {
-        if (ch == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return {line, column};
-}
-
 }  // namespace
 
 std::vector<Capture> read_capframex_json_streams(const std::string& path) {
@@ -173,8 +158,10 @@ std::vector<Capture> read_capframex_json_streams(const std::string& path) {
     const bool ok = nlohmann::json::sax_parse(in, &sax, nlohmann::json::input_format_t::json, true);
     if (!ok) {
         if (sax.problem_byte > 0) {
-            const auto [line, column] = place_of_byte(path, sax.problem_byte);
-            throw InputError(path, line, column, fmt::format("malformed JSON: {}", sax.problem));
+            std::ifstream again(path, std::ios::binary);
+            const TextPosition at = json_error_position(again, sax.problem_byte);
+            throw InputError(path, at.line, at.column,
+                             fmt::format("malformed JSON: {}", sax.problem));
         }
         throw InputError(path, sax.problem.empty() ? "malformed CapFrameX JSON" : sax.problem);
     }

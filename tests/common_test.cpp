@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sstream>
 
 #include "common/duration.hpp"
 #include "common/errors.hpp"
 #include "common/markdown_table.hpp"
 #include "common/output_file.hpp"
+#include "common/text_position.hpp"
 #include "tests/test_support.hpp"
 
 using namespace loopscope;
@@ -34,6 +36,26 @@ TEST(Duration, FormatsWithTheLargestUnitThatKeepsTheValueAboveOne) {
     EXPECT_EQ(format_duration(999), "999 ns");
     EXPECT_EQ(format_duration(1'500), "1.500 us");
     EXPECT_EQ(format_duration(2'000'000'000), "2.000 s");
+}
+
+TEST(TextPosition, CountsLinesAndColumnsFromOne) {
+    const std::string text = "ab\ncd\n\nxyz";
+    auto at = [&](std::size_t offset) {
+        std::istringstream in(text);
+        const TextPosition p = text_position(in, offset);
+        return std::pair(p.line, p.column);
+    };
+    using Pos = std::pair<std::int64_t, std::int64_t>;
+    EXPECT_EQ(at(0), Pos(1, 1));   // 'a'
+    EXPECT_EQ(at(2), Pos(1, 3));   // the first '\n'
+    EXPECT_EQ(at(3), Pos(2, 1));   // 'c'
+    EXPECT_EQ(at(7), Pos(4, 1));   // 'x'
+    EXPECT_EQ(at(9), Pos(4, 3));   // 'z'
+    EXPECT_EQ(at(99), Pos(4, 4));  // past the end
+    std::istringstream in(text);
+    const TextPosition json = json_error_position(in, 4);  // 4 bytes read: the 4th is 'c'
+    EXPECT_EQ(json.line, 2);
+    EXPECT_EQ(json.column, 1);
 }
 
 TEST(MarkdownTable, PadsColumnsSoTheyLineUp) {

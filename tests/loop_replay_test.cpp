@@ -15,22 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> data_rows(const std::string& text) {
-    std::vector<std::string> rows;
-    std::istringstream in(text);
-    bool header_seen = false;
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty() || line[0] == '#')
-            continue;
-        if (!header_seen) {
-            header_seen = true;
-            continue;
-        }
-        rows.push_back(line);
-    }
-    return rows;
-}
-
 // The loop columns of a row: frame .. alpha (the first 11), without the cost columns.
 std::string loop_columns(const std::string& row) {
     std::size_t pos = 0;
@@ -66,7 +50,7 @@ TEST(ReplayCommand, PlainListInMicrosecondsAndBadUnit) {
                                        "/out.csv");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("Frames: 120 over 2.000 s"), std::string::npos) << r.out;
-    EXPECT_EQ(data_rows(test::read_text(dir + "/out.csv")).size(), 120u);
+    EXPECT_EQ(test::trace_data_rows(test::read_text(dir + "/out.csv")).size(), 120u);
 
     const auto bad = test::run_loopscope("replay --unit min " + dir + "/list.txt");
     EXPECT_EQ(bad.exit_code, 2);
@@ -124,8 +108,8 @@ TEST(ReplayCommand, ARunsTraceReplaysToTheSameLoopColumns) {
     const auto rep = test::run_loopscope("replay --policy fixed-extrap --max-steps 3 " + dir +
                                          "/run.csv -o " + dir + "/replay.csv");
     ASSERT_EQ(rep.exit_code, 0) << rep.err;
-    const auto a = data_rows(test::read_text(dir + "/run.csv"));
-    const auto b = data_rows(test::read_text(dir + "/replay.csv"));
+    const auto a = test::trace_data_rows(test::read_text(dir + "/run.csv"));
+    const auto b = test::trace_data_rows(test::read_text(dir + "/replay.csv"));
     ASSERT_EQ(a.size(), b.size());
     ASSERT_EQ(a.size(), 500u);
     for (std::size_t i = 0; i < a.size(); ++i) {

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -11,26 +10,6 @@
 
 namespace loopscope {
 namespace {
-
-std::vector<std::vector<std::string>> trace_rows(const std::string& text) {
-    std::vector<std::vector<std::string>> rows;
-    std::istringstream in(text);
-    bool header_seen = false;
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty() || line[0] == '#')
-            continue;
-        if (!header_seen) {
-            header_seen = true;
-            continue;
-        }
-        std::vector<std::string> cells;
-        std::istringstream cols(line);
-        for (std::string cell; std::getline(cols, cell, ',');)
-            cells.push_back(cell);
-        rows.push_back(cells);
-    }
-    return rows;
-}
 
 TEST(RunCommand, BadOptionValuesAreOneLineErrorsWithExitCode2) {
     const std::vector<std::pair<std::string, std::string>> cases = {
@@ -68,7 +47,7 @@ TEST(RunCommand, VirtualRunsWithTheSameSeedWriteTheSameBytes) {
     EXPECT_EQ(ta, test::read_text(dir + "/b.csv"));
     EXPECT_EQ(ta.rfind("# loopscope-trace v1\n", 0), 0u);
     EXPECT_NE(ta.find("# seed: 7\n"), std::string::npos);
-    EXPECT_EQ(trace_rows(ta).size(), 300u);
+    EXPECT_EQ(test::trace_cells(ta).size(), 300u);
     // The summaries differ only in the trace's name.
     EXPECT_EQ(a.out.substr(a.out.find("Loop:")), b.out.substr(b.out.find("Loop:")));
     EXPECT_NE(a.out.find("Frames: 300"), std::string::npos);
@@ -95,7 +74,7 @@ TEST(RunCommand, ShortRealClockRunHasTheTraceStructureAndSaneTimes) {
     const std::string text = test::read_text(path);
     EXPECT_NE(text.find("# clock: monotonic\n"), std::string::npos);
     EXPECT_NE(text.find("# machine: "), std::string::npos);
-    const auto rows = trace_rows(text);
+    const auto rows = test::trace_cells(text);
     ASSERT_EQ(rows.size(), 20u);
     long long previous_start = -1;
     long long total_ns = 0;

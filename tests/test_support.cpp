@@ -23,10 +23,38 @@ void write_text(const std::string& path, const std::string& text) {
     out << text;
 }
 
+std::vector<std::string> trace_data_rows(const std::string& text) {
+    std::vector<std::string> rows;
+    std::istringstream in(text);
+    bool header_seen = false;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        if (!header_seen) {
+            header_seen = true;
+            continue;
+        }
+        rows.push_back(line);
+    }
+    return rows;
+}
+
+std::vector<std::vector<std::string>> trace_cells(const std::string& text) {
+    std::vector<std::vector<std::string>> rows;
+    for (const std::string& line : trace_data_rows(text)) {
+        std::vector<std::string> cells;
+        std::istringstream cols(line);
+        for (std::string cell; std::getline(cols, cell, ',');)
+            cells.push_back(cell);
+        rows.push_back(std::move(cells));
+    }
+    return rows;
+}
+
 std::string make_temp_dir(const std::string& prefix) {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+    if (!::mkdtemp(pattern.data()))
+        throw std::runtime_error("mkdtemp failed");
     return pattern;
 }
 

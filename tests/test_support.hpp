@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace loopscope::test {
 
@@ -18,9 +19,17 @@ RunResult run_loopscope(const std::string& args);
 std::string make_temp_dir(const std::string& prefix);
 
 std::string read_text(const std::string& path);
+// The data rows of a loopscope trace: every line after the column header, skipping comments.
+std::vector<std::string> trace_data_rows(const std::string& text);
+// The same rows split at the commas.
+std::vector<std::vector<std::string>> trace_cells(const std::string& text);
 void write_text(const std::string& path, const std::string& text);
 
-inline std::string captures_dir() { return LOOPSCOPE_CAPTURES_DIR; }
-inline std::string capture(const std::string& name) { return captures_dir() + "/" + name; }
+inline std::string captures_dir() {
+    return LOOPSCOPE_CAPTURES_DIR;
+}
+inline std::string capture(const std::string& name) {
+    return captures_dir() + "/" + name;
+}
 
 }  // namespace loopscope::test
