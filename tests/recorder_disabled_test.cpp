@@ -27,6 +27,10 @@ TEST(RecorderDisabled, CompilesToNothingAndWritesNoFile) {
             rec.end_steps();
             rec.end_render();
         }
+        rec.flush();
+        rec.wait_for_writer();
+        EXPECT_TRUE(rec.writer_caught_up());
+        EXPECT_FALSE(rec.has_writer_thread());
         EXPECT_EQ(rec.frames(), 0);
     }
     EXPECT_FALSE(std::filesystem::exists(o.path));

@@ -376,12 +376,15 @@ TEST(RecorderBackgroundWriter, ABusyWriterMakesTheLoopDropAndCountFramesNotWait)
         EXPECT_EQ(rec.recorded_frames(), 4);
         EXPECT_EQ(rec.dropped_frames(), 5);
         EXPECT_EQ(rec.frames(), 10);
+        EXPECT_FALSE(rec.writer_caught_up());
 
         gate.release();
         for (std::int64_t i = 10; i < 16; ++i) {  // frame 9 and on are recorded again
             rec.wait_for_writer();                // (paced: no further drops)
             record(rec, i, i + 1);
         }
+        rec.wait_for_writer();
+        EXPECT_TRUE(rec.writer_caught_up());
         rec.close(kStart + time_of(16));
         EXPECT_TRUE(rec.ok());
         EXPECT_EQ(rec.recorded_frames(), 11);

@@ -1,9 +1,11 @@
 // Speed of the loop engine (replay throughput, records included) and of the recorder header
-// (cost per recorded frame, next to the cost of the clock read it needs).
+// (cost per recorded frame on the game's thread, next to the cost of the clock read it needs,
+// and the background writer's CPU time per frame).
 #define LOOPSCOPE_RECORDER 1
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <ctime>
 #include <vector>
 
 #include "probes/loop_engine.hpp"
@@ -62,10 +64,97 @@ RecorderOptions bench_options() {
     RecorderOptions o;
     o.path = "/dev/null";
     o.capacity = 4096;
-    o.flush_every = 4096;  // formatting and writing included, amortised over 4096 frames
+    o.flush_every = 1024;  // a ring of four blocks, handed to the writer every 1024 frames
     o.write_start_time = false;
     return o;
 }
+
+// The CPU time the writer thread used in all, read on that thread as it ends.
+std::int64_t thread_cpu_ns() {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+#else
+    return 0;
+#endif
+}
+
+// Spins (with timing paused) until the writer has written what it was handed: the loop's
+// thread keeps its core and its caches, as a game's thread does (sleeping here would charge
+// the benchmark's own wake-ups to the recorder).
+void catch_up(benchmark::State& state, const Recorder& rec) {
+    state.PauseTiming();
+    while (!rec.writer_caught_up()) {
+    }
+    state.ResumeTiming();
+}
+
+// Runs `frame(rec)` once per iteration with flushing on. The game thread's cost is the timed
+// part (Google Benchmark's CPU time is this thread's alone). A loop this fast (tens of ns a
+// frame, where a game takes milliseconds) would outrun any writer and measure dropped frames,
+// which cost less; so timing pauses while the writer catches up. With `overlap` false it pauses
+// right after each hand-over until that block is written: the loop never runs beside a busy
+// writer, as in a game whose frames are far longer than the writer's work on a block. With
+// `overlap` true it waits only before the next hand-over: the writer formats and writes the
+// previous block while the loop records the next one (on two cores, each slows the other).
+// The writer's own CPU time per recorded frame is reported in the counter writer_cpu_ns.
+template <class Frame>
+void run_recorder_bench(benchmark::State& state, RecorderOptions o, Frame frame) {
+    const bool overlap = state.range(0) != 0;
+    std::int64_t writer_ns = 0;
+    o.writer_exit = [&] { writer_ns = thread_cpu_ns(); };
+    Recorder rec(o);
+    const auto block = static_cast<std::int64_t>(o.flush_every);
+    std::int64_t handed_at = 0;
+    for (auto _ : state) {
+        frame(rec);
+        const std::int64_t recorded = rec.recorded_frames();
+        if (recorded % block == 0 && recorded != handed_at) {  // a block was just handed over
+            handed_at = recorded;
+            if (!overlap)
+                catch_up(state, rec);
+        } else if (overlap && recorded % block == block - 1) {  // the next hand-over is near
+            catch_up(state, rec);
+        }
+    }
+    rec.close();
+    state.SetItemsProcessed(state.iterations());
+    state.SetLabel(overlap ? "writer busy alongside" : "writer idle");
+    state.counters["dropped"] = static_cast<double>(rec.dropped_frames());
+    if (rec.recorded_frames() > 0 && o.background_writer) {
+        state.counters["writer_cpu_ns"] =
+            static_cast<double>(writer_ns) / static_cast<double>(rec.recorded_frames());
+    }
+}
+
+// The hand-over alone: blocks of one row, so that every frame's commit hands its block to the
+// writer (a lock and a notify that wakes it). Per iteration: a frame, a hand-over and the
+// pause/resume of catch_up, whose own cost BM_PauseResume measures.
+void BM_RecorderHandOver(benchmark::State& state) {
+    RecorderOptions o = bench_options();
+    o.flush_every = 1;
+    std::int64_t writer_ns = 0;
+    o.writer_exit = [&] { writer_ns = thread_cpu_ns(); };
+    Recorder rec(o);
+    std::int64_t now = 0;
+    for (auto _ : state) {
+        now += 6'944'444;
+        rec.begin_frame(now);  // commits the previous frame: a full block, handed over
+        catch_up(state, rec);
+    }
+    rec.close();
+    state.counters["dropped"] = static_cast<double>(rec.dropped_frames());
+}
+BENCHMARK(BM_RecorderHandOver);
+
+void BM_PauseResume(benchmark::State& state) {
+    for (auto _ : state) {
+        state.PauseTiming();
+        state.ResumeTiming();
+    }
+}
+BENCHMARK(BM_PauseResume);
 
 // The per-frame path alone: rows into the preallocated buffer, the clock read by the game.
 // The flush (formatting and writing 4096 rows) runs outside the timing.
@@ -92,46 +181,52 @@ void BM_RecorderFrameHotPath(benchmark::State& state) {
 }
 BENCHMARK(BM_RecorderFrameHotPath);
 
-// The recorder reading the clock itself: one clock read per frame plus the recording.
+// The recorder reading the clock itself: one clock read per frame plus the recording, with
+// the background writer formatting and writing every 1024 frames.
 void BM_RecorderFrameOwnClock(benchmark::State& state) {
-    Recorder rec(bench_options());
     std::int64_t steps = 0;
-    for (auto _ : state) {
+    run_recorder_bench(state, bench_options(), [&](Recorder& rec) {
         rec.begin_frame();
         rec.loop(++steps & 1, 8'000'000, 1'000'000, 0.06);
-    }
-    rec.close();
-    state.SetItemsProcessed(state.iterations());
+    });
 }
-BENCHMARK(BM_RecorderFrameOwnClock);
+BENCHMARK(BM_RecorderFrameOwnClock)->Arg(0)->Arg(1);
 
 // The game passes its own clock reading: the recorder's cost beyond that read.
 void BM_RecorderFrameGivenTime(benchmark::State& state) {
-    Recorder rec(bench_options());
     std::int64_t now = 0;
-    for (auto _ : state) {
+    run_recorder_bench(state, bench_options(), [&](Recorder& rec) {
         now += 6'944'444;
         rec.begin_frame(now);
         rec.loop(now & 1, 8'000'000, 1'000'000, 0.06);
-    }
-    rec.close();
-    state.SetItemsProcessed(state.iterations());
+    });
 }
-BENCHMARK(BM_RecorderFrameGivenTime);
+BENCHMARK(BM_RecorderFrameGivenTime)->Arg(0)->Arg(1);
 
-// All three phase marks, each reading the clock (three reads a frame).
+// The same with background_writer = false: formatting and writing on the loop's thread, as a
+// game that cannot start a thread pays it.
+void BM_RecorderFrameGivenTimeLoopThreadWriter(benchmark::State& state) {
+    RecorderOptions o = bench_options();
+    o.background_writer = false;
+    std::int64_t now = 0;
+    run_recorder_bench(state, o, [&](Recorder& rec) {
+        now += 6'944'444;
+        rec.begin_frame(now);
+        rec.loop(now & 1, 8'000'000, 1'000'000, 0.06);
+    });
+}
+BENCHMARK(BM_RecorderFrameGivenTimeLoopThreadWriter)->Arg(0);
+
+// All three phase marks, each reading the clock (three reads a frame), background writer.
 void BM_RecorderFrameWithPhases(benchmark::State& state) {
-    Recorder rec(bench_options());
-    for (auto _ : state) {
+    run_recorder_bench(state, bench_options(), [](Recorder& rec) {
         rec.begin_frame();
         rec.loop(1, 8'000'000, 1'000'000, 0.06);
         rec.end_steps();
         rec.end_render();
-    }
-    rec.close();
-    state.SetItemsProcessed(state.iterations());
+    });
 }
-BENCHMARK(BM_RecorderFrameWithPhases);
+BENCHMARK(BM_RecorderFrameWithPhases)->Arg(0)->Arg(1);
 
 }  // namespace
 }  // namespace loopscope
