@@ -256,14 +256,15 @@ CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
 }
 
 FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,
-                               std::span<const std::int64_t> start_ns) {
+                               std::span<const std::int64_t> start_ns, bool with_refresh) {
     FrameStats s;
     s.frame_time = summarize_frame_times(frame_ns);
     s.fps = fps_figures(s.frame_time);
     s.stutter = capframex_stutter(frame_ns);
     s.hitches = unreal_hitches(frame_ns, start_ns);
     s.variation = variation_buckets(frame_ns);
-    s.refresh = detect_refresh_rate(frame_ns);
+    if (with_refresh)
+        s.refresh = detect_refresh_rate(frame_ns);
     return s;
 }
 
