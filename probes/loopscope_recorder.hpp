@@ -21,19 +21,42 @@
 //     }                                         // next begin_frame is the wait (vsync, limiter)
 //
 // The begin/end calls without an argument read std::chrono::steady_clock (or options.clock_ns).
-// Rows go into a buffer allocated once, at construction; every flush_every frames they are
-// written and flushed, so a game that crashes leaves a readable trace up to its last flush.
-// With flush_every = 0 nothing is written until close(), and frames beyond the buffer's
-// capacity are dropped and counted (dropped_frames()); the frame column keeps counting, so the
-// gap shows in the trace too. Not thread-safe: call it from the loop's thread.
+//
+// Rows go into memory allocated once, at construction: a ring of blocks of flush_every rows.
+// When a block fills, the loop's thread hands it to a writer thread of the recorder's own (a
+// size stored under a mutex and a notify: no formatting, no allocation, no system call beyond
+// the notify) and goes on in the next block; the writer formats the rows, writes and flushes
+// them. If the writer still holds the next block (it fell a whole ring behind), the loop's
+// thread does not wait: frames are dropped and counted (dropped_frames()) until the block is
+// free; the frame column keeps counting, so the gap shows in the trace. With flush_every = 0
+// nothing is written until close() and frames beyond `capacity` are dropped the same way.
+// background_writer = false formats and writes on the loop's thread at each flush instead.
+//
+// What a crash leaves: the file holds every block the writer has finished, as whole rows (each
+// write is whole rows and is flushed to the operating system, which keeps it when the process
+// dies; only a power loss can still take it). A crash loses the rows of the block being filled
+// (fewer than flush_every frames) and of any block handed over whose writing had not finished:
+// the writer takes a block as soon as it is handed over and needs about as long as formatting
+// and writing flush_every rows takes (about 0.1 ms per 1000 rows here), so unless the writer
+// is starved of CPU or the disk stalls, the trace is complete up to the last hand-over minus
+// that moment. The bound in frames is the whole ring: the loop never holds more than
+// `capacity` rows (at least 2 x flush_every). A reader of a cut trace ignores a last line
+// without its line break. Not thread-safe: call it from the loop's thread.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
+#include <functional>
+#include <mutex>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -154,8 +177,14 @@ inline std::string utc_now_iso8601() {
 
 struct RecorderOptions {
     std::string path = "loopscope-trace.csv";  // "-" = standard output
-    std::size_t capacity = 4096;               // rows held in memory, allocated once
-    std::size_t flush_every = 4096;            // write every N frames; 0 = only at close()
+    // Rows held in memory, allocated once. With the background writer they form a ring of
+    // capacity / flush_every blocks of flush_every rows (at least two blocks).
+    std::size_t capacity = 4096;
+    std::size_t flush_every = 1024;  // hand the rows to the writer every N frames; 0 = at close()
+    // Format and write the rows on a thread of the recorder's own, so that the loop's thread
+    // only hands a full block over. false = format and write on the loop's thread at each flush
+    // (for a game that cannot start a thread); a thread that fails to start falls back to this.
+    bool background_writer = true;
     // The clock the argument-less calls read, in nanoseconds; nullptr = steady_clock.
     std::int64_t (*clock_ns)() = nullptr;
     std::string clock_name;  // metadata; "" = "steady_clock" when clock_ns is nullptr
@@ -168,6 +197,10 @@ struct RecorderOptions {
     std::string machine;
     bool write_start_time = true;
     std::vector<std::pair<std::string, std::string>> metadata;  // more `# key: value` lines
+    // For tests and benchmarks: called by whichever thread writes, just before it formats and
+    // writes a block, and (background writer only) on the writer's thread just before it ends.
+    std::function<void()> before_write;
+    std::function<void()> writer_exit;
 };
 
 #if defined(LOOPSCOPE_RECORDER) && LOOPSCOPE_RECORDER
@@ -183,7 +216,12 @@ class Recorder {
             options_.capacity = 1;
         if (options_.flush_every > options_.capacity)
             options_.flush_every = options_.capacity;
-        rows_.resize(options_.capacity);
+        const bool streaming = options_.flush_every > 0;
+        block_rows_ = streaming ? options_.flush_every : options_.capacity;
+        if (streaming && options_.background_writer)
+            blocks_ = std::max<std::size_t>(2, options_.capacity / options_.flush_every);
+        rows_.resize(block_rows_ * blocks_);
+        block_sizes_.resize(blocks_);
         text_.resize(trace_v1::kMaxRowChars * 512);  // few large writes: system calls are dear
         to_stdout_ = options_.path == "-";
         file_ = to_stdout_ ? stdout : std::fopen(options_.path.c_str(), "wb");
@@ -191,8 +229,20 @@ class Recorder {
             failed_ = true;
             return;
         }
+        // Unbuffered: each piece of whole rows goes to the system in one write, so a crash
+        // leaves at most one row cut short at the end (standard output keeps its buffering:
+        // it may be in use already).
+        if (!to_stdout_)
+            std::setvbuf(file_, nullptr, _IONBF, 0);
         write_header();
         start_ns_ = previous_ns_ = now_ns();
+        if (streaming && options_.background_writer && !failed_) {
+            try {
+                writer_ = std::thread([this] { writer_main(); });
+            } catch (const std::system_error&) {
+                // No thread to be had: write on the loop's thread, as background_writer = false.
+            }
+        }
     }
     ~Recorder() { close(); }
     Recorder(const Recorder&) = delete;
@@ -262,52 +312,56 @@ class Recorder {
         explicit_wait_ = true;  // the game measures its own phases
     }
 
-    // Ends the last frame (its wait counts up to now), writes what is buffered and closes the
-    // file. Called by the destructor; safe to call twice.
+    // Ends the last frame (its wait counts up to now), hands over what is buffered, waits for
+    // the writer to write it and closes the file. Called by the destructor; safe to call twice.
     void close() { close(now_ns()); }
     // The same, with the last frame ending at `now` (the game's own clock reading).
     void close(std::int64_t now) {
         if (closed_)
             return;
         closed_ = true;
-        if (open_ && !failed_)
+        if (open_ && !failed_) {
+            // Closing may wait: the last frame is not dropped for a writer still busy.
+            if (fill_ == 0 && handed_ >= blocks_)
+                wait_written(handed_ - blocks_ + 1);
             commit(now);
-        flush();
+        }
+        hand_over();
+        if (writer_.joinable()) {
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                stop_ = true;
+            }
+            work_cv_.notify_one();
+            writer_.join();
+        }
         if (file_) {
-            if (!to_stdout_ && std::fclose(file_) != 0)
+            if (to_stdout_ ? std::fflush(file_) != 0 : std::fclose(file_) != 0)
                 failed_ = true;
             file_ = nullptr;
         }
     }
 
-    // Writes the buffered rows and flushes the file.
-    void flush() {
-        if (!file_ || buffered_ == 0) {
-            buffered_ = 0;
-            return;
-        }
-        char* out = text_.data();
-        char* const end = text_.data() + text_.size() - trace_v1::kMaxRowChars;
-        for (std::size_t i = 0; i < buffered_; ++i) {
-            out = trace_v1::format_row(out, rows_[i]);
-            if (out >= end || i + 1 == buffered_) {
-                write(text_.data(), static_cast<std::size_t>(out - text_.data()));
-                out = text_.data();
-            }
-        }
-        buffered_ = 0;
-        if (std::fflush(file_) != 0)
-            failed_ = true;
-    }
+    // Hands the rows recorded since the last hand-over to the writer now, without waiting for
+    // them to be written (with background_writer = false or flush_every = 0, writes them here).
+    // The loop then continues in the next block; if the writer still holds that one, frames
+    // are dropped until it is done, as when a block fills.
+    void flush() { hand_over(); }
+    // Waits until the writer has written and flushed every row handed over so far (not the
+    // ones held since: flush() first for those). Blocks the calling thread; not for every frame.
+    void wait_for_writer() { wait_written(handed_); }
 
     std::int64_t frames() const { return next_frame_; }
     std::int64_t recorded_frames() const { return recorded_; }
     std::int64_t dropped_frames() const { return dropped_; }
     // False when the file could not be opened or written.
-    bool ok() const { return !failed_; }
+    bool ok() const { return !failed_.load(std::memory_order_relaxed); }
     const std::string& path() const { return options_.path; }
     // The clock reading the trace's times count from (frame 0's frame time starts here).
     std::int64_t start_ns() const { return start_ns_; }
+    // Whether a writer thread is running (false without background_writer, with
+    // flush_every = 0, when the file could not be opened, and after close()).
+    bool has_writer_thread() const { return writer_.joinable(); }
 
   private:
     // The trace's columns, as trace_v1::format_row expects them.
@@ -319,19 +373,102 @@ class Recorder {
         std::int64_t step_cost_ns = 0, render_ns = 0, wait_ns = 0;
     };
 
+    // The loop's thread: the row goes into the block being filled, unless that block is full
+    // (flush_every = 0) or the writer has not yet written what it held before (a ring lap
+    // behind): then the frame is dropped and counted, and the loop never waits.
     void commit(std::int64_t now) {
         if (!explicit_wait_)
             current_.wait_ns = now - mark_ns_;
         explicit_wait_ = false;
         open_ = false;
-        if (failed_ || buffered_ == rows_.size()) {
+        if (fill_ == block_rows_ || (fill_ == 0 && !block_free())) {
             ++dropped_;
             return;
         }
-        rows_[buffered_++] = current_;
+        rows_[(handed_ % blocks_) * block_rows_ + fill_] = current_;
+        ++fill_;
         ++recorded_;
-        if (options_.flush_every > 0 && buffered_ >= options_.flush_every)
-            flush();
+        if (fill_ == block_rows_ && options_.flush_every > 0)
+            hand_over();
+    }
+
+    // Block number handed_ reuses the slot of block handed_ - blocks_.
+    bool block_free() const {
+        if (failed_.load(std::memory_order_relaxed))
+            return false;
+        return handed_ - written_.load(std::memory_order_acquire) < blocks_;
+    }
+
+    // The loop's thread: a size under the lock and a notify; no formatting, no allocation.
+    void hand_over() {
+        if (fill_ == 0)
+            return;
+        const std::size_t slot = handed_ % blocks_;
+        if (writer_.joinable()) {
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                block_sizes_[slot] = fill_;
+                queued_ = handed_ + 1;
+            }
+            work_cv_.notify_one();
+        } else {
+            write_block(slot, fill_);
+            written_.store(handed_ + 1, std::memory_order_release);
+        }
+        ++handed_;
+        fill_ = 0;
+    }
+
+    void wait_written(std::uint64_t blocks) {
+        if (!writer_.joinable())
+            return;
+        std::unique_lock<std::mutex> lock(mutex_);
+        done_cv_.wait(lock, [&] { return written_.load(std::memory_order_acquire) >= blocks; });
+    }
+
+    // The writer's thread: takes the blocks in the order they were handed over.
+    void writer_main() {
+        std::uint64_t next = 0;
+        for (;;) {
+            std::size_t size = 0;
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                work_cv_.wait(lock, [&] { return queued_ > next || stop_; });
+                if (queued_ == next)
+                    break;  // stopped, and everything handed over is written
+                size = block_sizes_[next % blocks_];
+            }
+            write_block(next % blocks_, size);
+            {
+                // Under the lock, so that a waiter between its check and its wait cannot miss it.
+                std::lock_guard<std::mutex> lock(mutex_);
+                written_.store(++next, std::memory_order_release);
+            }
+            done_cv_.notify_all();
+        }
+        if (options_.writer_exit)
+            options_.writer_exit();
+    }
+
+    // Formats a block's rows in large pieces, writes them and flushes the file. Once a write
+    // has failed the rest is not attempted (ok() is false).
+    void write_block(std::size_t slot, std::size_t size) {
+        if (options_.before_write)
+            options_.before_write();
+        if (failed_.load(std::memory_order_relaxed))
+            return;
+        const Row* rows = rows_.data() + slot * block_rows_;
+        char* out = text_.data();
+        char* const end = text_.data() + text_.size() - trace_v1::kMaxRowChars;
+        for (std::size_t i = 0; i < size; ++i) {
+            out = trace_v1::format_row(out, rows[i]);
+            if (out >= end || i + 1 == size) {
+                write(text_.data(), static_cast<std::size_t>(out - text_.data()));
+                out = text_.data();
+            }
+        }
+        if (std::fflush(file_) != 0)
+            failed_ = true;
     }
 
     void write(const char* data, std::size_t size) {
@@ -339,44 +476,51 @@ class Recorder {
             failed_ = true;
     }
 
-    void line(const std::string& key, const std::string& value) {
-        const std::string text = "# " + key + ": " + value + "\n";
-        write(text.data(), text.size());
+    void line(std::string& text, const std::string& key, const std::string& value) {
+        text += "# " + key + ": " + value + "\n";
     }
 
+    // The preamble in one write, on the constructing thread (before any writer starts).
     void write_header() {
-        const std::string magic = std::string(trace_v1::kMagic) + "\n";
-        write(magic.data(), magic.size());
-        line("clock", !options_.clock_name.empty() ? options_.clock_name
-                      : options_.clock_ns          ? "custom"
-                                                   : "steady_clock");
+        std::string text = std::string(trace_v1::kMagic) + "\n";
+        line(text, "clock",
+             !options_.clock_name.empty() ? options_.clock_name
+             : options_.clock_ns          ? "custom"
+                                          : "steady_clock");
         if (!options_.policy.empty())
-            line("policy", options_.policy);
+            line(text, "policy", options_.policy);
         if (options_.dt_ns > 0)
-            line("dt_ns", std::to_string(options_.dt_ns));
-        line("clamp_ns", std::to_string(options_.clamp_ns));
-        line("max_steps", std::to_string(options_.max_steps));
+            line(text, "dt_ns", std::to_string(options_.dt_ns));
+        line(text, "clamp_ns", std::to_string(options_.clamp_ns));
+        line(text, "max_steps", std::to_string(options_.max_steps));
         char scale[32];
         const auto scaled = std::to_chars(scale, scale + sizeof scale, options_.timescale);
-        line("timescale", std::string(scale, scaled.ptr));
+        line(text, "timescale", std::string(scale, scaled.ptr));
         if (!options_.machine.empty())
-            line("machine", options_.machine);
+            line(text, "machine", options_.machine);
         if (options_.write_start_time)
-            line("start_time", trace_v1::utc_now_iso8601());
+            line(text, "start_time", trace_v1::utc_now_iso8601());
         for (const auto& [key, value] : options_.metadata)
-            line(key, value);
-        const std::string columns = std::string(trace_v1::kColumns) + "\n";
-        write(columns.data(), columns.size());
+            line(text, key, value);
+        text += trace_v1::kColumns;
+        text += '\n';
+        write(text.data(), text.size());
         if (std::fflush(file_) != 0)
             failed_ = true;
     }
 
     RecorderOptions options_;
-    std::vector<Row> rows_;
-    std::vector<char> text_;
+    std::size_t block_rows_ = 0;  // rows a block holds
+    std::size_t blocks_ = 1;      // blocks in the ring
+    std::vector<Row> rows_;       // blocks_ x block_rows_
+    std::vector<char> text_;      // the writing thread's formatting buffer
     std::FILE* file_ = nullptr;
+    bool to_stdout_ = false;
+
+    // The loop's thread only.
     Row current_;
-    std::size_t buffered_ = 0;
+    std::size_t fill_ = 0;      // rows in the block being filled
+    std::uint64_t handed_ = 0;  // blocks handed over; the one being filled has this number
     std::int64_t start_ns_ = 0;
     std::int64_t previous_ns_ = 0;
     std::int64_t mark_ns_ = 0;
@@ -385,9 +529,18 @@ class Recorder {
     std::int64_t dropped_ = 0;
     bool open_ = false;
     bool explicit_wait_ = false;
-    bool failed_ = false;
     bool closed_ = false;
-    bool to_stdout_ = false;
+
+    // Shared by the loop's thread and the writer.
+    std::mutex mutex_;
+    std::condition_variable work_cv_;        // a block was handed over, or stop
+    std::condition_variable done_cv_;        // a block was written
+    std::vector<std::size_t> block_sizes_;   // rows in each handed-over block (under mutex_)
+    std::uint64_t queued_ = 0;               // blocks handed over (under mutex_)
+    bool stop_ = false;                      // under mutex_
+    std::atomic<std::uint64_t> written_{0};  // blocks the writer has finished
+    std::atomic<bool> failed_{false};
+    std::thread writer_;
 };
 
 }  // namespace recorder_enabled
@@ -414,10 +567,13 @@ class Recorder {
     void close() {}
     void close(std::int64_t) {}
     void flush() {}
+    void wait_for_writer() {}
     std::int64_t frames() const { return 0; }
     std::int64_t recorded_frames() const { return 0; }
     std::int64_t dropped_frames() const { return 0; }
     bool ok() const { return true; }
+    std::int64_t start_ns() const { return 0; }
+    bool has_writer_thread() const { return false; }
 };
 
 }  // namespace recorder_disabled

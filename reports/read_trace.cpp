@@ -1,9 +1,12 @@
 // loopscope's own trace format v1 (DESIGN.md "Trace format"): `# loopscope-trace v1`, `# key:
 // value` metadata lines, a header row that starts with kTraceColumns, one row a frame in integer
-// nanoseconds. The loop columns go to Capture::loop; raw_ns is the frame time.
+// nanoseconds. The loop columns go to Capture::loop; raw_ns is the frame time. A last row
+// without its line break (a trace cut off mid-write, as a crashing game leaves it) is ignored
+// with a warning on stderr; a malformed row anywhere else is an error.
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstdio>
 
 #include "common/errors.hpp"
 #include "probes/trace_record.hpp"
@@ -90,12 +93,21 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
         place.line = reader.line_number();
         if (line.empty())
             continue;
+        if (!reader.line_had_break()) {
+            // Only the last line can lack its line break: the trace was cut off while a row
+            // was being written (a recorder in a game that crashed). The rows before it are
+            // whole; this one cannot be trusted even where it parses (a number may be cut).
+            fmt::print(stderr,
+                       "loopscope: warning: {}:{}: the last row ends without a line break (the "
+                       "trace was cut off while being written); ignored it\n",
+                       path, place.line);
+            break;
+        }
         split_fields(line, place, fields);
         if (fields.size() != found.size()) {
             throw_at(place, static_cast<std::int64_t>(line.size()) + 1,
-                     fmt::format("expected {} comma-separated columns as in the header, found {}{}",
-                                 found.size(), fields.size(),
-                                 reader.line_had_break() ? "" : " (the file ends mid-line)"));
+                     fmt::format("expected {} comma-separated columns as in the header, found {}",
+                                 found.size(), fields.size()));
         }
         const auto integer = [&](std::size_t i) {
             return parse_integer(fields[i], place, expected[i]);

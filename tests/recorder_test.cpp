@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "probes/loop_engine.hpp"
 #include "probes/trace_writer.hpp"
@@ -95,7 +96,7 @@ TEST(Recorder, FlushEveryNFramesLeavesAReadableTraceBeforeClose) {
     const std::string dir = test::make_temp_dir("recorder");
     const std::string path = dir + "/t.csv";
     RecorderOptions o = fake_options(path);
-    o.capacity = 8;
+    o.capacity = 12;  // a ring of three blocks of four
     o.flush_every = 4;
     fake_now = 0;
     Recorder rec(o);
@@ -103,8 +104,9 @@ TEST(Recorder, FlushEveryNFramesLeavesAReadableTraceBeforeClose) {
         fake_now += 16;
         rec.begin_frame();
     }
-    // Nine frames are complete (the tenth is still open): two flushes of four are on disk,
-    // as a crash at this point would leave them.
+    // Nine frames are complete (the tenth is still open): two blocks of four are handed over,
+    // and once the writer has written them they are on disk, as a crash would leave them.
+    rec.wait_for_writer();
     const auto rows = rows_of(test::read_text(path));
     ASSERT_EQ(rows.size(), 8u);
     EXPECT_EQ(rows[7].substr(0, 6), "7,128,");
@@ -208,6 +210,97 @@ TEST(Recorder, ItsTraceReadsBackThroughTheCaptureReaders) {
     EXPECT_DOUBLE_EQ(c.loop[4].alpha, 0.4);
     EXPECT_EQ(c.metadata.at("policy"), "fixed-interp");
     std::filesystem::remove_all(dir);
+}
+
+// What a crash during a write leaves: the rows flushed before it, and maybe the start of one
+// more row without its line break. The readers take the whole rows and ignore that last piece
+// with a warning; a malformed row anywhere else is still an error naming file:line:column.
+class CutTrace : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = test::make_temp_dir("recorder-cut");
+        whole_ = dir_ + "/whole.csv";
+        fake_now = 0;
+        Recorder rec(fake_options(whole_));
+        for (int i = 0; i < 6; ++i) {
+            fake_now += 16 + i;
+            rec.begin_frame();
+            rec.loop(i % 2, 10 + i, i, i / 10.0);
+        }
+        rec.close();
+        text_ = test::read_text(whole_);
+        rows_ = rows_of(text_);
+        ASSERT_EQ(rows_.size(), 6u);
+        last_row_line_ = static_cast<std::int64_t>(lines_of(text_).size());
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+
+    // The trace cut `chars` characters into its last row.
+    std::string cut_in_last_row(std::size_t chars) {
+        const std::string path = dir_ + "/cut" + std::to_string(chars) + ".csv";
+        const std::size_t last_row_at = text_.size() - rows_.back().size() - 1;
+        test::write_text(path, text_.substr(0, last_row_at + chars));
+        return path;
+    }
+
+    std::string dir_, whole_, text_;
+    std::vector<std::string> rows_;
+    std::int64_t last_row_line_ = 0;
+};
+
+TEST_F(CutTrace, ALastRowCutMidWriteIsIgnoredWithAWarning) {
+    // Cut after 1 character, mid-number, just before the last number's end, and with only the
+    // line break missing (a row that parses but cannot be trusted).
+    for (std::size_t chars :
+         {std::size_t{1}, std::size_t{9}, rows_.back().size() - 1, rows_.back().size()}) {
+        const std::string path = cut_in_last_row(chars);
+        testing::internal::CaptureStderr();
+        const Capture c = read_capture(path);
+        const std::string err = testing::internal::GetCapturedStderr();
+        ASSERT_EQ(c.frames(), 5u) << chars;
+        EXPECT_EQ(c.loop[4].frame, 4);
+        EXPECT_EQ(c.frame_ns[4], 20);
+        EXPECT_EQ(err, "loopscope: warning: " + path + ":" + std::to_string(last_row_line_) +
+                           ": the last row ends without a line break (the trace was cut off "
+                           "while being written); ignored it\n");
+    }
+    // The whole trace reads without a warning.
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(read_capture(whole_).frames(), 6u);
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+}
+
+TEST_F(CutTrace, TheReportCommandReadsACutTrace) {
+    const std::string path = cut_in_last_row(12);
+    const auto r = test::run_loopscope("report '" + path + "'");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("the last row ends without a line break"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("capture frames 0-4\n"), std::string::npos) << r.out;
+}
+
+TEST_F(CutTrace, AMalformedRowBeforeTheLastIsStillAnError) {
+    // A cut row followed by more rows is not a crash's trace: an error at its line and column.
+    const std::string path = dir_ + "/middle.csv";
+    const std::size_t last_row_at = text_.size() - rows_.back().size() - 1;
+    const std::string cut_row = rows_[3].substr(0, 9);
+    std::string text = text_.substr(0, last_row_at);
+    text += cut_row + "\n" + rows_.back() + "\n";
+    test::write_text(path, text);
+    const std::int64_t cut_line = last_row_line_;  // the cut row took the last row's line
+    try {
+        read_capture(path);
+        ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.line(), cut_line) << e.what();
+        EXPECT_EQ(e.column(), static_cast<std::int64_t>(cut_row.size()) + 1) << e.what();
+        EXPECT_NE(std::string(e.what()).find("expected 14 comma-separated columns"),
+                  std::string::npos)
+            << e.what();
+    }
+    // The same cut row as the last line, but with its line break: also an error.
+    const std::string ended = dir_ + "/ended.csv";
+    test::write_text(ended, text_.substr(0, last_row_at) + cut_row + "\n");
+    EXPECT_THROW(read_capture(ended), InputError);
 }
 
 TEST(TraceFormat, AlphaIsTruncatedToSixDecimalsAndNeverPrintsAsOne) {

@@ -3,15 +3,23 @@
 // a PNG that shows the plots or tables, checked by decoding it and counting pixels of their
 // colours.
 #ifdef LOOPSCOPE_HAVE_VIEWER
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "probes/clock_report.hpp"
+#include "reports/frame_stats.hpp"
+#include "reports/readers.hpp"
 #include "tests/test_support.hpp"
+#include "tool/viewer/document.hpp"
 #include "tool/viewer/markdown_blocks.hpp"
 
 using namespace loopscope;
@@ -48,6 +56,30 @@ Png count_colour(const std::string& path, int r, int g, int b, int tolerance = 1
 // The first document's colour in every panel (document_colour(0)).
 Png count_plot_pixels(const std::string& path) {
     return count_colour(path, 90, 200, 255);
+}
+
+// The line of standard output that starts with `prefix`, or "" when there is none.
+std::string output_line(const std::string& out, const std::string& prefix) {
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind(prefix, 0) == 0) {
+            return line;
+        }
+    }
+    return "";
+}
+
+// "key=value" pairs of a line (values are numbers).
+std::map<std::string, double> key_values(const std::string& line) {
+    std::map<std::string, double> kv;
+    std::istringstream words(line);
+    for (std::string w; words >> w;) {
+        const auto eq = w.find('=');
+        if (eq != std::string::npos) {
+            kv[w.substr(0, eq)] = std::stod(w.substr(eq + 1));
+        }
+    }
+    return kv;
 }
 
 class ViewerHeadless : public ::testing::Test {
@@ -133,6 +165,96 @@ TEST_F(ViewerHeadless, ProbeTabRunsBothProbesAndShowsTheirTables) {
     EXPECT_GT(count_colour(out, 255, 214, 120, 6).matching, 500u);
 }
 
+// --drop pushes a real SDL drop event: the file must come through the window's event path and
+// open as a document (nothing else is opened, so the plot pixels can only come from it), and a
+// bad dropped file must leave the viewer running with the reason shown.
+TEST_F(ViewerHeadless, DroppedFileOpensAsADocument) {
+    const std::string out = png("dropped.png");
+    const std::string path = capture("ocat_metro_exodus.csv");
+    const std::string missing = dir_ + "/missing.csv";
+    const RunResult r = run_loopscope("view --drop '" + path + "' --drop '" + missing +
+                                      "' --size 800x600 --frames 3 --screenshot '" + out + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(output_line(r.out, "dropped: "), "dropped: opened " + path) << r.out;
+    EXPECT_NE(r.out.find("dropped: " + missing), std::string::npos) << r.out;
+    EXPECT_GT(count_plot_pixels(out).matching, 1000u);
+}
+
+// --select sets the range as a shift-drag does; its statistics must be the report's own
+// compute_frame_stats over exactly the frames starting inside the range.
+TEST_F(ViewerHeadless, SelectedRangeHasTheStatisticsOfItsFrames) {
+    const std::string out = png("selected.png");
+    const std::string path = capture("ocat_metro_exodus.csv");
+    const RunResult r = run_loopscope("view '" + path +
+                                      "' --select 5s:10s --size 800x600 --frames 3 "
+                                      "--screenshot '" +
+                                      out + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string line = output_line(r.out, "selection: ");
+    ASSERT_FALSE(line.empty()) << r.out;
+
+    // The frames whose start lies in [5 s, 10 s), found here from the capture itself.
+    const Capture c = read_capture(path);
+    ASSERT_EQ(c.start_ns.size(), c.frame_ns.size());
+    std::size_t first = 0;
+    while (first < c.frames() && c.start_ns[first] < 5'000'000'000) {
+        ++first;
+    }
+    std::size_t last = first;
+    while (last < c.frames() && c.start_ns[last] < 10'000'000'000) {
+        ++last;
+    }
+    ASSERT_GT(first, 0u);
+    ASSERT_LT(last, c.frames());
+    EXPECT_NE(line.find(fmt::format("frames {}-{} of", first, last - 1)), std::string::npos)
+        << line;
+    const FrameStats expected =
+        compute_frame_stats(std::span(c.frame_ns).subspan(first, last - first),
+                            std::span(c.start_ns).subspan(first, last - first));
+    auto kv = key_values(line);
+    EXPECT_EQ(kv["frames"], static_cast<double>(last - first));
+    EXPECT_DOUBLE_EQ(kv["mean_ms"], expected.frame_time.mean_ms);
+    EXPECT_DOUBLE_EQ(kv["p50_ms"], expected.frame_time.p50_ms);
+    EXPECT_DOUBLE_EQ(kv["p99_ms"], expected.frame_time.p99_ms);
+    EXPECT_DOUBLE_EQ(kv["max_ms"], expected.frame_time.max_ms);
+    EXPECT_DOUBLE_EQ(kv["fps"], expected.fps.average);
+    EXPECT_DOUBLE_EQ(kv["fps_1pct_low"], expected.fps.p1_low);
+    // The whole capture's figures differ: the check above is about the slice.
+    EXPECT_NE(kv["max_ms"], compute_frame_stats(c.frame_ns, c.start_ns).frame_time.max_ms);
+}
+
+// --save-live-trace goes through the live panel's save: the trace must read back through the
+// readers with every frame the run had and its loop columns.
+TEST_F(ViewerHeadless, LiveRunSavedAsTraceReadsBack) {
+    const std::string out = png("live-saved.png");
+    const std::string trace = dir_ + "/live.trace.csv";
+    const RunResult r = run_loopscope("view --live --size 800x600 --frames 20 --save-live-trace '" +
+                                      trace + "' --screenshot '" + out + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string line = output_line(r.out, "live: saved ");
+    ASSERT_FALSE(line.empty()) << r.out;
+    const std::size_t frames = std::stoul(line.substr(std::string("live: saved ").size()));
+    EXPECT_NE(line.find(trace), std::string::npos) << line;
+    EXPECT_GE(frames, 1u);
+    EXPECT_LE(frames, 20u);  // at most one loop frame per viewer frame
+    const Capture c = read_capture(trace);
+    EXPECT_EQ(c.source.format, "loopscope-trace");
+    EXPECT_EQ(c.frames(), frames);
+    ASSERT_EQ(c.loop.size(), frames);
+    for (std::size_t i = 1; i < c.loop.size(); ++i) {
+        EXPECT_GT(c.loop[i].frame, c.loop[i - 1].frame);
+        EXPECT_GE(c.loop[i].start_ns, c.loop[i - 1].start_ns);
+    }
+
+    // A path that cannot be written: the reason is reported, exit code 1, no file.
+    const std::string bad = dir_ + "/no-such-dir/live.csv";
+    const RunResult b = run_loopscope("view --live --frames 2 --save-live-trace '" + bad +
+                                      "' --screenshot '" + png("live-bad.png") + "'");
+    EXPECT_EQ(b.exit_code, 1);
+    EXPECT_NE(output_line(b.out, "live: ").find(bad), std::string::npos) << b.out;
+    EXPECT_FALSE(std::filesystem::exists(bad));
+}
+
 TEST_F(ViewerHeadless, BadInputIsOneLineAndExitCodeTwoWithNoScreenshot) {
     const std::string out = png("never.png");
     const std::string missing = dir_ + "/missing.csv";
@@ -149,6 +271,14 @@ TEST_F(ViewerHeadless, BadInputIsOneLineAndExitCodeTwoWithNoScreenshot) {
     r = run_loopscope("view --demo --probes --frames 1 --screenshot '" + out + "'");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--probes"), std::string::npos) << r.err;
+
+    r = run_loopscope("view --select 5s --frames 1 --screenshot '" + out + "'");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--select"), std::string::npos) << r.err;
+
+    r = run_loopscope("view --save-live-trace x.csv --frames 1 --screenshot '" + out + "'");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--live"), std::string::npos) << r.err;
 
     r = run_loopscope("view --scenario no-such-thing --frames 1 --screenshot '" + out + "'");
     EXPECT_EQ(r.exit_code, 2);
@@ -212,6 +342,22 @@ TEST(ViewerMarkdown, ClockSectionGivesOneRowPerClock) {
         }
     }
     EXPECT_EQ(tables, 2u);  // the results and what each clock is
+}
+
+// What a selected time range covers: the frames whose start lies inside it.
+TEST(ViewerSelection, RangeCoversTheFramesStartingInIt) {
+    Document d;
+    d.x_ns = {0, 10, 20, 30, 40};
+    const auto check = [&](double a, double b, std::size_t first, std::size_t last) {
+        const FrameRange r = frames_in_range(d, a, b);
+        EXPECT_EQ(r.first, first) << a << ".." << b;
+        EXPECT_EQ(r.last, last) << a << ".." << b;
+    };
+    check(5, 25, 1, 3);
+    check(10, 30, 1, 3);  // begin inclusive, end exclusive
+    check(-100, 1000, 0, 5);
+    check(11, 19, 2, 2);  // no frame starts inside: empty
+    check(50, 60, 5, 5);
 }
 
 #endif  // LOOPSCOPE_HAVE_VIEWER

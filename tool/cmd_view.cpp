@@ -4,10 +4,13 @@
 #ifdef LOOPSCOPE_HAVE_VIEWER
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "common/duration.hpp"
 #include "common/errors.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
@@ -23,6 +26,7 @@ struct ViewArgs {
     bool demo = false;
     bool probes = false;
     std::string size = "1600x1000";
+    std::string select;  // FROM:TO
     LoopOptions loop;
 };
 
@@ -42,6 +46,20 @@ void parse_size(const std::string& text, int& width, int& height) {
     }
     throw UsageError("--size: expected WIDTHxHEIGHT between 320x240 and 8192x8192, got '" + text +
                      "'");
+}
+
+// "2s:5.5s" -> the two times in ns, FROM < TO.
+std::pair<std::int64_t, std::int64_t> parse_range(const std::string& text) {
+    const auto colon = text.find(':');
+    if (colon == std::string::npos) {
+        throw UsageError("--select: expected FROM:TO, e.g. 2s:5s, got '" + text + "'");
+    }
+    const std::int64_t from_ns = parse_duration_ns(text.substr(0, colon));
+    const std::int64_t to_ns = parse_duration_ns(text.substr(colon + 1));
+    if (to_ns <= from_ns) {
+        throw UsageError("--select: expected FROM before TO, got '" + text + "'");
+    }
+    return {from_ns, to_ns};
 }
 
 }  // namespace
@@ -73,6 +91,18 @@ void add_view_command(CLI::App& app, int& exit_code) {
         ->check(CLI::Range(1, 100000));
     cmd->add_option("--size", args->size, "window size, WIDTHxHEIGHT")->capture_default_str();
     add_loop_options(*cmd, args->loop, true);
+    // Scripted input for the tests: hidden from --help (group ""), described in docs/viewer.md.
+    cmd->add_option("--drop", args->viewer.drop_files,
+                    "test hook: drop this file on the window before the first frame")
+        ->group("");
+    cmd->add_option("--select", args->select,
+                    "test hook: select FROM:TO (e.g. 2s:5s) on the Captures tab and print the "
+                    "range's statistics")
+        ->group("");
+    cmd->add_option("--save-live-trace", args->viewer.save_live_trace_path,
+                    "test hook: with --live and --screenshot, save the live run here at the last "
+                    "frame as the save button does")
+        ->group("");
     cmd->callback([args, &exit_code] {
         ViewerOptions options = args->viewer;
         parse_size(args->size, options.width, options.height);
@@ -84,6 +114,13 @@ void add_view_command(CLI::App& app, int& exit_code) {
                             : args->probes ? ViewerTab::probes
                                            : ViewerTab::captures;
         options.start_probes = args->probes;
+        if (!args->select.empty()) {
+            options.select_ns = parse_range(args->select);
+        }
+        if (!options.save_live_trace_path.empty() &&
+            (!args->live || options.screenshot_path.empty())) {
+            throw UsageError("--save-live-trace: needs --live and --screenshot");
+        }
         options.live_config = loop_config(args->loop);
         options.live_trace_path = args->loop.output;
         exit_code = run_viewer(options);

@@ -50,7 +50,13 @@ class App {
     explicit App(const ViewerOptions& options)
         : options_(options),
           live_(options.live_config, options.live_trace_path),
-          probes_(!options.screenshot_path.empty()) {
+          probes_(!options.screenshot_path.empty()),
+          log_(!options.screenshot_path.empty()) {
+        if (options.select_ns) {
+            // As a shift-drag across the graph would, through the same TimeView.
+            view_.select(static_cast<double>(options.select_ns->first),
+                         static_cast<double>(options.select_ns->second));
+        }
         for (const std::string& name : options.scenarios) {
             add(std::make_unique<Document>(scenario_document(name)));
         }
@@ -71,7 +77,20 @@ class App {
             } catch (const std::exception& e) {
                 status_ = e.what();  // a bad dropped file must not close the viewer
             }
+            if (log_) {
+                fmt::print("dropped: {}\n", status_);
+                std::fflush(stdout);
+            }
         }
+    }
+
+    // The scripted "save trace" click of a headless run: the live panel's own save. False when
+    // it failed (the panel shows and this prints why).
+    bool save_live_trace(const std::string& path) {
+        const bool saved = live_.save_trace_as(path);
+        fmt::print("live: {}\n", live_.save_message());
+        std::fflush(stdout);
+        return saved;
     }
 
     void tick_live() {
@@ -164,20 +183,34 @@ class App {
         if (!primary || !view_.has_selection()) {
             return std::nullopt;
         }
-        const std::span<const std::int64_t> x(primary->x_ns);
-        const std::size_t a = first_sample_at_or_after(x, *view_.selection_begin_ns);
-        const std::size_t b = first_sample_at_or_after(x, *view_.selection_end_ns);
-        if (b <= a) {
+        const FrameRange f =
+            frames_in_range(*primary, *view_.selection_begin_ns, *view_.selection_end_ns);
+        if (f.last <= f.first) {
             return std::nullopt;
         }
-        if (!range_ || range_doc_ != primary || range_first_ != a || range_last_ != b) {
-            range_ = RangeStatsView{fmt::format("frames {}-{} of {}", a, b - 1, primary->name),
-                                    range_stats(*primary, a, b)};
+        if (!range_ || range_doc_ != primary || range_first_ != f.first || range_last_ != f.last) {
+            range_ = RangeStatsView{
+                fmt::format("frames {}-{} of {}", f.first, f.last - 1, primary->name),
+                range_stats(*primary, f.first, f.last)};
             range_doc_ = primary;
-            range_first_ = a;
-            range_last_ = b;
+            range_first_ = f.first;
+            range_last_ = f.last;
+            if (log_) {
+                log_range(*range_);
+            }
         }
         return range_;
+    }
+
+    // The figures of a selected range, exactly (shortest round-trip form), for scripted runs.
+    static void log_range(const RangeStatsView& r) {
+        const FrameTimeSummary& t = r.stats.frame_time;
+        fmt::print(
+            "selection: {}: frames={} mean_ms={} p50_ms={} p99_ms={} max_ms={} fps={} "
+            "fps_1pct_low={} hitches={}\n",
+            r.label, t.frames, t.mean_ms, t.p50_ms, t.p99_ms, t.max_ms, r.stats.fps.average,
+            r.stats.fps.p1_low, r.stats.hitches.hitches.size());
+        std::fflush(stdout);
     }
 
     void draw_captures() {
@@ -232,6 +265,7 @@ class App {
     LiveRun live_;
     LoopsDemo demo_;
     ProbePanel probes_;
+    bool log_ = false;  // headless: print what the scripted input did on standard output
     bool live_shown_ = false;
 };
 
@@ -247,6 +281,9 @@ int run_viewer(const ViewerOptions& options) {
     int exit_code = kExitOk;
     App app(options);  // reads every file before a window opens: bad input fails fast
     ViewerWindow window("loopscope view", options.width, options.height, screenshot);
+    for (const std::string& path : options.drop_files) {
+        window.push_drop_event(path);  // taken in by the first poll, as a real drop would be
+    }
     using Clock = std::chrono::steady_clock;
     const auto viewer_start = Clock::now();
     // Headless with --probes, the screenshot waits for the probes' tables, but not forever.
@@ -261,6 +298,10 @@ int run_viewer(const ViewerOptions& options) {
         // The live harness paces itself with its render cap; vsync would add its own waits.
         window.set_vsync(!app.live_shown());
         app.tick_live();
+        if (screenshot && frame + 1 == options.frames && !options.save_live_trace_path.empty() &&
+            !app.save_live_trace(options.save_live_trace_path)) {
+            exit_code = kExitFailure;
+        }
         window.begin_frame();
         app.draw(frame);
         window.render();

@@ -126,6 +126,14 @@ Document load_document(const std::string& path, const std::string& process) {
     return doc;
 }
 
+FrameRange frames_in_range(const Document& doc, double begin_ns, double end_ns) {
+    const std::span<const std::int64_t> x(doc.x_ns);
+    FrameRange r;
+    r.first = first_sample_at_or_after(x, begin_ns);
+    r.last = std::max(r.first, first_sample_at_or_after(x, end_ns));
+    return r;
+}
+
 FrameStats range_stats(const Document& doc, std::size_t first, std::size_t last) {
     last = std::min(last, doc.frames());
     first = std::min(first, last);

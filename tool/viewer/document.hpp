@@ -82,6 +82,14 @@ void append_record(Document& doc, const FrameRecord& record);
 // Reads a trace or capture through the project's readers; throws InputError as they do.
 Document load_document(const std::string& path, const std::string& process);
 
+// The frames [first, last) whose start lies in [begin_ns, end_ns): what a selected time range
+// covers. first == last when it holds no frame start.
+struct FrameRange {
+    std::size_t first = 0;
+    std::size_t last = 0;
+};
+FrameRange frames_in_range(const Document& doc, double begin_ns, double end_ns);
+
 // Statistics of frames [first, last) of a document: the same code as the report.
 FrameStats range_stats(const Document& doc, std::size_t first, std::size_t last);
 

@@ -140,7 +140,13 @@ void LiveRun::tick() {
     }
 }
 
-void LiveRun::save_trace() {
+bool LiveRun::save_trace_as(const std::string& path) {
+    trace_path_ = path;
+    std::snprintf(path_input_.data(), path_input_.size(), "%s", trace_path_.c_str());
+    return save_trace();
+}
+
+bool LiveRun::save_trace() {
     try {
         OutputFile out(trace_path_);
         TraceInfo info;
@@ -156,8 +162,10 @@ void LiveRun::save_trace() {
         }
         out.commit();
         save_message_ = fmt::format("saved {} frames to {}", doc_.frames(), trace_path_);
+        return true;
     } catch (const std::exception& e) {
         save_message_ = e.what();
+        return false;
     }
 }
 

@@ -27,12 +27,16 @@ class LiveRun {
     // Controls, the moving ball and the graphs.
     void draw();
     bool running() const { return running_; }
+    // What the "save trace" button does, to another path: sets the path field and saves.
+    // False when it could not be saved; save_message() says what happened either way.
+    bool save_trace_as(const std::string& path);
+    const std::string& save_message() const { return save_message_; }
 
   private:
     using Clock = std::chrono::steady_clock;
     void restart_engine();
     void spin_for(std::int64_t ns);
-    void save_trace();
+    bool save_trace();
 
     LoopConfig config_;
     LoopEngine engine_;

@@ -50,6 +50,11 @@ void TimeView::fit(double begin_ns, double end_ns) {
     fitted = true;
 }
 
+void TimeView::select(double a_ns, double b_ns) {
+    selection_begin_ns = std::min(a_ns, b_ns);
+    selection_end_ns = std::max(a_ns, b_ns);
+}
+
 float YAxis::to_px(double v) const {
     double t = 0.0;
     if (log) {
@@ -98,9 +103,7 @@ PlotArea begin_time_plot(const char* id, TimeView& view, float height, double da
     }
     if (ImGui::IsItemActive()) {
         if (selecting_button) {
-            const double here = area.hover_x_ns;
-            view.selection_begin_ns = std::min(view.drag_anchor_ns, here);
-            view.selection_end_ns = std::max(view.drag_anchor_ns, here);
+            view.select(view.drag_anchor_ns, area.hover_x_ns);
         } else if (io.MouseDelta.x != 0.0f) {
             const double shift = -static_cast<double>(io.MouseDelta.x) * ns_per_px;
             view.t0_ns += shift;

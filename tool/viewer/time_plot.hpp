@@ -29,6 +29,8 @@ struct TimeView {
     double drag_anchor_ns = 0.0;
 
     void fit(double begin_ns, double end_ns);
+    // Selects the range between two times, in either order (the mouse drags either way).
+    void select(double a_ns, double b_ns);
     bool has_selection() const {
         return selection_begin_ns && selection_end_ns && *selection_end_ns > *selection_begin_ns;
     }

@@ -2,7 +2,10 @@
 // opens the window. This header knows nothing of SDL or Dear ImGui, so cmd_view.cpp stays plain.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "probes/loop_engine.hpp"
@@ -23,6 +26,11 @@ struct ViewerOptions {
     int frames = 60;              // frames to render before the screenshot
     int width = 1600;
     int height = 1000;
+
+    // Scripted input for tests: each goes through the code the mouse or the window uses.
+    std::vector<std::string> drop_files;  // pushed as SDL drop events before the first frame
+    std::optional<std::pair<std::int64_t, std::int64_t>> select_ns;  // a range on the Captures tab
+    std::string save_live_trace_path;  // the live run saved here at the last screenshot frame
 };
 
 // Runs the viewer until its window closes, or for `frames` frames when a screenshot is asked for.

@@ -92,6 +92,17 @@ bool ViewerWindow::poll_events(std::vector<std::string>& dropped_files) {
     return open;
 }
 
+void ViewerWindow::push_drop_event(const std::string& path) {
+    SDL_Event event{};
+    event.type = SDL_DROPFILE;
+    event.drop.file = SDL_strdup(path.c_str());  // freed by poll_events, as SDL's own drops are
+    event.drop.windowID = SDL_GetWindowID(window_);
+    if (SDL_PushEvent(&event) != 1) {
+        SDL_free(event.drop.file);
+        fail("cannot queue a file drop");
+    }
+}
+
 void ViewerWindow::begin_frame() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();

@@ -21,6 +21,8 @@ class ViewerWindow {
     void set_vsync(bool on);
     // Pumps events into ImGui; collects dropped file paths; false once the window was closed.
     bool poll_events(std::vector<std::string>& dropped_files);
+    // Queues a file drop onto this window, as the OS would deliver it (scripted input for tests).
+    void push_drop_event(const std::string& path);
     void begin_frame();
     // Renders ImGui's draw data into the back buffer (not yet presented).
     void render();

@@ -1,0 +1,419 @@
+// The recorder's writing: rows handed to the background writer (or written on the loop's thread
+// with background_writer = false) reach the file complete and in order across many flushes; a
+// writer held busy makes the loop drop and count frames instead of waiting; close() and the
+// destructor join the writer; no thread is left behind when the file cannot be opened. Exact
+// behaviour only: the writer is paced by the test (wait_for_writer, a held before_write hook),
+// never by sleeping. Needs only the header, so it also builds alone under ThreadSanitizer.
+#define LOOPSCOPE_RECORDER 1
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "probes/loopscope_recorder.hpp"
+#include "tests/test_support.hpp"
+
+#if defined(__linux__)
+#include <fcntl.h>
+#include <unistd.h>
+#endif
+
+namespace loopscope {
+namespace {
+
+std::vector<std::string> rows_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty() && line[0] != '#' && line.rfind("frame,", 0) != 0)
+            out.push_back(line);
+    }
+    return out;
+}
+
+std::int64_t frame_of(const std::string& row) {
+    return std::stoll(row.substr(0, row.find(',')));
+}
+
+// Frame i begins at kStart + time_of(i); its loop state is derived from i, so that every row's
+// text can be checked on its own, whatever frames around it were dropped.
+constexpr std::int64_t kStart = 1'000'000;
+std::int64_t time_of(std::int64_t i) {
+    return 16 * (i + 1) + i % 5;
+}
+std::int64_t fake_now = 0;
+std::int64_t fake_clock() {
+    return fake_now;
+}
+
+std::string expected_row(std::int64_t i) {
+    const std::int64_t raw = time_of(i) - (i == 0 ? 0 : time_of(i - 1));
+    const std::int64_t wait = time_of(i + 1) - time_of(i);
+    static const char* const kAlpha[] = {"0.000000", "0.250000", "0.500000", "0.750000"};
+    const auto s = [](std::int64_t v) { return std::to_string(v); };
+    return s(i) + "," + s(time_of(i)) + "," + s(raw) + "," + s(raw) + ",0," + s(raw) + "," +
+           s(100 + i) + "," + s(i % 3) + ",0," + s(i) + "," + kAlpha[i % 4] + ",0,0," + s(wait);
+}
+
+RecorderOptions options_for(const std::string& path, bool background) {
+    RecorderOptions o;
+    o.path = path;
+    o.clock_ns = &fake_clock;
+    o.clock_name = "fake";
+    o.write_start_time = false;
+    o.background_writer = background;
+    return o;
+}
+
+// Records frames [from, to) at their times.
+void record(Recorder& rec, std::int64_t from, std::int64_t to) {
+    for (std::int64_t i = from; i < to; ++i) {
+        rec.begin_frame(kStart + time_of(i));
+        rec.loop(i % 3, 100 + i, i, static_cast<double>(i % 4) / 4.0);
+    }
+}
+
+#if defined(__linux__)
+std::size_t threads_in_process() {
+    std::size_t n = 0;
+    for ([[maybe_unused]] const auto& entry :
+         std::filesystem::directory_iterator("/proc/self/task"))
+        ++n;
+    return n;
+}
+
+// The count before a recorder: after one thread has come and gone, so that helper threads a
+// runtime starts with the first thread (ThreadSanitizer's) are already there.
+std::size_t baseline_threads() {
+    std::thread([] {}).join();
+    return threads_in_process();
+}
+
+// A joined thread can stay listed for a moment after join() returns (the kernel wakes the
+// joiner before it has removed the thread): poll until the count is `expected`, for at most 5 s.
+std::size_t threads_after_join(std::size_t expected) {
+    std::size_t n = threads_in_process();
+    for (int i = 0; i < 5000 && n != expected; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        n = threads_in_process();
+    }
+    return n;
+}
+#endif
+
+// A before_write hook the test holds closed: the writer waits in it (at most 10 s, so that a
+// failing test cannot hang) until the test opens it.
+struct WriterGate {
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool open = false;
+    int entered = 0;
+
+    void hold() {
+        std::unique_lock<std::mutex> lock(mutex);
+        ++entered;
+        cv.notify_all();
+        cv.wait_for(lock, std::chrono::seconds(10), [&] { return open; });
+    }
+    void release() {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            open = true;
+        }
+        cv.notify_all();
+    }
+};
+
+class RecorderWriter : public ::testing::TestWithParam<bool> {
+  protected:
+    void SetUp() override { dir_ = test::make_temp_dir("recorder-writer"); }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+    std::string dir_;
+};
+
+INSTANTIATE_TEST_SUITE_P(Modes, RecorderWriter, ::testing::Values(true, false),
+                         [](const auto& info) {
+                             return info.param ? "BackgroundWriter" : "LoopThreadWriter";
+                         });
+
+TEST_P(RecorderWriter, RowsWrittenAreTheRowsRecordedInOrderAcrossManyFlushes) {
+    const std::string path = dir_ + "/t.csv";
+    RecorderOptions o = options_for(path, GetParam());
+    o.capacity = 64;
+    o.flush_every = 7;  // 9 blocks of 7 rows in the ring
+    constexpr std::int64_t kFrames = 2000;
+    fake_now = kStart;
+    {
+        Recorder rec(o);
+        EXPECT_EQ(rec.has_writer_thread(), GetParam());
+        for (std::int64_t i = 0; i < kFrames; ++i) {
+            record(rec, i, i + 1);
+            // Explicit flushes of partial blocks, now and then.
+            if (i % 97 == 5)
+                rec.flush();
+            // Pace the writer so that nothing is dropped: the test is about the data.
+            rec.wait_for_writer();
+        }
+        rec.close(kStart + time_of(kFrames));
+        EXPECT_TRUE(rec.ok());
+        EXPECT_EQ(rec.frames(), kFrames);
+        EXPECT_EQ(rec.recorded_frames(), kFrames);
+        EXPECT_EQ(rec.dropped_frames(), 0);
+    }
+    const auto rows = rows_of(test::read_text(path));
+    ASSERT_EQ(rows.size(), static_cast<std::size_t>(kFrames));
+    for (std::int64_t i = 0; i < kFrames; ++i)
+        ASSERT_EQ(rows[static_cast<std::size_t>(i)], expected_row(i)) << "row " << i;
+}
+
+TEST_P(RecorderWriter, UnpacedTheRowsWrittenAreStillExactlyTheRowsRecorded) {
+    // The loop runs as fast as it can: with the background writer some frames may be dropped
+    // (how many depends on the machine), but every row written is the right one, in order,
+    // and written + dropped = all frames.
+    const std::string path = dir_ + "/t.csv";
+    RecorderOptions o = options_for(path, GetParam());
+    o.capacity = 32;
+    o.flush_every = 8;
+    constexpr std::int64_t kFrames = 20000;
+    fake_now = kStart;
+    std::int64_t recorded = 0, dropped = 0;
+    {
+        Recorder rec(o);
+        record(rec, 0, kFrames);
+        rec.close(kStart + time_of(kFrames));
+        EXPECT_TRUE(rec.ok());
+        recorded = rec.recorded_frames();
+        dropped = rec.dropped_frames();
+    }
+    EXPECT_EQ(recorded + dropped, kFrames);
+    if (!GetParam()) {
+        EXPECT_EQ(dropped, 0);  // the loop's thread writes itself: it never has to drop
+    }
+    const auto rows = rows_of(test::read_text(path));
+    ASSERT_EQ(static_cast<std::int64_t>(rows.size()), recorded);
+    std::int64_t previous = -1;
+    for (const auto& row : rows) {
+        const std::int64_t frame = frame_of(row);
+        ASSERT_GT(frame, previous);
+        ASSERT_EQ(row, expected_row(frame));
+        previous = frame;
+    }
+}
+
+TEST_P(RecorderWriter, BlocksAreOnDiskOnceWrittenAndThePartialBlockIsHeld) {
+    // What a crash would leave: the full blocks handed over, not the block being filled.
+    const std::string path = dir_ + "/t.csv";
+    RecorderOptions o = options_for(path, GetParam());
+    o.capacity = 12;  // three blocks: the writer may be a block behind without a drop
+    o.flush_every = 4;
+    fake_now = kStart;
+    Recorder rec(o);
+    record(rec, 0, 10);  // nine frames complete: two blocks of four, frame 8 held
+    rec.wait_for_writer();
+    auto rows = rows_of(test::read_text(path));
+    ASSERT_EQ(rows.size(), 8u);
+    EXPECT_EQ(rows[7], expected_row(7));
+    // flush() hands the held frame over too.
+    rec.flush();
+    rec.wait_for_writer();
+    rows = rows_of(test::read_text(path));
+    ASSERT_EQ(rows.size(), 9u);
+    EXPECT_EQ(rows[8], expected_row(8));
+    rec.close(kStart + time_of(10));
+    EXPECT_EQ(rows_of(test::read_text(path)).size(), 10u);
+}
+
+TEST_P(RecorderWriter, CloseTwiceIsSafeAndTheDestructorAfterCloseDoesNothingMore) {
+    const std::string path = dir_ + "/t.csv";
+    RecorderOptions o = options_for(path, GetParam());
+    o.flush_every = 4;
+    fake_now = kStart;
+    {
+        Recorder rec(o);
+        record(rec, 0, 6);
+        rec.close(kStart + time_of(6));
+        EXPECT_FALSE(rec.has_writer_thread());
+        rec.close(kStart + time_of(9));
+        rec.close();
+        EXPECT_TRUE(rec.ok());
+        EXPECT_EQ(rec.recorded_frames(), 6);
+    }
+    const auto rows = rows_of(test::read_text(path));
+    ASSERT_EQ(rows.size(), 6u);
+    EXPECT_EQ(rows[5], expected_row(5));
+}
+
+TEST_P(RecorderWriter, StandardOutput) {
+#if defined(__linux__)
+    // "-" writes to stdout: send file descriptor 1 to a file for the recorder's lifetime.
+    const std::string path = dir_ + "/stdout.txt";
+    RecorderOptions o = options_for("-", GetParam());
+    o.flush_every = 3;
+    std::fflush(stdout);
+    const int saved = ::dup(1);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ASSERT_GE(saved, 0);
+    ASSERT_GE(fd, 0);
+    ::dup2(fd, 1);
+    ::close(fd);
+    bool ok = false;
+    std::int64_t recorded = 0;
+    fake_now = kStart;
+    {
+        Recorder rec(o);
+        record(rec, 0, 11);
+        rec.close(kStart + time_of(11));
+        ok = rec.ok();
+        recorded = rec.recorded_frames();
+    }
+    std::fflush(stdout);
+    ::dup2(saved, 1);
+    ::close(saved);
+    EXPECT_TRUE(ok);
+    EXPECT_EQ(recorded, 11);
+    const std::string text = test::read_text(path);
+    EXPECT_EQ(text.rfind("# loopscope-trace v1\n", 0), 0u) << text;
+    const auto rows = rows_of(text);
+    ASSERT_EQ(rows.size(), 11u);
+    for (std::int64_t i = 0; i < 11; ++i)
+        EXPECT_EQ(rows[static_cast<std::size_t>(i)], expected_row(i));
+#else
+    GTEST_SKIP() << "redirects file descriptor 1 (POSIX)";
+#endif
+}
+
+TEST_P(RecorderWriter, AFileThatCannotBeOpenedStartsNoThread) {
+#if defined(__linux__)
+    const std::size_t before = baseline_threads();
+#endif
+    {
+        Recorder rec(options_for(dir_ + "/no-such-folder/t.csv", GetParam()));
+        EXPECT_FALSE(rec.has_writer_thread());
+#if defined(__linux__)
+        EXPECT_EQ(threads_in_process(), before);
+#endif
+        record(rec, 0, 5);
+        rec.close();
+        EXPECT_FALSE(rec.ok());
+        EXPECT_EQ(rec.recorded_frames(), 0);
+        EXPECT_EQ(rec.dropped_frames(), 4);  // the fifth was still open at close()
+    }
+#if defined(__linux__)
+    EXPECT_EQ(threads_after_join(before), before);
+#endif
+}
+
+#if defined(__linux__)
+TEST_P(RecorderWriter, AFailedWriteIsReportedByOk) {
+    // /dev/full opens, and every write to it fails (no space left).
+    Recorder rec(options_for("/dev/full", GetParam()));
+    record(rec, 0, 5);
+    rec.close();
+    EXPECT_FALSE(rec.ok());
+    EXPECT_EQ(rec.recorded_frames(), 0);
+}
+#endif
+
+TEST(RecorderBackgroundWriter, TheDestructorJoinsTheWriterAndWritesTheRest) {
+    const std::string dir = test::make_temp_dir("recorder-writer");
+    const std::string path = dir + "/t.csv";
+    RecorderOptions o = options_for(path, true);
+    o.flush_every = 5;
+#if defined(__linux__)
+    const std::size_t before = baseline_threads();
+#endif
+    int exits = 0;
+    o.writer_exit = [&] { ++exits; };  // runs on the writer's thread, before join returns
+    fake_now = kStart;
+    {
+        Recorder rec(o);
+        EXPECT_TRUE(rec.has_writer_thread());
+#if defined(__linux__)
+        EXPECT_EQ(threads_in_process(), before + 1);
+#endif
+        record(rec, 0, 13);               // two full blocks and three rows held: no close()
+        fake_now = kStart + time_of(13);  // the destructor ends the last frame here
+    }
+    EXPECT_EQ(exits, 1);
+#if defined(__linux__)
+    EXPECT_EQ(threads_after_join(before), before);
+#endif
+    const auto rows = rows_of(test::read_text(path));
+    ASSERT_EQ(rows.size(), 13u);
+    for (std::int64_t i = 0; i < 13; ++i)
+        EXPECT_EQ(rows[static_cast<std::size_t>(i)], expected_row(i));
+    std::filesystem::remove_all(dir);
+}
+
+TEST(RecorderBackgroundWriter, ABusyWriterMakesTheLoopDropAndCountFramesNotWait) {
+    const std::string dir = test::make_temp_dir("recorder-writer");
+    const std::string path = dir + "/t.csv";
+    WriterGate gate;
+    RecorderOptions o = options_for(path, true);
+    o.capacity = 4;
+    o.flush_every = 2;  // a ring of two blocks of two rows
+    o.before_write = [&] { gate.hold(); };
+    fake_now = kStart;
+    {
+        Recorder rec(o);
+        // Opens the gate before the recorder's destructor joins, whatever happens below.
+        struct Opener {
+            WriterGate& gate;
+            ~Opener() { gate.release(); }
+        } opener{gate};
+
+        // Frames 0-1 fill block 0 (handed over: the writer holds it in the gate), frames 2-3
+        // fill block 1 (handed over), and frames 4-8 find block 0 still not written: dropped.
+        // Frame 9 is still open.
+        record(rec, 0, 10);
+        EXPECT_EQ(rec.recorded_frames(), 4);
+        EXPECT_EQ(rec.dropped_frames(), 5);
+        EXPECT_EQ(rec.frames(), 10);
+
+        gate.release();
+        for (std::int64_t i = 10; i < 16; ++i) {  // frame 9 and on are recorded again
+            rec.wait_for_writer();                // (paced: no further drops)
+            record(rec, i, i + 1);
+        }
+        rec.close(kStart + time_of(16));
+        EXPECT_TRUE(rec.ok());
+        EXPECT_EQ(rec.recorded_frames(), 11);
+        EXPECT_EQ(rec.dropped_frames(), 5);
+    }
+    EXPECT_GE(gate.entered, 1);
+    const auto rows = rows_of(test::read_text(path));
+    std::vector<std::int64_t> frames;
+    for (const auto& row : rows) {
+        frames.push_back(frame_of(row));
+        EXPECT_EQ(row, expected_row(frame_of(row)));
+    }
+    // The frame column shows the gap.
+    EXPECT_EQ(frames, (std::vector<std::int64_t>{0, 1, 2, 3, 9, 10, 11, 12, 13, 14, 15}));
+    std::filesystem::remove_all(dir);
+}
+
+TEST(RecorderBackgroundWriter, NoThreadWithoutStreamingOrWhenTurnedOff) {
+    const std::string dir = test::make_temp_dir("recorder-writer");
+    RecorderOptions o = options_for(dir + "/a.csv", true);
+    o.flush_every = 0;  // everything at close(): nothing to hand over before
+    {
+        Recorder rec(o);
+        EXPECT_FALSE(rec.has_writer_thread());
+    }
+    RecorderOptions off = options_for(dir + "/b.csv", false);
+    {
+        Recorder rec(off);
+        EXPECT_FALSE(rec.has_writer_thread());
+    }
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace loopscope
