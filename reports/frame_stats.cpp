@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "common/sort_ns.hpp"
 #include "common/units.hpp"
 
 namespace loopscope {
@@ -36,7 +37,7 @@ FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns) {
     if (frame_ns.empty())
         return s;
     std::vector<std::int64_t> sorted(frame_ns.begin(), frame_ns.end());
-    std::sort(sorted.begin(), sorted.end());
+    sort_ns(sorted);
     s.total_ns = std::accumulate(sorted.begin(), sorted.end(), std::int64_t{0});
     const double n = static_cast<double>(s.frames);
     const double mean_ns = static_cast<double>(s.total_ns) / n;
@@ -256,14 +257,15 @@ CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
 }
 
 FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,
-                               std::span<const std::int64_t> start_ns) {
+                               std::span<const std::int64_t> start_ns, bool with_refresh) {
     FrameStats s;
     s.frame_time = summarize_frame_times(frame_ns);
     s.fps = fps_figures(s.frame_time);
     s.stutter = capframex_stutter(frame_ns);
     s.hitches = unreal_hitches(frame_ns, start_ns);
     s.variation = variation_buckets(frame_ns);
-    s.refresh = detect_refresh_rate(frame_ns);
+    if (with_refresh)
+        s.refresh = detect_refresh_rate(frame_ns);
     return s;
 }
 

@@ -137,7 +137,10 @@ struct FrameStats {
     VariationBuckets variation;
     RefreshGuess refresh;
 };
+// Every figure of FrameStats. The refresh-rate guess is the dearest part (a scan per candidate
+// rate); with_refresh = false leaves `refresh` empty, for callers that do not use it (the
+// comparison's resamples).
 FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,
-                               std::span<const std::int64_t> start_ns);
+                               std::span<const std::int64_t> start_ns, bool with_refresh = true);
 
 }  // namespace loopscope

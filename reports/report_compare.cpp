@@ -2,7 +2,11 @@
 #include "reports/report_compare.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "reports/frame_stats.hpp"
 
@@ -45,6 +49,20 @@ std::size_t bootstrap_block_frames(std::size_t frames) {
     return std::clamp<std::size_t>(b, 1, std::max<std::size_t>(frames, 1));
 }
 
+namespace {
+
+// Draws the start of each block of one resample, in order: ceil(N / b) draws. block_resample
+// and the comparison's generator bookkeeping both go through here, so they consume the
+// generator identically.
+template <class OnStart>
+void draw_block_starts(std::size_t n, std::size_t block, std::uint64_t& state, OnStart on_start) {
+    const std::size_t blocks = (n + block - 1) / block;
+    for (std::size_t i = 0; i < blocks; ++i)
+        on_start(static_cast<std::size_t>(uniform_below(n - block + 1, state)));
+}
+
+}  // namespace
+
 std::vector<std::int64_t> block_resample(std::span<const std::int64_t> frame_ns, std::size_t block,
                                          std::uint64_t& state) {
     const std::size_t n = frame_ns.size();
@@ -53,11 +71,10 @@ std::vector<std::int64_t> block_resample(std::span<const std::int64_t> frame_ns,
         return out;
     block = std::clamp<std::size_t>(block, 1, n);
     out.reserve(n + block);
-    while (out.size() < n) {
-        const auto start = static_cast<std::size_t>(uniform_below(n - block + 1, state));
+    draw_block_starts(n, block, state, [&](std::size_t start) {
         out.insert(out.end(), frame_ns.begin() + static_cast<std::ptrdiff_t>(start),
                    frame_ns.begin() + static_cast<std::ptrdiff_t>(start + block));
-    }
+    });
     out.resize(n);
     return out;
 }
@@ -77,25 +94,78 @@ std::vector<const char*> compared_figures() {
 }
 
 Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std::size_t resamples,
-                            std::uint64_t seed) {
+                            std::uint64_t seed, const std::function<void(double)>& progress,
+                            unsigned threads) {
     Comparison c;
     c.resamples = resamples;
     c.seed = seed;
     c.block_a = bootstrap_block_frames(a.series.frame_ns.size());
     c.block_b = bootstrap_block_frames(b.series.frame_ns.size());
     const std::vector<const char*> names = compared_figures();
-    std::vector<std::vector<double>> diffs(names.size());
+    std::vector<std::vector<double>> diffs(names.size(), std::vector<double>(resamples));
+
+    // The generator state at the start of each resample of A and of B, drawn in the order a
+    // single thread would draw them, so the threads change nothing but the time taken.
+    const std::span<const std::int64_t> frames_a = a.series.frame_ns;
+    const std::span<const std::int64_t> frames_b = b.series.frame_ns;
+    std::vector<std::uint64_t> state_a(resamples), state_b(resamples);
     std::uint64_t state = seed;
-    for (std::size_t k = 0; k < resamples; ++k) {
-        const auto ra = block_resample(a.series.frame_ns, c.block_a, state);
-        const auto rb = block_resample(b.series.frame_ns, c.block_b, state);
-        const FrameStats sa = compute_frame_stats(ra, {});
-        const FrameStats sb = compute_frame_stats(rb, {});
-        for (std::size_t f = 0; f < names.size(); ++f) {
-            diffs[f].push_back(*frame_figure_value(sb, names[f]) -
-                               *frame_figure_value(sa, names[f]));
+    auto skip = [&](std::span<const std::int64_t> frames, std::size_t block) {
+        if (!frames.empty()) {
+            draw_block_starts(frames.size(), std::clamp<std::size_t>(block, 1, frames.size()),
+                              state, [](std::size_t) {});
         }
+    };
+    for (std::size_t k = 0; k < resamples; ++k) {
+        state_a[k] = state;
+        skip(frames_a, c.block_a);
+        state_b[k] = state;
+        skip(frames_b, c.block_b);
     }
+
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> done{0};
+    std::mutex failure_mutex;
+    std::exception_ptr failure;
+    auto work = [&](bool report) {
+        try {
+            for (std::size_t k = next++; k < resamples; k = next++) {
+                std::uint64_t sa_state = state_a[k];
+                std::uint64_t sb_state = state_b[k];
+                const auto ra = block_resample(frames_a, c.block_a, sa_state);
+                const auto rb = block_resample(frames_b, c.block_b, sb_state);
+                const FrameStats sa = compute_frame_stats(ra, {}, false);
+                const FrameStats sb = compute_frame_stats(rb, {}, false);
+                for (std::size_t f = 0; f < names.size(); ++f) {
+                    diffs[f][k] =
+                        *frame_figure_value(sb, names[f]) - *frame_figure_value(sa, names[f]);
+                }
+                const std::size_t finished = ++done;
+                if (report && progress)
+                    progress(static_cast<double>(finished) / static_cast<double>(resamples));
+            }
+        } catch (...) {
+            const std::lock_guard lock(failure_mutex);
+            if (!failure)
+                failure = std::current_exception();
+            next = resamples;  // the others stop after their current resample
+        }
+    };
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    threads =
+        static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(resamples, 1)));
+    std::vector<std::thread> helpers;
+    for (unsigned t = 1; t < threads; ++t)
+        helpers.emplace_back(work, false);
+    work(true);
+    for (std::thread& t : helpers)
+        t.join();
+    if (failure)
+        std::rethrow_exception(failure);
+    if (progress)
+        progress(1.0);
+
     for (std::size_t f = 0; f < names.size(); ++f) {
         FigureDifference d;
         d.name = names[f];

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -32,8 +33,13 @@ std::vector<std::int64_t> block_resample(std::span<const std::int64_t> frame_ns,
 // frames, duration_s and the refresh grid, which a resample does not change meaningfully.
 std::vector<const char*> compared_figures();
 
+// The resamples run on every core the machine has; the result is the same whatever the number
+// of threads (each resample's generator state is fixed before any of them runs). `progress`,
+// when given, is called on the calling thread with the fraction done.
 Comparison compare_captures(const CaptureReport& a, const CaptureReport& b,
                             std::size_t resamples = kBootstrapResamples,
-                            std::uint64_t seed = kBootstrapSeed);
+                            std::uint64_t seed = kBootstrapSeed,
+                            const std::function<void(double)>& progress = {},
+                            unsigned threads = 0);  // 0 = one per core
 
 }  // namespace loopscope

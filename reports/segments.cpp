@@ -11,6 +11,7 @@
 
 #include "common/duration.hpp"
 #include "common/errors.hpp"
+#include "common/sort_ns.hpp"
 #include "common/units.hpp"
 #include "reports/frame_stats.hpp"
 
@@ -90,7 +91,7 @@ StartupSegment detect_startup(std::span<const std::int64_t> frame_ns) {
     if (n < kStartupMinFrames)
         return seg;
     std::vector<std::int64_t> sorted(frame_ns.begin(), frame_ns.end());
-    std::sort(sorted.begin(), sorted.end());
+    sort_ns(sorted);
     const double median_ns = percentile_sorted(sorted, 0.5);
     seg.median_ms = ns_to_ms(median_ns);
     const auto far_off = [&](std::int64_t v) {

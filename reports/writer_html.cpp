@@ -10,6 +10,7 @@
 #include <cmath>
 #include <vector>
 
+#include "common/sort_ns.hpp"
 #include "common/units.hpp"
 #include "reports/plot_decimation.hpp"
 #include "reports/writer.hpp"
@@ -195,7 +196,7 @@ std::string percentile_plot(const std::vector<const CaptureReport*>& reports) {
     double y_max = 0;
     for (const CaptureReport* r : reports) {
         std::vector<std::int64_t> sorted = r->series.frame_ns;
-        std::sort(sorted.begin(), sorted.end());
+        sort_ns(sorted);
         std::vector<double> curve;
         for (int i = 0; i <= kPoints; ++i) {
             curve.push_back(percentile_sorted(sorted, i / static_cast<double>(kPoints)) / 1e6);

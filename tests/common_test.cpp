@@ -1,12 +1,16 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <limits>
+#include <random>
 #include <sstream>
 
 #include "common/duration.hpp"
 #include "common/errors.hpp"
 #include "common/markdown_table.hpp"
 #include "common/output_file.hpp"
+#include "common/sort_ns.hpp"
 #include "common/text_position.hpp"
 #include "tests/test_support.hpp"
 
@@ -36,6 +40,38 @@ TEST(Duration, FormatsWithTheLargestUnitThatKeepsTheValueAboveOne) {
     EXPECT_EQ(format_duration(999), "999 ns");
     EXPECT_EQ(format_duration(1'500), "1.500 us");
     EXPECT_EQ(format_duration(2'000'000'000), "2.000 s");
+}
+
+TEST(SortNs, OrdersLikeStdSortAcrossSizesAndRanges) {
+    std::mt19937_64 random(7);
+    struct Case {
+        std::size_t n;
+        std::int64_t lo, hi;
+    };
+    const std::int64_t big = std::numeric_limits<std::int64_t>::max();
+    const Case cases[] = {
+        {10, 0, 100},                              // small: std::sort
+        {5000, 16'000'000, 17'000'000},            // frame times, one pass
+        {100'000, 0, 2'000'000'000},               // up to 2 s: three passes
+        {100'000, -5'000, 5'000},                  // negatives
+        {20'000, 0, (std::int64_t{1} << 44) - 1},  // the most the radix passes cover
+        {20'000, -big, big},                       // wider: std::sort
+        {20'000, 42, 42},                          // all equal
+    };
+    for (const Case& c : cases) {
+        std::uniform_int_distribution<std::int64_t> pick(c.lo, c.hi);
+        std::vector<std::int64_t> v(c.n);
+        for (auto& x : v)
+            x = pick(random);
+        if (c.n > 2) {
+            v[0] = c.hi;  // the extremes present
+            v[1] = c.lo;
+        }
+        std::vector<std::int64_t> expected = v;
+        std::sort(expected.begin(), expected.end());
+        sort_ns(v);
+        EXPECT_EQ(v, expected) << c.n << " values in [" << c.lo << ", " << c.hi << "]";
+    }
 }
 
 TEST(TextPosition, CountsLinesAndColumnsFromOne) {

@@ -2,10 +2,13 @@
 // timeline, generated frames, figure names, gating and the bootstrap comparison.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "common/errors.hpp"
+#include "reports/frame_stats.hpp"
 #include "reports/gate.hpp"
 #include "reports/report_compare.hpp"
 #include "reports/report_model.hpp"
@@ -243,6 +246,57 @@ TEST(ReportCompare, ARealShiftIsSignificantAndNoiseIsNot) {
     const Comparison again = compare_captures(ra, rb, 100);
     EXPECT_EQ(find(again, "p99_ms").low, find(shifted, "p99_ms").low);
     EXPECT_EQ(find(again, "p99_ms").high, find(shifted, "p99_ms").high);
+}
+
+TEST(Comparison, ThreadsChangeNothingAndMatchOneGeneratorStream) {
+    // Noisy, autocorrelated frame times so that every resample differs.
+    std::vector<std::int64_t> fa, fb;
+    std::uint64_t x = 12345;
+    for (int i = 0; i < 3000; ++i) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        const auto noise = static_cast<std::int64_t>((x >> 33) % (4 * kMs));
+        fa.push_back(15 * kMs + noise + (i / 300 % 2) * 2 * kMs);
+        fb.push_back(16 * kMs + noise / 2 + (i % 500 == 0 ? 80 * kMs : 0));
+    }
+    const Capture ca = make_capture(fa), cb = make_capture(fb);
+    const CaptureReport ra = analyse_capture(ca, {});
+    const CaptureReport rb = analyse_capture(cb, {});
+    constexpr std::size_t kResamples = 40;
+    constexpr std::uint64_t kSeed = 99;
+    double last_progress = 0;
+    int progress_calls = 0;
+    const Comparison one = compare_captures(ra, rb, kResamples, kSeed, {}, 1);
+    const Comparison three = compare_captures(
+        ra, rb, kResamples, kSeed,
+        [&](double done) {
+            EXPECT_GE(done, last_progress);
+            last_progress = done;
+            ++progress_calls;
+        },
+        3);
+    EXPECT_GT(progress_calls, 0);
+    EXPECT_DOUBLE_EQ(last_progress, 1.0);
+
+    // The plain sequential bootstrap: one generator stream, A then B for each resample.
+    std::uint64_t state = kSeed;
+    std::vector<double> p99_diffs;
+    for (std::size_t k = 0; k < kResamples; ++k) {
+        const auto sa = compute_frame_stats(block_resample(fa, one.block_a, state), {});
+        const auto sb = compute_frame_stats(block_resample(fb, one.block_b, state), {});
+        p99_diffs.push_back(sb.frame_time.p99_ms - sa.frame_time.p99_ms);
+    }
+    std::sort(p99_diffs.begin(), p99_diffs.end());
+    ASSERT_EQ(one.figures.size(), three.figures.size());
+    for (std::size_t f = 0; f < one.figures.size(); ++f) {
+        EXPECT_EQ(one.figures[f].low, three.figures[f].low) << one.figures[f].name;
+        EXPECT_EQ(one.figures[f].high, three.figures[f].high) << one.figures[f].name;
+        if (std::string_view(one.figures[f].name) == "p99_ms") {
+            // 2.5 % of the way through 40 sorted values: between the 1st and 2nd.
+            const double h = 0.025 * (kResamples - 1);
+            const double low = p99_diffs[0] + h * (p99_diffs[1] - p99_diffs[0]);
+            EXPECT_DOUBLE_EQ(one.figures[f].low, low);
+        }
+    }
 }
 
 }  // namespace

@@ -106,7 +106,12 @@ int run_report(const ReportArgs& args) {
                     r.capture->source.file));
             }
         }
-        report.comparison = compare_captures(report.captures[0], report.captures[1]);
+        // A million frames a side takes seconds: show how far the resamples are.
+        Progress progress("comparing (block bootstrap)");
+        report.comparison =
+            compare_captures(report.captures[0], report.captures[1], kBootstrapResamples,
+                             kBootstrapSeed, [&](double done) { progress.update(done); });
+        progress.done();
     }
     const std::vector<GateFailure> failures = evaluate_gate(gate, report.captures.back());
 

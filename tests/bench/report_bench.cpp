@@ -6,11 +6,13 @@
 //   build/tests/loopscope_bench --benchmark_filter='BM_WcL|BM_ReadCapture|BM_Report'
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <random>
 #include <string>
 
+#include "common/sort_ns.hpp"
 #include "reports/report_compare.hpp"
 #include "reports/report_model.hpp"
 #include "reports/writer.hpp"
@@ -89,6 +91,21 @@ void BM_ReportCompare100k(benchmark::State& state) {
         benchmark::DoNotOptimize(&cmp);
     }
 }
+
+// Sorting the million frame times, the step every percentile needs: sort_ns against std::sort.
+void BM_SortFrameTimes(benchmark::State& state, bool radix) {
+    const std::vector<std::int64_t>& frames = million_frames().frame_ns;
+    for (auto _ : state) {
+        std::vector<std::int64_t> v = frames;
+        if (radix)
+            sort_ns(v);
+        else
+            std::sort(v.begin(), v.end());
+        benchmark::DoNotOptimize(v.data());
+    }
+}
+BENCHMARK_CAPTURE(BM_SortFrameTimes, sort_ns, true)->Unit(benchmark::kMillisecond)->Iterations(5);
+BENCHMARK_CAPTURE(BM_SortFrameTimes, std_sort, false)->Unit(benchmark::kMillisecond)->Iterations(5);
 
 BENCHMARK(BM_ReportAnalyse)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
 BENCHMARK(BM_ReportWriteJson)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
