@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "tool/viewer/panels.hpp"
@@ -44,11 +45,48 @@ double nines(double p) {
 }
 constexpr double kMaxNines = 4.0;  // up to p99.99
 
+// Axis labels along one row, left to right: a label that would overlap the one before it is
+// left out, so a narrow window shows fewer labels rather than a smear of digits.
+class LabelRow {
+  public:
+    LabelRow(ImDrawList* draw, float lo, float hi) : draw_(draw), lo_(lo), hi_(hi) {}
+    // Centred on x (kept inside [lo, hi]) when centre, else starting at x.
+    void add(float x, float y, const std::string& text, bool centre) {
+        const float w = ImGui::CalcTextSize(text.c_str()).x;
+        const float left = std::clamp(centre ? x - w * 0.5f : x, lo_, std::max(lo_, hi_ - w));
+        if (left < right_ + 6.0f)
+            return;
+        draw_->AddText(ImVec2(left, y), kLabel, text.c_str());
+        right_ = left + w;
+    }
+
+  private:
+    ImDrawList* draw_;
+    float lo_, hi_;
+    float right_ = -HUGE_VALF;
+};
+
+// Everything a panel draws stays inside its own rectangle (a long title in a narrow window
+// would otherwise run into the next panel).
+class PanelClip {
+  public:
+    PanelClip(ImDrawList* draw, ImVec2 pos, ImVec2 size) : draw_(draw) {
+        draw_->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + size.y), true);
+    }
+    ~PanelClip() { draw_->PopClipRect(); }
+    PanelClip(const PanelClip&) = delete;
+    PanelClip& operator=(const PanelClip&) = delete;
+
+  private:
+    ImDrawList* draw_;
+};
+
 void histogram(std::span<Document* const> docs, const GraphSettings& settings, ImVec2 size) {
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     ImGui::Dummy(size);
     const ImVec2 a(pos.x + 40.0f, pos.y + 18.0f), b(pos.x + size.x - 8.0f, pos.y + size.y - 18.0f);
     ImDrawList* draw = ImGui::GetWindowDrawList();
+    const PanelClip clip(draw, pos, size);
     draw->AddRectFilled(a, b, IM_COL32(22, 24, 28, 255));
     draw->AddText(ImVec2(a.x, pos.y), IM_COL32(230, 230, 230, 255),
                   settings.log_axis ? "frame-time histogram (log bins), share of frames"
@@ -87,15 +125,13 @@ void histogram(std::span<Document* const> docs, const GraphSettings& settings, I
         return a.x + static_cast<float>(t) * (b.x - a.x);
     };
     // Axis labels in ms at a handful of places.
+    LabelRow labels(draw, a.x, b.x);
     for (int k = 0; k <= 4; ++k) {
         const double t = k / 4.0;
         const double ns = settings.log_axis ? lo * std::pow(hi / lo, t) : lo + t * (hi - lo);
         const float x = x_of(ns);
         draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), kGrid);
-        const std::string label = fmt::format("{:.3g} ms", ns / 1e6);
-        const float label_w = ImGui::CalcTextSize(label.c_str()).x;
-        draw->AddText(ImVec2(std::clamp(x - label_w * 0.5f, a.x, b.x - label_w), b.y + 2.0f),
-                      kLabel, label.c_str());
+        labels.add(x, b.y + 2.0f, fmt::format("{:.3g} ms", ns / 1e6), true);
     }
     draw->AddText(ImVec2(pos.x, a.y), kLabel, fmt::format("{:.0f}%", top_share * 100).c_str());
     for (std::size_t k = 0; k < docs.size(); ++k) {
@@ -125,6 +161,7 @@ void percentile_curve(std::span<Document* const> docs, const GraphSettings& sett
     ImGui::Dummy(size);
     const ImVec2 a(pos.x + 56.0f, pos.y + 18.0f), b(pos.x + size.x - 8.0f, pos.y + size.y - 18.0f);
     ImDrawList* draw = ImGui::GetWindowDrawList();
+    const PanelClip clip(draw, pos, size);
     draw->AddRectFilled(a, b, IM_COL32(22, 24, 28, 255));
     draw->AddText(ImVec2(a.x, pos.y), IM_COL32(230, 230, 230, 255),
                   "frame time at percentile (p50, p90, p99, p99.9, p99.99)");
@@ -144,11 +181,11 @@ void percentile_curve(std::span<Document* const> docs, const GraphSettings& sett
     axis.hi = hi / 1e6 * 1.1;
     axis.top = a.y;
     axis.bottom = b.y;
+    LabelRow labels(draw, a.x, b.x);
     for (const double p : {0.0, 0.5, 0.9, 0.99, 0.999, 0.9999}) {
         const float x = a.x + static_cast<float>(nines(p) / kMaxNines) * (b.x - a.x);
         draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), kGrid);
-        draw->AddText(ImVec2(std::min(x + 2.0f, b.x - 40.0f), b.y + 2.0f), kLabel,
-                      fmt::format("p{:g}", p * 100).c_str());
+        labels.add(x + 2.0f, b.y + 2.0f, fmt::format("p{:g}", p * 100), false);
     }
     for (int k = 0; k <= 4; ++k) {
         const double v = axis.log ? axis.lo * std::pow(axis.hi / axis.lo, k / 4.0)

@@ -124,18 +124,17 @@ void draw_stats_table(std::span<Document* const> docs, const std::optional<Range
         return;
     }
     ImGui::TableSetupScrollFreeze(1, 1);
+    // The values come before the long definitions, so a narrow window still shows them.
     ImGui::TableSetupColumn("figure");
-    ImGui::TableSetupColumn("definition");
     for (const Column& c : columns) {
         ImGui::TableSetupColumn(c.title.c_str());
     }
+    ImGui::TableSetupColumn("definition");
     ImGui::TableHeadersRow();
     for (const Row& row : rows()) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(row.figure);
-        ImGui::TableNextColumn();
-        ImGui::TextDisabled("%s", row.definition);
         for (const Column& c : columns) {
             ImGui::TableNextColumn();
             if (row.per_frame_only && !c.per_frame) {
@@ -146,6 +145,8 @@ void draw_stats_table(std::span<Document* const> docs, const std::optional<Range
                 ImGui::PopStyleColor();
             }
         }
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", row.definition);
     }
     ImGui::EndTable();
 }
