@@ -1,20 +1,15 @@
+// Markdown blocks (markdown_blocks.hpp, the parser the viewer uses too) as HTML.
 #include "reports/markdown_html.hpp"
 
+#include <algorithm>
 #include <vector>
 
+#include "reports/markdown_blocks.hpp"
 #include "reports/writer.hpp"
 
 namespace loopscope {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
 
 // Escapes the text and renders `code` spans; everything else stays as written.
 std::string inline_html(std::string_view text) {
@@ -35,97 +30,49 @@ std::string inline_html(std::string_view text) {
     return out;
 }
 
-std::vector<std::string_view> table_cells(std::string_view line) {
-    line = trim(line);
-    if (!line.empty() && line.front() == '|')
-        line.remove_prefix(1);
-    if (!line.empty() && line.back() == '|')
-        line.remove_suffix(1);
-    std::vector<std::string_view> cells;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i <= line.size(); ++i) {
-        if (i == line.size() || line[i] == '|') {
-            cells.push_back(trim(line.substr(start, i - start)));
-            start = i + 1;
-        }
+void table_row(std::string& out, const std::vector<std::string>& cells, const char* tag) {
+    out += "<tr>";
+    for (const std::string& cell : cells) {
+        out += std::string("<") + tag + ">" + inline_html(cell) + "</" + tag + ">";
     }
-    return cells;
-}
-
-bool is_separator_row(std::string_view line) {
-    for (char c : line) {
-        if (c != '|' && c != '-' && c != ':' && c != ' ')
-            return false;
-    }
-    return true;
+    out += "</tr>\n";
 }
 
 }  // namespace
 
 std::string markdown_to_html(std::string_view markdown) {
-    std::vector<std::string_view> lines;
-    std::size_t start = 0;
-    while (start <= markdown.size()) {
-        std::size_t end = markdown.find('\n', start);
-        if (end == std::string_view::npos)
-            end = markdown.size();
-        lines.push_back(markdown.substr(start, end - start));
-        start = end + 1;
-    }
-
+    const std::vector<MarkdownBlock> blocks = parse_markdown_blocks(markdown);
     std::string out;
-    std::string paragraph;
-    auto flush_paragraph = [&] {
-        if (!paragraph.empty())
-            out += "<p>" + paragraph + "</p>\n";
-        paragraph.clear();
-    };
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::string_view line = trim(lines[i]);
-        if (line.empty()) {
-            flush_paragraph();
-        } else if (line.front() == '#') {
-            flush_paragraph();
-            std::size_t level = 0;
-            while (level < line.size() && line[level] == '#')
-                ++level;
-            const auto text = trim(line.substr(level));
-            const auto tag = "h" + std::to_string(level > 6 ? 6 : level);
-            out += "<" + tag + ">" + inline_html(text) + "</" + tag + ">\n";
-        } else if (line.starts_with("- ")) {
-            flush_paragraph();
-            out += "<ul>\n";
-            for (; i < lines.size() && trim(lines[i]).starts_with("- "); ++i) {
-                out += "<li>" + inline_html(trim(lines[i]).substr(2)) + "</li>\n";
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        const MarkdownBlock& b = blocks[i];
+        switch (b.kind) {
+            case MarkdownBlock::Kind::heading: {
+                const auto tag = "h" + std::to_string(std::clamp(b.level, 1, 6));
+                out += "<" + tag + ">" + inline_html(b.text) + "</" + tag + ">\n";
+                break;
             }
-            --i;
-            out += "</ul>\n";
-        } else if (line.front() == '|') {
-            flush_paragraph();
-            out += "<table>\n";
-            bool header = true;
-            for (; i < lines.size() && trim(lines[i]).starts_with("|"); ++i) {
-                const auto row = trim(lines[i]);
-                if (is_separator_row(row))
-                    continue;
-                const char* cell_tag = header ? "th" : "td";
-                out += "<tr>";
-                for (auto cell : table_cells(row)) {
-                    out += std::string("<") + cell_tag + ">" + inline_html(cell) + "</" + cell_tag +
-                           ">";
+            case MarkdownBlock::Kind::paragraph:
+                out += "<p>" + inline_html(b.text) + "</p>\n";
+                break;
+            case MarkdownBlock::Kind::bullet:
+                // Bullets next to each other are one list.
+                out += "<ul>\n";
+                for (; i < blocks.size() && blocks[i].kind == MarkdownBlock::Kind::bullet; ++i) {
+                    out += "<li>" + inline_html(blocks[i].text) + "</li>\n";
                 }
-                out += "</tr>\n";
-                header = false;
-            }
-            --i;
-            out += "</table>\n";
-        } else {
-            if (!paragraph.empty())
-                paragraph += ' ';
-            paragraph += inline_html(line);
+                --i;  // the loop's ++i moves past the list
+                out += "</ul>\n";
+                break;
+            case MarkdownBlock::Kind::table:
+                out += "<table>\n";
+                table_row(out, b.header, "th");
+                for (const auto& row : b.rows) {
+                    table_row(out, row, "td");
+                }
+                out += "</table>\n";
+                break;
         }
     }
-    flush_paragraph();
     return out;
 }
 

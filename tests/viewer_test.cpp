@@ -15,12 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "probes/clock_report.hpp"
 #include "reports/frame_stats.hpp"
 #include "reports/readers.hpp"
 #include "tests/test_support.hpp"
 #include "tool/viewer/document.hpp"
-#include "tool/viewer/markdown_blocks.hpp"
 
 using namespace loopscope;
 using namespace loopscope::test;
@@ -285,65 +283,6 @@ TEST_F(ViewerHeadless, BadInputIsOneLineAndExitCodeTwoWithNoScreenshot) {
     EXPECT_NE(r.err.find("steady-60"), std::string::npos) << r.err;  // lists the scenarios
     EXPECT_FALSE(std::filesystem::exists(out));
 }
-// The probe panel shows the probes' own Markdown as tables: the split must keep every cell.
-TEST(ViewerMarkdown, SplitsHeadingsParagraphsBulletsAndTables) {
-    const std::string md =
-        "## Clock sources\n\n"
-        "2 clocks in 1 s; at least\nten reads each.\n\n"
-        "| clock | read cost | note |\n"
-        "| ----- | --------: | :--- |\n"
-        "| a     |    1.0 ns | x    |\n"
-        "| b     |    2.0 ns |\n"
-        "\n- first finding\n- second finding\n";
-    const auto blocks = parse_markdown_blocks(md);
-    ASSERT_EQ(blocks.size(), 5u);
-    EXPECT_EQ(blocks[0].kind, MarkdownBlock::Kind::heading);
-    EXPECT_EQ(blocks[0].level, 2);
-    EXPECT_EQ(blocks[0].text, "Clock sources");
-    EXPECT_EQ(blocks[1].kind, MarkdownBlock::Kind::paragraph);
-    EXPECT_EQ(blocks[1].text, "2 clocks in 1 s; at least ten reads each.");
-    ASSERT_EQ(blocks[2].kind, MarkdownBlock::Kind::table);
-    EXPECT_EQ(blocks[2].header, (std::vector<std::string>{"clock", "read cost", "note"}));
-    EXPECT_EQ(blocks[2].right_aligned, (std::vector<bool>{false, true, false}));
-    ASSERT_EQ(blocks[2].rows.size(), 2u);
-    EXPECT_EQ(blocks[2].rows[0], (std::vector<std::string>{"a", "1.0 ns", "x"}));
-    EXPECT_EQ(blocks[2].rows[1], (std::vector<std::string>{"b", "2.0 ns", ""}));  // padded
-    EXPECT_EQ(blocks[3].kind, MarkdownBlock::Kind::bullet);
-    EXPECT_EQ(blocks[4].text, "second finding");
-}
-
-TEST(ViewerMarkdown, SparklineCellsBecomeBarLevels) {
-    Sparkline s;
-    ASSERT_TRUE(parse_sparkline("50us \u2581\u2588\u2583\u00b7\u2584 1ms", s));
-    EXPECT_EQ(s.left, "50us");
-    EXPECT_EQ(s.right, "1ms");
-    EXPECT_EQ(s.levels, (std::vector<int>{1, 8, 3, 0, 4}));
-    EXPECT_FALSE(parse_sparkline("tight: 31 ns late at p99", s));
-    EXPECT_FALSE(parse_sparkline("1.00 ns", s));
-}
-
-// The clock probe's real Markdown writer on a made-up result: every clock becomes a table row.
-TEST(ViewerMarkdown, ClockSectionGivesOneRowPerClock) {
-    ClockProbeResult result;
-    result.reference_clock = "CLOCK_MONOTONIC_RAW";
-    for (const char* name : {"steady", "coarse", "tsc"}) {
-        ClockResult c;
-        c.name = name;
-        c.description = "a clock";
-        result.clocks.push_back(c);
-    }
-    std::size_t tables = 0;
-    for (const auto& b : parse_markdown_blocks(clocks_section_markdown(result))) {
-        if (b.kind == MarkdownBlock::Kind::table) {
-            ++tables;
-            ASSERT_EQ(b.rows.size(), 3u);
-            EXPECT_EQ(b.rows[2][0], "tsc");
-            EXPECT_EQ(b.header[0], "clock");
-        }
-    }
-    EXPECT_EQ(tables, 2u);  // the results and what each clock is
-}
-
 // What a selected time range covers: the frames whose start lies inside it.
 TEST(ViewerSelection, RangeCoversTheFramesStartingInIt) {
     Document d;

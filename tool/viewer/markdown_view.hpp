@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "tool/viewer/markdown_blocks.hpp"
+#include "reports/markdown_blocks.hpp"
 
 namespace loopscope {
 

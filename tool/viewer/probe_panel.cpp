@@ -57,7 +57,16 @@ void ProbePanel::start(Which which, bool quick) {
     error_.clear();
     quick_ = quick;
     started_ = Clock::now();
-    worker_ = std::thread([this, which, quick] { work(which, quick); });
+    try {
+        worker_ = std::thread([this, which, quick] { work(which, quick); });
+    } catch (const std::exception& e) {
+        // No thread (std::system_error: the process is out of threads): back to idle with the
+        // reason in the panel, rather than buttons disabled for good and an exception through
+        // the ImGui frame.
+        const std::lock_guard lock(mutex_);
+        shared_.running = false;
+        shared_.error = std::string("could not start the probe thread: ") + e.what();
+    }
 }
 
 void ProbePanel::work(Which which, bool quick) {
@@ -112,6 +121,10 @@ void ProbePanel::work(Which which, bool quick) {
     } catch (const std::exception& e) {
         const std::lock_guard lock(mutex_);
         shared_.error = e.what();
+    } catch (...) {
+        // Anything leaving the thread would end the viewer (std::terminate).
+        const std::lock_guard lock(mutex_);
+        shared_.error = "an exception that is not a std::exception";
     }
     const std::lock_guard lock(mutex_);
     shared_.run_s = std::chrono::duration<double>(Clock::now() - started_).count();

@@ -1,7 +1,7 @@
 // The probes write their results as Markdown (common/markdown_table.hpp) for the terminal and bug
-// reports. The viewer shows that same text rather than a second rendering of the results: this
-// splits it into headings, paragraphs, bullets and tables (markdown_view.hpp draws them). Pure
-// text handling, no ImGui, so it is tested on its own.
+// reports. The HTML report (markdown_html.hpp) and the viewer's probe tab (markdown_view.hpp) show
+// that same text rather than a second rendering of the results: this is the one parser both use,
+// splitting it into headings, paragraphs, bullets and tables. Pure text handling, no ImGui.
 #pragma once
 
 #include <string>
@@ -23,8 +23,9 @@ struct MarkdownBlock {
 };
 
 // Splits the Markdown the probes write into blocks. Only what they use is recognised: '#'
-// headings, '- ' bullets, pipe tables with a separator line, and paragraphs; blank lines end a
-// paragraph.
+// headings, '- ' bullets (one block each), pipe tables, and paragraphs; blank lines end a
+// paragraph. As on GitHub, a table is a header row followed by a separator row whose every cell is
+// `:?-+:?` ("---", ":--", "--:", ":-:"); its rows run to the first line not starting with '|'.
 std::vector<MarkdownBlock> parse_markdown_blocks(std::string_view markdown);
 
 // A sparkline cell ("50us ▁█▃· 1ms") as its parts: the labels around it and one level per bar,

@@ -1,5 +1,5 @@
 // Splitting the probes' Markdown into blocks (see markdown_blocks.hpp).
-#include "tool/viewer/markdown_blocks.hpp"
+#include "reports/markdown_blocks.hpp"
 
 #include <algorithm>
 
@@ -38,9 +38,16 @@ std::vector<std::string> split_row(std::string_view line) {
     return cells;
 }
 
+// Every cell `:?-+:?` as GitHub has it: "| : |", "| -:- |" or an empty cell do not make a table.
 bool is_separator_row(const std::vector<std::string>& cells) {
-    for (const std::string& c : cells) {
-        if (c.empty() || c.find_first_not_of("-:") != std::string::npos) {
+    for (std::string_view c : cells) {
+        if (!c.empty() && c.front() == ':') {
+            c.remove_prefix(1);
+        }
+        if (!c.empty() && c.back() == ':') {
+            c.remove_suffix(1);
+        }
+        if (c.empty() || c.find_first_not_of('-') != std::string_view::npos) {
             return false;
         }
     }
