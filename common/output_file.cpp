@@ -16,6 +16,19 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
         file_ = stdout;
         return;
     }
+    // A device or a pipe (/dev/null, a FIFO, /dev/stdout) is written in place: renaming over
+    // it would replace it with a plain file (and a half-written stream cannot be taken back).
+    std::error_code ec;
+    const auto status = std::filesystem::status(path_, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+        !std::filesystem::is_directory(status)) {
+        direct_ = true;
+        file_ = std::fopen(path_.c_str(), "wb");
+        if (!file_) {
+            throw UsageError(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
+        }
+        return;
+    }
     // The temporary sits in the target's folder so that the rename stays on one file system.
     tmp_path_ = fmt::format("{}.tmp.{}", path_, static_cast<long>(::getpid()));
     file_ = std::fopen(tmp_path_.c_str(), "wb");
@@ -25,18 +38,24 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
 }
 
 OutputFile::~OutputFile() {
-    if (is_stdout() || committed_) return;
-    if (file_) std::fclose(file_);
+    if (is_stdout() || committed_)
+        return;
+    if (file_)
+        std::fclose(file_);
+    if (direct_)
+        return;
     std::error_code ec;
     std::filesystem::remove(tmp_path_, ec);
 }
 
 void OutputFile::write(std::string_view text) {
-    if (!text.empty()) std::fwrite(text.data(), 1, text.size(), file_);
+    if (!text.empty())
+        std::fwrite(text.data(), 1, text.size(), file_);
 }
 
 void OutputFile::commit() {
-    if (committed_) return;
+    if (committed_)
+        return;
     if (is_stdout()) {
         std::fflush(stdout);
         committed_ = true;
@@ -48,9 +67,14 @@ void OutputFile::commit() {
     if (write_failed || close_failed) {
         throw UsageError(fmt::format("cannot write '{}': write failed", path_));
     }
+    if (direct_) {
+        committed_ = true;
+        return;
+    }
     std::error_code ec;
     std::filesystem::rename(tmp_path_, path_, ec);
-    if (ec) throw UsageError(fmt::format("cannot write '{}': {}", path_, ec.message()));
+    if (ec)
+        throw UsageError(fmt::format("cannot write '{}': {}", path_, ec.message()));
     committed_ = true;
 }
 

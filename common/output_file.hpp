@@ -1,6 +1,7 @@
 // Output that never leaves a half-written file: text goes to a temporary file beside the target,
 // which is renamed over it only when commit() is called. If the program fails before that, the
-// destructor removes the temporary file. The path "-" writes to standard output instead.
+// destructor removes the temporary file. The path "-" writes to standard output instead, and a
+// path that names a device or a pipe (/dev/null, a FIFO) is written in place.
 #pragma once
 
 #include <cstdio>
@@ -10,7 +11,7 @@
 namespace loopscope {
 
 class OutputFile {
-public:
+  public:
     // Throws UsageError when the file cannot be created (names the path and the OS's reason).
     explicit OutputFile(std::string path);
     ~OutputFile();
@@ -25,11 +26,12 @@ public:
     // Flushes, closes and renames into place. Throws UsageError on a write error (disk full).
     void commit();
 
-private:
+  private:
     std::string path_;
     std::string tmp_path_;
     std::FILE* file_ = nullptr;
     bool committed_ = false;
+    bool direct_ = false;  // a device or pipe, written in place (no temporary, no rename)
 };
 
 // Writes a whole text at once through OutputFile.

@@ -40,25 +40,30 @@
 // CPU a row (measured: about 75 us for 1024 rows). So unless the writer is starved of CPU or the
 // disk stalls, a handed-over block is on disk well under a millisecond later. The hard bound is
 // in frames: the ring, `capacity` rows (2 x flush_every if that is more). A crash in the middle of
-// a write can leave one last row without its line break; the loopscope-trace reader ignores such a
-// last row with a warning. Not thread-safe: call it from the loop's thread.
+// a write can leave one last row without its line break; the loopscope-trace reader leaves such a
+// last row out (or keeps it, when it parses whole) with a warning. Not thread-safe: call it from
+// the loop's thread.
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <functional>
-#include <mutex>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <utility>
 #include <vector>
+
+#if defined(LOOPSCOPE_RECORDER) && LOOPSCOPE_RECORDER
+// The writer thread's parts; a disabled recorder does not pull them in.
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#endif
 
 namespace loopscope {
 
@@ -221,6 +226,7 @@ class Recorder {
         if (streaming && options_.background_writer)
             blocks_ = std::max<std::size_t>(2, options_.capacity / options_.flush_every);
         rows_.resize(block_rows_ * blocks_);
+        block_ = rows_.data();
         block_sizes_.resize(blocks_);
         text_.resize(trace_v1::kMaxRowChars * 512);  // few large writes: system calls are dear
         to_stdout_ = options_.path == "-";
@@ -342,13 +348,16 @@ class Recorder {
         }
     }
 
-    // Hands the rows recorded since the last hand-over to the writer now, without waiting for
-    // them to be written (with background_writer = false or flush_every = 0, writes them here).
-    // The loop then continues in the next block; if the writer still holds that one, frames
-    // are dropped until it is done, as when a block fills.
-    void flush() { hand_over(); }
+    // Hands the rows recorded since the last hand-over to the writer and waits until they are
+    // written and flushed to the operating system: call it before a deliberate abort or a
+    // crash-report upload. Blocks the calling thread; the automatic hand-overs every
+    // flush_every frames never wait.
+    void flush() {
+        hand_over();
+        wait_for_writer();
+    }
     // Waits until the writer has written and flushed every row handed over so far (not the
-    // ones held since: flush() first for those). Blocks the calling thread; not for every frame.
+    // ones held since: flush() for those). Blocks the calling thread; not for every frame.
     void wait_for_writer() { wait_written(handed_); }
     // Whether the writer has written every row handed over so far, without waiting.
     bool writer_caught_up() const { return written_.load(std::memory_order_acquire) == handed_; }
@@ -383,11 +392,12 @@ class Recorder {
             current_.wait_ns = now - mark_ns_;
         explicit_wait_ = false;
         open_ = false;
-        if (fill_ == block_rows_ || (fill_ == 0 && !block_free())) {
+        // No file (it could not be opened, or close() has run): nothing can be kept.
+        if (!file_ || fill_ == block_rows_ || (fill_ == 0 && !block_free())) {
             ++dropped_;
             return;
         }
-        rows_[(handed_ % blocks_) * block_rows_ + fill_] = current_;
+        block_[fill_] = current_;
         ++fill_;
         ++recorded_;
         if (fill_ == block_rows_ && options_.flush_every > 0)
@@ -403,7 +413,7 @@ class Recorder {
 
     // The loop's thread: a size under the lock and a notify; no formatting, no allocation.
     void hand_over() {
-        if (fill_ == 0)
+        if (fill_ == 0 || !file_)
             return;
         const std::size_t slot = handed_ % blocks_;
         if (writer_.joinable()) {
@@ -419,6 +429,7 @@ class Recorder {
         }
         ++handed_;
         fill_ = 0;
+        block_ = rows_.data() + (handed_ % blocks_) * block_rows_;  // once a block, not a frame
     }
 
     void wait_written(std::uint64_t blocks) {
@@ -515,6 +526,7 @@ class Recorder {
     std::size_t block_rows_ = 0;  // rows a block holds
     std::size_t blocks_ = 1;      // blocks in the ring
     std::vector<Row> rows_;       // blocks_ x block_rows_
+    Row* block_ = nullptr;        // the block being filled (slot handed_ % blocks_)
     std::vector<char> text_;      // the writing thread's formatting buffer
     std::FILE* file_ = nullptr;
     bool to_stdout_ = false;

@@ -45,6 +45,9 @@ struct Capture {
     std::vector<FrameRecord> loop;
     // `# key: value` metadata of a loopscope trace, `//Key=Value` lines of CapFrameX, etc.
     std::map<std::string, std::string> metadata;
+    // What the reader kept or left out with a doubt ("FILE:LINE: ..."), for the reports'
+    // notes: e.g. a trace whose last row has no line break.
+    std::vector<std::string> warnings;
 
     std::size_t frames() const { return frame_ns.size(); }
 };

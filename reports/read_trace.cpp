@@ -89,23 +89,10 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
         c.source.process = it->second;
 
     std::vector<Field> fields;
-    while (reader.next(line)) {
-        place.line = reader.line_number();
-        if (line.empty())
-            continue;
-        if (!reader.line_had_break()) {
-            // Only the last line can lack its line break: the trace was cut off while a row
-            // was being written (a recorder in a game that crashed). The rows before it are
-            // whole; this one cannot be trusted even where it parses (a number may be cut).
-            fmt::print(stderr,
-                       "loopscope: warning: {}:{}: the last row ends without a line break (the "
-                       "trace was cut off while being written); ignored it\n",
-                       path, place.line);
-            break;
-        }
-        split_fields(line, place, fields);
+    const auto parse_row = [&](std::string_view text) {
+        split_fields(text, place, fields);
         if (fields.size() != found.size()) {
-            throw_at(place, static_cast<std::int64_t>(line.size()) + 1,
+            throw_at(place, static_cast<std::int64_t>(text.size()) + 1,
                      fmt::format("expected {} comma-separated columns as in the header, found {}",
                                  found.size(), fields.size()));
         }
@@ -136,6 +123,33 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
         r.step_cost_ns = duration(11);
         r.render_ns = duration(12);
         r.wait_ns = duration(13);
+        return r;
+    };
+    while (reader.next(line)) {
+        place.line = reader.line_number();
+        if (line.empty())
+            continue;
+        FrameRecord r;
+        if (reader.line_had_break()) {
+            r = parse_row(line);
+        } else {
+            // Only the last line can lack its line break: a file saved without a final one,
+            // or a trace cut off while a row was being written (a game that crashed). A row
+            // that parses whole is kept; one that does not is the cut piece and is left out.
+            try {
+                r = parse_row(line);
+                c.warnings.push_back(fmt::format(
+                    "{}:{}: the last row has no line break; it is kept, but if the trace was cut "
+                    "off while being written its last number may be cut short",
+                    path, place.line));
+            } catch (const InputError& e) {
+                c.warnings.push_back(
+                    fmt::format("{}; this last row has no line break: the trace was cut off "
+                                "while being written, and the row is left out",
+                                e.what()));
+                break;
+            }
+        }
         c.frame_ns.push_back(r.raw_ns);
         c.start_ns.push_back(r.start_ns);
         if (!frame_times_only)

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "reports/frame_stats.hpp"
@@ -151,16 +152,31 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
             next = resamples;  // the others stop after their current resample
         }
     };
+    // One thread per core, at most kMaxThreads: each holds two resamples and their sorted
+    // copies (about 40 MB at a million frames a side).
+    constexpr unsigned kMaxThreads = 8;
     if (threads == 0)
         threads = std::max(1u, std::thread::hardware_concurrency());
-    threads =
-        static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(resamples, 1)));
-    std::vector<std::thread> helpers;
-    for (unsigned t = 1; t < threads; ++t)
-        helpers.emplace_back(work, false);
-    work(true);
-    for (std::thread& t : helpers)
-        t.join();
+    threads = static_cast<unsigned>(
+        std::min<std::size_t>({threads, kMaxThreads, std::max<std::size_t>(resamples, 1)}));
+    {
+        std::vector<std::thread> helpers;
+        struct JoinAll {  // joins on every way out of this block, an exception's too
+            std::vector<std::thread>& threads;
+            ~JoinAll() {
+                for (std::thread& t : threads)
+                    t.join();
+            }
+        } join_all{helpers};
+        for (unsigned t = 1; t < threads; ++t) {
+            try {
+                helpers.emplace_back(work, false);
+            } catch (const std::system_error&) {
+                break;  // no more threads to be had: those running, and this one, do it all
+            }
+        }
+        work(true);
+    }
     if (failure)
         std::rethrow_exception(failure);
     if (progress)

@@ -62,7 +62,7 @@ std::string capture_title(const CaptureReport& r) {
 }
 
 std::vector<std::string> capture_notes(const CaptureReport& r) {
-    std::vector<std::string> notes;
+    std::vector<std::string> notes = r.capture->warnings;
     if (!r.capture->per_frame) {
         notes.push_back(
             "This log is sampled (one row per interval, each an average over the frames in it), "

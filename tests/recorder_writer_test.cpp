@@ -250,6 +250,27 @@ TEST_P(RecorderWriter, CloseTwiceIsSafeAndTheDestructorAfterCloseDoesNothingMore
     EXPECT_EQ(rows[5], expected_row(5));
 }
 
+TEST_P(RecorderWriter, FramesAfterCloseAreCountedAsDroppedAndNothingIsWritten) {
+    // A game that keeps calling the recorder after close(): no crash, no write, every frame
+    // counted, across more than a block's worth of frames and an explicit flush.
+    const std::string path = dir_ + "/t.csv";
+    RecorderOptions o = options_for(path, GetParam());
+    o.flush_every = 4;
+    fake_now = kStart;
+    Recorder rec(o);
+    record(rec, 0, 6);
+    rec.close(kStart + time_of(6));
+    const std::string closed = test::read_text(path);
+    record(rec, 6, 20);
+    rec.flush();
+    rec.close();
+    EXPECT_TRUE(rec.ok());
+    EXPECT_EQ(rec.recorded_frames(), 6);
+    EXPECT_EQ(rec.frames(), 20);
+    EXPECT_EQ(rec.dropped_frames(), 13);  // frames 6..18 ended after close(); 19 never ended
+    EXPECT_EQ(test::read_text(path), closed);
+}
+
 TEST_P(RecorderWriter, StandardOutput) {
 #if defined(__linux__)
     // "-" writes to stdout: send file descriptor 1 to a file for the recorder's lifetime.

@@ -131,6 +131,8 @@ int replay_command(const ReplayArgs& args) {
     read_options.process = args.process;
     read_options.frame_times_only = true;  // the replay makes its own loop columns
     const Capture capture = read_capture(args.input, read_options);
+    for (const std::string& w : capture.warnings)
+        fmt::print(stderr, "loopscope: warning: {}\n", w);
 
     // The records stream into the trace and the summary; none is kept.
     std::optional<OutputFile> out;

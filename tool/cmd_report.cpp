@@ -96,6 +96,14 @@ int run_report(const ReportArgs& args) {
     Report report;
     for (const std::string& input : args.inputs) {
         captures.push_back(std::make_unique<Capture>(read_capture(input, read)));
+        // The terminal and Markdown reports carry the reader's warnings among their notes;
+        // when the report goes elsewhere, or in a format without notes, say them here too.
+        const bool notes_shown =
+            args.output == "-" && (args.format == "terminal" || args.format == "md");
+        if (!notes_shown) {
+            for (const std::string& w : captures.back()->warnings)
+                fmt::print(stderr, "loopscope: warning: {}\n", w);
+        }
         report.captures.push_back(analyse_capture(*captures.back(), analysis));
     }
     if (report.captures.size() == 2) {

@@ -72,8 +72,8 @@ class App {
     void open_dropped(const std::vector<std::string>& paths) {
         for (const std::string& path : paths) {
             try {
-                add(std::make_unique<Document>(load_document(path, options_.process)));
                 status_ = "opened " + path;
+                add(std::make_unique<Document>(load_document(path, options_.process)));
             } catch (const std::exception& e) {
                 status_ = e.what();  // a bad dropped file must not close the viewer
             }
@@ -140,6 +140,11 @@ class App {
 
   private:
     void add(std::unique_ptr<Document> doc) {
+        // What the reader doubted (a cut last row): on the status line and on stderr.
+        for (const std::string& w : doc->capture.warnings) {
+            fmt::print(stderr, "loopscope: warning: {}\n", w);
+            status_ = "warning: " + w;
+        }
         doc->colour_index = next_colour_++;
         docs_.push_back(std::move(doc));
         primary_ = docs_.size() - 1;
