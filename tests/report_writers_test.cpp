@@ -118,7 +118,9 @@ TEST(ReportWriters, CsvHasOneRowPerFrameWithTheDerivedFlags) {
     EXPECT_NE(row.find(",1,1,0,0"), std::string::npos) << row;
 }
 
-TEST(ReportWriters, ChromeTraceHasASliceAFrameAndLoopCounters) {
+// The stutter capture as a loopscope trace of the fixed-interp policy: one step a frame, alpha
+// as `alpha_of(frame)` gives it.
+Capture loop_trace_capture(double (*alpha_of)(std::size_t) = nullptr) {
     Capture c = stutter_capture();
     c.source.format = "loopscope-trace";
     for (std::size_t i = 0; i < c.frame_ns.size(); ++i) {
@@ -127,10 +129,16 @@ TEST(ReportWriters, ChromeTraceHasASliceAFrameAndLoopCounters) {
         rec.start_ns = c.start_ns[i];
         rec.raw_ns = rec.clamped_ns = rec.consumed_ns = c.frame_ns[i];
         rec.steps = 1;
+        rec.alpha = alpha_of ? alpha_of(i) : 0.0;
         c.loop.push_back(rec);
     }
     c.metadata["policy"] = "fixed-interp";
     c.metadata["dt_ns"] = "16666667";
+    return c;
+}
+
+TEST(ReportWriters, ChromeTraceHasASliceAFrameAndLoopCounters) {
+    const Capture c = loop_trace_capture();
     const Report r = single(c);
     ASSERT_TRUE(r.captures[0].loop_figures.has_value());
     const auto j = nlohmann::json::parse(render(r, "chrome"));
@@ -166,19 +174,8 @@ TEST(ReportWriters, HtmlIsSelfContainedWithInlinePlots) {
 }
 
 TEST(ReportWriters, HtmlShowsTheAlphaDistributionOfALoopTrace) {
-    Capture c = stutter_capture();
-    c.source.format = "loopscope-trace";
-    for (std::size_t i = 0; i < c.frame_ns.size(); ++i) {
-        FrameRecord rec;
-        rec.frame = static_cast<std::int64_t>(i);
-        rec.start_ns = c.start_ns[i];
-        rec.raw_ns = rec.clamped_ns = rec.consumed_ns = c.frame_ns[i];
-        rec.steps = 1;
-        rec.alpha = i % 3 == 0 ? 0.05 : 0.55;  // two tenths hold every frame
-        c.loop.push_back(rec);
-    }
-    c.metadata["policy"] = "fixed-interp";
-    c.metadata["dt_ns"] = "16666667";
+    // Two tenths hold every frame.
+    Capture c = loop_trace_capture([](std::size_t i) { return i % 3 == 0 ? 0.05 : 0.55; });
     const std::string html = render(single(c), "html");
     EXPECT_NE(html.find("Alpha at render"), std::string::npos);
     std::size_t bars = 0;
