@@ -117,6 +117,7 @@ Json capture_json(const CaptureReport& r) {
                        {"process_id", src.process_id},
                        {"swap_chain", src.swap_chain}};
     j["per_frame"] = r.capture->per_frame;
+    j["notes"] = capture_notes(r);
     j["timeline"] = timeline_name(r.timeline);
     j["frame_time_column"] = r.frame_time_column;
     j["range"] = Json{{"first_frame", r.range.begin}, {"last_frame", r.range.end - 1}};

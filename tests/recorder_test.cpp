@@ -4,6 +4,7 @@
 #include "probes/loopscope_recorder.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <sstream>
@@ -292,8 +293,15 @@ TEST_F(CutTrace, TheReportCommandReadsACutTraceAndSaysSo) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("the row is left out"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("capture frames 0-4\n"), std::string::npos) << r.out;
-    // ... and a JSON report, which has no notes, leaves it on standard error.
+    // ... so does the JSON report, in "notes" ...
     r = test::run_loopscope("report '" + path + "' --format json");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto notes = nlohmann::json::parse(r.out)["notes"];
+    ASSERT_TRUE(notes.is_array()) << r.out;
+    ASSERT_FALSE(notes.empty());
+    EXPECT_NE(notes[0].get<std::string>().find("the row is left out"), std::string::npos);
+    // ... and a CSV report, which has no notes, leaves it on standard error.
+    r = test::run_loopscope("report '" + path + "' --format csv");
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("loopscope: warning: " + path), std::string::npos) << r.err;
 }

@@ -96,10 +96,11 @@ int run_report(const ReportArgs& args) {
     Report report;
     for (const std::string& input : args.inputs) {
         captures.push_back(std::make_unique<Capture>(read_capture(input, read)));
-        // The terminal and Markdown reports carry the reader's warnings among their notes;
-        // when the report goes elsewhere, or in a format without notes, say them here too.
+        // The terminal, Markdown and JSON reports carry the reader's warnings among their
+        // notes; when the report goes to a file, or in a format without notes, say them here.
         const bool notes_shown =
-            args.output == "-" && (args.format == "terminal" || args.format == "md");
+            args.output == "-" &&
+            (args.format == "terminal" || args.format == "md" || args.format == "json");
         if (!notes_shown) {
             for (const std::string& w : captures.back()->warnings)
                 fmt::print(stderr, "loopscope: warning: {}\n", w);
