@@ -13,7 +13,7 @@
 #include <string>
 #include <thread>
 
-#include "probes/loopscope_recorder.hpp"
+#include "loopscope/recorder.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Markdown and findings for the clock probe.
 #include "probes/clock_report.hpp"
 
-#include "common/duration.hpp"
+#include "core/duration.hpp"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "common/units.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 

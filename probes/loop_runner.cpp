@@ -8,7 +8,7 @@
 #include <optional>
 #include <thread>
 
-#include "probes/loopscope_recorder.hpp"
+#include "loopscope/recorder.hpp"
 
 namespace loopscope {
 

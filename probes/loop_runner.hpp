@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "probes/loop_engine.hpp"
-#include "probes/loop_scenarios.hpp"
-#include "probes/trace_record.hpp"
+#include "core/loop_engine.hpp"
+#include "core/loop_scenarios.hpp"
+#include "core/trace_record.hpp"
 
 namespace loopscope {
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <map>
 
-#include "common/duration.hpp"
+#include "core/duration.hpp"
 #include "common/markdown_table.hpp"
 #include "probes/clock_report.hpp"
 #include "probes/probe_json.hpp"

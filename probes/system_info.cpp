@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "common/duration.hpp"
+#include "core/duration.hpp"
 #include "common/markdown_table.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)

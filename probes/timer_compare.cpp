@@ -8,8 +8,8 @@
 #include <functional>
 #include <map>
 
-#include "common/duration.hpp"
-#include "common/units.hpp"
+#include "core/duration.hpp"
+#include "core/units.hpp"
 #include "probes/probe_json.hpp"
 
 namespace loopscope {

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "common/duration.hpp"
-#include "common/units.hpp"
+#include "core/duration.hpp"
+#include "core/units.hpp"
 #include "probes/timer_waits.hpp"
 
 namespace loopscope {

@@ -5,9 +5,9 @@
 
 #include <cmath>
 
-#include "common/duration.hpp"
+#include "core/duration.hpp"
 #include "common/markdown_table.hpp"
-#include "common/units.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "common/percentile.hpp"
-#include "common/units.hpp"
+#include "core/percentile.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <thread>
 
-#include "common/units.hpp"
+#include "core/units.hpp"
 #include "probes/timer_waits.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)

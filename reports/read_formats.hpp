@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/capture.hpp"
+#include "core/capture.hpp"
 #include "reports/readers.hpp"
 
 namespace loopscope::detail {

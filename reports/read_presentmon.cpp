@@ -15,7 +15,7 @@
 #include <unordered_map>
 
 #include "common/errors.hpp"
-#include "common/units.hpp"
+#include "core/units.hpp"
 #include "reports/csv_scanner.hpp"
 #include "reports/read_formats.hpp"
 

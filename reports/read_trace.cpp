@@ -9,7 +9,7 @@
 #include <cstdio>
 
 #include "common/errors.hpp"
-#include "probes/trace_record.hpp"
+#include "core/trace_record.hpp"
 #include "reports/csv_scanner.hpp"
 #include "reports/read_formats.hpp"
 

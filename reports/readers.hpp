@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/capture.hpp"
+#include "core/capture.hpp"
 
 namespace loopscope {
 

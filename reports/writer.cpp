@@ -7,7 +7,7 @@
 #include <array>
 
 #include "common/errors.hpp"
-#include "common/units.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "common/output_file.hpp"
-#include "reports/report_model.hpp"
+#include "core/analysis.hpp"
 
 namespace loopscope {
 

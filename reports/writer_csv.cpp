@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "common/units.hpp"
+#include "core/units.hpp"
 #include "reports/writer.hpp"
 
 namespace loopscope {

@@ -10,9 +10,9 @@
 #include <cmath>
 #include <vector>
 
-#include "common/sort_ns.hpp"
-#include "common/units.hpp"
-#include "reports/plot_decimation.hpp"
+#include "core/sort_ns.hpp"
+#include "core/units.hpp"
+#include "core/plot_decimation.hpp"
 #include "reports/writer.hpp"
 
 namespace loopscope {

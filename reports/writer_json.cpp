@@ -2,7 +2,7 @@
 // "JSON schema"), so that scripts and CI jobs can read it. Keys keep their order.
 #include <nlohmann/json.hpp>
 
-#include "common/units.hpp"
+#include "core/units.hpp"
 #include "reports/writer.hpp"
 
 namespace loopscope {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/markdown_table.hpp"
-#include "common/units.hpp"
+#include "core/units.hpp"
 #include "reports/writer.hpp"
 
 namespace loopscope {

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "common/units.hpp"
+#include "core/units.hpp"
 #include "reports/writer.hpp"
 
 namespace loopscope {

@@ -10,11 +10,11 @@
 #include <sstream>
 #include <thread>
 
-#include "common/duration.hpp"
+#include "core/duration.hpp"
 #include "common/errors.hpp"
 #include "common/markdown_table.hpp"
 #include "common/output_file.hpp"
-#include "common/sort_ns.hpp"
+#include "core/sort_ns.hpp"
 #include "common/text_position.hpp"
 #include "tests/test_support.hpp"
 

@@ -1,5 +1,5 @@
 // The frame-pacing statistics on small hand-made series whose figures are worked out by hand.
-#include "reports/frame_stats.hpp"
+#include "core/frame_stats.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Exact behaviour of the loop engine on hand-made frame times: no clock, every number checked.
-#include "probes/loop_engine.hpp"
+#include "core/loop_engine.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
-#include "common/units.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 namespace {

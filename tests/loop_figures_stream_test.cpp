@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "common/units.hpp"
-#include "probes/loop_figures.hpp"
-#include "probes/loop_scenarios.hpp"
+#include "core/units.hpp"
+#include "core/loop_figures.hpp"
+#include "core/loop_scenarios.hpp"
 
 namespace loopscope {
 namespace {

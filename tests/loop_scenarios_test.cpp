@@ -1,6 +1,6 @@
 // The virtual clock and the built-in scenarios: exact, reproducible runs, and the spiral of death
 // found where the model puts it.
-#include "probes/loop_scenarios.hpp"
+#include "core/loop_scenarios.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <set>
 #include <vector>
 
-#include "common/units.hpp"
-#include "probes/loop_figures.hpp"
+#include "core/units.hpp"
+#include "core/loop_figures.hpp"
 
 namespace loopscope {
 namespace {

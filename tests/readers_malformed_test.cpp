@@ -7,7 +7,7 @@
 #include <random>
 
 #include "common/errors.hpp"
-#include "probes/trace_record.hpp"
+#include "core/trace_record.hpp"
 #include "reports/readers.hpp"
 #include "tests/test_support.hpp"
 

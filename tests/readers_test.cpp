@@ -13,8 +13,8 @@
 
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
-#include "probes/trace_record.hpp"
-#include "probes/trace_writer.hpp"
+#include "core/trace_record.hpp"
+#include "reports/trace_writer.hpp"
 #include "reports/csv_scanner.hpp"
 #include "reports/readers.hpp"
 #include "tests/test_support.hpp"

@@ -1,6 +1,6 @@
 // The recorder header with recording off (LOOPSCOPE_RECORDER not defined): the same calls
 // compile, hold no state and write nothing.
-#include "probes/loopscope_recorder.hpp"
+#include "loopscope/recorder.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The drop-in recorder header with recording on: exact rows on a fake clock, flushing every N
 // frames (what a crash leaves behind), dropped frames, and the same text as the trace writer.
 #define LOOPSCOPE_RECORDER 1
-#include "probes/loopscope_recorder.hpp"
+#include "loopscope/recorder.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -13,9 +13,9 @@
 
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
-#include "probes/loop_engine.hpp"
-#include "probes/trace_writer.hpp"
-#include "reports/capture.hpp"
+#include "core/loop_engine.hpp"
+#include "reports/trace_writer.hpp"
+#include "core/capture.hpp"
 #include "reports/readers.hpp"
 #include "tests/test_support.hpp"
 

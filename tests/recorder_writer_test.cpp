@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "probes/loopscope_recorder.hpp"
+#include "loopscope/recorder.hpp"
 #include "tests/test_support.hpp"
 
 #if defined(__linux__)

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "common/errors.hpp"
-#include "reports/frame_stats.hpp"
-#include "reports/gate.hpp"
-#include "reports/report_compare.hpp"
-#include "reports/report_model.hpp"
-#include "reports/segments.hpp"
+#include "core/frame_stats.hpp"
+#include "core/gate.hpp"
+#include "core/comparison.hpp"
+#include "core/analysis.hpp"
+#include "core/segments.hpp"
 
 namespace loopscope {
 namespace {

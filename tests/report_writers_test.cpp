@@ -8,7 +8,7 @@
 #include <string>
 
 #include "common/errors.hpp"
-#include "reports/report_compare.hpp"
+#include "core/comparison.hpp"
 #include "reports/writer.hpp"
 #include "tests/test_support.hpp"
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/frame_stats.hpp"
+#include "core/frame_stats.hpp"
 #include "reports/readers.hpp"
 #include "tests/test_support.hpp"
 #include "tool/viewer/document.hpp"

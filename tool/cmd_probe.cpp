@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <string>
 
-#include "common/duration.hpp"
+#include "core/duration.hpp"
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "common/terminal.hpp"

@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "common/duration.hpp"
+#include "core/duration.hpp"
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "common/terminal.hpp"
-#include "common/units.hpp"
+#include "core/units.hpp"
 #include "probes/probe_json.hpp"
 #include "probes/system_info.hpp"
 #include "probes/timer_probe.hpp"

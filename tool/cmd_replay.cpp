@@ -10,13 +10,13 @@
 #include <sstream>
 #include <vector>
 
-#include "common/duration.hpp"
+#include "core/duration.hpp"
 #include "common/errors.hpp"
 #include "common/markdown_table.hpp"
 #include "common/output_file.hpp"
-#include "probes/loop_figures.hpp"
-#include "probes/loop_scenarios.hpp"
-#include "probes/trace_writer.hpp"
+#include "core/loop_figures.hpp"
+#include "core/loop_scenarios.hpp"
+#include "reports/trace_writer.hpp"
 #include "reports/readers.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"

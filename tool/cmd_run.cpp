@@ -8,14 +8,14 @@
 #include <cstdio>
 #include <vector>
 
-#include "common/duration.hpp"
+#include "core/duration.hpp"
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
-#include "common/units.hpp"
-#include "probes/loop_figures.hpp"
+#include "core/units.hpp"
+#include "core/loop_figures.hpp"
 #include "probes/loop_runner.hpp"
-#include "probes/loop_scenarios.hpp"
-#include "probes/trace_writer.hpp"
+#include "core/loop_scenarios.hpp"
+#include "reports/trace_writer.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
 #include "tool/loop_summary.hpp"

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/duration.hpp"
+#include "core/duration.hpp"
 #include "common/errors.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"

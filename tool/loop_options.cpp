@@ -8,7 +8,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "common/duration.hpp"
+#include "core/duration.hpp"
 #include "common/errors.hpp"
 
 namespace loopscope {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "probes/loop_engine.hpp"
+#include "core/loop_engine.hpp"
 
 namespace CLI {
 class App;

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "common/duration.hpp"
-#include "common/units.hpp"
+#include "core/duration.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 

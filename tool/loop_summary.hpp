@@ -1,13 +1,13 @@
-// The summary `run` and `replay` print after a loop: the loop figures of probes/loop_figures.hpp
+// The summary `run` and `replay` print after a loop: the loop figures of core/loop_figures.hpp
 // with the definition next to each number, and the time-accumulation error for a long run.
 #pragma once
 
 #include <cstddef>
 #include <string>
 
-#include "probes/loop_engine.hpp"
-#include "probes/loop_figures.hpp"
-#include "probes/trace_record.hpp"
+#include "core/loop_engine.hpp"
+#include "core/loop_figures.hpp"
+#include "core/trace_record.hpp"
 
 namespace loopscope {
 

@@ -8,9 +8,9 @@
 #include <ctime>
 #include <vector>
 
-#include "probes/loop_engine.hpp"
-#include "probes/loop_scenarios.hpp"
-#include "probes/loopscope_recorder.hpp"
+#include "core/loop_engine.hpp"
+#include "core/loop_scenarios.hpp"
+#include "loopscope/recorder.hpp"
 
 namespace loopscope {
 namespace {

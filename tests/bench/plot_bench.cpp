@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "reports/plot_decimation.hpp"
+#include "core/plot_decimation.hpp"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <random>
 #include <string>
 
-#include "reports/frame_stats.hpp"
+#include "core/frame_stats.hpp"
 #include "reports/readers.hpp"
 
 namespace {

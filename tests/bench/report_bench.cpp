@@ -12,9 +12,9 @@
 #include <random>
 #include <string>
 
-#include "common/sort_ns.hpp"
-#include "reports/report_compare.hpp"
-#include "reports/report_model.hpp"
+#include "core/sort_ns.hpp"
+#include "core/comparison.hpp"
+#include "core/analysis.hpp"
 #include "reports/writer.hpp"
 
 namespace {

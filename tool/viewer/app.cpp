@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
-#include "probes/loop_scenarios.hpp"
+#include "core/loop_scenarios.hpp"
 #include "tool/viewer/demo_panel.hpp"
 #include "tool/viewer/document.hpp"
 #include "tool/viewer/live_panel.hpp"

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "probes/loop_engine.hpp"
-#include "probes/trace_record.hpp"
+#include "core/loop_engine.hpp"
+#include "core/trace_record.hpp"
 
 namespace loopscope {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "probes/loop_engine.hpp"
+#include "core/loop_engine.hpp"
 #include "tool/viewer/ball_physics.hpp"
 
 namespace loopscope {

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "probes/loop_engine.hpp"
-#include "probes/loop_figures.hpp"
-#include "probes/trace_record.hpp"
-#include "reports/capture.hpp"
-#include "reports/frame_stats.hpp"
-#include "reports/plot_decimation.hpp"
+#include "core/loop_engine.hpp"
+#include "core/loop_figures.hpp"
+#include "core/trace_record.hpp"
+#include "core/capture.hpp"
+#include "core/frame_stats.hpp"
+#include "core/plot_decimation.hpp"
 
 namespace loopscope {
 

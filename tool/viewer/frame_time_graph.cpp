@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "common/units.hpp"
+#include "core/units.hpp"
 #include "tool/viewer/panels.hpp"
 
 namespace loopscope {

@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "common/output_file.hpp"
-#include "probes/trace_writer.hpp"
+#include "reports/trace_writer.hpp"
 
 namespace loopscope {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "probes/loop_engine.hpp"
+#include "core/loop_engine.hpp"
 #include "tool/viewer/ball_physics.hpp"
 #include "tool/viewer/document.hpp"
 #include "tool/viewer/panels.hpp"

@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-#include "reports/frame_stats.hpp"
+#include "core/frame_stats.hpp"
 #include "tool/viewer/document.hpp"
 #include "tool/viewer/time_plot.hpp"
 

@@ -11,7 +11,7 @@
 #include <exception>
 #include <string_view>
 
-#include "common/units.hpp"
+#include "core/units.hpp"
 #include "probes/clock_probe.hpp"
 #include "probes/clock_report.hpp"
 #include "probes/system_info.hpp"

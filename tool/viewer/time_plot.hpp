@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/plot_decimation.hpp"
+#include "core/plot_decimation.hpp"
 
 namespace loopscope {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "probes/loop_engine.hpp"
+#include "core/loop_engine.hpp"
 
 namespace loopscope {
 

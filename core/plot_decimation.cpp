@@ -1,5 +1,5 @@
 // Min/max pyramid and per-column decimation for plots (see plot_decimation.hpp).
-#include "reports/plot_decimation.hpp"
+#include "core/plot_decimation.hpp"
 
 #include <algorithm>
 #include <cmath>

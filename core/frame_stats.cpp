@@ -1,13 +1,13 @@
 // Frame-pacing statistics; definitions in frame_stats.hpp and docs/reports.md.
-#include "reports/frame_stats.hpp"
+#include "core/frame_stats.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
 
-#include "common/sort_ns.hpp"
-#include "common/units.hpp"
+#include "core/sort_ns.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 

@@ -1,5 +1,5 @@
 // Parsing and evaluating --fail-if conditions.
-#include "reports/gate.hpp"
+#include "core/gate.hpp"
 
 #include <fmt/format.h>
 

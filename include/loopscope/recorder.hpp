@@ -1,4 +1,4 @@
-// loopscope_recorder.hpp: record a game loop's frames as a loopscope trace (format v1).
+// loopscope/recorder.hpp: record a game loop's frames as a loopscope trace (format v1).
 //
 // One header, standard library only: copy it into a game and include it. Recording is on only
 // where LOOPSCOPE_RECORDER is defined to 1 before the include (or with -DLOOPSCOPE_RECORDER=1);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "probes/trace_record.hpp"
+#include "core/trace_record.hpp"
 
 namespace loopscope {
 

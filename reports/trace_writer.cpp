@@ -1,9 +1,9 @@
 // The trace writer: preamble from TraceInfo, rows through trace_v1::format_row.
-#include "probes/trace_writer.hpp"
+#include "reports/trace_writer.hpp"
 
 #include <fmt/format.h>
 
-#include "probes/loopscope_recorder.hpp"
+#include "loopscope/recorder.hpp"
 
 namespace loopscope {
 

@@ -12,10 +12,10 @@
 #include <string_view>
 #include <vector>
 
-#include "probes/loop_figures.hpp"
-#include "reports/capture.hpp"
-#include "reports/frame_stats.hpp"
-#include "reports/segments.hpp"
+#include "core/loop_figures.hpp"
+#include "core/capture.hpp"
+#include "core/frame_stats.hpp"
+#include "core/segments.hpp"
 
 namespace loopscope {
 

@@ -22,8 +22,8 @@
 #include <span>
 #include <vector>
 
-#include "probes/loop_engine.hpp"
-#include "probes/trace_record.hpp"
+#include "core/loop_engine.hpp"
+#include "core/trace_record.hpp"
 
 namespace loopscope {
 

@@ -1,6 +1,6 @@
 // The parts of the loop engine that are not on the per-frame path: names, validation, the
 // timescale rounding.
-#include "probes/loop_engine.hpp"
+#include "core/loop_engine.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "common/duration.hpp"
+#include "core/duration.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <cstdlib>
 
 #include "common/errors.hpp"
-#include "common/units.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 

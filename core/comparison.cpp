@@ -1,5 +1,5 @@
-// Block-bootstrap comparison of two captures; method in report_compare.hpp.
-#include "reports/report_compare.hpp"
+// Block-bootstrap comparison of two captures; method in comparison.hpp.
+#include "core/comparison.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -9,7 +9,7 @@
 #include <system_error>
 #include <thread>
 
-#include "reports/frame_stats.hpp"
+#include "core/frame_stats.hpp"
 
 namespace loopscope {
 

@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "probes/loop_engine.hpp"
-#include "probes/trace_record.hpp"
+#include "core/loop_engine.hpp"
+#include "core/trace_record.hpp"
 
 namespace loopscope {
 

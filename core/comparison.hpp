@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "reports/report_model.hpp"
+#include "core/analysis.hpp"
 
 namespace loopscope {
 

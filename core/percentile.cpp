@@ -1,4 +1,4 @@
-#include "common/percentile.hpp"
+#include "core/percentile.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
 // The virtual clock's frame-time model, virtual runs and replays, and the built-in scenarios.
-#include "probes/loop_scenarios.hpp"
+#include "core/loop_scenarios.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "common/units.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 

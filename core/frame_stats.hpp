@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "common/percentile.hpp"
+#include "core/percentile.hpp"
 
 namespace loopscope {
 

@@ -1,5 +1,5 @@
 // LSD radix sort of int64 values by their offset from the minimum: see sort_ns.hpp.
-#include "common/sort_ns.hpp"
+#include "core/sort_ns.hpp"
 
 #include <algorithm>
 #include <array>

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string_view>
 
-#include "probes/trace_record.hpp"
+#include "core/trace_record.hpp"
 
 namespace loopscope {
 

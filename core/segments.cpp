@@ -1,5 +1,5 @@
 // Range selection and start-up detection; definitions in segments.hpp.
-#include "reports/segments.hpp"
+#include "core/segments.hpp"
 
 #include <fmt/format.h>
 
@@ -9,11 +9,11 @@
 #include <numeric>
 #include <vector>
 
-#include "common/duration.hpp"
+#include "core/duration.hpp"
 #include "common/errors.hpp"
-#include "common/sort_ns.hpp"
-#include "common/units.hpp"
-#include "reports/frame_stats.hpp"
+#include "core/sort_ns.hpp"
+#include "core/units.hpp"
+#include "core/frame_stats.hpp"
 
 namespace loopscope {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "reports/report_model.hpp"
+#include "core/analysis.hpp"
 
 namespace loopscope {
 

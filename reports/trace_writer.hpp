@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "common/output_file.hpp"
-#include "probes/loop_engine.hpp"
-#include "probes/trace_record.hpp"
+#include "core/loop_engine.hpp"
+#include "core/trace_record.hpp"
 
 namespace loopscope {
 

@@ -1,11 +1,11 @@
 // Loop figures from frame records: see loop_figures.hpp for the definitions.
-#include "probes/loop_figures.hpp"
+#include "core/loop_figures.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "probes/loop_scenarios.hpp"
+#include "core/loop_scenarios.hpp"
 
 namespace loopscope {
 

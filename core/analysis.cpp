@@ -1,6 +1,6 @@
 // Builds the report of one capture: selects the timeline and range, runs the statistics, finds
 // the start-up segment; and the catalogue of named figures that gating and comparison use.
-#include "reports/report_model.hpp"
+#include "core/analysis.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <charconv>
 
 #include "common/errors.hpp"
-#include "common/units.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 
