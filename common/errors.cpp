@@ -6,8 +6,10 @@ namespace loopscope {
 
 namespace {
 std::string place(const std::string& file, std::int64_t line, std::int64_t column) {
-    if (line > 0 && column > 0) return fmt::format("{}:{}:{}", file, line, column);
-    if (line > 0) return fmt::format("{}:{}", file, line);
+    if (line > 0 && column > 0)
+        return fmt::format("{}:{}:{}", file, line, column);
+    if (line > 0)
+        return fmt::format("{}:{}", file, line);
     return file;
 }
 }  // namespace

@@ -18,15 +18,16 @@ enum ExitCode : int {
 
 // A malformed file: names the file and, where known, the 1-based line and column.
 class InputError : public std::runtime_error {
-public:
+  public:
     InputError(std::string file, std::int64_t line, std::int64_t column, const std::string& what);
-    InputError(std::string file, const std::string& what) : InputError(std::move(file), 0, 0, what) {}
+    InputError(std::string file, const std::string& what)
+        : InputError(std::move(file), 0, 0, what) {}
 
     const std::string& file() const { return file_; }
     std::int64_t line() const { return line_; }
     std::int64_t column() const { return column_; }
 
-private:
+  private:
     std::string file_;
     std::int64_t line_;
     std::int64_t column_;
@@ -34,7 +35,7 @@ private:
 
 // A bad command-line value (exit code 2), e.g. a duration without a unit.
 class UsageError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 

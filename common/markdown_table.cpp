@@ -9,7 +9,8 @@ namespace {
 std::size_t width_of(const std::string& s) {
     std::size_t n = 0;
     for (unsigned char c : s) {
-        if ((c & 0xC0) != 0x80) ++n;
+        if ((c & 0xC0) != 0x80)
+            ++n;
     }
     return n;
 }
@@ -35,7 +36,8 @@ std::string MarkdownTable::render() const {
     std::vector<std::size_t> widths(titles_.size(), 3);
     for (std::size_t c = 0; c < titles_.size(); ++c) {
         widths[c] = std::max(widths[c], width_of(titles_[c]));
-        for (const auto& row : rows_) widths[c] = std::max(widths[c], width_of(row[c]));
+        for (const auto& row : rows_)
+            widths[c] = std::max(widths[c], width_of(row[c]));
     }
     std::string out;
     auto line = [&](const std::vector<std::string>& cells) {
@@ -54,7 +56,8 @@ std::string MarkdownTable::render() const {
                                          : ' ' + std::string(widths[c] - 1, '-') + ": |";
     }
     out += '\n';
-    for (const auto& row : rows_) line(row);
+    for (const auto& row : rows_)
+        line(row);
     return out;
 }
 

@@ -8,7 +8,7 @@
 namespace loopscope {
 
 class MarkdownTable {
-public:
+  public:
     enum class Align { left, right };
 
     void add_column(std::string title, Align align = Align::right);
@@ -17,7 +17,7 @@ public:
     std::string render() const;
     bool empty() const { return rows_.empty(); }
 
-private:
+  private:
     std::vector<std::string> titles_;
     std::vector<Align> aligns_;
     std::vector<std::vector<std::string>> rows_;

@@ -10,26 +10,35 @@
 
 namespace loopscope {
 
-bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
-bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+bool stdout_is_terminal() {
+    return ::isatty(STDOUT_FILENO) == 1;
+}
+bool stderr_is_terminal() {
+    return ::isatty(STDERR_FILENO) == 1;
+}
 
 bool use_colour() {
     const char* no_colour = std::getenv("NO_COLOR");
-    if (no_colour && *no_colour) return false;
+    if (no_colour && *no_colour)
+        return false;
     return stdout_is_terminal();
 }
 
 Progress::Progress(std::string label, bool enabled) : label_(std::move(label)), enabled_(enabled) {}
 
-Progress::~Progress() { done(); }
+Progress::~Progress() {
+    done();
+}
 
 void Progress::update(double fraction, std::string_view detail) {
-    if (!enabled_) return;
+    if (!enabled_)
+        return;
     // Redraw at most every 50 ms: drawing must not disturb the measurement it reports on.
     const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::steady_clock::now().time_since_epoch())
                             .count();
-    if (shown_ && now_ns - last_draw_ns_ < 50'000'000 && fraction < 1.0) return;
+    if (shown_ && now_ns - last_draw_ns_ < 50'000'000 && fraction < 1.0)
+        return;
     last_draw_ns_ = now_ns;
     fraction = std::clamp(fraction, 0.0, 1.0);
     const int width = 24;

@@ -16,7 +16,7 @@ bool use_colour();
 // A one-line progress display on standard error, redrawn in place; silent when standard error
 // is not a terminal (CI logs, pipes), so captured output stays clean.
 class Progress {
-public:
+  public:
     explicit Progress(std::string label, bool enabled = stderr_is_terminal());
     ~Progress();
     Progress(const Progress&) = delete;
@@ -26,7 +26,7 @@ public:
     void update(double fraction, std::string_view detail = {});
     void done();
 
-private:
+  private:
     std::string label_;
     bool enabled_;
     bool shown_ = false;

@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/loop_figures.hpp"
 #include "core/capture.hpp"
 #include "core/frame_stats.hpp"
+#include "core/loop_figures.hpp"
 #include "core/segments.hpp"
 
 namespace loopscope {

@@ -9,11 +9,11 @@
 #include <numeric>
 #include <vector>
 
-#include "core/duration.hpp"
 #include "common/errors.hpp"
+#include "core/duration.hpp"
+#include "core/frame_stats.hpp"
 #include "core/sort_ns.hpp"
 #include "core/units.hpp"
-#include "core/frame_stats.hpp"
 
 namespace loopscope {
 

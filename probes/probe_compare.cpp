@@ -7,8 +7,8 @@
 #include <cmath>
 #include <map>
 
-#include "core/duration.hpp"
 #include "common/markdown_table.hpp"
+#include "core/duration.hpp"
 #include "probes/clock_report.hpp"
 #include "probes/probe_json.hpp"
 #include "probes/timer_compare.hpp"

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/duration.hpp"
 #include "common/markdown_table.hpp"
+#include "core/duration.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "core/duration.hpp"
 #include "common/markdown_table.hpp"
+#include "core/duration.hpp"
 #include "core/units.hpp"
 
 namespace loopscope {

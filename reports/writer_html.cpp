@@ -10,9 +10,9 @@
 #include <cmath>
 #include <vector>
 
+#include "core/plot_decimation.hpp"
 #include "core/sort_ns.hpp"
 #include "core/units.hpp"
-#include "core/plot_decimation.hpp"
 #include "reports/writer.hpp"
 
 namespace loopscope {

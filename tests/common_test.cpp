@@ -10,12 +10,12 @@
 #include <sstream>
 #include <thread>
 
-#include "core/duration.hpp"
 #include "common/errors.hpp"
 #include "common/markdown_table.hpp"
 #include "common/output_file.hpp"
-#include "core/sort_ns.hpp"
 #include "common/text_position.hpp"
+#include "core/duration.hpp"
+#include "core/sort_ns.hpp"
 #include "tests/test_support.hpp"
 
 using namespace loopscope;

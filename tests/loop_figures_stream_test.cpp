@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/units.hpp"
 #include "core/loop_figures.hpp"
 #include "core/loop_scenarios.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 namespace {

@@ -8,8 +8,8 @@
 #include <set>
 #include <vector>
 
-#include "core/units.hpp"
 #include "core/loop_figures.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 namespace {

@@ -14,9 +14,9 @@
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "core/trace_record.hpp"
-#include "reports/trace_writer.hpp"
 #include "reports/csv_scanner.hpp"
 #include "reports/readers.hpp"
+#include "reports/trace_writer.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

@@ -13,10 +13,10 @@
 
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
-#include "core/loop_engine.hpp"
-#include "reports/trace_writer.hpp"
 #include "core/capture.hpp"
+#include "core/loop_engine.hpp"
 #include "reports/readers.hpp"
+#include "reports/trace_writer.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

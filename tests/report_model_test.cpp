@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "core/analysis.hpp"
+#include "core/comparison.hpp"
 #include "core/frame_stats.hpp"
 #include "core/gate.hpp"
-#include "core/comparison.hpp"
-#include "core/analysis.hpp"
 #include "core/segments.hpp"
 
 namespace loopscope {

@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <string>
 
-#include "core/duration.hpp"
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "common/terminal.hpp"
+#include "core/duration.hpp"
 #include "probes/clock_probe.hpp"
 #include "probes/clock_report.hpp"
 #include "probes/probe_compare.hpp"

@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "core/duration.hpp"
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "common/terminal.hpp"
+#include "core/duration.hpp"
 #include "core/units.hpp"
 #include "probes/probe_json.hpp"
 #include "probes/system_info.hpp"

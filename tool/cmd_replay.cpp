@@ -10,14 +10,14 @@
 #include <sstream>
 #include <vector>
 
-#include "core/duration.hpp"
 #include "common/errors.hpp"
 #include "common/markdown_table.hpp"
 #include "common/output_file.hpp"
+#include "core/duration.hpp"
 #include "core/loop_figures.hpp"
 #include "core/loop_scenarios.hpp"
-#include "reports/trace_writer.hpp"
 #include "reports/readers.hpp"
+#include "reports/trace_writer.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
 #include "tool/loop_summary.hpp"

@@ -12,10 +12,10 @@
 #include "common/markdown_table.hpp"
 #include "common/output_file.hpp"
 #include "common/terminal.hpp"
+#include "core/analysis.hpp"
+#include "core/comparison.hpp"
 #include "core/gate.hpp"
 #include "reports/readers.hpp"
-#include "core/comparison.hpp"
-#include "core/analysis.hpp"
 #include "reports/writer.hpp"
 #include "tool/commands.hpp"
 

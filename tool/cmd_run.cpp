@@ -8,13 +8,13 @@
 #include <cstdio>
 #include <vector>
 
-#include "core/duration.hpp"
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
-#include "core/units.hpp"
+#include "core/duration.hpp"
 #include "core/loop_figures.hpp"
-#include "probes/loop_runner.hpp"
 #include "core/loop_scenarios.hpp"
+#include "core/units.hpp"
+#include "probes/loop_runner.hpp"
 #include "reports/trace_writer.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"

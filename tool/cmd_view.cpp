@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/duration.hpp"
 #include "common/errors.hpp"
+#include "core/duration.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
 #include "tool/viewer/viewer.hpp"

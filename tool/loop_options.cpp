@@ -8,8 +8,8 @@
 #include <charconv>
 #include <cmath>
 
-#include "core/duration.hpp"
 #include "common/errors.hpp"
+#include "core/duration.hpp"
 
 namespace loopscope {
 

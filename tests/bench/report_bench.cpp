@@ -12,9 +12,9 @@
 #include <random>
 #include <string>
 
-#include "core/sort_ns.hpp"
-#include "core/comparison.hpp"
 #include "core/analysis.hpp"
+#include "core/comparison.hpp"
+#include "core/sort_ns.hpp"
 #include "reports/writer.hpp"
 
 namespace {

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "core/loop_engine.hpp"
-#include "core/loop_figures.hpp"
-#include "core/trace_record.hpp"
 #include "core/capture.hpp"
 #include "core/frame_stats.hpp"
+#include "core/loop_engine.hpp"
+#include "core/loop_figures.hpp"
 #include "core/plot_decimation.hpp"
+#include "core/trace_record.hpp"
 
 namespace loopscope {
 
