@@ -1,8 +1,21 @@
+// Padded Markdown tables (see markdown_table.hpp).
 #include "common/markdown_table.hpp"
 
 #include <algorithm>
 
 namespace loopscope {
+
+std::string escape_markdown_cell(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        if (c == '|' || c == '\\')
+            out += '\\';
+        // A line break would end the row; a cell is one line.
+        out += (c == '\n' || c == '\r') ? ' ' : c;
+    }
+    return out;
+}
 
 namespace {
 // Display width, counting UTF-8 code points rather than bytes (µ, ±, → appear in cells).
@@ -23,12 +36,14 @@ std::string pad(const std::string& s, std::size_t width, MarkdownTable::Align al
 }  // namespace
 
 void MarkdownTable::add_column(std::string title, Align align) {
-    titles_.push_back(std::move(title));
+    titles_.push_back(escape_markdown_cell(title));
     aligns_.push_back(align);
 }
 
 void MarkdownTable::add_row(std::vector<std::string> cells) {
     cells.resize(titles_.size());
+    for (std::string& cell : cells)
+        cell = escape_markdown_cell(cell);
     rows_.push_back(std::move(cells));
 }
 

@@ -7,6 +7,12 @@
 
 namespace loopscope {
 
+// A cell's text made safe inside a table row: `|` and `\` are escaped with a backslash (GitHub
+// Flavored Markdown would otherwise split the cell at `|ft_i - ft_(i-1)|`), line breaks become
+// spaces.
+std::string escape_markdown_cell(const std::string& text);
+
+// Cells and titles are given as plain text and escaped here.
 class MarkdownTable {
   public:
     enum class Align { left, right };

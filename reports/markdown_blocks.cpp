@@ -17,23 +17,32 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-// "| a | b |" -> {"a", "b"}. The probes never put a pipe inside a cell.
+// "| a | b \| c |" -> {"a", "b | c"}: cells split at the pipes that are not escaped, and the
+// escapes common/markdown_table writes (`\|`, `\\`) undone.
 std::vector<std::string> split_row(std::string_view line) {
     line = trim(line);
     if (!line.empty() && line.front() == '|') {
         line.remove_prefix(1);
     }
-    if (!line.empty() && line.back() == '|') {
-        line.remove_suffix(1);
-    }
     std::vector<std::string> cells;
-    while (true) {
-        const auto bar = line.find('|');
-        cells.emplace_back(trim(line.substr(0, bar)));
-        if (bar == std::string_view::npos) {
-            break;
+    std::string cell;
+    bool open = false;  // text after the last pipe
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '\\' && i + 1 < line.size() && (line[i + 1] == '|' || line[i + 1] == '\\')) {
+            cell += line[++i];
+            open = true;
+        } else if (c == '|') {
+            cells.emplace_back(trim(cell));
+            cell.clear();
+            open = false;
+        } else {
+            cell += c;
+            open = true;
         }
-        line.remove_prefix(bar + 1);
+    }
+    if (open || cells.empty()) {
+        cells.emplace_back(trim(cell));
     }
     return cells;
 }

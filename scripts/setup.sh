@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what loopscope needs to build and test on Debian 12, and nothing that is already
-# there. Quiet when everything is installed. Needs root (or sudo) only when something is missing.
+# Installs the Debian 12 packages loopscope needs to build and test, and nothing that is already
+# there. Says what it checks and what it installs; needs root (or sudo) only when something is
+# missing. LOOPSCOPE_SETUP_BROWSER=0 leaves out Chromium (only the HTML rendering test uses it).
 set -euo pipefail
 
 packages=(
@@ -8,9 +9,8 @@ packages=(
     libcli11-dev nlohmann-json3-dev libfmt-dev libfast-float-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     libsdl2-dev libimgui-dev libstb-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0
-    rt-tests
+    rt-tests cmark-gfm
 )
-# The HTML report test renders in a headless browser; LOOPSCOPE_SETUP_BROWSER=0 skips it.
 if [ "${LOOPSCOPE_SETUP_BROWSER:-1}" != 0 ]; then
     packages+=(chromium)
 fi
@@ -21,14 +21,34 @@ for p in "${packages[@]}"; do
         missing+=("$p")
     fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "setup: all ${#packages[@]} Debian packages loopscope needs are installed" >&2
+    exit 0
+fi
 
-echo "setup: installing ${missing[*]}" >&2
+echo "setup: installing ${#missing[@]} of ${#packages[@]} Debian packages: ${missing[*]}" >&2
 sudo=""
 if [ "$(id -u)" != 0 ]; then
     command -v sudo >/dev/null || { echo "setup: need root to install: ${missing[*]}" >&2; exit 1; }
     sudo=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
+echo "setup: apt-get update" >&2
 $sudo apt-get update -qq >/dev/null
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# One line a package as apt sets it up (dependencies included), so a long install shows progress;
+# the whole output is kept for an error.
+log=$(mktemp)
+set +o pipefail
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}" 2>&1 | tee "$log" |
+    grep --line-buffered '^Setting up ' |
+    awk '{ printf "setup: [%d] set up %s\n", NR, $3; fflush() }' >&2
+status=${PIPESTATUS[0]}
+set -o pipefail
+if [ "$status" != 0 ]; then
+    cat "$log" >&2
+    rm -f "$log"
+    echo "setup: apt-get install failed (exit $status; its output is above)" >&2
+    exit 1
+fi
+rm -f "$log"
+echo "setup: done" >&2

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "tests/gfm_tables.hpp"
 #include "tests/test_support.hpp"
 
 using namespace loopscope::test;
@@ -25,7 +26,13 @@ TEST(Diagnose, QuickRunWritesEveryFileOfTheReport) {
     EXPECT_NE(html.find("hitch-200ms: "), std::string::npos);
     EXPECT_EQ(html.find("http://"), std::string::npos);
     EXPECT_EQ(html.find("https://"), std::string::npos);
-    EXPECT_EQ(read_text(out + "/diagnosis.md").rfind("# loopscope diagnosis", 0), 0u);
+    const std::string diagnosis = read_text(out + "/diagnosis.md");
+    EXPECT_EQ(diagnosis.rfind("# loopscope diagnosis", 0), 0u);
+    if (have_cmark_gfm()) {
+        // Every table renders with each cell in its column (`|error|` once split the timer table).
+        for (const std::string& problem : gfm_table_problems(diagnosis))
+            ADD_FAILURE() << "diagnosis.md: " << problem;
+    }
 
     const auto doc = nlohmann::json::parse(read_text(out + "/probe.json"));
     EXPECT_EQ(doc.at("schema"), "loopscope-probe/1");

@@ -1,0 +1,91 @@
+// The README and docs name programs by their path under build/ (`build/release/tool/loopscope`,
+// `build/test/tests/loopscope_bench`); each such path must be one that the commands the README
+// gives produce: its folder is the build folder of scripts/diagnose.sh or scripts/test.sh, the
+// file exists in this (complete) build, and a file under diagnose.sh's folder is one of the
+// targets diagnose.sh builds.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "tests/test_support.hpp"
+
+using namespace loopscope::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// "build/release" from `build_dir=${BUILD_DIR:-build/release}` in the script.
+std::string script_build_dir(const std::string& script) {
+    static const std::regex re(R"(build_dir=\$\{BUILD_DIR:-([^}]+)\})");
+    std::smatch m;
+    const std::string text = read_text(std::string(LOOPSCOPE_SOURCE_DIR) + "/scripts/" + script);
+    return std::regex_search(text, m, re) ? m[1].str() : std::string();
+}
+
+std::set<std::string> diagnose_targets() {
+    static const std::regex re(R"(--target ([A-Za-z0-9_ ]+))");
+    std::smatch m;
+    const std::string text = read_text(std::string(LOOPSCOPE_SOURCE_DIR) + "/scripts/diagnose.sh");
+    std::set<std::string> targets;
+    if (std::regex_search(text, m, re)) {
+        std::istringstream words(m[1].str());
+        for (std::string w; words >> w;)
+            targets.insert(w);
+    }
+    return targets;
+}
+
+}  // namespace
+
+TEST(DocsPaths, EveryBuildPathTheDocsNameIsMadeByTheReadmeCommands) {
+    const fs::path source = LOOPSCOPE_SOURCE_DIR;
+    // This build: the folder above tool/loopscope.
+    const fs::path this_build = fs::path(LOOPSCOPE_EXE).parent_path().parent_path();
+    const std::string release = script_build_dir("diagnose.sh");
+    const std::string test = script_build_dir("test.sh");
+    ASSERT_EQ(release, "build/release");
+    ASSERT_EQ(test, "build/test");
+    const std::set<std::string> targets = diagnose_targets();
+    ASSERT_TRUE(targets.count("loopscope"));
+
+    std::vector<fs::path> pages = {source / "README.md"};
+    for (const auto& entry : fs::directory_iterator(source / "docs")) {
+        if (entry.path().extension() == ".md")
+            pages.push_back(entry.path());
+    }
+    static const std::regex path_re(R"((^|[^A-Za-z0-9_/.-])(build/[A-Za-z0-9_./-]*[A-Za-z0-9_]))");
+    std::size_t checked = 0;
+    for (const fs::path& page : pages) {
+        const std::string text = read_text(page.string());
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), path_re);
+             it != std::sregex_iterator(); ++it) {
+            const std::string path = (*it)[2];
+            const std::string where = page.filename().string() + ": " + path;
+            std::string rest;
+            bool from_diagnose = false;
+            if (path.rfind(release + "/", 0) == 0) {
+                rest = path.substr(release.size() + 1);
+                from_diagnose = true;
+            } else if (path.rfind(test + "/", 0) == 0) {
+                rest = path.substr(test.size() + 1);
+            } else if (path == release || path == test) {
+                continue;  // the folder itself
+            } else {
+                ADD_FAILURE() << where << " is not under " << release << " or " << test;
+                continue;
+            }
+            ++checked;
+            EXPECT_TRUE(fs::exists(this_build / rest)) << where << ": no " << rest << " in a build";
+            if (from_diagnose) {
+                EXPECT_TRUE(targets.count(fs::path(rest).filename().string()))
+                    << where << ": scripts/diagnose.sh does not build "
+                    << fs::path(rest).filename();
+            }
+        }
+    }
+    EXPECT_GT(checked, 0u);
+}
