@@ -288,8 +288,61 @@ struct Tally {
     }
 };
 
+// The tallies of a file of several streams, each named where its stream first appears.
+class Tallies {
+  public:
+    explicit Tallies(std::size_t streams) : tallies_(streams), named_(streams, false) {}
+    // The tally of the next row, which belongs to `stream`.
+    Tally& of_row(const Stream& s, std::size_t stream, const std::string& swap_chain) {
+        Tally& t = tallies_[stream];
+        if (!named_[stream]) {
+            t.e.process = s.app;
+            t.e.pid = s.pid;
+            t.e.swap_chain = swap_chain;
+            t.e.first_row = rows_;
+            named_[stream] = true;
+        }
+        ++rows_;
+        return t;
+    }
+    FileExpectation result(const std::string& format) const {
+        FileExpectation out{format, true, {}};
+        for (const Tally& t : tallies_)
+            out.streams.push_back(t.e);
+        out.streams = ordered(out.streams);
+        return out;
+    }
+
+  private:
+    std::vector<Tally> tallies_;
+    std::vector<bool> named_;
+    std::size_t rows_ = 0;
+};
+
 std::string hex_swap(std::uint64_t swap, bool padded) {
     return padded ? fmt::format("0x{:016X}", swap) : fmt::format("0x{:X}", swap);
+}
+
+// The first eight cells of a PresentMon 2.x and 2.4+ row: who presented, and how.
+std::vector<std::string> pm2_leading_cells(const Stream& s) {
+    return {s.app,
+            std::to_string(s.pid),
+            hex_swap(s.swap, false),
+            s.runtime,
+            std::to_string(s.sync_interval),
+            "0",
+            s.sync_interval == 0 ? "1" : "0",
+            s.present_mode};
+}
+
+// The smallest CPU start of a file: where the readers count QPC starts from.
+std::int64_t earliest_cpu_start(const std::vector<Stream>& ss) {
+    std::int64_t min_start = INT64_MAX;
+    for (const Stream& s : ss) {
+        for (const Present& p : s.rows)
+            min_start = std::min(min_start, p.cpu_start);
+    }
+    return min_start;
 }
 
 // ---- The PresentMon family ----------------------------------------------------------------
@@ -303,8 +356,7 @@ FileExpectation write_presentmon1(const std::filesystem::path& dir, const std::v
         "TimeInSeconds,msInPresentAPI,msBetweenPresents,AllowsTearing,PresentMode,"
         "msUntilRenderComplete,msUntilDisplayed,msBetweenDisplayChange,msFlipDelay,"
         "msUntilRenderStart,msGPUActive,msGPUVideoActive,msSinceInput,QPCTime");
-    std::vector<Tally> t(ss.size());
-    std::size_t n = 0;
+    Tallies t(ss.size());
     for (const RowRef& ref : interleave(ss)) {
         const Stream& s = ss[ref.stream];
         const Present& p = s.rows[ref.row];
@@ -329,22 +381,11 @@ FileExpectation write_presentmon1(const std::filesystem::path& dir, const std::v
                      ms(0, 10),
                      ms(0, 10),
                      std::to_string(qpc_origin + p.present)}));
-        Tally& tally = t[ref.stream];
-        if (tally.e.frames == 0) {
-            tally.e.process = s.app;
-            tally.e.pid = s.pid;
-            tally.e.swap_chain = hex_swap(s.swap, true);
-            tally.e.first_row = n;
-        }
-        tally.add(p.between_presents * 100, p.present * 100, p.dropped, false);
-        ++n;
+        t.of_row(s, ref.stream, hex_swap(s.swap, true))
+            .add(p.between_presents * 100, p.present * 100, p.dropped, false);
     }
     save(dir / "presentmon1.csv", f.text());
-    FileExpectation out{"presentmon-1", true, {}};
-    for (const auto& x : t)
-        out.streams.push_back(x.e);
-    out.streams = ordered(out.streams);
-    return out;
+    return t.result("presentmon-1");
 }
 
 // PresentMon 2.x ("v2 metrics"): FrameTime (the app's frame, 0 on generated frames),
@@ -358,13 +399,8 @@ FileExpectation write_presentmon2(const std::filesystem::path& dir, const std::v
         "GPUTime,GPUBusy,GPUWait,VideoBusy,DisplayLatency,DisplayedTime,AnimationError,"
         "AnimationTime,MsFlipDelay,AllInputToPhotonLatency,ClickToPhotonLatency,"
         "InstrumentedLatency");
-    std::int64_t min_start = INT64_MAX;
-    for (const Stream& s : ss) {
-        for (const Present& p : s.rows)
-            min_start = std::min(min_start, p.cpu_start);
-    }
-    std::vector<Tally> t(ss.size());
-    std::size_t n = 0;
+    const std::int64_t min_start = earliest_cpu_start(ss);
+    Tallies t(ss.size());
     for (const RowRef& ref : interleave(ss)) {
         const Stream& s = ss[ref.stream];
         const Present& p = s.rows[ref.row];
@@ -374,48 +410,24 @@ FileExpectation write_presentmon2(const std::filesystem::path& dir, const std::v
         const std::int64_t wait = p.generated ? 0 : p.app_interval - busy;
         const std::int64_t displayed =
             !shown ? kNa : (p.display_interval == kNa ? kVsyncTicks : p.display_interval);
-        f.line(join({s.app,
-                     std::to_string(s.pid),
-                     hex_swap(s.swap, false),
-                     s.runtime,
-                     std::to_string(s.sync_interval),
-                     "0",
-                     s.sync_interval == 0 ? "1" : "0",
-                     s.present_mode,
-                     p.generated ? "Intel XeSS-FG" : "Application",
-                     std::to_string(qpc_origin + p.cpu_start),
-                     ms(p.app_interval),
-                     ms(busy),
-                     ms(wait),
-                     ms(p.generated ? 0 : 31'000),
-                     ms(p.generated ? 0 : 92'000),
-                     ms(p.generated ? 0 : 88'000),
-                     ms(p.generated ? 0 : 4'000),
-                     ms(0),
-                     shown ? ms(p.present - p.cpu_start + p.until_displayed) : "NA",
-                     ms(displayed),
-                     shown ? ms(p.animation_error) : "NA",
-                     shown ? ms(p.cpu_start - min_start) : "NA",
-                     "NA",
-                     "NA",
-                     "NA",
-                     shown ? ms(p.present - p.cpu_start + p.until_displayed + 12'000) : "NA"}));
-        Tally& tally = t[ref.stream];
-        if (tally.e.frames == 0) {
-            tally.e.process = s.app;
-            tally.e.pid = s.pid;
-            tally.e.swap_chain = hex_swap(s.swap, false);
-            tally.e.first_row = n;
+        std::vector<std::string> cells = pm2_leading_cells(s);
+        for (std::string& c : std::vector<std::string>{
+                 p.generated ? "Intel XeSS-FG" : "Application",
+                 std::to_string(qpc_origin + p.cpu_start), ms(p.app_interval), ms(busy), ms(wait),
+                 ms(p.generated ? 0 : 31'000), ms(p.generated ? 0 : 92'000),
+                 ms(p.generated ? 0 : 88'000), ms(p.generated ? 0 : 4'000), ms(0),
+                 shown ? ms(p.present - p.cpu_start + p.until_displayed) : "NA", ms(displayed),
+                 shown ? ms(p.animation_error) : "NA", shown ? ms(p.cpu_start - min_start) : "NA",
+                 "NA", "NA", "NA",
+                 shown ? ms(p.present - p.cpu_start + p.until_displayed + 12'000) : "NA"}) {
+            cells.push_back(std::move(c));
         }
-        tally.add(p.app_interval * 100, (p.cpu_start - min_start) * 100, !shown, p.generated);
-        ++n;
+        f.line(join(cells));
+        t.of_row(s, ref.stream, hex_swap(s.swap, false))
+            .add(p.app_interval * 100, (p.cpu_start - min_start) * 100, !shown, p.generated);
     }
     save(dir / "presentmon2.csv", f.text());
-    FileExpectation out{"presentmon-2", true, {}};
-    for (const auto& x : t)
-        out.streams.push_back(x.e);
-    out.streams = ordered(out.streams);
-    return out;
+    return t.result("presentmon-2");
 }
 
 // PresentMon 2.4+: MsBetweenPresents, MsBetweenAppStart, MsBetweenDisplayChange (NA on the
@@ -434,14 +446,8 @@ FileExpectation write_presentmon24(const std::filesystem::path& file, const std:
         "MsGPUWait,MsVideoBusy,MsAnimationError,AnimationTime,MsFlipDelay,"
         "MsAllInputToPhotonLatency,MsClickToPhotonLatency,MsInstrumentedLatency",
         qpc ? "TimeInQPC" : "CPUStartTime", qpc ? "CPUStartQPC," : ""));
-    std::int64_t min_start = INT64_MAX;
-    for (const Stream& s : ss) {
-        for (const Present& p : s.rows)
-            min_start = std::min(min_start, p.cpu_start);
-    }
-    std::vector<Tally> t(ss.size());
-    std::vector<std::string> rows_without_frame_time;
-    std::size_t n = 0;
+    const std::int64_t min_start = earliest_cpu_start(ss);
+    Tallies t(ss.size());
     for (const RowRef& ref : interleave(ss)) {
         const Stream& s = ss[ref.stream];
         const Present& p = s.rows[ref.row];
@@ -449,24 +455,16 @@ FileExpectation write_presentmon24(const std::filesystem::path& file, const std:
             ref.row == 0 &&
             std::find(na_first_frame.begin(), na_first_frame.end(), s.app) != na_first_frame.end();
         const std::int64_t busy = p.generated ? 0 : p.app_interval * 9 / 10;
-        std::vector<std::string> cells = {
-            s.app,
-            std::to_string(s.pid),
-            hex_swap(s.swap, false),
-            s.runtime,
-            std::to_string(s.sync_interval),
-            "0",
-            s.sync_interval == 0 ? "1" : "0",
-            s.present_mode,
-            p.generated ? "DLSS-FG" : "Application",
-            qpc ? std::to_string(qpc_origin + p.present) : ms(p.cpu_start, 10),
-            "NA",
-            na_frame ? "NA" : ms(p.between_presents, 10),
-            p.dropped ? "NA" : ms(p.display_interval, 10),
-            ms(3'000 + p.present % 4'000, 10),
-            ms(7'000 + p.present % 9'000, 10),
-            p.dropped ? "NA" : ms(p.until_displayed),
-            "NA"};
+        std::vector<std::string> cells = pm2_leading_cells(s);
+        for (std::string& c : std::vector<std::string>{
+                 p.generated ? "DLSS-FG" : "Application",
+                 qpc ? std::to_string(qpc_origin + p.present) : ms(p.cpu_start, 10), "NA",
+                 na_frame ? "NA" : ms(p.between_presents, 10),
+                 p.dropped ? "NA" : ms(p.display_interval, 10), ms(3'000 + p.present % 4'000, 10),
+                 ms(7'000 + p.present % 9'000, 10), p.dropped ? "NA" : ms(p.until_displayed),
+                 "NA"}) {
+            cells.push_back(std::move(c));
+        }
         if (qpc)
             cells.push_back(std::to_string(qpc_origin + p.cpu_start));
         for (const std::string& c : std::vector<std::string>{
@@ -479,27 +477,23 @@ FileExpectation write_presentmon24(const std::filesystem::path& file, const std:
             cells.push_back(c);
         }
         f.line(join(cells));
-        Tally& tally = t[ref.stream];
-        if (tally.e.process.empty()) {
-            tally.e.process = s.app;
-            tally.e.pid = s.pid;
-            tally.e.swap_chain = hex_swap(s.swap, false);
-            tally.e.first_row = n;
+        Tally& tally = t.of_row(s, ref.stream, hex_swap(s.swap, false));
+        if (!na_frame) {  // a row without a frame time is skipped by the reader
+            tally.add(p.between_presents * 100, (qpc ? p.cpu_start - min_start : p.cpu_start) * 100,
+                      p.dropped, p.generated);
         }
-        ++n;
-        if (na_frame) {
-            rows_without_frame_time.push_back(s.app);
-            continue;
-        }
-        tally.add(p.between_presents * 100, (qpc ? p.cpu_start - min_start : p.cpu_start) * 100,
-                  p.dropped, p.generated);
     }
     save(file, f.text());
-    FileExpectation out{"presentmon-2.4", true, {}};
-    for (const auto& x : t)
-        out.streams.push_back(x.e);
-    out.streams = ordered(out.streams);
-    return out;
+    return t.result("presentmon-2.4");
+}
+
+// The tally of a file's only stream (swap chain written with 16 digits, as PresentMon 1.x does).
+Tally tally_of(const Stream& s) {
+    Tally t;
+    t.e.process = s.app;
+    t.e.pid = s.pid;
+    t.e.swap_chain = hex_swap(s.swap, true);
+    return t;
 }
 
 // Columns shared by OCAT, CapFrameX's legacy CSV and FrameView for one 1.x-style present.
@@ -526,10 +520,7 @@ FileExpectation write_ocat(const std::filesystem::path& dir, const Stream& s) {
         "MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,MsUntilDisplayed,"
         "Motherboard,OS,Processor,System RAM,Base Driver Version,Driver Package,GPU #,GPU,"
         "GPU Core Clock (MHz),GPU Memory Clock (MHz),GPU Memory (MB),Comment");
-    Tally t;
-    t.e.process = s.app;
-    t.e.pid = s.pid;
-    t.e.swap_chain = hex_swap(s.swap, true);
+    Tally t = tally_of(s);
     const std::int64_t origin = s.rows.front().present;
     for (std::size_t i = 0; i < s.rows.size(); ++i) {
         const Present& p = s.rows[i];
@@ -565,10 +556,7 @@ FileExpectation write_capframex_csv(const std::filesystem::path& dir, const Stre
         "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,AllowsTearing,"
         "PresentMode,WasBatched,DwmNotified,Dropped,TimeInSeconds,MsBetweenPresents,"
         "MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,MsUntilDisplayed");
-    Tally t;
-    t.e.process = s.app;
-    t.e.pid = s.pid;
-    t.e.swap_chain = hex_swap(s.swap, true);
+    Tally t = tally_of(s);
     const std::int64_t origin = s.rows.front().present;
     for (const Present& p : s.rows) {
         const Pm1Cells c = pm1_cells(p, origin);
@@ -592,10 +580,7 @@ FileExpectation write_frameview(const std::filesystem::path& dir, const Stream& 
         "MsRenderPresentLatency,MsUntilDisplayed,Render Queue Depth,MsPCLatency,GPU0Clk(MHz),"
         "GPU0MemClk(MHz),GPU0Util(%),GPU0Temp(C),GPU1Clk(MHz),GPU1Util(%),CPUClk(MHz),"
         "CPUUtil(%),CPU Package Temp(C),CPUCoreUtil%[ 0],CPUCoreUtil%[ 1]");
-    Tally t;
-    t.e.process = s.app;
-    t.e.pid = s.pid;
-    t.e.swap_chain = hex_swap(s.swap, true);
+    Tally t = tally_of(s);
     const std::int64_t origin = s.rows.front().present - 38'000'000;  // 3.8 s into the log
     for (std::size_t i = 0; i < s.rows.size(); ++i) {
         const Present& p = s.rows[i];
