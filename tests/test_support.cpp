@@ -1,3 +1,5 @@
+// Helpers for the tests (see test_support.hpp): running the built program, temporary folders,
+// reading traces, and where the real and the synthetic captures are.
 #include "tests/test_support.hpp"
 
 #include <sys/wait.h>
