@@ -3,7 +3,9 @@
 // model (one present per line, named columns) and differ in which columns carry the frame time,
 // the display side, dropped / generated frames and the frame start. The file is streamed once;
 // only the cells needed are parsed and kept, for every stream (application, process, swap
-// chain) in the file, so the caller can pick one or list them all.
+// chain) in the file, so the caller can pick one or list them all. The stages, in the order
+// read_presentmon_streams runs them: the header row, the column layout, the rows into streams,
+// QPC ticks to nanoseconds, the streams as captures.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -209,9 +211,10 @@ struct ParsedRows {
 struct Header {
     std::vector<std::string> columns;
     std::int64_t line = 0;
-    bool after_capframex_preamble = false;
+    bool after_capframex_preamble = false;  // CapFrameX's CSV: decides the format name
 };
 
+// Reads up to the header row; the preamble's `Key=Value` pairs go to `metadata`.
 Header read_header(LineReader& reader, const std::string& path,
                    std::map<std::string, std::string>& metadata) {
     std::string_view line;
