@@ -24,16 +24,6 @@ namespace {
 constexpr std::size_t kChunkBytes = 1 << 20;
 // A line longer than this is not a capture row; stop before holding a whole garbage file.
 constexpr std::size_t kMaxLineBytes = 16 << 20;
-
-std::string_view trim_spaces(std::string_view s) {
-    if (!s.empty() && s.front() != ' ' && s.front() != '\t' && s.back() != ' ' && s.back() != '\t')
-        return s;  // the common case, checked before any loop
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
 }  // namespace
 
 [[noreturn]] void throw_at(const LinePlace& place, std::int64_t column, const std::string& what) {
@@ -315,12 +305,12 @@ std::size_t split_fields(std::string_view line, const LinePlace& place, std::vec
 }
 
 bool is_missing(std::string_view cell) {
-    cell = trim_spaces(cell);
+    cell = trim_blanks(cell);
     return cell.empty() || cell == "NA";
 }
 
 double parse_number(const Field& field, const LinePlace& place, std::string_view what) {
-    std::string_view s = trim_spaces(field.text);
+    std::string_view s = trim_blanks(field.text);
     if (!s.empty() && s.front() == '+')
         s.remove_prefix(1);
     double value = 0.0;
@@ -349,7 +339,7 @@ double parse_non_negative(const Field& field, const LinePlace& place, std::strin
 }
 
 std::int64_t parse_integer(const Field& field, const LinePlace& place, std::string_view what) {
-    std::string_view s = trim_spaces(field.text);
+    std::string_view s = trim_blanks(field.text);
     if (!s.empty() && s.front() == '+')
         s.remove_prefix(1);
     std::int64_t value = 0;
@@ -363,7 +353,7 @@ std::int64_t parse_integer(const Field& field, const LinePlace& place, std::stri
 }
 
 bool looks_like_number(std::string_view text) {
-    std::string_view s = trim_spaces(text);
+    std::string_view s = trim_blanks(text);
     if (!s.empty() && s.front() == '+')
         s.remove_prefix(1);
     if (s.empty())

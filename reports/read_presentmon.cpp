@@ -3,7 +3,9 @@
 // model (one present per line, named columns) and differ in which columns carry the frame time,
 // the display side, dropped / generated frames and the frame start. The file is streamed once;
 // only the cells needed are parsed and kept, for every stream (application, process, swap
-// chain) in the file, so the caller can pick one or list them all.
+// chain) in the file, so the caller can pick one or list them all. The stages, in the order
+// read_presentmon_streams runs them: the header row, the column layout, the rows into streams,
+// QPC ticks to nanoseconds, the streams as captures.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -189,12 +191,290 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
     return l;
 }
 
+// One stream (application, process, swap chain) while the rows are read.
 struct StreamBuild {
     std::string app, pid_text, swap;
     Capture capture;
     std::int64_t first_qpc = 0, last_qpc = 0;
     double interval_sum_ms = 0, first_interval_ms = 0, last_interval_ms = 0;
 };
+
+// What the rows held: the streams in the order they first appear, and notes on the file.
+struct ParsedRows {
+    std::vector<StreamBuild> streams;
+    std::int64_t min_qpc = std::numeric_limits<std::int64_t>::max();
+    std::int64_t rows_without_frame_time = 0;
+};
+
+// ---- Stage 1: the header row, after CapFrameX's `//Key=Value` preamble ----------------------
+
+struct Header {
+    std::vector<std::string> columns;
+    std::int64_t line = 0;
+    bool after_capframex_preamble = false;  // CapFrameX's CSV: decides the format name
+};
+
+// Reads up to the header row; the preamble's `Key=Value` pairs go to `metadata`.
+Header read_header(LineReader& reader, const std::string& path,
+                   std::map<std::string, std::string>& metadata) {
+    std::string_view line;
+    LinePlace place{&path, 0};
+    Header h;
+    bool have_header = false;
+    while (reader.next(line)) {
+        place.line = reader.line_number();
+        if (line.empty())
+            continue;
+        if (line.substr(0, 2) == "//") {
+            h.after_capframex_preamble = true;
+            const std::string_view kv = line.substr(2);
+            const std::size_t eq = kv.find('=');
+            if (eq != std::string_view::npos) {
+                metadata[std::string(kv.substr(0, eq))] = std::string(kv.substr(eq + 1));
+            }
+            continue;
+        }
+        have_header = true;
+        break;
+    }
+    if (!have_header)
+        throw InputError(path, place.line, 0, "no header row: expected CSV columns");
+    h.line = place.line;
+    std::vector<Field> fields;
+    split_fields(line, place, fields);
+    h.columns.reserve(fields.size());
+    for (const auto& f : fields)
+        h.columns.emplace_back(f.text);
+    return h;
+}
+
+// ---- Stage 3: the rows (stage 2, the column mapping, is make_layout above) ------------------
+
+// The stream a row belongs to, added when it is the first row of its stream. Consecutive rows
+// mostly belong to the same stream, so the last one is checked before the lookup.
+class StreamTable {
+  public:
+    StreamTable(ParsedRows& rows, const Layout& layout, const std::string& path)
+        : rows_(rows), layout_(layout), path_(path) {}
+
+    StreamBuild& of_row(const std::vector<Field>& fields, const LinePlace& place) {
+        const Field& app = fields[layout_.app];
+        const Field& pid = fields[layout_.pid];
+        const Field& swap = fields[layout_.swap];
+        std::vector<StreamBuild>& streams = rows_.streams;
+        if (last_ < streams.size() && streams[last_].app == app.text &&
+            streams[last_].pid_text == pid.text && streams[last_].swap == swap.text) {
+            return streams[last_];
+        }
+        std::string key;
+        key.reserve(app.text.size() + pid.text.size() + swap.text.size() + 2);
+        key.append(app.text).append(1, '\x1f').append(pid.text).append(1, '\x1f').append(swap.text);
+        const auto [it, added] = index_.try_emplace(std::move(key), streams.size());
+        if (added) {
+            StreamBuild s;
+            s.app = std::string(app.text);
+            s.pid_text = std::string(pid.text);
+            s.swap = std::string(swap.text);
+            CaptureSource& src = s.capture.source;
+            src.format = layout_.format;
+            src.file = path_;
+            src.process = s.app;
+            src.process_id = is_missing(pid.text) ? -1 : parse_integer(pid, place, "ProcessID");
+            src.swap_chain = s.swap;
+            streams.push_back(std::move(s));
+        }
+        last_ = it->second;
+        return streams[last_];
+    }
+
+  private:
+    ParsedRows& rows_;
+    const Layout& layout_;
+    const std::string& path_;
+    std::unordered_map<std::string, std::size_t> index_;
+    std::size_t last_ = std::numeric_limits<std::size_t>::max();
+};
+
+// Checks a row's width against the header (OCAT's rows may stop before its system columns).
+void check_row_width(std::size_t count, const Layout& l, const LineReader& reader,
+                     std::string_view line, const LinePlace& place) {
+    if (count == l.columns.size() || (count >= l.min_fields && count <= l.columns.size()))
+        return;
+    throw_at(place, static_cast<std::int64_t>(line.size()) + 1,
+             fmt::format("expected {} comma-separated columns as in the header, found {}{}",
+                         l.columns.size(), count,
+                         reader.line_had_break() ? "" : " (the file ends mid-line)"));
+}
+
+// The frame start in the layout's unit: ns for times, raw ticks for QPC columns (converted
+// once the frequency is known, in stage 4), with the tick-span bookkeeping that finds it.
+std::int64_t parse_start(const Layout& l, const std::vector<Field>& fields, const LinePlace& place,
+                         StreamBuild& s, std::int64_t& min_qpc) {
+    const Field& f = fields[l.start];
+    const std::string& name = l.columns[l.start];
+    if (is_missing(f.text))
+        throw_at(place, f.column, fmt::format("expected a time in column '{}', found NA", name));
+    switch (l.start_unit) {
+        case StartUnit::seconds:
+            return scaled_to_ns(parse_non_negative(f, place, name), 1e9, f, place);
+        case StartUnit::ms:
+            return ms_cell_to_ns(parse_non_negative(f, place, name), f, place);
+        default:
+            break;
+    }
+    const std::int64_t v = parse_integer(f, place, name);
+    if (v < 0)
+        throw_at(place, f.column, fmt::format("expected a QPC time >= 0 in column '{}'", name));
+    min_qpc = std::min(min_qpc, v);
+    double interval_ms = 0;
+    const Field& iv = fields[l.qpc_interval];
+    if (!is_missing(iv.text))
+        interval_ms = parse_number(iv, place, l.columns[l.qpc_interval]);
+    if (s.capture.start_ns.empty()) {
+        s.first_qpc = v;
+        s.first_interval_ms = interval_ms;
+    }
+    s.last_qpc = v;
+    s.last_interval_ms = interval_ms;
+    s.interval_sum_ms += interval_ms;
+    return v;
+}
+
+// The display side of a row: dropped, time between display changes, generated frame,
+// animation error, each kept only where the layout has the column.
+void parse_display_side(const Layout& l, const std::vector<Field>& fields, const LinePlace& place,
+                        Capture& c) {
+    bool dropped = false;
+    if (l.dropped >= 0) {
+        const Field& f = fields[l.dropped];
+        dropped = !is_missing(f.text) && parse_integer(f, place, l.columns[l.dropped]) != 0;
+    }
+    if (l.until_displayed >= 0 && is_missing(fields[l.until_displayed].text))
+        dropped = true;
+    if (l.display >= 0) {
+        const Field& f = fields[l.display];
+        std::int64_t display_ns = -1;
+        if (is_missing(f.text)) {
+            if (l.display_na_is_dropped)
+                dropped = true;
+        } else if (!dropped) {
+            display_ns =
+                ms_cell_to_ns(parse_non_negative(f, place, l.columns[l.display]), f, place);
+        }
+        c.display_ns.push_back(display_ns);
+    }
+    if (l.dropped >= 0 || l.until_displayed >= 0 || l.display >= 0) {
+        c.dropped.push_back(dropped ? 1 : 0);
+    }
+    if (l.frame_type >= 0) {
+        const std::string_view type = fields[l.frame_type].text;
+        c.generated.push_back(!is_missing(type) && type != "Application" ? 1 : 0);
+    }
+    if (l.animation_error >= 0) {
+        const Field& f = fields[l.animation_error];
+        const bool known = !is_missing(f.text);
+        c.animation_error_ns.push_back(
+            known ? ms_cell_to_ns(parse_number(f, place, l.columns[l.animation_error]), f, place)
+                  : 0);
+        c.animation_error_known.push_back(known ? 1 : 0);
+    }
+}
+
+// Streams every row after the header into its stream, parsing only the cells the layout needs.
+// OCAT's system description (on its first row only) goes to `metadata`.
+ParsedRows read_rows(LineReader& reader, const Layout& l, const std::string& path,
+                     std::map<std::string, std::string>& metadata) {
+    ParsedRows rows;
+    StreamTable table(rows, l, path);
+    std::vector<Field> fields;
+    LinePlace place{&path, 0};
+    std::string_view line;
+    bool info_taken = false;
+    while (reader.next(line)) {
+        place.line = reader.line_number();
+        if (line.empty())
+            continue;
+        const bool want_info = l.info_first > 0 && !info_taken;
+        const std::size_t count =
+            split_fields(line, place, fields, want_info ? l.columns.size() : l.needed_fields);
+        check_row_width(count, l, reader, line, place);
+        if (want_info && fields.size() > static_cast<std::size_t>(l.info_first)) {
+            for (std::size_t i = l.info_first; i < fields.size(); ++i) {
+                if (!is_missing(fields[i].text))
+                    metadata[l.columns[i]] = std::string(fields[i].text);
+            }
+            info_taken = true;
+        }
+
+        StreamBuild& s = table.of_row(fields, place);
+        Capture& c = s.capture;
+        const Field& frame = fields[l.frame];
+        if (is_missing(frame.text)) {
+            // A present with no frame time (PresentMon writes NA where it has no previous
+            // present to measure from): it cannot enter frame-time figures.
+            ++rows.rows_without_frame_time;
+            continue;
+        }
+        c.frame_ns.push_back(
+            ms_cell_to_ns(parse_non_negative(frame, place, l.columns[l.frame]), frame, place));
+        if (l.start >= 0)
+            c.start_ns.push_back(parse_start(l, fields, place, s, rows.min_qpc));
+        parse_display_side(l, fields, place, c);
+    }
+    return rows;
+}
+
+// ---- Stage 4: QPC ticks to nanoseconds ----------------------------------------------------
+
+// The QPC frequency is not in the file; it is what makes the tick span of the start column
+// equal the sum of the matching ms column, over all streams.
+void convert_qpc_starts(ParsedRows& rows, const Layout& l,
+                        std::map<std::string, std::string>& metadata) {
+    double span_ticks = 0, span_ms = 0;
+    for (const auto& s : rows.streams) {
+        if (s.capture.start_ns.size() < 2)
+            continue;
+        span_ticks += static_cast<double>(s.last_qpc - s.first_qpc);
+        span_ms +=
+            s.interval_sum_ms -
+            (l.start_unit == StartUnit::qpc_following ? s.last_interval_ms : s.first_interval_ms);
+    }
+    double ticks_per_ms = span_ms > 0 && span_ticks > 0 ? span_ticks / span_ms : 0.0;
+    if (ticks_per_ms > 0) {
+        metadata["qpc_frequency_hz"] =
+            fmt::format("{:.0f} (from the file's times)", ticks_per_ms * 1e3);
+    } else {
+        ticks_per_ms = 1e4;  // 10 MHz, what Windows 10 and later report
+        metadata["qpc_frequency_hz"] = "10000000 (assumed)";
+    }
+    for (auto& s : rows.streams) {
+        for (auto& v : s.capture.start_ns)
+            v = std::llround(static_cast<double>(v - rows.min_qpc) * 1e6 / ticks_per_ms);
+    }
+}
+
+// ---- Stage 5: the streams as captures ------------------------------------------------------
+
+// Every stream with at least one frame, with the file's metadata; frame starts from the
+// running sum where the layout has no start column.
+std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l,
+                                    const std::map<std::string, std::string>& metadata,
+                                    const std::string& path, std::int64_t header_line) {
+    std::vector<Capture> out;
+    out.reserve(rows.streams.size());
+    for (auto& s : rows.streams) {
+        if (s.capture.frame_ns.empty())
+            continue;
+        s.capture.metadata = metadata;
+        if (l.start < 0)
+            s.capture.start_ns = running_sum_starts(s.capture.frame_ns);
+        out.push_back(std::move(s.capture));
+    }
+    if (out.empty()) {
+        throw InputError(path, header_line, 0, "no row has a frame time: every cell is NA");
+    }
+    return out;
+}
 
 }  // namespace
 
@@ -224,234 +504,24 @@ std::string classify_presentmon_header(const std::vector<std::string>& columns,
 
 std::vector<Capture> read_presentmon_streams(const std::string& path) {
     LineReader reader(path);
-    std::string_view line;
     std::map<std::string, std::string> metadata;
-    std::vector<Field> fields;
-    LinePlace place{&path, 0};
-
-    // CapFrameX's `//Key=Value` preamble, then the header row.
-    bool preamble = false;
-    bool have_header = false;
-    while (reader.next(line)) {
-        place.line = reader.line_number();
-        if (line.empty())
-            continue;
-        if (line.substr(0, 2) == "//") {
-            preamble = true;
-            const std::string_view kv = line.substr(2);
-            const std::size_t eq = kv.find('=');
-            if (eq != std::string_view::npos) {
-                metadata[std::string(kv.substr(0, eq))] = std::string(kv.substr(eq + 1));
-            }
-            continue;
-        }
-        have_header = true;
-        break;
-    }
-    if (!have_header)
-        throw InputError(path, place.line, 0, "no header row: expected CSV columns");
-    const std::int64_t header_line = place.line;
-    split_fields(line, place, fields);
-    std::vector<std::string> columns;
-    columns.reserve(fields.size());
-    for (const auto& f : fields)
-        columns.emplace_back(f.text);
-    const std::string format = classify_presentmon_header(columns, path, header_line, preamble);
+    Header header = read_header(reader, path, metadata);
+    const std::string format = classify_presentmon_header(header.columns, path, header.line,
+                                                          header.after_capframex_preamble);
     if (format.empty())
-        layout_error(path, header_line, columns, "no Application column");
-    const Layout l = make_layout(format, std::move(columns), path, header_line);
+        layout_error(path, header.line, header.columns, "no Application column");
+    const Layout l = make_layout(format, std::move(header.columns), path, header.line);
 
-    std::vector<StreamBuild> streams;
-    std::unordered_map<std::string, std::size_t> stream_index;
-    std::size_t last = std::numeric_limits<std::size_t>::max();
-    std::int64_t min_qpc = std::numeric_limits<std::int64_t>::max();
-    std::int64_t rows_without_frame_time = 0;
-    bool info_taken = false;
-    const bool qpc =
-        l.start_unit == StartUnit::qpc_following || l.start_unit == StartUnit::qpc_preceding;
-
-    while (reader.next(line)) {
-        place.line = reader.line_number();
-        if (line.empty())
-            continue;
-        const bool want_info = l.info_first > 0 && !info_taken;
-        const std::size_t count =
-            split_fields(line, place, fields, want_info ? l.columns.size() : l.needed_fields);
-        if (count != l.columns.size() && (count < l.min_fields || count > l.columns.size())) {
-            throw_at(place, static_cast<std::int64_t>(line.size()) + 1,
-                     fmt::format("expected {} comma-separated columns as in the header, found {}{}",
-                                 l.columns.size(), count,
-                                 reader.line_had_break() ? "" : " (the file ends mid-line)"));
-        }
-        if (want_info && fields.size() > static_cast<std::size_t>(l.info_first)) {
-            // OCAT writes the system description once, on the first row.
-            for (std::size_t i = l.info_first; i < fields.size(); ++i) {
-                if (!is_missing(fields[i].text)) {
-                    metadata[l.columns[i]] = std::string(fields[i].text);
-                }
-            }
-            info_taken = true;
-        }
-
-        const Field& app = fields[l.app];
-        const Field& pid = fields[l.pid];
-        const Field& swap = fields[l.swap];
-        if (last >= streams.size() || streams[last].app != app.text ||
-            streams[last].pid_text != pid.text || streams[last].swap != swap.text) {
-            std::string key;
-            key.reserve(app.text.size() + pid.text.size() + swap.text.size() + 2);
-            key.append(app.text).append(1, '\x1f').append(pid.text).append(1, '\x1f').append(
-                swap.text);
-            const auto [it, added] = stream_index.try_emplace(std::move(key), streams.size());
-            if (added) {
-                StreamBuild s;
-                s.app = std::string(app.text);
-                s.pid_text = std::string(pid.text);
-                s.swap = std::string(swap.text);
-                CaptureSource& src = s.capture.source;
-                src.format = l.format;
-                src.file = path;
-                src.process = s.app;
-                src.process_id = is_missing(pid.text) ? -1 : parse_integer(pid, place, "ProcessID");
-                src.swap_chain = s.swap;
-                streams.push_back(std::move(s));
-            }
-            last = it->second;
-        }
-        StreamBuild& s = streams[last];
-        Capture& c = s.capture;
-
-        const Field& frame = fields[l.frame];
-        if (is_missing(frame.text)) {
-            // A present with no frame time (PresentMon writes NA where it has no previous
-            // present to measure from): it cannot enter frame-time figures.
-            ++rows_without_frame_time;
-            continue;
-        }
-        c.frame_ns.push_back(
-            ms_cell_to_ns(parse_non_negative(frame, place, l.columns[l.frame]), frame, place));
-
-        if (l.start >= 0) {
-            const Field& f = fields[l.start];
-            const std::string& name = l.columns[l.start];
-            if (is_missing(f.text))
-                throw_at(place, f.column,
-                         fmt::format("expected a time in column '{}', found NA", name));
-            std::int64_t v = 0;
-            switch (l.start_unit) {
-                case StartUnit::seconds:
-                    v = scaled_to_ns(parse_non_negative(f, place, name), 1e9, f, place);
-                    break;
-                case StartUnit::ms:
-                    v = ms_cell_to_ns(parse_non_negative(f, place, name), f, place);
-                    break;
-                default: {
-                    v = parse_integer(f, place, name);
-                    if (v < 0)
-                        throw_at(place, f.column,
-                                 fmt::format("expected a QPC time >= 0 in column '{}'", name));
-                    min_qpc = std::min(min_qpc, v);
-                    double interval_ms = 0;
-                    const Field& iv = fields[l.qpc_interval];
-                    if (!is_missing(iv.text))
-                        interval_ms = parse_number(iv, place, l.columns[l.qpc_interval]);
-                    if (c.start_ns.empty()) {
-                        s.first_qpc = v;
-                        s.first_interval_ms = interval_ms;
-                    }
-                    s.last_qpc = v;
-                    s.last_interval_ms = interval_ms;
-                    s.interval_sum_ms += interval_ms;
-                }
-            }
-            c.start_ns.push_back(v);
-        }
-
-        bool dropped = false;
-        if (l.dropped >= 0) {
-            const Field& f = fields[l.dropped];
-            dropped = !is_missing(f.text) && parse_integer(f, place, l.columns[l.dropped]) != 0;
-        }
-        if (l.until_displayed >= 0 && is_missing(fields[l.until_displayed].text))
-            dropped = true;
-        if (l.display >= 0) {
-            const Field& f = fields[l.display];
-            std::int64_t display_ns = -1;
-            if (is_missing(f.text)) {
-                if (l.display_na_is_dropped)
-                    dropped = true;
-            } else if (!dropped) {
-                display_ns =
-                    ms_cell_to_ns(parse_non_negative(f, place, l.columns[l.display]), f, place);
-            }
-            c.display_ns.push_back(display_ns);
-        }
-        if (l.dropped >= 0 || l.until_displayed >= 0 || l.display >= 0) {
-            c.dropped.push_back(dropped ? 1 : 0);
-        }
-        if (l.frame_type >= 0) {
-            const std::string_view type = fields[l.frame_type].text;
-            c.generated.push_back(!is_missing(type) && type != "Application" ? 1 : 0);
-        }
-        if (l.animation_error >= 0) {
-            const Field& f = fields[l.animation_error];
-            const bool known = !is_missing(f.text);
-            c.animation_error_ns.push_back(
-                known
-                    ? ms_cell_to_ns(parse_number(f, place, l.columns[l.animation_error]), f, place)
-                    : 0);
-            c.animation_error_known.push_back(known ? 1 : 0);
-        }
-    }
-    if (streams.empty()) {
-        throw InputError(path, header_line, 0,
+    ParsedRows rows = read_rows(reader, l, path, metadata);
+    if (rows.streams.empty()) {
+        throw InputError(path, header.line, 0,
                          "header only: expected rows of presents after the header");
     }
-
-    if (qpc) {
-        // The QPC frequency is not in the file; it is what makes the tick span of the start
-        // column equal the sum of the matching ms column, over all streams.
-        double span_ticks = 0, span_ms = 0;
-        for (const auto& s : streams) {
-            if (s.capture.start_ns.size() < 2)
-                continue;
-            span_ticks += static_cast<double>(s.last_qpc - s.first_qpc);
-            span_ms += s.interval_sum_ms - (l.start_unit == StartUnit::qpc_following
-                                                ? s.last_interval_ms
-                                                : s.first_interval_ms);
-        }
-        double ticks_per_ms = span_ms > 0 && span_ticks > 0 ? span_ticks / span_ms : 0.0;
-        if (ticks_per_ms > 0) {
-            metadata["qpc_frequency_hz"] =
-                fmt::format("{:.0f} (from the file's times)", ticks_per_ms * 1e3);
-        } else {
-            ticks_per_ms = 1e4;  // 10 MHz, what Windows 10 and later report
-            metadata["qpc_frequency_hz"] = "10000000 (assumed)";
-        }
-        for (auto& s : streams) {
-            for (auto& v : s.capture.start_ns) {
-                v = std::llround(static_cast<double>(v - min_qpc) * 1e6 / ticks_per_ms);
-            }
-        }
-    }
-    if (rows_without_frame_time > 0) {
-        metadata["rows_without_frame_time"] = std::to_string(rows_without_frame_time);
-    }
-
-    std::vector<Capture> out;
-    out.reserve(streams.size());
-    for (auto& s : streams) {
-        if (s.capture.frame_ns.empty())
-            continue;
-        s.capture.metadata = metadata;
-        if (l.start < 0)
-            s.capture.start_ns = running_sum_starts(s.capture.frame_ns);
-        out.push_back(std::move(s.capture));
-    }
-    if (out.empty()) {
-        throw InputError(path, header_line, 0, "no row has a frame time: every cell is NA");
-    }
-    return out;
+    if (l.start_unit == StartUnit::qpc_following || l.start_unit == StartUnit::qpc_preceding)
+        convert_qpc_starts(rows, l, metadata);
+    if (rows.rows_without_frame_time > 0)
+        metadata["rows_without_frame_time"] = std::to_string(rows.rows_without_frame_time);
+    return finish_streams(rows, l, metadata, path, header.line);
 }
 
 }  // namespace loopscope::detail

@@ -80,13 +80,13 @@ std::string detect_format_of(const std::string& path) {
     LineReader reader(path);
     std::string_view line;
     while (reader.next(line)) {
-        const std::size_t first = line.find_first_not_of(" \t");
-        if (first == std::string_view::npos)
+        const std::string_view text = trim_blanks(line);
+        if (text.empty())
             continue;
         const std::int64_t n = reader.line_number();
         if (line.substr(0, 17) == "# loopscope-trace")
             return "loopscope-trace";
-        if (line[first] == '{' || line[first] == '[')
+        if (text.front() == '{' || text.front() == '[')
             return "capframex-json";
         if (line.substr(0, 2) == "//") {
             // CapFrameX's preamble: the header row after it decides the layout.

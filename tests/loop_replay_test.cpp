@@ -1,4 +1,5 @@
-// `loopscope replay` end to end: every shared capture replays, plain lists with units, a modelled
+// `loopscope replay` end to end: every capture replays (the synthetic ones, and the real ones
+// where they are), plain lists with units, a modelled
 // step cost tips a steady pattern into the spiral, the sweep grid, and a run's trace replays to
 // the same loop columns.
 #include <gtest/gtest.h>
@@ -24,17 +25,29 @@ std::string loop_columns(const std::string& row) {
     return row.substr(0, pos);
 }
 
-TEST(ReplayCommand, EveryCaptureReplaysWithStepsAndAlphaFigures) {
+void expect_replays_with_steps_and_alpha(const std::string& path) {
+    const auto r = test::run_loopscope("replay '" + path + "'");
+    EXPECT_EQ(r.exit_code, 0) << path << ": " << r.err;
+    EXPECT_NE(r.out.find("Steps per frame: mean"), std::string::npos) << path;
+    EXPECT_NE(r.out.find("Alpha (acc_after / dt): mean"), std::string::npos) << path;
+    EXPECT_NE(r.out.find("onset:"), std::string::npos) << path;
+}
+
+TEST(ReplayCommand, EveryCaptureLayoutReplaysWithStepsAndAlphaFigures) {
+    const std::vector<std::string> names = test::test_data_captures();
+    EXPECT_GE(names.size(), 12u);
+    for (const std::string& name : names)
+        expect_replays_with_steps_and_alpha(test::test_data(name));
+}
+
+TEST(ReplayCommand, EveryRealCaptureReplaysWithStepsAndAlphaFigures) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
     int replayed = 0;
     for (const auto& entry : fs::directory_iterator(test::captures_dir())) {
         const std::string ext = entry.path().extension().string();
         if (ext != ".csv" && ext != ".json")
             continue;
-        const auto r = test::run_loopscope("replay '" + entry.path().string() + "'");
-        EXPECT_EQ(r.exit_code, 0) << entry.path() << ": " << r.err;
-        EXPECT_NE(r.out.find("Steps per frame: mean"), std::string::npos) << entry.path();
-        EXPECT_NE(r.out.find("Alpha (acc_after / dt): mean"), std::string::npos) << entry.path();
-        EXPECT_NE(r.out.find("onset:"), std::string::npos) << entry.path();
+        expect_replays_with_steps_and_alpha(entry.path().string());
         ++replayed;
     }
     EXPECT_GE(replayed, 10);
@@ -83,7 +96,7 @@ TEST(ReplayCommand, StepCostAboveDtTipsASteadyPatternIntoTheSpiral) {
 
 TEST(ReplayCommand, SweepPrintsOneRowPerCombination) {
     const auto r = test::run_loopscope("replay --sweep --step-cost 10ms '" +
-                                       test::capture("ocat_metro_exodus.csv") + "'");
+                                       test::test_data("ocat.csv") + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::size_t at = r.out.find("Sweep (");
     ASSERT_NE(at, std::string::npos);
@@ -95,7 +108,7 @@ TEST(ReplayCommand, SweepPrintsOneRowPerCombination) {
     }
     EXPECT_EQ(table_lines, 2 + 3 * 3 * 3);  // title, rule, 27 combinations
     const auto bad = test::run_loopscope("replay --sweep --sweep-max-steps x '" +
-                                         test::capture("ocat_metro_exodus.csv") + "'");
+                                         test::test_data("ocat.csv") + "'");
     EXPECT_EQ(bad.exit_code, 2);
 }
 

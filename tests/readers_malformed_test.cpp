@@ -190,18 +190,17 @@ TEST_F(ReadersMalformed, ErrorsNameTheFileEvenForListing) {
     EXPECT_THROW(detect_format(path), InputError);
 }
 
-// Damaged copies of real captures (cut anywhere, a byte overwritten with a delimiter, a quote,
-// a NUL, a line break or a letter) either read or give an InputError: never another exception,
-// a crash or a hang. Run under the sanitizer build too.
-TEST_F(ReadersMalformed, DamagedRealCapturesReadOrGiveInputError) {
-    const char* const files[] = {
-        "presentmon_gold_test_case_5_v1.csv", "presentmon_gold_test_case_5_v2.csv",
-        "presentmon_gold_test_case_5.csv", "mangohud_v1_versioned.csv", "capframex_legacy_re2.csv"};
+// Damaged copies of the synthetic captures, one of every layout (cut anywhere, a byte overwritten
+// with a delimiter, a quote, a NUL, a line break or a letter) either read or give an InputError:
+// never another exception, a crash or a hang. Run under the sanitizer build too.
+TEST_F(ReadersMalformed, DamagedCapturesReadOrGiveInputError) {
+    const std::vector<std::string> files = test::test_data_captures();
+    ASSERT_GE(files.size(), 12u);
     const char damage[] = {',', '"', '\0', '\n', 'x', '-', ';', '\r', '.'};
     std::mt19937 rng(11);
     int read_ok = 0, input_errors = 0;
-    for (const char* name : files) {
-        const std::string text = test::read_text(test::capture(name));
+    for (const std::string& name : files) {
+        const std::string text = test::read_text(test::test_data(name));
         ASSERT_FALSE(text.empty()) << name;
         for (int trial = 0; trial < 40; ++trial) {
             std::string damaged = text;

@@ -1,5 +1,6 @@
-// The capture readers on every shared real capture and on generated files for the formats no
-// public sample exists for. Expected figures were computed independently of this code, with
+// The capture readers on every shared real capture (skipped where the real captures are not
+// there), on the synthetic captures of tests/data/ and on files written here for one case each.
+// Expected figures of the real captures were computed independently of this code, with
 // Python's csv module over the same files (group rows by Application, ProcessID,
 // SwapChainAddress; take the group with the most rows; count rows, sum the frame-time column,
 // count Dropped == 1 / MsUntilDisplayed == NA / DisplayedTime == NA, and FrameType !=
@@ -68,6 +69,7 @@ double sum_ms(const std::vector<std::int64_t>& ns) {
 }
 
 TEST(Readers, EverySharedPresentMonFamilyCaptureReadsTheStreamWithTheMostFrames) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
     for (const Expected& e : kCaptures) {
         SCOPED_TRACE(e.file);
         const std::string path = capture(e.file);
@@ -100,6 +102,7 @@ TEST(Readers, EverySharedPresentMonFamilyCaptureReadsTheStreamWithTheMostFrames)
 }
 
 TEST(Readers, ListShowsEveryStreamMostFramesFirst) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
     // Python: rows per (Application, ProcessID, SwapChainAddress) of test_case_9_v1.
     const auto streams = list_capture_streams(capture("IPMAuxTestData_test_case_9_v1.csv"));
     ASSERT_EQ(streams.size(), 5u);
@@ -117,44 +120,63 @@ TEST(Readers, ListShowsEveryStreamMostFramesFirst) {
 }
 
 TEST(Readers, ProcessIsChosenByNamePidOrSwapChain) {
-    const std::string path = capture("IPMAuxTestData_test_case_9_v1.csv");
-    EXPECT_EQ(read_capture(path, {.process = "dwm.exe"}).frames(), 835u);
-    EXPECT_EQ(read_capture(path, {.process = "DWM"}).frames(), 835u);  // case, no ".exe"
-    EXPECT_EQ(read_capture(path, {.process = "6508"}).frames(), 28u);  // PID: its largest stream
+    // Frame counts from tests/data/expected_streams.json.
+    const std::string path = test::test_data("presentmon1.csv");
+    EXPECT_EQ(read_capture(path, {.process = "dwm.exe"}).frames(), 150u);
+    EXPECT_EQ(read_capture(path, {.process = "DWM"}).frames(), 150u);   // case, no ".exe"
+    EXPECT_EQ(read_capture(path, {.process = "4242"}).frames(), 420u);  // PID: its largest stream
     const Capture by_swap = read_capture(path, {.process = "0x0000000000000000"});
-    EXPECT_EQ(by_swap.source.process, "dwm.exe");  // the largest stream on that swap chain
-    EXPECT_EQ(read_capture(path, {.process = "WindowsTerminal.exe"}).source.process_id, 6508);
+    EXPECT_EQ(by_swap.source.process, "game.exe");  // the game's second swap chain
+    EXPECT_EQ(by_swap.frames(), 6u);
+    EXPECT_EQ(read_capture(path, {.process = "WindowsTerminal.exe"}).source.process_id, 9876);
 }
 
 TEST(Readers, UnknownProcessListsWhatTheCaptureHolds) {
-    const std::string path = capture("presentmon_gold_test_case_5.csv");
+    const std::string path = test::test_data("presentmon24.csv");
     try {
-        read_capture(path, {.process = "game.exe"});
+        read_capture(path, {.process = "explorer.exe"});
         FAIL() << "expected InputError";
     } catch (const InputError& e) {
         const std::string what = e.what();
-        EXPECT_NE(what.find("game.exe"), std::string::npos) << what;
-        EXPECT_NE(what.find("PresentBench.exe PID 24892 swap chain 0x2A70D2CAC00 (258 frames)"),
+        EXPECT_NE(what.find("explorer.exe"), std::string::npos) << what;
+        EXPECT_NE(what.find("game.exe PID 4242 swap chain 0x1F3A5C20B00 (420 frames)"),
                   std::string::npos)
             << what;
-        EXPECT_NE(what.find("steamwebhelper.exe"), std::string::npos) << what;
+        EXPECT_NE(what.find("WindowsTerminal.exe"), std::string::npos) << what;
     }
 }
 
 TEST(Readers, QpcStartTimesFollowTheFrameTimes) {
     // PresentMon 2.x: FrameTime is the time from this frame's CPU start to the next one's, so the
     // QPC column converted with the frequency found must step by exactly those times.
-    const Capture c = read_capture(capture("IPMAuxTestData_test_case_9_v2.csv"));
-    EXPECT_EQ(c.metadata.at("qpc_frequency_hz"), "10000000 (from the file's times)");
-    for (std::size_t i = 0; i + 1 < c.frames(); ++i) {
-        ASSERT_NEAR(c.start_ns[i + 1] - c.start_ns[i], c.frame_ns[i], 1000) << "frame " << i;
+    const auto check = [](const Capture& c) {
+        EXPECT_EQ(c.metadata.at("qpc_frequency_hz"), "10000000 (from the file's times)");
+        for (std::size_t i = 0; i + 1 < c.frames(); ++i) {
+            ASSERT_NEAR(c.start_ns[i + 1] - c.start_ns[i], c.frame_ns[i], 1000) << "frame " << i;
+        }
+    };
+    check(read_capture(test::test_data("presentmon2.csv")));
+    if (test::have_real_captures()) {
+        check(read_capture(capture("IPMAuxTestData_test_case_9_v2.csv")));
+        // The same capture in the 1.x layout: TimeInSeconds of F1_24's first present is
+        // 2.3696221 s.
+        const Capture v1 = read_capture(capture("IPMAuxTestData_test_case_9_v1.csv"));
+        EXPECT_EQ(v1.start_ns.front(), 2'369'622'100);
     }
-    // The same capture in the 1.x layout: TimeInSeconds of F1_24's first present is 2.3696221 s.
-    const Capture v1 = read_capture(capture("IPMAuxTestData_test_case_9_v1.csv"));
-    EXPECT_EQ(v1.start_ns.front(), 2'369'622'100);
 }
 
 TEST(Readers, PresentMon24KeepsGeneratedFramesAndAnimationError) {
+    // The synthetic capture: the animation error is unknown on every generated frame.
+    const Capture fg = read_capture(test::test_data("presentmon24_framegen.csv"));
+    ASSERT_EQ(fg.animation_error_known.size(), fg.frames());
+    ASSERT_EQ(fg.generated.size(), fg.frames());
+    EXPECT_GT(std::count(fg.generated.begin(), fg.generated.end(), 1), 100);
+    for (std::size_t i = 0; i < fg.frames(); ++i) {
+        if (fg.generated[i]) {
+            ASSERT_EQ(fg.animation_error_known[i], 0) << "frame " << i;
+        }
+    }
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
     const Capture c = read_capture(capture("IPMAuxTestData_test_case_8.csv"));
     ASSERT_EQ(c.animation_error_ns.size(), c.frames());
     ASSERT_EQ(c.animation_error_known.size(), c.frames());
@@ -174,6 +196,7 @@ TEST(Readers, PresentMon24KeepsGeneratedFramesAndAnimationError) {
 }
 
 TEST(Readers, PreambleAndSystemInformationBecomeMetadata) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();  // the synthetic files: tests/test_data_test.cpp
     const Capture cfx = read_capture(capture("capframex_legacy_re2.csv"));
     EXPECT_EQ(cfx.metadata.at("GameName"), "re2.exe");
     EXPECT_EQ(cfx.metadata.at("GPU"), "NVIDIA GeForce RTX 2080 Ti");
@@ -182,6 +205,7 @@ TEST(Readers, PreambleAndSystemInformationBecomeMetadata) {
 }
 
 TEST(Readers, MangoHudRowsAreSamplesNotFrames) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();  // the synthetic files: tests/test_data_test.cpp
     // Python: rows after the `fps,frametime` header; sum of the frametime column.
     const Capture a = read_capture(capture("mangohud_overwatch.csv"));
     EXPECT_EQ(a.source.format, "mangohud");

@@ -1,6 +1,7 @@
 // `loopscope report` end to end: malformed inputs give one line naming file:line:column and exit
 // code 2 with no output file left behind; --fail-if exits 3 naming the figure; --list, ranges,
-// timelines, formats and comparisons work on the shared captures.
+// timelines, formats and comparisons work on the synthetic captures of tests/data/ (and every
+// format on the real captures too, where they are).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,7 +52,7 @@ class ReportCliMalformed : public ::testing::Test {
   protected:
     void SetUp() override {
         dir_ = test::make_temp_dir("loopscope-report-cli");
-        const std::string gold = test::capture("presentmon_gold_test_case_5.csv");
+        const std::string gold = test::test_data("presentmon24.csv");
         header_ = line_of(gold, 1);
         if (header_.rfind("\xEF\xBB\xBF", 0) == 0)
             header_ = header_.substr(3);
@@ -132,15 +133,15 @@ TEST_F(ReportCliMalformed, MissingFile) {
 }
 
 TEST(ReportCli, TerminalReportOfACaptureShowsDefinitionsAndNoColourWhenPiped) {
-    const auto r = test::run_loopscope("report " + quoted(test::capture("ocat_metro_exodus.csv")));
+    const auto r = test::run_loopscope("report " + quoted(test::test_data("ocat.csv")));
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("MetroExodus.exe"), std::string::npos);
+    EXPECT_NE(r.out.find("game.exe"), std::string::npos);
     EXPECT_NE(r.out.find("1000 / mean(frame times >= p99) (CapFrameX)"), std::string::npos);
     EXPECT_EQ(r.out.find('\033'), std::string::npos);
 }
 
 TEST(ReportCli, FailIfExitsThreeNamingTheFigure) {
-    const std::string input = quoted(test::capture("IPMAuxTestData_test_case_9_v1.csv"));
+    const std::string input = quoted(test::test_data("presentmon1.csv"));
     auto r = test::run_loopscope(
         "report --format json --fail-if 'p99_ms>20' --fail-if "
         "'stutter_share>0.9' " +
@@ -157,34 +158,34 @@ TEST(ReportCli, FailIfExitsThreeNamingTheFigure) {
               std::string::npos)
         << r.err;
     r = test::run_loopscope("report --fail-if 'p99_ms>20' " +
-                            quoted(test::capture("mangohud_overwatch.csv")));
+                            quoted(test::test_data("mangohud.csv")));
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("not available"), std::string::npos) << r.err;
 }
 
 TEST(ReportCli, ListShowsTheStreamsOfACapture) {
-    const auto r = test::run_loopscope("report --list " +
-                                       quoted(test::capture("IPMAuxTestData_test_case_9_v1.csv")));
+    const auto r =
+        test::run_loopscope("report --list " + quoted(test::test_data("presentmon1.csv")));
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("F1_24.exe"), std::string::npos);
+    EXPECT_NE(r.out.find("game.exe"), std::string::npos);
     EXPECT_NE(r.out.find("dwm.exe"), std::string::npos);
-    EXPECT_LT(r.out.find("F1_24.exe"), r.out.find("dwm.exe"));  // most frames first
+    EXPECT_LT(r.out.find("game.exe"), r.out.find("dwm.exe"));  // most frames first
 }
 
 TEST(ReportCli, ProcessRangeAndTimelineSelectTheFrames) {
-    const std::string input = quoted(test::capture("IPMAuxTestData_test_case_9_v1.csv"));
+    const std::string input = quoted(test::test_data("presentmon1.csv"));
     auto r = test::run_loopscope("report --format json --process dwm.exe " + input);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(nlohmann::json::parse(r.out)["source"]["process"], "dwm.exe");
-    r = test::run_loopscope("report --format json --from 100 --to 600 " + input);
+    r = test::run_loopscope("report --format json --from 100 --to 400 " + input);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     auto j = nlohmann::json::parse(r.out);
-    EXPECT_EQ(j["frames"], 500);
+    EXPECT_EQ(j["frames"], 300);
     EXPECT_EQ(j["range"]["first_frame"], 100);
-    r = test::run_loopscope("report --format json --from 10s --to 20s " + input);
+    r = test::run_loopscope("report --format json --from 2s --to 6s " + input);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     j = nlohmann::json::parse(r.out);
-    EXPECT_NEAR(j["duration_s"].get<double>(), 10.0, 0.6);
+    EXPECT_NEAR(j["duration_s"].get<double>(), 4.0, 0.2);
     r = test::run_loopscope("report --format json --timeline display " + input);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     j = nlohmann::json::parse(r.out);
@@ -238,17 +239,18 @@ TEST(ReportCli, LoopscopeTracesGetTheLoopFiguresAndPlots) {
 }
 
 TEST(ReportCli, HtmlNeedsAFile) {
-    const auto r = test::run_loopscope("report --format html " +
-                                       quoted(test::capture("ocat_metro_exodus.csv")));
+    const auto r =
+        test::run_loopscope("report --format html " + quoted(test::test_data("ocat.csv")));
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("-o FILE"), std::string::npos) << r.err;
 }
 
 TEST(ReportCli, ComparisonOfTwoLayoutsOfOneCaptureFindsNoChange) {
-    // The same capture written by PresentMon 1.x and 2.x: nothing real changed between them.
-    const auto r = test::run_loopscope(
-        "report --format json " + quoted(test::capture("presentmon_gold_test_case_5_v1.csv")) +
-        " " + quoted(test::capture("presentmon_gold_test_case_5.csv")));
+    // The same presents written in the PresentMon 1.x and 2.4 layouts: nothing real changed
+    // between them.
+    const auto r =
+        test::run_loopscope("report --format json " + quoted(test::test_data("presentmon1.csv")) +
+                            " " + quoted(test::test_data("presentmon24.csv")));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j["captures"].size(), 2u);
@@ -256,24 +258,35 @@ TEST(ReportCli, ComparisonOfTwoLayoutsOfOneCaptureFindsNoChange) {
     EXPECT_EQ(j["comparison"]["figures"]["p99_ms"]["significant"], false);
 }
 
-TEST(ReportCli, EveryFormatWritesEveryCapture) {
+void expect_every_format_writes(const std::string& input) {
     const std::string dir = test::make_temp_dir("loopscope-report-formats");
-    for (const auto& entry : fs::directory_iterator(test::captures_dir())) {
-        if (entry.path().extension() != ".csv")
-            continue;
-        for (const char* format : {"terminal", "json", "md", "csv", "html", "chrome"}) {
-            SCOPED_TRACE(entry.path().filename().string() + " " + format);
-            const std::string out = dir + "/out";
-            const auto r = test::run_loopscope("report --format " + std::string(format) + " -o " +
-                                               quoted(out) + " " + quoted(entry.path().string()));
-            EXPECT_EQ(r.exit_code, 0) << r.err;
-            EXPECT_GT(fs::file_size(out), 100u);
-            if (std::string(format) == "json" || std::string(format) == "chrome") {
-                EXPECT_TRUE(nlohmann::json::accept(test::read_text(out)));
-            }
+    for (const char* format : {"terminal", "json", "md", "csv", "html", "chrome"}) {
+        SCOPED_TRACE(input + " " + format);
+        const std::string out = dir + "/out";
+        const auto r = test::run_loopscope("report --format " + std::string(format) + " -o " +
+                                           quoted(out) + " " + quoted(input));
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_GT(fs::file_size(out), 100u);
+        if (std::string(format) == "json" || std::string(format) == "chrome") {
+            EXPECT_TRUE(nlohmann::json::accept(test::read_text(out)));
         }
     }
     fs::remove_all(dir);
+}
+
+TEST(ReportCli, EveryFormatWritesEveryCaptureLayout) {
+    const std::vector<std::string> names = test::test_data_captures();
+    EXPECT_GE(names.size(), 12u);
+    for (const std::string& name : names)
+        expect_every_format_writes(test::test_data(name));
+}
+
+TEST(ReportCli, EveryFormatWritesEveryRealCapture) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    for (const auto& entry : fs::directory_iterator(test::captures_dir())) {
+        if (entry.path().extension() == ".csv")
+            expect_every_format_writes(entry.path().string());
+    }
 }
 
 }  // namespace

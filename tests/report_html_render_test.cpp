@@ -21,8 +21,8 @@ TEST(ReportHtmlRender, RendersInHeadlessChromiumWithoutErrorsOrNetwork) {
     const std::string dir = test::make_temp_dir("loopscope-html");
     const std::string html = dir + "/report.html";
     const auto r = test::run_loopscope("report --format html -o '" + html + "' '" +
-                                       test::capture("IPMAuxTestData_test_case_9_v1.csv") + "' '" +
-                                       test::capture("IPMAuxTestData_test_case_9_v2.csv") + "'");
+                                       test::test_data("presentmon1.csv") + "' '" +
+                                       test::test_data("presentmon2.csv") + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string page = test::read_text(html);
     EXPECT_EQ(page.find("http:"), std::string::npos);

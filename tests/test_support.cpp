@@ -1,7 +1,10 @@
+// Helpers for the tests (see test_support.hpp): running the built program, temporary folders,
+// reading traces, and where the real and the synthetic captures are.
 #include "tests/test_support.hpp"
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -49,6 +52,36 @@ std::vector<std::vector<std::string>> trace_cells(const std::string& text) {
         rows.push_back(std::move(cells));
     }
     return rows;
+}
+
+std::string captures_dir() {
+    const char* from_env = std::getenv("LOOPSCOPE_CAPTURES_DIR");
+    return from_env && *from_env ? std::string(from_env) : std::string(LOOPSCOPE_CAPTURES_DIR);
+}
+
+bool have_real_captures() {
+    std::error_code ec;
+    return std::filesystem::is_directory(captures_dir(), ec);
+}
+
+std::string no_real_captures_reason() {
+    return "needs the real captures, not found in " + captures_dir() +
+           " (configure with -DLOOPSCOPE_CAPTURES_DIR=PATH or set the environment variable "
+           "LOOPSCOPE_CAPTURES_DIR)";
+}
+
+std::vector<std::string> test_data_captures() {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(test_data_dir())) {
+        const std::string name = entry.path().filename().string();
+        const std::string ext = entry.path().extension().string();
+        if (name != "expected_streams.json" &&
+            (ext == ".csv" || ext == ".json" || ext == ".txt" || ext == ".trace")) {
+            names.push_back(name);
+        }
+    }
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 std::string make_temp_dir(const std::string& prefix) {

@@ -25,11 +25,33 @@ std::vector<std::string> trace_data_rows(const std::string& text);
 std::vector<std::vector<std::string>> trace_cells(const std::string& text);
 void write_text(const std::string& path, const std::string& text);
 
-inline std::string captures_dir() {
-    return LOOPSCOPE_CAPTURES_DIR;
-}
+// The real captures (see tests/CMakeLists.txt): the environment variable
+// LOOPSCOPE_CAPTURES_DIR when set, else the folder CMake was given. They are not in the
+// repository; tests that need them start with LOOPSCOPE_REQUIRE_REAL_CAPTURES().
+std::string captures_dir();
 inline std::string capture(const std::string& name) {
     return captures_dir() + "/" + name;
 }
+// Whether captures_dir() exists; otherwise the reason, for the skip message.
+bool have_real_captures();
+std::string no_real_captures_reason();
+
+// The synthetic captures in tests/data/, one per layout, always there.
+inline std::string test_data_dir() {
+    return LOOPSCOPE_TEST_DATA_DIR;
+}
+inline std::string test_data(const std::string& name) {
+    return test_data_dir() + "/" + name;
+}
+// Every capture in tests/data/ (not the expectations, the README or the generator), by name.
+std::vector<std::string> test_data_captures();
 
 }  // namespace loopscope::test
+
+// Skips the calling test, saying why, when the real captures are not there (a clone without
+// them); ctest then reports the test as skipped instead of passed or failed.
+#define LOOPSCOPE_REQUIRE_REAL_CAPTURES()                                 \
+    do {                                                                  \
+        if (!::loopscope::test::have_real_captures())                     \
+            GTEST_SKIP() << ::loopscope::test::no_real_captures_reason(); \
+    } while (0)
