@@ -38,17 +38,23 @@ class CsvWriter final : public ReportWriter {
             for (const Hitch& h : r.stats.hitches.hitches)
                 hitch[h.index] = 1;
             const auto& gen = r.capture->generated;
+            const bool per_frame = r.capture->per_frame;
             for (std::size_t i = 0; i < n; ++i) {
                 const std::int64_t ft = r.series.frame_ns[i];
                 const auto frame = static_cast<std::size_t>(r.series.frame_number[i]);
+                // A sampled log's rows are interval averages: the per-frame flags (stutter,
+                // hitch, start-up) do not exist for them, so their cells are empty, not 0.
+                const auto flag = [&](bool set) {
+                    return per_frame ? std::string(set ? "1" : "0") : std::string();
+                };
                 fmt::format_to(std::back_inserter(buf), "{},{},{:.6f},{:.4f},{:.3f},{},{},{},{},{}",
                                label, frame, ns_to_s(r.series.start_ns[i]), ns_to_ms(ft),
                                ft > 0 ? 1e9 / static_cast<double>(ft) : 0.0,
                                i > 0
                                    ? fmt::format("{:.4f}", ns_to_ms(ft - r.series.frame_ns[i - 1]))
                                    : std::string(),
-                               stutter[i], hitch[i], i < r.startup.frames ? 1 : 0,
-                               gen.size() > frame ? gen[frame] : 0);
+                               flag(stutter[i] != 0), flag(hitch[i] != 0),
+                               flag(i < r.startup.frames), gen.size() > frame ? gen[frame] : 0);
                 if (any_loop) {
                     if (!r.loop.empty()) {
                         const FrameRecord& rec = r.loop[frame - r.range.begin];
