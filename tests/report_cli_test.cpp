@@ -164,19 +164,6 @@ TEST(ReportCli, FailIfExitsThreeNamingTheFigure) {
     EXPECT_NE(r.err.find("not available"), std::string::npos) << r.err;
 }
 
-// A copy of the synthetic trace whose metadata names no policy and no dt.
-std::string trace_without_loop_configuration(const std::string& dir) {
-    std::string text = test::read_text(test::test_data("loopscope.trace"));
-    for (const char* key : {"# policy: ", "# dt_ns: "}) {
-        const std::size_t at = text.find(key);
-        EXPECT_NE(at, std::string::npos) << key;
-        text.erase(at, text.find('\n', at) + 1 - at);
-    }
-    const std::string path = dir + "/unconfigured.trace";
-    test::write_text(path, text);
-    return path;
-}
-
 // A plain list of frame times that sit on no refresh grid.
 std::string list_without_refresh_grid(const std::string& dir) {
     std::string text;
@@ -189,7 +176,7 @@ std::string list_without_refresh_grid(const std::string& dir) {
 
 TEST(ReportCli, FailIfOnAFigureTheCaptureCannotHaveExitsTwoSayingWhy) {
     const std::string dir = test::make_temp_dir("loopscope-fail-if");
-    const std::string no_policy = trace_without_loop_configuration(dir);
+    const std::string no_policy = test::write_unconfigured_trace(dir);
     struct Case {
         std::string figure, input, reason;
     };
@@ -253,7 +240,7 @@ TEST(ReportCli, FiguresACaptureCannotHaveAreNullInJson) {
 
 TEST(ReportCli, ATraceWithoutLoopConfigurationGetsNoInventedPolicyOrSpiral) {
     const std::string dir = test::make_temp_dir("loopscope-unconfigured");
-    const std::string input = quoted(trace_without_loop_configuration(dir));
+    const std::string input = quoted(test::write_unconfigured_trace(dir));
     auto r = test::run_loopscope("report --format json " + input);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto capture = nlohmann::json::parse(r.out);  // one capture: its object
