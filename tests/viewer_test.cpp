@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis.hpp"
 #include "core/frame_stats.hpp"
 #include "reports/readers.hpp"
 #include "tests/test_support.hpp"
@@ -366,6 +367,49 @@ TEST(ViewerSelection, RangeCoversTheFramesStartingInIt) {
     check(-100, 1000, 0, 5);
     check(11, 19, 2, 2);  // no frame starts inside: empty
     check(50, 60, 5, 5);
+}
+
+// The document holds the report's own analysis: the refresh rate from the display column, the
+// start-up segment, the loop configuration through the one metadata parser (none when the trace
+// names none, so no spiral is marked), and for engine records the configuration they ran with.
+TEST(ViewerDocument, HoldsTheReportOfItsCapture) {
+    const std::string path = test_data("presentmon24.csv");
+    const auto doc = load_document(path, "");
+    ASSERT_TRUE(doc->report.has_value());
+    const Capture c = read_capture(path);
+    const CaptureReport expected = analyse_capture(c, {});
+    EXPECT_EQ(doc->report->refresh_column, expected.refresh_column);
+    EXPECT_EQ(doc->report->refresh_column, "MsBetweenDisplayChange");
+    EXPECT_EQ(doc->report->stats.refresh.rate_hz, expected.stats.refresh.rate_hz);
+    EXPECT_EQ(doc->report->startup.frames, expected.startup.frames);
+    EXPECT_DOUBLE_EQ(doc->report->stats.frame_time.p99_ms, expected.stats.frame_time.p99_ms);
+    EXPECT_TRUE(doc->report->display.available);
+
+    const std::string dir = make_temp_dir("loopscope-document");
+    const auto bare = load_document(write_unconfigured_trace(dir), "");
+    ASSERT_TRUE(bare->report.has_value());
+    EXPECT_FALSE(bare->report->loop_config.has_value());
+    EXPECT_TRUE(bare->report->loop_figures.has_value());  // steps, accumulator, alpha, guards
+    EXPECT_FALSE(bare->spiral_onset_frame().has_value());
+    std::filesystem::remove_all(dir);
+
+    LoopConfig config;
+    config.policy = Policy::fixed;
+    config.dt_ns = 10'000'000;
+    config.max_steps = 3;
+    config.timescale = 0.5;
+    std::vector<FrameRecord> records(5);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        records[i].frame = static_cast<std::int64_t>(i);
+        records[i].start_ns = static_cast<std::int64_t>(i) * 16'000'000;
+        records[i].raw_ns = 16'000'000;
+    }
+    const auto run = document_from_records("run", records, config);
+    ASSERT_TRUE(run->report && run->report->loop_config);
+    EXPECT_EQ(run->report->loop_config->policy, Policy::fixed);
+    EXPECT_EQ(run->report->loop_config->dt_ns, config.dt_ns);
+    EXPECT_EQ(run->report->loop_config->max_steps, 3);
+    EXPECT_DOUBLE_EQ(run->report->loop_config->timescale, 0.5);
 }
 
 #endif  // LOOPSCOPE_HAVE_VIEWER
