@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -236,6 +237,31 @@ TEST(ReportCli, FiguresACaptureCannotHaveAreNullInJson) {
     EXPECT_TRUE(figures["app_fps"].is_null());
     EXPECT_TRUE(figures["alpha_mean"].is_null());
     EXPECT_TRUE(figures["samples"].is_null());
+}
+
+// The cells of the per-frame CSV: "capture,frame,start_s,frame_time_ms,fps,change_ms,
+// capframex_stutter,unreal_hitch,startup,generated"; the last four for the second frame.
+std::string flag_cells_of_second_frame(const std::string& input) {
+    const auto r = test::run_loopscope("report --format csv " + quoted(input));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    std::getline(lines, line);  // header
+    std::getline(lines, line);  // frame 0
+    std::getline(lines, line);
+    std::size_t at = 0;
+    for (int comma = 0; comma < 6 && at != std::string::npos; ++comma)
+        at = line.find(',', at) + 1;
+    return line.substr(at);
+}
+
+TEST(ReportCli, CellsACaptureCannotHaveAreEmptyInCsv) {
+    // PresentMon 1.x cannot mark generated frames: no 0 that would say "application frame".
+    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("presentmon1.csv")), "0,0,1,");
+    // PresentMon 2.4+ with FrameType marks them (frame 1 is generated).
+    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("presentmon24_framegen.csv")), "0,0,1,1");
+    // A sampled log's rows are not frames: no stutter, hitch or start-up flags.
+    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("mangohud.csv")), ",,,");
 }
 
 TEST(ReportCli, ATraceWithoutLoopConfigurationGetsNoInventedPolicyOrSpiral) {
