@@ -65,7 +65,6 @@ struct Document {
 
     bool has_loop() const { return !capture.loop.empty(); }
     std::size_t frames() const { return x_ns.size(); }
-    std::size_t analysed_frames() const { return report ? report->series.frame_ns.size() : 0; }
     std::int64_t end_ns() const { return x_ns.empty() ? 0 : x_ns.back() + frame_ns.values.back(); }
     // The frame where the loop figures found the spiral's onset (only with a loop configuration).
     std::optional<std::size_t> spiral_onset_frame() const;
