@@ -1,5 +1,5 @@
 // Builds the report of one capture: selects the timeline and range, runs the statistics, finds
-// the start-up segment; and the catalogue of named figures that gating and comparison use.
+// the start-up segment, the display side, the generated-frame split and the loop figures.
 #include "core/analysis.hpp"
 
 #include <fmt/format.h>
@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 
 #include "common/errors.hpp"
 #include "core/units.hpp"
@@ -49,41 +50,58 @@ std::string source_column(std::string_view format, Timeline timeline) {
 
 }  // namespace
 
-LoopConfig loop_config_from_metadata(const Capture& capture) {
+std::optional<LoopConfig> loop_config_from_metadata(const Capture& capture) {
+    const auto& meta = capture.metadata;
+    if (!meta.contains("policy") || !meta.contains("dt_ns"))
+        return std::nullopt;
     LoopConfig c;
     const auto bad = [&](const std::string& key, const std::string& value) {
         return InputError(capture.source.file,
                           fmt::format("metadata '{}: {}' is not a valid value", key, value));
     };
     const auto integer = [&](const std::string& key, std::int64_t& out) {
-        const auto it = capture.metadata.find(key);
-        if (it == capture.metadata.end())
+        const auto it = meta.find(key);
+        if (it == meta.end())
             return;
         const std::string& v = it->second;
         const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
         if (ec != std::errc() || ptr != v.data() + v.size() || out < 0)
             throw bad(key, v);
     };
-    if (const auto it = capture.metadata.find("policy"); it != capture.metadata.end()) {
-        const auto policy = parse_policy(it->second);
-        if (!policy)
-            throw bad("policy", it->second);
-        c.policy = *policy;
-    }
+    const auto policy = parse_policy(meta.at("policy"));
+    if (!policy)
+        throw bad("policy", meta.at("policy"));
+    c.policy = *policy;
     integer("dt_ns", c.dt_ns);
     integer("clamp_ns", c.clamp_ns);
     integer("max_steps", c.max_steps);
-    if (const auto it = capture.metadata.find("timescale"); it != capture.metadata.end()) {
+    if (const auto it = meta.find("timescale"); it != meta.end()) {
         const std::string& v = it->second;
         const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), c.timescale);
-        if (ec != std::errc() || ptr != v.data() + v.size() || !(c.timescale >= 0)) {
+        if (ec != std::errc() || ptr != v.data() + v.size() || !(c.timescale >= 0) ||
+            !std::isfinite(c.timescale)) {
             throw bad("timescale", v);
         }
     }
     if (c.dt_ns <= 0)
-        throw bad("dt_ns", capture.metadata.at("dt_ns"));
+        throw bad("dt_ns", meta.at("dt_ns"));
     return c;
 }
+
+namespace {
+
+// Without a configuration, the figures of the recorded columns alone: the accumulator columns
+// say whether the loop had an accumulator; dt and the policy's name are not used for these.
+LoopConfig records_only_config(std::span<const FrameRecord> records) {
+    LoopConfig c;
+    const bool accumulator = std::any_of(records.begin(), records.end(), [](const FrameRecord& r) {
+        return r.acc_before_ns != 0 || r.acc_after_ns != 0;
+    });
+    c.policy = accumulator ? Policy::fixed : Policy::variable;
+    return c;
+}
+
+}  // namespace
 
 CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& options) {
     CaptureReport r;
@@ -187,142 +205,10 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     if (capture.loop.size() == n) {
         r.loop = std::span<const FrameRecord>(capture.loop).subspan(r.range.begin, r.range.size());
         r.loop_config = loop_config_from_metadata(capture);
-        r.loop_figures = compute_loop_figures(r.loop, r.loop_config);
+        r.loop_figures =
+            compute_loop_figures(r.loop, r.loop_config.value_or(records_only_config(r.loop)));
     }
     return r;
-}
-
-namespace {
-
-constexpr std::array<FigureInfo, 27> kFigures = {{
-    {"frames", "frames", "frames analysed", false},
-    {"duration_s", "s", "sum of the frame times", false},
-    {"avg_fps", "FPS", "frames / total frame time (CapFrameX, OCAT)", false},
-    {"min_ms", "ms", "shortest frame time", true},
-    {"mean_ms", "ms", "mean frame time", false},
-    {"stdev_ms", "ms", "sample standard deviation of the frame times (N-1)", true},
-    {"cv", "", "coefficient of variation: stdev / mean", true},
-    {"p50_ms", "ms", "median frame time, linear interpolation at h = 0.5·(N-1)", true},
-    {"p90_ms", "ms", "90th percentile frame time, interpolated at h = 0.9·(N-1)", true},
-    {"p95_ms", "ms", "95th percentile frame time, interpolated at h = 0.95·(N-1)", true},
-    {"p99_ms", "ms", "99th percentile frame time, interpolated at h = 0.99·(N-1)", true},
-    {"p999_ms", "ms", "99.9th percentile frame time, interpolated at h = 0.999·(N-1)", true},
-    {"max_ms", "ms", "longest frame time", true},
-    {"p1_low_fps", "FPS", "1% low: 1000 / p99 frame time", true},
-    {"p01_low_fps", "FPS", "0.1% low: 1000 / p99.9 frame time", true},
-    {"low1_avg_fps", "FPS", "1% low average: 1000 / mean(frame times >= p99) (CapFrameX)", true},
-    {"low01_avg_fps", "FPS", "0.1% low average: 1000 / mean(frame times >= p99.9) (CapFrameX)",
-     true},
-    {"stutter_count", "frames",
-     "CapFrameX stutter: frame time > 2.5 x moving average of the round(10·sqrt(mean_ms)) "
-     "preceding frames",
-     true},
-    {"stutter_share", "", "share of the total time spent in CapFrameX stutter frames", true},
-    {"hitch_count", "frames", "Unreal hitches: frame time > 60 ms and >= 1.5 x the previous frame",
-     true},
-    {"hitches_per_min", "1/min", "Unreal hitches per minute of frame time", true},
-    {"var_ge12_share", "", "share of frame-to-frame changes |ft_i - ft_(i-1)| >= 12 ms", true},
-    {"refresh_hz", "Hz", "refresh rate the frame times cluster on (0: none)", true},
-    {"on_grid_share", "", "share of frames within 0.5 ms of a multiple of the refresh period",
-     true},
-    {"dropped_share", "", "share of presented frames never displayed", true},
-    {"app_fps", "FPS", "application (not generated) frames / total time", true},
-    {"generated_fps", "FPS", "generated frames (FrameType other than Application) / total time",
-     true},
-}};
-
-}  // namespace
-
-std::span<const FigureInfo> figure_catalogue() {
-    return kFigures;
-}
-
-std::string figure_names() {
-    std::string out;
-    for (const FigureInfo& f : kFigures) {
-        if (!out.empty())
-            out += ", ";
-        out += f.name;
-    }
-    return out;
-}
-
-std::optional<double> frame_figure_value(const FrameStats& s, std::string_view name) {
-    const FrameTimeSummary& t = s.frame_time;
-    if (name == "frames")
-        return static_cast<double>(t.frames);
-    if (name == "duration_s")
-        return ns_to_s(t.total_ns);
-    if (name == "avg_fps")
-        return s.fps.average;
-    if (name == "min_ms")
-        return t.min_ms;
-    if (name == "mean_ms")
-        return t.mean_ms;
-    if (name == "stdev_ms")
-        return t.stdev_ms;
-    if (name == "cv")
-        return t.cv;
-    if (name == "p50_ms")
-        return t.p50_ms;
-    if (name == "p90_ms")
-        return t.p90_ms;
-    if (name == "p95_ms")
-        return t.p95_ms;
-    if (name == "p99_ms")
-        return t.p99_ms;
-    if (name == "p999_ms")
-        return t.p999_ms;
-    if (name == "max_ms")
-        return t.max_ms;
-    if (name == "p1_low_fps")
-        return s.fps.p1_low;
-    if (name == "p01_low_fps")
-        return s.fps.p01_low;
-    if (name == "low1_avg_fps")
-        return s.fps.low1_average;
-    if (name == "low01_avg_fps")
-        return s.fps.low01_average;
-    if (name == "stutter_count")
-        return static_cast<double>(s.stutter.frames.size());
-    if (name == "stutter_share")
-        return s.stutter.time_share;
-    if (name == "hitch_count")
-        return static_cast<double>(s.hitches.hitches.size());
-    if (name == "hitches_per_min")
-        return s.hitches.per_minute;
-    if (name == "var_ge12_share")
-        return s.variation.share(4);
-    if (name == "refresh_hz")
-        return static_cast<double>(s.refresh.rate_hz);
-    if (name == "on_grid_share")
-        return s.refresh.on_grid_share;
-    return std::nullopt;
-}
-
-std::optional<double> figure_value(const CaptureReport& r, std::string_view name) {
-    const FigureInfo* info = nullptr;
-    for (const FigureInfo& f : kFigures) {
-        if (f.name == name)
-            info = &f;
-    }
-    if (!info) {
-        throw UsageError(
-            fmt::format("unknown figure '{}'; valid figures: {}", name, figure_names()));
-    }
-    if (info->per_frame && !r.capture->per_frame)
-        return std::nullopt;
-    if (name == "dropped_share") {
-        if (!r.display.available)
-            return std::nullopt;
-        return r.display.dropped_share;
-    }
-    if (name == "app_fps" || name == "generated_fps") {
-        if (!r.has_generated)
-            return std::nullopt;
-        return name == "app_fps" ? r.application.average_fps : r.generated.average_fps;
-    }
-    return frame_figure_value(r.stats, name);
 }
 
 }  // namespace loopscope

@@ -52,33 +52,23 @@ struct CaptureReport {
     CadenceFigures application, generated;
 
     std::span<const FrameRecord> loop;  // loop records of the range (loopscope traces)
-    // The loop figures of those records (probes/loop_figures.hpp), with the loop configuration
-    // read from the trace's metadata (policy, dt_ns, clamp_ns, max_steps, timescale).
-    LoopConfig loop_config;
+    // The loop configuration the trace's metadata states (policy, dt_ns, clamp_ns, max_steps,
+    // timescale); none when it does not name its policy and dt.
+    std::optional<LoopConfig> loop_config;
+    // The loop figures of those records (core/loop_figures.hpp). Without a loop configuration
+    // only those of the recorded columns mean anything (steps, accumulator, alpha, guards): the
+    // spiral, simulated time and headroom need dt and are left to the catalogue to leave out.
     std::optional<LoopFigures> loop_figures;
 };
 
-// The loop configuration a trace's `# key: value` metadata states; defaults where a key is
-// missing. Throws InputError naming the file for a value that does not parse.
-LoopConfig loop_config_from_metadata(const Capture& capture);
+// The loop configuration a trace's `# key: value` metadata states, or nullopt when it names no
+// policy or no dt_ns (nothing is invented: clamp_ns, max_steps and timescale take the engine's
+// defaults when missing). Throws InputError naming the file and the key for a value that does
+// not parse. The report and the viewer both read the configuration through this.
+std::optional<LoopConfig> loop_config_from_metadata(const Capture& capture);
 
 // Throws UsageError when the options select no frames or the capture lacks the timeline.
 CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& options);
-
-// The scalar figures a user can gate on and compare, by stable name.
-struct FigureInfo {
-    const char* name;
-    const char* unit;
-    const char* definition;
-    bool per_frame;  // needs per-frame data (not available from sampled logs)
-};
-std::span<const FigureInfo> figure_catalogue();
-std::string figure_names();  // "frames, duration_s, ..." for error messages
-// The figure's value for a report; nullopt when this capture cannot give it (no display data,
-// no generated frames, a sampled log). Throws UsageError for an unknown name.
-std::optional<double> figure_value(const CaptureReport& report, std::string_view name);
-// The subset of figures computed from frame times alone, over any series.
-std::optional<double> frame_figure_value(const FrameStats& stats, std::string_view name);
 
 // Two captures side by side: each figure of B minus A with a 95 % interval from a moving-block
 // bootstrap (blocks of consecutive frames, since frame times are autocorrelated).

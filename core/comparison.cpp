@@ -9,6 +9,7 @@
 #include <system_error>
 #include <thread>
 
+#include "core/figures.hpp"
 #include "core/frame_stats.hpp"
 
 namespace loopscope {
@@ -80,18 +81,13 @@ std::vector<std::int64_t> block_resample(std::span<const std::int64_t> frame_ns,
     return out;
 }
 
-std::vector<const char*> compared_figures() {
-    std::vector<const char*> names;
-    for (const FigureInfo& f : figure_catalogue()) {
-        const std::string_view n = f.name;
-        if (n == "frames" || n == "duration_s" || n == "refresh_hz" || n == "on_grid_share") {
-            continue;
-        }
-        if (!frame_figure_value(FrameStats{}, n))
-            continue;  // not a frame-time figure
-        names.push_back(f.name);
+std::vector<const Figure*> compared_figures() {
+    std::vector<const Figure*> figures;
+    for (const Figure& f : figure_catalogue()) {
+        if (f.compared && f.frame_value)
+            figures.push_back(&f);
     }
-    return names;
+    return figures;
 }
 
 Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std::size_t resamples,
@@ -102,7 +98,7 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     c.seed = seed;
     c.block_a = bootstrap_block_frames(a.series.frame_ns.size());
     c.block_b = bootstrap_block_frames(b.series.frame_ns.size());
-    const std::vector<const char*> names = compared_figures();
+    const std::vector<const Figure*> names = compared_figures();
     std::vector<std::vector<double>> diffs(names.size(), std::vector<double>(resamples));
 
     // The generator state at the start of each resample of A and of B, drawn in the order a
@@ -138,8 +134,7 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
                 const FrameStats sa = compute_frame_stats(ra, {}, false);
                 const FrameStats sb = compute_frame_stats(rb, {}, false);
                 for (std::size_t f = 0; f < names.size(); ++f) {
-                    diffs[f][k] =
-                        *frame_figure_value(sb, names[f]) - *frame_figure_value(sa, names[f]);
+                    diffs[f][k] = *names[f]->frame_value(sb) - *names[f]->frame_value(sa);
                 }
                 const std::size_t finished = ++done;
                 if (report && progress)
@@ -184,9 +179,9 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
 
     for (std::size_t f = 0; f < names.size(); ++f) {
         FigureDifference d;
-        d.name = names[f];
-        d.a = *frame_figure_value(a.stats, names[f]);
-        d.b = *frame_figure_value(b.stats, names[f]);
+        d.name = std::string(names[f]->key);
+        d.a = *names[f]->frame_value(a.stats);
+        d.b = *names[f]->frame_value(b.stats);
         d.difference = d.b - d.a;
         if (!diffs[f].empty()) {
             d.low = interval_point(diffs[f], 0.025);

@@ -29,9 +29,11 @@ std::size_t bootstrap_block_frames(std::size_t frames);
 std::vector<std::int64_t> block_resample(std::span<const std::int64_t> frame_ns, std::size_t block,
                                          std::uint64_t& state);
 
-// The figures compared: those computed from frame times alone (frame_figure_value), except
-// frames, duration_s and the refresh grid, which a resample does not change meaningfully.
-std::vector<const char*> compared_figures();
+struct Figure;
+// The figures compared: the catalogue's figures marked `compared`, all computed from frame
+// times alone (not frames, duration_s or the refresh grid, which a resample does not change
+// meaningfully).
+std::vector<const Figure*> compared_figures();
 
 // The resamples run on every core the machine has; the result is the same whatever the number
 // of threads (each resample's generator state is fixed before any of them runs). `progress`,

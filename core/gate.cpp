@@ -1,4 +1,4 @@
-// Parsing and evaluating --fail-if conditions.
+// Parsing and evaluating --fail-if conditions over the figure catalogue (core/figures.hpp).
 #include "core/gate.hpp"
 
 #include <fmt/format.h>
@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "common/errors.hpp"
+#include "core/figures.hpp"
 
 namespace loopscope {
 
@@ -20,14 +21,6 @@ std::string_view trim(std::string_view s) {
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
         s.remove_suffix(1);
     return s;
-}
-
-const FigureInfo* find_figure(std::string_view name) {
-    for (const FigureInfo& f : figure_catalogue()) {
-        if (f.name == name)
-            return &f;
-    }
-    return nullptr;
 }
 
 bool holds(double value, std::string_view op, double limit) {
@@ -75,7 +68,7 @@ GateCondition parse_gate_condition(std::string_view text) {
         throw bad("no figure name");
     if (!find_figure(c.figure)) {
         throw UsageError(fmt::format("--fail-if '{}': unknown figure '{}'; valid figures: {}", text,
-                                     c.figure, figure_names()));
+                                     c.figure, figure_keys()));
     }
     return c;
 }
@@ -84,20 +77,23 @@ std::vector<GateFailure> evaluate_gate(const std::vector<GateCondition>& conditi
                                        const CaptureReport& report) {
     std::vector<GateFailure> failures;
     for (const GateCondition& c : conditions) {
-        const std::optional<double> value = figure_value(report, c.figure);
-        if (!value) {
-            throw UsageError(fmt::format(
-                "--fail-if '{}': figure '{}' is not available for '{}' ({}{})", c.text, c.figure,
-                report.capture->source.file, report.capture->source.format,
-                report.capture->per_frame ? "" : ", a sampled log without per-frame data"));
-        }
+        const FigureValue value = figure_value(report, c.figure);
+        if (!value.has_value())
+            throw UsageError(fmt::format("--fail-if '{}': {}", c.text, value.reason));
         if (!holds(*value, c.op, c.limit))
             continue;
         GateFailure f;
         f.condition = c;
         f.value = *value;
-        f.message = fmt::format("{} = {:.6g} {} {:g} ({})", c.figure, *value, c.op, c.limit,
-                                find_figure(c.figure)->definition);
+        const Figure& figure = *find_figure(c.figure);
+        // The catalogue's definition, as the summary prints it, after the summary's label: the
+        // definition of "p99" alone ("linear interpolation ...") does not say which percentile.
+        const std::string definition = figure_definition(figure, &report);
+        f.message = figure.label.empty()
+                        ? fmt::format("{} = {:.6g} {} {:g} ({})", c.figure, *value, c.op, c.limit,
+                                      definition)
+                        : fmt::format("{} = {:.6g} {} {:g} ({}: {})", c.figure, *value, c.op,
+                                      c.limit, figure.label, definition);
         failures.push_back(std::move(f));
     }
     return failures;

@@ -1,6 +1,6 @@
 // CI gating: `--fail-if` conditions such as `p99_ms>20` or `stutter_share>0.01` over the named
-// figures of report_model.hpp. A condition that holds fails the gate (exit code 3) with a
-// message naming the figure, its value and the limit.
+// figures of the catalogue (core/figures.hpp). A condition that holds fails the gate (exit code 3)
+// with a message naming the figure, its value and the limit.
 #pragma once
 
 #include <optional>
@@ -14,7 +14,7 @@ namespace loopscope {
 
 struct GateCondition {
     std::string text;    // as the user wrote it
-    std::string figure;  // a name from figure_catalogue()
+    std::string figure;  // a key of figure_catalogue()
     std::string op;      // ">", ">=", "<", "<=", "==", "!="
     double limit = 0;
 };
@@ -28,8 +28,9 @@ struct GateFailure {
     std::string message;  // "p99_ms = 23.41 > 20 (99th percentile frame time, ...)"
 };
 
-// The conditions that hold for `report`. Throws UsageError when a condition names a figure this
-// capture cannot give (e.g. a per-frame figure of a sampled log).
+// The conditions that hold for `report`. Throws UsageError with the catalogue's reason when a
+// condition names a figure this capture cannot have ("--fail-if 'avg_fps>30': avg_fps is not
+// available: MangoHud rows are 100 ms samples, not frames").
 std::vector<GateFailure> evaluate_gate(const std::vector<GateCondition>& conditions,
                                        const CaptureReport& report);
 

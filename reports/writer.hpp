@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -10,6 +11,7 @@
 
 #include "common/output_file.hpp"
 #include "core/analysis.hpp"
+#include "core/figures.hpp"
 
 namespace loopscope {
 
@@ -26,6 +28,9 @@ class ReportWriter {
 // "terminal", "json", "md", "csv", "html", "chrome". Throws UsageError for another name.
 std::unique_ptr<ReportWriter> make_writer(std::string_view format, const WriterOptions& options);
 std::span<const char* const> writer_formats();
+// The format a file name asks for by its extension: .json json, .md md, .csv csv, .html html,
+// .txt terminal; nullopt for another (the caller asks for --format).
+std::optional<std::string> writer_format_for_path(std::string_view path);
 
 std::unique_ptr<ReportWriter> make_terminal_writer(const WriterOptions& options);
 std::unique_ptr<ReportWriter> make_json_writer();
@@ -34,8 +39,9 @@ std::unique_ptr<ReportWriter> make_csv_writer();
 std::unique_ptr<ReportWriter> make_html_writer();
 std::unique_ptr<ReportWriter> make_chrome_writer();
 
-// The summary the human-readable writers (terminal, Markdown, HTML) share: one row a figure,
-// with its value as text and the definition it follows.
+// The summary the human-readable writers (terminal, Markdown, HTML) share: one row for each
+// figure of the catalogue that has a label and that this capture has, grouped by section, with
+// its value as text and the definition it follows.
 struct SummaryRow {
     std::string section;  // "Frame time", "FPS", "Stutter", ...
     std::string label;
@@ -61,8 +67,5 @@ std::string comparison_method(const Comparison& comparison);
 std::string html_escape(std::string_view text);
 std::string html_document_start(std::string_view title);
 std::string html_capture_section(const CaptureReport& report, std::string_view heading_prefix);
-
-// Number formatting shared by the text writers: enough digits for the figure's unit.
-std::string format_figure(std::string_view name, double value);
 
 }  // namespace loopscope

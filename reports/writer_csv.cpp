@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
 #include <vector>
 
 #include "core/units.hpp"
@@ -38,17 +39,26 @@ class CsvWriter final : public ReportWriter {
             for (const Hitch& h : r.stats.hitches.hitches)
                 hitch[h.index] = 1;
             const auto& gen = r.capture->generated;
+            const bool per_frame = r.capture->per_frame;
+            // Only a FrameType column says whether a frame was generated; without one the cell
+            // is empty (a 0 would claim the frame was the application's).
+            const bool marks_generated = gen.size() == r.capture->frames();
             for (std::size_t i = 0; i < n; ++i) {
                 const std::int64_t ft = r.series.frame_ns[i];
                 const auto frame = static_cast<std::size_t>(r.series.frame_number[i]);
-                fmt::format_to(std::back_inserter(buf), "{},{},{:.6f},{:.4f},{:.3f},{},{},{},{},{}",
-                               label, frame, ns_to_s(r.series.start_ns[i]), ns_to_ms(ft),
-                               ft > 0 ? 1e9 / static_cast<double>(ft) : 0.0,
-                               i > 0
-                                   ? fmt::format("{:.4f}", ns_to_ms(ft - r.series.frame_ns[i - 1]))
-                                   : std::string(),
-                               stutter[i], hitch[i], i < r.startup.frames ? 1 : 0,
-                               gen.size() > frame ? gen[frame] : 0);
+                // A sampled log's rows are interval averages: the per-frame flags (stutter,
+                // hitch, start-up) do not exist for them, so their cells are empty, not 0.
+                const auto flag = [&](bool set) -> std::string_view {
+                    return per_frame ? (set ? "1" : "0") : "";
+                };
+                fmt::format_to(
+                    std::back_inserter(buf), "{},{},{:.6f},{:.4f},{:.3f},{},{},{},{},{}", label,
+                    frame, ns_to_s(r.series.start_ns[i]), ns_to_ms(ft),
+                    ft > 0 ? 1e9 / static_cast<double>(ft) : 0.0,
+                    i > 0 ? fmt::format("{:.4f}", ns_to_ms(ft - r.series.frame_ns[i - 1]))
+                          : std::string(),
+                    flag(stutter[i] != 0), flag(hitch[i] != 0), flag(i < r.startup.frames),
+                    marks_generated ? (gen[frame] ? "1" : "0") : std::string_view());
                 if (any_loop) {
                     if (!r.loop.empty()) {
                         const FrameRecord& rec = r.loop[frame - r.range.begin];

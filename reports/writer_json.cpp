@@ -57,7 +57,7 @@ Json optional_number(const std::optional<double>& v, double scale = 1.0) {
     return v ? Json(*v * scale) : Json();
 }
 
-// The loop figures of probes/loop_figures.hpp, as computed there.
+// The loop figures of core/loop_figures.hpp, as computed there.
 Json loop_json(const CaptureReport& r) {
     const LoopFigures& f = *r.loop_figures;
     Json hist = Json::object();
@@ -72,14 +72,16 @@ Json loop_json(const CaptureReport& r) {
                                    {"clamp_lost_ms", ns_to_ms(g.clamp_lost_ns)},
                                    {"cap_dropped_ms", ns_to_ms(g.cap_dropped_ns)}});
     }
-    Json j{{"policy", std::string(policy_name(r.loop_config.policy))},
-           {"dt_ns", r.loop_config.dt_ns},
-           {"clamp_ns", r.loop_config.clamp_ns},
-           {"max_steps", r.loop_config.max_steps},
-           {"timescale", r.loop_config.timescale},
+    // Without a loop configuration in the metadata, nothing that needs dt is invented.
+    const std::optional<LoopConfig>& config = r.loop_config;
+    Json j{{"policy", config ? Json(std::string(policy_name(config->policy))) : Json()},
+           {"dt_ns", config ? Json(config->dt_ns) : Json()},
+           {"clamp_ns", config ? Json(config->clamp_ns) : Json()},
+           {"max_steps", config ? Json(config->max_steps) : Json()},
+           {"timescale", config ? Json(config->timescale) : Json()},
            {"frames", f.frames},
            {"real_s", ns_to_s(f.real_ns)},
-           {"sim_s", ns_to_s(f.sim_ns)},
+           {"sim_s", config ? Json(ns_to_s(f.sim_ns)) : Json()},
            {"steps", f.steps},
            {"max_steps_per_frame", f.max_steps_per_frame},
            {"steps_histogram", std::move(hist)}};
@@ -96,6 +98,10 @@ Json loop_json(const CaptureReport& r) {
                        {"clamp_frames", f.clamp_frames},
                        {"cap_frames", f.cap_frames},
                        {"engagements", std::move(engagements)}};
+    if (!config) {
+        j["spiral"] = nullptr;
+        return j;
+    }
     j["spiral"] = Json{{"window", f.window},
                        {"threshold_ms", f.spiral_threshold_ns / 1e6},
                        {"has_step_costs", f.has_step_costs},
@@ -104,6 +110,23 @@ Json loop_json(const CaptureReport& r) {
                        {"onset_s", f.onset_ns ? Json(ns_to_s(*f.onset_ns)) : Json()},
                        {"slow_motion_factor", optional_number(f.slow_motion_factor)},
                        {"headroom_ms", optional_number(f.headroom_ns, 1e-6)}};
+    return j;
+}
+
+// Every keyed figure of the catalogue, null where this capture cannot have it: the same numbers
+// `--fail-if` and the viewer see, under the same keys.
+Json figures_json(const CaptureReport& r) {
+    Json j = Json::object();
+    for (const Figure& f : figure_catalogue()) {
+        if (f.key.empty())
+            continue;
+        const FigureValue v = figure_value(r, f.key);
+        Json value;  // null: the capture cannot have it (the reason is in the catalogue)
+        if (v.has_value()) {
+            value = figure_is_count(f) ? Json(static_cast<std::int64_t>(*v)) : Json(*v);
+        }
+        j[std::string(f.key)] = std::move(value);
+    }
     return j;
 }
 
@@ -133,6 +156,7 @@ Json capture_json(const CaptureReport& r) {
         j["sampled"] = Json{{"samples", s.frame_time.frames},
                             {"mean_frame_time_ms", s.frame_time.mean_ms},
                             {"note", "sampled log: per-frame figures cannot be computed"}};
+        j["figures"] = figures_json(r);
         return j;
     }
     j["duration_s"] = ns_to_s(s.frame_time.total_ns);
@@ -181,6 +205,7 @@ Json capture_json(const CaptureReport& r) {
     j["segments"] = std::move(seg);
     if (r.loop_figures)
         j["loop"] = loop_json(r);
+    j["figures"] = figures_json(r);
     return j;
 }
 

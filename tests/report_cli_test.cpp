@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/test_support.hpp"
 
@@ -161,6 +163,128 @@ TEST(ReportCli, FailIfExitsThreeNamingTheFigure) {
                             quoted(test::test_data("mangohud.csv")));
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("not available"), std::string::npos) << r.err;
+}
+
+// A plain list of frame times that sit on no refresh grid.
+std::string list_without_refresh_grid(const std::string& dir) {
+    std::string text;
+    for (int i = 0; i < 200; ++i)
+        text += std::to_string(9 + (i * 7) % 11) + "." + std::to_string((i * 37) % 10) + "\n";
+    const std::string path = dir + "/no-grid.txt";
+    test::write_text(path, text);
+    return path;
+}
+
+TEST(ReportCli, FailIfOnAFigureTheCaptureCannotHaveExitsTwoSayingWhy) {
+    const std::string dir = test::make_temp_dir("loopscope-fail-if");
+    const std::string no_policy = test::write_unconfigured_trace(dir);
+    struct Case {
+        std::string figure, input, reason;
+    };
+    const std::vector<Case> cases = {
+        // a sampled log: its rows are 100 ms averages (the generator writes one every ~106 ms)
+        {"avg_fps", test::test_data("mangohud.csv"),
+         "MangoHud rows are 106 ms samples, not frames"},
+        {"p99_ms", test::test_data("mangohud_v1.csv"), "MangoHud rows are"},
+        // a per-frame capture has no sample figures
+        {"samples", test::test_data("presentmon1.csv"),
+         "has a row per frame, not interval samples"},
+        // no display column
+        {"dropped_share", test::test_data("plain.txt"), "has no display-change column"},
+        // generated frames: not marked at all, or marked but none in the capture
+        {"app_fps", test::test_data("presentmon1.csv"),
+         "does not mark generated frames (no FrameType column)"},
+        {"generated_fps", test::test_data("presentmon24.csv"),
+         "no generated frames among the frames analysed"},
+        // no refresh grid
+        {"refresh_hz", list_without_refresh_grid(dir), "no refresh rate was detected"},
+        // loop figures: not a trace, a trace without a loop configuration, no spiral
+        {"alpha_mean", test::test_data("ocat.csv"),
+         "has no loop columns (only loopscope traces do)"},
+        {"headroom_ms", no_policy, "names no loop configuration (policy and dt_ns)"},
+        {"slow_motion_factor", test::test_data("loopscope.trace"),
+         "the loop never fell into the spiral (no onset)"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.figure + " of " + c.input);
+        const auto r =
+            test::run_loopscope("report --fail-if '" + c.figure + ">0' " + quoted(c.input));
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_NE(r.err.find("--fail-if '" + c.figure + ">0': " + c.figure + " is not available: "),
+                  std::string::npos)
+            << r.err;
+        EXPECT_NE(r.err.find(c.reason), std::string::npos) << r.err;
+    }
+    fs::remove_all(dir);
+}
+
+TEST(ReportCli, FiguresACaptureCannotHaveAreNullInJson) {
+    auto r = test::run_loopscope("report --format json " + quoted(test::test_data("mangohud.csv")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto figures = nlohmann::json::parse(r.out)["figures"];
+    EXPECT_TRUE(figures["avg_fps"].is_null());
+    EXPECT_TRUE(figures["duration_s"].is_null());
+    EXPECT_TRUE(figures["min_ms"].is_null());
+    EXPECT_TRUE(figures["samples"].is_number_integer());
+    EXPECT_TRUE(figures["mean_sample_ms"].is_number());
+
+    r = test::run_loopscope("report --format json " + quoted(test::test_data("presentmon1.csv")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    figures = nlohmann::json::parse(r.out)["figures"];
+    EXPECT_GT(figures["avg_fps"].get<double>(), 0);
+    EXPECT_TRUE(figures["app_fps"].is_null());
+    EXPECT_TRUE(figures["alpha_mean"].is_null());
+    EXPECT_TRUE(figures["samples"].is_null());
+}
+
+// The cells of the per-frame CSV: "capture,frame,start_s,frame_time_ms,fps,change_ms,
+// capframex_stutter,unreal_hitch,startup,generated"; the last four for the second frame.
+std::string flag_cells_of_second_frame(const std::string& input) {
+    const auto r = test::run_loopscope("report --format csv " + quoted(input));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    std::getline(lines, line);  // header
+    std::getline(lines, line);  // frame 0
+    std::getline(lines, line);
+    std::size_t at = 0;
+    for (int comma = 0; comma < 6 && at != std::string::npos; ++comma)
+        at = line.find(',', at) + 1;
+    return line.substr(at);
+}
+
+TEST(ReportCli, CellsACaptureCannotHaveAreEmptyInCsv) {
+    // PresentMon 1.x cannot mark generated frames: no 0 that would say "application frame".
+    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("presentmon1.csv")), "0,0,1,");
+    // PresentMon 2.4+ with FrameType marks them (frame 1 is generated).
+    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("presentmon24_framegen.csv")), "0,0,1,1");
+    // A sampled log's rows are not frames: no stutter, hitch or start-up flags.
+    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("mangohud.csv")), ",,,");
+}
+
+TEST(ReportCli, ATraceWithoutLoopConfigurationGetsNoInventedPolicyOrSpiral) {
+    const std::string dir = test::make_temp_dir("loopscope-unconfigured");
+    const std::string input = quoted(test::write_unconfigured_trace(dir));
+    auto r = test::run_loopscope("report --format json " + input);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto capture = nlohmann::json::parse(r.out);  // one capture: its object
+    const auto& loop = capture["loop"];
+    for (const char* key : {"policy", "dt_ns", "sim_s", "spiral"})
+        EXPECT_TRUE(loop[key].is_null()) << key << ": " << loop[key].dump();
+    EXPECT_FALSE(loop["steps_histogram"].empty());
+    EXPECT_TRUE(capture["figures"]["alpha_mean"].is_number());
+    EXPECT_TRUE(capture["figures"]["slow_motion_factor"].is_null());
+    EXPECT_TRUE(capture["figures"]["headroom_ms"].is_null());
+
+    r = test::run_loopscope("report " + input);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("steps per frame"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("time lost to guards"), std::string::npos) << r.out;
+    for (const char* absent : {"policy", "fixed-interp", "spiral onset", "headroom"})
+        EXPECT_EQ(r.out.find(absent), std::string::npos) << absent << " in\n" << r.out;
+    fs::remove_all(dir);
 }
 
 TEST(ReportCli, ListShowsTheStreamsOfACapture) {

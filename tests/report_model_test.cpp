@@ -4,15 +4,20 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/errors.hpp"
 #include "core/analysis.hpp"
 #include "core/comparison.hpp"
+#include "core/figures.hpp"
 #include "core/frame_stats.hpp"
 #include "core/gate.hpp"
 #include "core/segments.hpp"
+#include "reports/writer.hpp"
 
 namespace loopscope {
 namespace {
@@ -154,8 +159,142 @@ TEST(ReportModel, SampledLogsGiveNoPerFrameFigures) {
     c.per_frame = false;
     const CaptureReport r = analyse_capture(c, {});
     EXPECT_FALSE(figure_value(r, "p99_ms").has_value());
-    EXPECT_DOUBLE_EQ(*figure_value(r, "mean_ms"), 16.0);
+    EXPECT_FALSE(figure_value(r, "mean_ms").has_value());
+    EXPECT_DOUBLE_EQ(*figure_value(r, "mean_sample_ms"), 16.0);
     EXPECT_EQ(r.startup.frames, 0u);
+}
+
+TEST(ReportModel, NoRefreshGridLeavesTheRefreshFiguresAbsentNotZero) {
+    std::vector<std::int64_t> frames;
+    for (int i = 0; i < 60; ++i)
+        frames.push_back((9 + i % 7) * kMs);  // no grid, and no display column to find one in
+    const Capture c = make_capture(frames);
+    const CaptureReport r = analyse_capture(c, {});
+    ASSERT_EQ(r.stats.refresh.rate_hz, 0);
+    for (const char* key : {"refresh_hz", "on_grid_share"}) {
+        const FigureValue v = figure_value(r, key);
+        EXPECT_FALSE(v.has_value()) << key;
+        EXPECT_NE(v.reason.find("no refresh rate was detected"), std::string::npos) << v.reason;
+    }
+    // The summary still says so in words.
+    const auto rows = summary_rows(r);
+    const auto row = std::find_if(rows.begin(), rows.end(),
+                                  [](const SummaryRow& x) { return x.label == "refresh rate"; });
+    ASSERT_NE(row, rows.end());
+    EXPECT_EQ(row->value, "none detected");
+}
+
+TEST(ReportModel, EveryKeyedFigureHasAValueOrAReason) {
+    const Capture c = make_capture(std::vector<std::int64_t>(50, 16 * kMs));
+    const CaptureReport r = analyse_capture(c, {});
+    for (const Figure& f : figure_catalogue()) {
+        if (f.key.empty())
+            continue;
+        const FigureValue v = figure_value(r, f.key);
+        EXPECT_NE(v.has_value(), !v.reason.empty()) << f.key;
+        if (!v.has_value()) {
+            EXPECT_EQ(v.reason.rfind(std::string(f.key) + " is not available: ", 0), 0u)
+                << v.reason;
+        }
+    }
+}
+
+// A loopscope trace's frames through a fixed-step loop, with the metadata given.
+Capture make_loop_trace(std::map<std::string, std::string> metadata) {
+    Capture c = make_capture(std::vector<std::int64_t>(120, 16 * kMs));
+    c.source.format = "loopscope-trace";
+    c.source.file = "run.trace";
+    c.metadata = std::move(metadata);
+    std::int64_t acc = 0;
+    for (std::size_t i = 0; i < c.frame_ns.size(); ++i) {
+        FrameRecord rec;
+        rec.frame = static_cast<std::int64_t>(i);
+        rec.start_ns = c.start_ns[i];
+        rec.raw_ns = rec.clamped_ns = rec.consumed_ns = c.frame_ns[i];
+        acc += rec.consumed_ns;
+        rec.acc_before_ns = acc;
+        rec.steps = acc >= 10 * kMs ? 1 : 0;
+        acc -= rec.steps * 10 * kMs;
+        rec.acc_after_ns = acc;
+        rec.alpha = static_cast<double>(acc) / (10 * kMs);
+        rec.step_cost_ns = kMs;
+        c.loop.push_back(rec);
+    }
+    return c;
+}
+
+TEST(ReportModel, LoopConfigurationComesFromTheMetadataOrNotAtAll) {
+    const std::map<std::string, std::string> full = {{"policy", "fixed-interp"},
+                                                     {"dt_ns", "10000000"},
+                                                     {"clamp_ns", "0"},
+                                                     {"max_steps", "4"},
+                                                     {"timescale", "0.5"}};
+    const auto config = loop_config_from_metadata(make_loop_trace(full));
+    ASSERT_TRUE(config.has_value());
+    EXPECT_EQ(config->policy, Policy::fixed_interp);
+    EXPECT_EQ(config->dt_ns, 10 * kMs);
+    EXPECT_EQ(config->clamp_ns, 0);
+    EXPECT_EQ(config->max_steps, 4);
+    EXPECT_DOUBLE_EQ(config->timescale, 0.5);
+    // Without the policy or without dt, nothing is invented.
+    auto no_policy = full;
+    no_policy.erase("policy");
+    EXPECT_FALSE(loop_config_from_metadata(make_loop_trace(no_policy)).has_value());
+    auto no_dt = full;
+    no_dt.erase("dt_ns");
+    EXPECT_FALSE(loop_config_from_metadata(make_loop_trace(no_dt)).has_value());
+    // A value that does not parse is an input error naming the file and the key.
+    for (const auto& [key, value] : std::map<std::string, std::string>{{"policy", "sometimes"},
+                                                                       {"dt_ns", "-5"},
+                                                                       {"timescale", "fast"},
+                                                                       {"max_steps", "2x"}}) {
+        auto bad = full;
+        bad[key] = value;
+        try {
+            loop_config_from_metadata(make_loop_trace(bad));
+            ADD_FAILURE() << key << ": " << value << " must be refused";
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("run.trace"), std::string::npos) << what;
+            EXPECT_NE(what.find(key + ": " + value), std::string::npos) << what;
+        }
+    }
+}
+
+TEST(ReportModel, ATraceWithoutPolicyGetsOnlyTheFiguresOfItsRecordedColumns) {
+    const Capture c = make_loop_trace({{"clock", "virtual"}});
+    const CaptureReport r = analyse_capture(c, {});
+    EXPECT_FALSE(r.loop_config.has_value());
+    ASSERT_TRUE(r.loop_figures.has_value());
+    // The recorded columns give steps, accumulator, alpha and guards.
+    EXPECT_DOUBLE_EQ(*figure_value(r, "max_steps_per_frame"), 1.0);
+    EXPECT_TRUE(figure_value(r, "alpha_mean").has_value());
+    EXPECT_TRUE(figure_value(r, "clamp_lost_ms").has_value());
+    // What needs dt or the policy is absent, with the reason.
+    for (const char* key : {"slow_motion_factor", "headroom_ms"}) {
+        const FigureValue v = figure_value(r, key);
+        EXPECT_FALSE(v.has_value()) << key;
+        EXPECT_NE(v.reason.find("names no loop configuration"), std::string::npos) << v.reason;
+    }
+    std::set<std::string> labels;
+    for (const SummaryRow& row : summary_rows(r)) {
+        if (row.section == "Loop")
+            labels.insert(row.label);
+    }
+    EXPECT_EQ(labels, (std::set<std::string>{"steps per frame", "accumulator", "alpha",
+                                             "time lost to guards"}));
+    // With the configuration, the policy row and the spiral figures are there.
+    const Capture configured = make_loop_trace({{"policy", "fixed"}, {"dt_ns", "10000000"}});
+    const CaptureReport rc = analyse_capture(configured, {});
+    ASSERT_TRUE(rc.loop_config.has_value());
+    labels.clear();
+    for (const SummaryRow& row : summary_rows(rc)) {
+        if (row.section == "Loop")
+            labels.insert(row.label);
+    }
+    EXPECT_TRUE(labels.contains("policy"));
+    EXPECT_TRUE(labels.contains("spiral onset"));
+    EXPECT_TRUE(figure_value(rc, "headroom_ms").has_value());
 }
 
 TEST(ReportGate, ConditionsParseAndUnknownFiguresListTheValidNames) {

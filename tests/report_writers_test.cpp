@@ -115,7 +115,8 @@ TEST(ReportWriters, CsvHasOneRowPerFrameWithTheDerivedFlags) {
     const std::size_t at = csv.find("\nA,150,");
     const std::string row = csv.substr(at + 1, csv.find('\n', at + 1) - at - 1);
     EXPECT_NE(row.find(",120.0000,"), std::string::npos) << row;
-    EXPECT_NE(row.find(",1,1,0,0"), std::string::npos) << row;
+    // Stutter, hitch, not start-up; the capture has no FrameType column, so `generated` is empty.
+    EXPECT_TRUE(row.ends_with(",1,1,0,")) << row;
 }
 
 // The stutter capture as a loopscope trace of the fixed-interp policy: one step a frame, alpha

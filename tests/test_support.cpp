@@ -106,4 +106,17 @@ RunResult run_loopscope(const std::string& args) {
     return r;
 }
 
+std::string write_unconfigured_trace(const std::string& dir) {
+    std::string text = read_text(test_data("loopscope.trace"));
+    for (const char* key : {"# policy: ", "# dt_ns: "}) {
+        const std::size_t at = text.find(key);
+        if (at == std::string::npos)
+            throw std::runtime_error(std::string("tests/data/loopscope.trace has no ") + key);
+        text.erase(at, text.find('\n', at) + 1 - at);
+    }
+    const std::string path = dir + "/unconfigured.trace";
+    write_text(path, text);
+    return path;
+}
+
 }  // namespace loopscope::test

@@ -46,6 +46,10 @@ inline std::string test_data(const std::string& name) {
 // Every capture in tests/data/ (not the expectations, the README or the generator), by name.
 std::vector<std::string> test_data_captures();
 
+// tests/data/loopscope.trace with the `policy` and `dt_ns` metadata lines taken out (a trace
+// that states no loop configuration), written as DIR/unconfigured.trace; returns its path.
+std::string write_unconfigured_trace(const std::string& dir);
+
 }  // namespace loopscope::test
 
 // Skips the calling test, saying why, when the real captures are not there (a clone without

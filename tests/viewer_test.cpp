@@ -8,13 +8,16 @@
 #include <stb_image.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/analysis.hpp"
 #include "core/frame_stats.hpp"
 #include "reports/readers.hpp"
 #include "tests/test_support.hpp"
@@ -221,6 +224,73 @@ TEST_F(ViewerHeadless, SelectedRangeHasTheStatisticsOfItsFrames) {
     EXPECT_NE(kv["max_ms"], compute_frame_stats(c.frame_ns, c.start_ns).frame_time.max_ms);
 }
 
+// "Save report..." headless: the viewer's report of a capture is the report command's, figure
+// for figure, in every layout the issue of one model names (trace, PresentMon 1.x/2.x/2.4+,
+// FrameView, MangoHud), and for a trace whose metadata names no loop configuration.
+TEST_F(ViewerHeadless, SavedReportEqualsTheReportCommand) {
+    const std::string no_policy_path = write_unconfigured_trace(dir_);
+    for (const std::string& input :
+         {test_data("loopscope.trace"), no_policy_path, test_data("presentmon1.csv"),
+          test_data("presentmon2.csv"), test_data("presentmon24.csv"),
+          test_data("presentmon24_framegen.csv"), test_data("frameview_Log.csv"),
+          test_data("mangohud.csv")}) {
+        SCOPED_TRACE(input);
+        const std::string saved = dir_ + "/saved.json";
+        const RunResult v =
+            run_loopscope("view '" + input + "' --size 800x600 --frames 2 " + "--screenshot '" +
+                          png("save.png") + "' --save-report '" + saved + "'");
+        ASSERT_EQ(v.exit_code, 0) << v.err;
+        EXPECT_NE(output_line(v.out, "report: saved the json report of ").find(saved),
+                  std::string::npos)
+            << v.out;
+        const RunResult r = run_loopscope("report --format json '" + input + "'");
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        const auto expected = nlohmann::json::parse(r.out);
+        const auto actual = nlohmann::json::parse(read_text(saved));
+        EXPECT_EQ(actual, expected) << "viewer:\n"
+                                    << actual.dump(1) << "\nreport:\n"
+                                    << expected.dump(1);
+        EXPECT_FALSE(expected["figures"].empty());
+    }
+}
+
+// With a range selected, the saved report is the report of that range (--from/--to in frames),
+// in the format the extension names.
+TEST_F(ViewerHeadless, SavedReportOfASelectionEqualsTheReportOfThoseFrames) {
+    const std::string input = test_data("presentmon24.csv");
+    const std::string saved = dir_ + "/range.md";
+    const RunResult v = run_loopscope("view '" + input +
+                                      "' --select 2s:5s --size 800x600 --frames 3 --screenshot '" +
+                                      png("range.png") + "' --save-report '" + saved + "'");
+    ASSERT_EQ(v.exit_code, 0) << v.err;
+    const std::string line = output_line(v.out, "report: saved the md report of frames ");
+    ASSERT_FALSE(line.empty()) << v.out;
+    // "frames FIRST-LAST of ...": LAST inclusive, --to exclusive.
+    std::size_t first = 0, last = 0;
+    ASSERT_EQ(
+        std::sscanf(line.c_str(), "report: saved the md report of frames %zu-%zu", &first, &last),
+        2)
+        << line;
+    const RunResult r = run_loopscope(
+        fmt::format("report --format md --from {} --to {} '{}'", first, last + 1, input));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(read_text(saved), r.out);
+    EXPECT_NE(r.out.find(fmt::format("capture frames {}-{}", first, last)), std::string::npos)
+        << r.out;
+
+    // An extension without a format, and no --format: one line, exit 2, nothing written.
+    const RunResult bad = run_loopscope("view '" + input + "' --frames 1 --screenshot '" +
+                                        png("bad.png") + "' --save-report '" + dir_ + "/r.weird'");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("give --format"), std::string::npos) << bad.err;
+    EXPECT_FALSE(std::filesystem::exists(dir_ + "/r.weird"));
+    const RunResult forced =
+        run_loopscope("view '" + input + "' --frames 1 --screenshot '" + png("forced.png") +
+                      "' --save-report '" + dir_ + "/r.weird' --format csv");
+    EXPECT_EQ(forced.exit_code, 0) << forced.err;
+    EXPECT_EQ(read_text(dir_ + "/r.weird").rfind("capture,frame,start_s", 0), 0u);
+}
+
 // --save-live-trace goes through the live panel's save: the trace must read back through the
 // readers with every frame the run had and its loop columns.
 TEST_F(ViewerHeadless, LiveRunSavedAsTraceReadsBack) {
@@ -288,7 +358,7 @@ TEST(ViewerSelection, RangeCoversTheFramesStartingInIt) {
     Document d;
     d.x_ns = {0, 10, 20, 30, 40};
     const auto check = [&](double a, double b, std::size_t first, std::size_t last) {
-        const FrameRange r = frames_in_range(d, a, b);
+        const SelectedFrames r = frames_in_range(d, a, b);
         EXPECT_EQ(r.first, first) << a << ".." << b;
         EXPECT_EQ(r.last, last) << a << ".." << b;
     };
@@ -297,6 +367,49 @@ TEST(ViewerSelection, RangeCoversTheFramesStartingInIt) {
     check(-100, 1000, 0, 5);
     check(11, 19, 2, 2);  // no frame starts inside: empty
     check(50, 60, 5, 5);
+}
+
+// The document holds the report's own analysis: the refresh rate from the display column, the
+// start-up segment, the loop configuration through the one metadata parser (none when the trace
+// names none, so no spiral is marked), and for engine records the configuration they ran with.
+TEST(ViewerDocument, HoldsTheReportOfItsCapture) {
+    const std::string path = test_data("presentmon24.csv");
+    const auto doc = load_document(path, "");
+    ASSERT_TRUE(doc->report.has_value());
+    const Capture c = read_capture(path);
+    const CaptureReport expected = analyse_capture(c, {});
+    EXPECT_EQ(doc->report->refresh_column, expected.refresh_column);
+    EXPECT_EQ(doc->report->refresh_column, "MsBetweenDisplayChange");
+    EXPECT_EQ(doc->report->stats.refresh.rate_hz, expected.stats.refresh.rate_hz);
+    EXPECT_EQ(doc->report->startup.frames, expected.startup.frames);
+    EXPECT_DOUBLE_EQ(doc->report->stats.frame_time.p99_ms, expected.stats.frame_time.p99_ms);
+    EXPECT_TRUE(doc->report->display.available);
+
+    const std::string dir = make_temp_dir("loopscope-document");
+    const auto bare = load_document(write_unconfigured_trace(dir), "");
+    ASSERT_TRUE(bare->report.has_value());
+    EXPECT_FALSE(bare->report->loop_config.has_value());
+    EXPECT_TRUE(bare->report->loop_figures.has_value());  // steps, accumulator, alpha, guards
+    EXPECT_FALSE(bare->spiral_onset_frame().has_value());
+    std::filesystem::remove_all(dir);
+
+    LoopConfig config;
+    config.policy = Policy::fixed;
+    config.dt_ns = 10'000'000;
+    config.max_steps = 3;
+    config.timescale = 0.5;
+    std::vector<FrameRecord> records(5);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        records[i].frame = static_cast<std::int64_t>(i);
+        records[i].start_ns = static_cast<std::int64_t>(i) * 16'000'000;
+        records[i].raw_ns = 16'000'000;
+    }
+    const auto run = document_from_records("run", records, config);
+    ASSERT_TRUE(run->report && run->report->loop_config);
+    EXPECT_EQ(run->report->loop_config->policy, Policy::fixed);
+    EXPECT_EQ(run->report->loop_config->dt_ns, config.dt_ns);
+    EXPECT_EQ(run->report->loop_config->max_steps, 3);
+    EXPECT_DOUBLE_EQ(run->report->loop_config->timescale, 0.5);
 }
 
 #endif  // LOOPSCOPE_HAVE_VIEWER

@@ -12,6 +12,7 @@
 
 #include "common/errors.hpp"
 #include "core/duration.hpp"
+#include "reports/writer.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
 #include "tool/viewer/viewer.hpp"
@@ -26,7 +27,8 @@ struct ViewArgs {
     bool demo = false;
     bool probes = false;
     std::string size = "1600x1000";
-    std::string select;  // FROM:TO
+    std::string select;         // FROM:TO
+    std::string report_format;  // for --save-report ("" = from the file's extension)
     LoopOptions loop;
 };
 
@@ -89,6 +91,13 @@ void add_view_command(CLI::App& app, int& exit_code) {
                     "this PNG and exit");
     cmd->add_option("--frames", args->viewer.frames, "frames to render before the screenshot")
         ->check(CLI::Range(1, 100000));
+    cmd->add_option("--save-report", args->viewer.save_report_path,
+                    "with --screenshot: write the report of what is shown (the primary document, "
+                    "the last file given, or "
+                    "the range --select chose) as the Save report button does; the format from "
+                    "the extension (.json .md .csv .html .txt) or --format");
+    cmd->add_option("--format", args->report_format,
+                    "format of --save-report: terminal, json, md, csv, html or chrome");
     cmd->add_option("--size", args->size, "window size, WIDTHxHEIGHT")->capture_default_str();
     add_loop_options(*cmd, args->loop, true);
     // Scripted input for the tests: hidden from --help (group ""), described in docs/viewer.md.
@@ -120,6 +129,26 @@ void add_view_command(CLI::App& app, int& exit_code) {
         if (!options.save_live_trace_path.empty() &&
             (!args->live || options.screenshot_path.empty())) {
             throw UsageError("--save-live-trace: needs --live and --screenshot");
+        }
+        if (!args->report_format.empty() && options.save_report_path.empty()) {
+            throw UsageError("--format: only with --save-report FILE");
+        }
+        if (!options.save_report_path.empty()) {
+            if (options.files.empty() || options.screenshot_path.empty()) {
+                throw UsageError(
+                    "--save-report: needs a file to view and --screenshot (e.g. loopscope view "
+                    "FILE --screenshot out.png --save-report r.json)");
+            }
+            if (!args->report_format.empty()) {
+                make_writer(args->report_format, {});  // an unknown name is a usage error
+                options.save_report_format = args->report_format;
+            } else if (const auto format = writer_format_for_path(options.save_report_path)) {
+                options.save_report_format = *format;
+            } else {
+                throw UsageError("--save-report '" + options.save_report_path +
+                                 "': no format for this extension (.json .md .csv .html .txt); "
+                                 "give --format");
+            }
         }
         options.live_config = loop_config(args->loop);
         options.live_trace_path = args->loop.output;

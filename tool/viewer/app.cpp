@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,7 +17,9 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "common/output_file.hpp"
 #include "core/loop_scenarios.hpp"
+#include "reports/writer.hpp"
 #include "tool/viewer/demo_panel.hpp"
 #include "tool/viewer/document.hpp"
 #include "tool/viewer/live_panel.hpp"
@@ -30,7 +33,7 @@ namespace loopscope {
 
 namespace {
 
-Document scenario_document(const std::string& name) {
+std::unique_ptr<Document> scenario_document(const std::string& name) {
     const Scenario* s = find_scenario(name);
     if (!s) {
         std::string names;
@@ -58,10 +61,10 @@ class App {
                          static_cast<double>(options.select_ns->second));
         }
         for (const std::string& name : options.scenarios) {
-            add(std::make_unique<Document>(scenario_document(name)));
+            add(scenario_document(name));
         }
         for (const std::string& path : options.files) {
-            add(std::make_unique<Document>(load_document(path, options.process)));
+            add(load_document(path, options.process));
         }
     }
 
@@ -73,7 +76,7 @@ class App {
         for (const std::string& path : paths) {
             try {
                 status_ = "opened " + path;
-                add(std::make_unique<Document>(load_document(path, options_.process)));
+                add(load_document(path, options_.process));
             } catch (const std::exception& e) {
                 status_ = e.what();  // a bad dropped file must not close the viewer
             }
@@ -184,22 +187,27 @@ class App {
         }
     }
 
-    std::optional<RangeStatsView> selection_stats(const Document* primary) {
-        if (!primary || !view_.has_selection()) {
+    // The primary document's frames under the selection, or nullopt without a selection.
+    std::optional<SelectedFrames> selected_frames(const Document* primary) const {
+        if (!primary || !view_.has_selection())
             return std::nullopt;
-        }
-        const FrameRange f =
+        const SelectedFrames f =
             frames_in_range(*primary, *view_.selection_begin_ns, *view_.selection_end_ns);
-        if (f.last <= f.first) {
+        if (f.last <= f.first)
             return std::nullopt;
-        }
-        if (!range_ || range_doc_ != primary || range_first_ != f.first || range_last_ != f.last) {
-            range_ = RangeStatsView{
-                fmt::format("frames {}-{} of {}", f.first, f.last - 1, primary->name),
-                range_stats(*primary, f.first, f.last)};
+        return f;
+    }
+
+    std::optional<RangeReportView> selection_report(const Document* primary) {
+        const auto f = selected_frames(primary);
+        if (!f)
+            return std::nullopt;
+        if (!range_ || range_doc_ != primary || range_->first != f->first ||
+            range_->last != f->last) {
+            range_.emplace(RangeReportView{
+                fmt::format("frames {}-{} of {}", f->first, f->last - 1, primary->name), f->first,
+                f->last, range_report(*primary, f->first, f->last)});
             range_doc_ = primary;
-            range_first_ = f.first;
-            range_last_ = f.last;
             if (log_) {
                 log_range(*range_);
             }
@@ -208,14 +216,73 @@ class App {
     }
 
     // The figures of a selected range, exactly (shortest round-trip form), for scripted runs.
-    static void log_range(const RangeStatsView& r) {
-        const FrameTimeSummary& t = r.stats.frame_time;
+    static void log_range(const RangeReportView& r) {
+        const FrameStats& s = r.report.stats;
+        const FrameTimeSummary& t = s.frame_time;
         fmt::print(
             "selection: {}: frames={} mean_ms={} p50_ms={} p99_ms={} max_ms={} fps={} "
             "fps_1pct_low={} hitches={}\n",
-            r.label, t.frames, t.mean_ms, t.p50_ms, t.p99_ms, t.max_ms, r.stats.fps.average,
-            r.stats.fps.p1_low, r.stats.hitches.hitches.size());
+            r.label, t.frames, t.mean_ms, t.p50_ms, t.p99_ms, t.max_ms, s.fps.average, s.fps.p1_low,
+            s.hitches.hitches.size());
         std::fflush(stdout);
+    }
+
+  public:
+    // Writes the report of what the Captures tab shows (the primary document; its selected
+    // range, if any) through the report writers: what `loopscope report FILE --from FIRST --to
+    // LAST --format FORMAT` writes. False when it failed; save_message() says why.
+    bool save_report(const std::string& path, const std::string& format) {
+        try {
+            if (docs_.empty())
+                throw InputError(path, "no capture is open to report on");
+            const Document& doc = *docs_[std::min(primary_, docs_.size() - 1)];
+            if (doc.frames() == 0)
+                throw InputError(path, doc.name + " has no frames yet");
+            // Computed afresh: the live run's capture may have grown since the last analysis.
+            const auto f = selected_frames(&doc);
+            Report report;
+            report.captures.push_back(f ? range_report(doc, f->first, f->last)
+                                        : analyse_capture(doc.capture, {}));
+            const auto writer = make_writer(format, {});
+            OutputFile out(path);
+            writer->write(report, out);
+            out.commit();
+            save_message_ =
+                f ? fmt::format("saved the {} report of frames {}-{} of {} to {}", format, f->first,
+                                f->last - 1, doc.name, path)
+                  : fmt::format("saved the {} report of {} to {}", format, doc.name, path);
+            return true;
+        } catch (const std::exception& e) {
+            save_message_ = e.what();
+            return false;
+        }
+    }
+    const std::string& save_message() const { return save_message_; }
+
+  private:
+    // The "Save report..." row: format, file, button; the outcome on the status line.
+    void draw_save_report() {
+        const auto formats = writer_formats();
+        ImGui::PushItemWidth(90.0f);
+        if (ImGui::BeginCombo("##format", formats[report_format_])) {
+            for (std::size_t i = 0; i < formats.size(); ++i) {
+                if (ImGui::Selectable(formats[i], i == report_format_))
+                    report_format_ = i;
+            }
+            ImGui::EndCombo();
+        }
+        ImGui::PopItemWidth();
+        ImGui::SameLine();
+        ImGui::PushItemWidth(220.0f);
+        ImGui::InputText("##report-path", report_path_.data(), report_path_.size());
+        ImGui::PopItemWidth();
+        ImGui::SameLine();
+        if (ImGui::Button("Save report...")) {
+            save_report(report_path_.data(), formats[report_format_]);
+            status_ = save_message_;
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled(view_.has_selection() ? "(the selected range)" : "(the whole capture)");
     }
 
     void draw_captures() {
@@ -248,7 +315,8 @@ class App {
         }
         const float rest = ImGui::GetContentRegionAvail().y;
         ImGui::BeginChild("##stats", ImVec2(ImGui::GetContentRegionAvail().x * 0.5f, rest), false);
-        draw_stats_table(docs, selection_stats(primary));
+        draw_save_report();
+        draw_stats_table(docs, selection_report(primary));
         ImGui::EndChild();
         ImGui::SameLine();
         ImGui::BeginChild("##hist", ImVec2(0, rest), false);
@@ -264,9 +332,11 @@ class App {
     std::string status_;
     TimeView view_;
     GraphSettings settings_;
-    std::optional<RangeStatsView> range_;
+    std::optional<RangeReportView> range_;
     const Document* range_doc_ = nullptr;
-    std::size_t range_first_ = 0, range_last_ = 0;
+    std::size_t report_format_ = 1;  // writer_formats()[1]: json
+    std::array<char, 512> report_path_{"report.json"};
+    std::string save_message_;
     LiveRun live_;
     LoopsDemo demo_;
     ProbePanel probes_;
@@ -309,6 +379,15 @@ int run_viewer(const ViewerOptions& options) {
         }
         window.begin_frame();
         app.draw(frame);
+        // After the frame that laid out the selection: the scripted click on "Save report...".
+        if (screenshot && frame + 1 == options.frames && !options.save_report_path.empty()) {
+            const bool saved =
+                app.save_report(options.save_report_path, options.save_report_format);
+            fmt::print("report: {}\n", app.save_message());
+            std::fflush(stdout);
+            if (!saved)
+                exit_code = kExitFailure;
+        }
         window.render();
         const bool probes_busy = app.probes_busy();
         const bool waited_too_long = Clock::now() - viewer_start > kProbeWaitLimit;

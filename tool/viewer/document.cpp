@@ -1,11 +1,11 @@
 // Loading and keeping up to date the per-document series the viewer draws (see document.hpp).
 #include "tool/viewer/document.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <filesystem>
-#include <map>
 #include <string>
 
 #include "common/errors.hpp"
@@ -38,67 +38,42 @@ void Document::sync_series() {
     }
 }
 
-void Document::compute_stats() {
-    stats = compute_frame_stats(frame_ns.values, x_ns);
+void Document::analyse() {
     sorted_frame_ns = frame_ns.values;
     std::sort(sorted_frame_ns.begin(), sorted_frame_ns.end());
-    stats_frames = frame_ns.values.size();
-    if (has_loop() && loop_config) {
-        loop_figures = compute_loop_figures(capture.loop, *loop_config);
-        spiral_onset_frame.reset();
-        if (loop_figures->onset_frame && *loop_figures->onset_frame >= 0) {
-            spiral_onset_frame = static_cast<std::size_t>(*loop_figures->onset_frame);
-        }
-    }
+    report.reset();  // before the capture's frames are read again
+    if (capture.frames() > 0)
+        report = analyse_capture(capture, {});
 }
 
-namespace {
-
-// The knobs a loopscope trace states in its metadata; nullopt when it does not name its policy.
-std::optional<LoopConfig> config_from_metadata(const std::map<std::string, std::string>& meta) {
-    const auto get = [&](const char* key) -> const std::string* {
-        const auto it = meta.find(key);
-        return it == meta.end() ? nullptr : &it->second;
-    };
-    const std::string* policy = get("policy");
-    if (!policy) {
+std::optional<std::size_t> Document::spiral_onset_frame() const {
+    if (!report || !report->loop_config || !report->loop_figures)
         return std::nullopt;
-    }
-    const auto parsed = parse_policy(*policy);
-    if (!parsed) {
+    const auto& onset = report->loop_figures->onset_frame;
+    if (!onset || *onset < 0)
         return std::nullopt;
-    }
-    LoopConfig c;
-    c.policy = *parsed;
-    try {
-        if (const auto* v = get("dt_ns"))
-            c.dt_ns = std::stoll(*v);
-        if (const auto* v = get("clamp_ns"))
-            c.clamp_ns = std::stoll(*v);
-        if (const auto* v = get("max_steps"))
-            c.max_steps = std::stoll(*v);
-        if (const auto* v = get("timescale"))
-            c.timescale = std::stod(*v);
-        validate(c);
-    } catch (const std::exception&) {
-        return std::nullopt;  // odd metadata: show the trace without loop figures
-    }
-    return c;
+    return static_cast<std::size_t>(*onset);
 }
 
-}  // namespace
+void set_loop_metadata(Capture& capture, const LoopConfig& config) {
+    capture.metadata["policy"] = std::string(policy_name(config.policy));
+    capture.metadata["dt_ns"] = fmt::format("{}", config.dt_ns);
+    capture.metadata["clamp_ns"] = fmt::format("{}", config.clamp_ns);
+    capture.metadata["max_steps"] = fmt::format("{}", config.max_steps);
+    capture.metadata["timescale"] = fmt::format("{}", config.timescale);
+}
 
-Document document_from_records(std::string name, std::vector<FrameRecord> records,
-                               const LoopConfig& config) {
-    Document doc;
-    doc.name = std::move(name);
-    doc.loop_config = config;
-    doc.capture.source.format = "loopscope-trace";
+std::unique_ptr<Document> document_from_records(std::string name, std::vector<FrameRecord> records,
+                                                const LoopConfig& config) {
+    auto doc = std::make_unique<Document>();
+    doc->name = std::move(name);
+    doc->capture.source.format = "loopscope-trace";
+    set_loop_metadata(doc->capture, config);
     for (const FrameRecord& r : records) {
-        append_record(doc, r);
+        append_record(*doc, r);
     }
-    doc.sync_series();
-    doc.compute_stats();
+    doc->sync_series();
+    doc->analyse();
     return doc;
 }
 
@@ -108,39 +83,34 @@ void append_record(Document& doc, const FrameRecord& record) {
     doc.capture.loop.push_back(record);
 }
 
-Document load_document(const std::string& path, const std::string& process) {
-    Document doc;
-    doc.path = path;
-    doc.name = std::filesystem::path(path).filename().string();
+std::unique_ptr<Document> load_document(const std::string& path, const std::string& process) {
+    auto doc = std::make_unique<Document>();
+    doc->path = path;
+    doc->name = std::filesystem::path(path).filename().string();
     ReadOptions options;
     options.process = process;
-    doc.capture = read_capture(path, options);
-    if (!doc.capture.source.process.empty()) {
-        doc.name += " (" + doc.capture.source.process + ")";
+    doc->capture = read_capture(path, options);
+    if (!doc->capture.source.process.empty()) {
+        doc->name += " (" + doc->capture.source.process + ")";
     }
-    if (doc.has_loop()) {
-        doc.loop_config = config_from_metadata(doc.capture.metadata);
-    }
-    doc.sync_series();
-    doc.compute_stats();
+    doc->sync_series();
+    doc->analyse();
     return doc;
 }
 
-FrameRange frames_in_range(const Document& doc, double begin_ns, double end_ns) {
+SelectedFrames frames_in_range(const Document& doc, double begin_ns, double end_ns) {
     const std::span<const std::int64_t> x(doc.x_ns);
-    FrameRange r;
+    SelectedFrames r;
     r.first = first_sample_at_or_after(x, begin_ns);
     r.last = std::max(r.first, first_sample_at_or_after(x, end_ns));
     return r;
 }
 
-FrameStats range_stats(const Document& doc, std::size_t first, std::size_t last) {
-    last = std::min(last, doc.frames());
-    first = std::min(first, last);
-    const std::span<const std::int64_t> frames(doc.frame_ns.values);
-    const std::span<const std::int64_t> starts(doc.x_ns);
-    return compute_frame_stats(frames.subspan(first, last - first),
-                               starts.subspan(first, last - first));
+CaptureReport range_report(const Document& doc, std::size_t first, std::size_t last) {
+    AnalysisOptions options;
+    options.from = {RangeBound::Kind::frame, static_cast<std::int64_t>(first)};
+    options.to = {RangeBound::Kind::frame, static_cast<std::int64_t>(last)};
+    return analyse_capture(doc.capture, options);
 }
 
 }  // namespace loopscope

@@ -1,16 +1,18 @@
 // One opened capture (or the live run) as the panels see it: the Capture the readers produced,
 // the x position of every frame, the loop columns as plain series, a min/max pyramid per series
-// for the graphs, and the report's statistics computed by the report's own code.
+// for the graphs, and the report of the capture from the report's own analysis
+// (core/analysis.hpp): the viewer draws that report and computes no figure of its own.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/analysis.hpp"
 #include "core/capture.hpp"
-#include "core/frame_stats.hpp"
 #include "core/loop_engine.hpp"
 #include "core/loop_figures.hpp"
 #include "core/plot_decimation.hpp"
@@ -36,6 +38,11 @@ struct HistogramCache {
 };
 
 struct Document {
+    Document() = default;
+    // The report points into `capture`: a document stays where it was made.
+    Document(const Document&) = delete;
+    Document& operator=(const Document&) = delete;
+
     std::string name;  // file name, or "live run"
     std::string path;  // as given ("" for the live run)
     Capture capture;
@@ -50,47 +57,49 @@ struct Document {
     PlotSeries alpha_ppm;  // alpha in millionths, so it shares the integer pyramid
 
     std::vector<std::int64_t> sorted_frame_ns;  // for the percentile curve
-    FrameStats stats;                           // of the whole capture
-    std::size_t stats_frames = 0;               // frames `stats` and `sorted_frame_ns` cover
+    // The report of the whole capture on the present timeline, as `loopscope report` computes
+    // it (segments, display timeline, generated frames, refresh, loop figures with the loop
+    // configuration of the metadata, if it states one); unset before the first frame.
+    std::optional<CaptureReport> report;
     HistogramCache histogram;
-    // The loop's knobs (from the trace's metadata, or the live run's) and the loop figures, for
-    // documents with loop columns; spiral_onset_frame is where the figures found the spiral.
-    std::optional<LoopConfig> loop_config;
-    std::optional<LoopFigures> loop_figures;
-    std::optional<std::size_t> spiral_onset_frame;
 
     bool has_loop() const { return !capture.loop.empty(); }
     std::size_t frames() const { return x_ns.size(); }
     std::int64_t end_ns() const { return x_ns.empty() ? 0 : x_ns.back() + frame_ns.values.back(); }
+    // The frame where the loop figures found the spiral's onset (only with a loop configuration).
+    std::optional<std::size_t> spiral_onset_frame() const;
 
     // Takes in frames appended to `capture` since the last call (all of them the first time;
     // frames already taken in must not change):
     // extends the series and pyramids. Cheap per frame, for the live run.
     void sync_series();
-    // Recomputes the statistics over every frame (O(n log n): call once after loading, and in
+    // Runs the report's analysis over every frame (O(n log n): call once after loading, and in
     // the live run a few times a second).
-    void compute_stats();
+    void analyse();
 };
 
 // A document of engine records (a virtual run or the live run): frame time is raw_ns, x is the
-// records' start_ns.
-Document document_from_records(std::string name, std::vector<FrameRecord> records,
-                               const LoopConfig& config);
+// records' start_ns; the loop configuration goes into the capture's metadata as a trace's
+// would, so the analysis reads it back through the one metadata parser.
+std::unique_ptr<Document> document_from_records(std::string name, std::vector<FrameRecord> records,
+                                                const LoopConfig& config);
 // Appends one record (live run) to a document made by document_from_records.
 void append_record(Document& doc, const FrameRecord& record);
+// States `config` in the capture's metadata (the live run changes its knobs as it goes).
+void set_loop_metadata(Capture& capture, const LoopConfig& config);
 
 // Reads a trace or capture through the project's readers; throws InputError as they do.
-Document load_document(const std::string& path, const std::string& process);
+std::unique_ptr<Document> load_document(const std::string& path, const std::string& process);
 
 // The frames [first, last) whose start lies in [begin_ns, end_ns): what a selected time range
 // covers. first == last when it holds no frame start.
-struct FrameRange {
+struct SelectedFrames {
     std::size_t first = 0;
     std::size_t last = 0;
 };
-FrameRange frames_in_range(const Document& doc, double begin_ns, double end_ns);
+SelectedFrames frames_in_range(const Document& doc, double begin_ns, double end_ns);
 
-// Statistics of frames [first, last) of a document: the same code as the report.
-FrameStats range_stats(const Document& doc, std::size_t first, std::size_t last);
+// The report of frames [first, last) of a document: `loopscope report --from first --to last`.
+CaptureReport range_report(const Document& doc, std::size_t first, std::size_t last);
 
 }  // namespace loopscope

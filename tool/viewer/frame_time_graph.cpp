@@ -166,11 +166,12 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
     budget(1000.0 / 60.0, "16.7 ms (60 fps)", kBudgetColour, false);
     budget(1000.0 / 30.0, "33.3 ms (30 fps)", kBudgetColour, false);
     // A sampled log (MangoHud) averages frames, so a refresh grid found in it would mean nothing.
-    if (primary && primary->capture.per_frame && primary->stats.refresh.rate_hz > 0) {
-        const int hz = primary->stats.refresh.rate_hz;
+    if (primary && primary->capture.per_frame && primary->report &&
+        primary->report->stats.refresh.rate_hz > 0) {
+        const int hz = primary->report->stats.refresh.rate_hz;
         budget(1000.0 / hz,
                fmt::format("detected refresh {} Hz ({:.0f}% of {} on grid)", hz,
-                           100.0 * primary->stats.refresh.on_grid_share, primary->name),
+                           100.0 * primary->report->stats.refresh.on_grid_share, primary->name),
                kRefreshColour, true);
     }
     ImGui::GetWindowDrawList()->PopClipRect();
@@ -184,10 +185,10 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
     // Markers: CapFrameX stutters, Unreal hitches, spiral onset.
     ImGui::GetWindowDrawList()->PushClipRect(area.min, area.max, true);
     for (const Document* d : docs) {
-        if (!d->shown || d->stats_frames == 0) {
+        if (!d->shown || !d->report) {
             continue;
         }
-        const auto& stutters = d->stats.stutter.frames;
+        const auto& stutters = d->report->stats.stutter.frames;
         const auto [s0, s1] = visible_indices(stutters, *d, view);
         float last_x = -1e9f;
         for (std::size_t k = s0; k < s1; ++k) {
@@ -199,7 +200,7 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
             }
         }
         std::vector<std::size_t> hitch_frames;
-        for (const Hitch& h : d->stats.hitches.hitches) {
+        for (const Hitch& h : d->report->stats.hitches.hitches) {
             hitch_frames.push_back(h.index);
         }
         const auto [h0, h1] = visible_indices(hitch_frames, *d, view);
@@ -207,8 +208,8 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
             marker(area, area.x_px(view, static_cast<double>(d->x_ns[hitch_frames[k]])),
                    kHitchColour, true);
         }
-        if (d->spiral_onset_frame && *d->spiral_onset_frame < d->frames()) {
-            const float x = area.x_px(view, static_cast<double>(d->x_ns[*d->spiral_onset_frame]));
+        if (const auto onset = d->spiral_onset_frame(); onset && *onset < d->frames()) {
+            const float x = area.x_px(view, static_cast<double>(d->x_ns[*onset]));
             ImGui::GetWindowDrawList()->AddLine(ImVec2(x, area.min.y), ImVec2(x, area.max.y),
                                                 kSpiralColour, 2.0f);
             ImGui::GetWindowDrawList()->AddText(ImVec2(x + 4.0f, area.min.y + 10.0f), kSpiralColour,

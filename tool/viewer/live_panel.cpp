@@ -31,7 +31,8 @@ std::int64_t ms_to_whole_ns(float ms) {
 LiveRun::LiveRun(const LoopConfig& config, std::string trace_path)
     : config_(config), engine_(config), trace_path_(std::move(trace_path)) {
     doc_.name = "live run";
-    doc_.loop_config = config_;
+    doc_.capture.source.format = "loopscope-trace";
+    set_loop_metadata(doc_.capture, config_);
     doc_.colour_index = 0;
     dt_ms_ = static_cast<float>(config.dt_ns / 1e6);
     clamp_on_ = config.clamp_ns > 0;
@@ -66,7 +67,7 @@ void LiveRun::restart_engine() {
     engine_offset_frames_ += engine_.totals().frames;
     config_ = next;
     engine_ = LoopEngine(config_);
-    doc_.loop_config = config_;
+    set_loop_metadata(doc_.capture, config_);
 }
 
 void LiveRun::spin_for(std::int64_t ns) {
@@ -135,7 +136,7 @@ void LiveRun::tick() {
     doc_.sync_series();
     const double since_stats = std::chrono::duration<double>(start - last_stats_).count();
     if (since_stats >= kStatsEveryS) {
-        doc_.compute_stats();
+        doc_.analyse();
         last_stats_ = start;
     }
 }
@@ -234,7 +235,8 @@ void LiveRun::draw() {
 
     ImGui::Separator();
     ImGui::Text("frames %zu   time %.1f s", doc_.frames(), doc_.end_ns() / 1e9);
-    if (const auto& f = doc_.loop_figures) {
+    if (const LoopFigures* f =
+            doc_.report && doc_.report->loop_figures ? &*doc_.report->loop_figures : nullptr) {
         ImGui::Text("steps/frame max %lld   guards: clamp %lld, cap %lld frames",
                     static_cast<long long>(f->max_steps_per_frame),
                     static_cast<long long>(f->clamp_frames), static_cast<long long>(f->cap_frames));

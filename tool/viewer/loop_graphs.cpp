@@ -70,11 +70,11 @@ void draw_loop_graphs(const Document& doc, TimeView& view, float height_each) {
             doc.name.c_str());
         return;
     }
-    // dt from the trace's metadata when it states it, to draw the accumulator's ceiling.
+    // dt from the report's loop configuration when the metadata states one, to draw the
+    // accumulator's ceiling.
     double dt_ms = 0.0;
-    if (const auto it = doc.capture.metadata.find("dt_ns"); it != doc.capture.metadata.end()) {
-        dt_ms = std::atof(it->second.c_str()) / 1e6;
-    }
+    if (doc.report && doc.report->loop_config)
+        dt_ms = static_cast<double>(doc.report->loop_config->dt_ns) / 1e6;
     const LoopPlot acc{
         "##acc", "accumulator after stepping", "ms", &doc.acc_after_ns, ns_to_ms_display, 0.0};
     const LoopPlot steps{"##steps", "steps per frame", "", &doc.steps, as_is, 0.0};

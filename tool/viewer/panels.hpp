@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-#include "core/frame_stats.hpp"
+#include "core/analysis.hpp"
 #include "tool/viewer/document.hpp"
 #include "tool/viewer/time_plot.hpp"
 
@@ -33,14 +33,16 @@ void draw_loop_graphs(const Document& doc, TimeView& view, float height_each);
 void draw_histogram_panel(std::span<Document* const> docs, const GraphSettings& settings,
                           float height);
 
-// A selected range's statistics, labelled with where they came from.
-struct RangeStatsView {
-    std::string label;  // e.g. "selection 12.0–15.5 s of run.csv"
-    FrameStats stats;
+// A selected range's report, labelled with where it came from.
+struct RangeReportView {
+    std::string label;                // e.g. "frames 120-480 of run.csv"
+    std::size_t first = 0, last = 0;  // the document's frames [first, last)
+    CaptureReport report;
 };
 
-// The report's figures, one column per shown document (and one for the selected range).
-void draw_stats_table(std::span<Document* const> docs, const std::optional<RangeStatsView>& range);
+// The figure catalogue (core/figures.hpp) as a table: one row a figure, one column per shown
+// document (and one for the selected range); "n/a: why" where a capture cannot have a figure.
+void draw_stats_table(std::span<Document* const> docs, const std::optional<RangeReportView>& range);
 
 // Milliseconds or FPS for the frame-time axis.
 double frame_ns_to_ms(std::int64_t ns);

@@ -31,6 +31,10 @@ struct ViewerOptions {
     std::vector<std::string> drop_files;  // pushed as SDL drop events before the first frame
     std::optional<std::pair<std::int64_t, std::int64_t>> select_ns;  // a range on the Captures tab
     std::string save_live_trace_path;  // the live run saved here at the last screenshot frame
+    // The report of what the Captures tab shows, saved here at the last screenshot frame as
+    // the "Save report..." button does, in this writer format.
+    std::string save_report_path;
+    std::string save_report_format;
 };
 
 // Runs the viewer until its window closes, or for `frames` frames when a screenshot is asked for.
