@@ -7,9 +7,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <string_view>
 
 #include "common/errors.hpp"
 #include "core/trace_record.hpp"
@@ -174,6 +177,19 @@ std::string lower(std::string_view s) {
     return out;
 }
 
+// A swap chain's address as a number: PresentMon writes 0x0000019D7F1BA8F0, a debugger or
+// another tool 0x19D7F1BA8F0, and both name the same swap chain.
+std::optional<std::uint64_t> hex_address(std::string_view text) {
+    if (text.size() < 3 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X'))
+        return std::nullopt;
+    std::uint64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data() + 2, end, value, 16);
+    if (ec != std::errc() || ptr != end)
+        return std::nullopt;
+    return value;
+}
+
 bool matches(const Capture& c, const std::string& wanted) {
     const std::string w = lower(wanted);
     const std::string name = lower(c.source.process);
@@ -181,7 +197,13 @@ bool matches(const Capture& c, const std::string& wanted) {
         return true;
     if (c.source.process_id >= 0 && std::to_string(c.source.process_id) == wanted)
         return true;
-    return !c.source.swap_chain.empty() && lower(c.source.swap_chain) == w;
+    if (c.source.swap_chain.empty())
+        return false;
+    const auto wanted_address = hex_address(wanted);
+    const auto address = hex_address(c.source.swap_chain);
+    if (wanted_address && address)
+        return *wanted_address == *address;
+    return lower(c.source.swap_chain) == w;
 }
 
 std::string describe(const CaptureStreamInfo& s) {

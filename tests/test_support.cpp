@@ -92,10 +92,14 @@ std::string make_temp_dir(const std::string& prefix) {
 }
 
 RunResult run_loopscope(const std::string& args) {
+    return run_loopscope_env("", args);
+}
+
+RunResult run_loopscope_env(const std::string& prefix, const std::string& args) {
     const std::string dir = make_temp_dir("loopscope-run");
     const std::string out_path = dir + "/out";
     const std::string err_path = dir + "/err";
-    const std::string cmd = std::string("'") + LOOPSCOPE_EXE + "' " + args + " >'" + out_path +
+    const std::string cmd = prefix + " '" + LOOPSCOPE_EXE + "' " + args + " >'" + out_path +
                             "' 2>'" + err_path + "' </dev/null";
     const int status = std::system(cmd.c_str());
     RunResult r;

@@ -14,6 +14,8 @@ struct RunResult {
 
 // Runs `loopscope ARGS` through the shell (ARGS is shell text, quote paths yourself).
 RunResult run_loopscope(const std::string& args);
+// The same behind a shell prefix such as "env -u DISPLAY timeout 60".
+RunResult run_loopscope_env(const std::string& prefix, const std::string& args);
 
 // A fresh empty folder under the system's temporary folder, removed by the caller if wanted.
 std::string make_temp_dir(const std::string& prefix);

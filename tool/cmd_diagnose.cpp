@@ -258,8 +258,11 @@ void add_diagnose_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<DiagnoseArgs>();
     CLI::App* cmd = app.add_subcommand(
         "diagnose",
-        "Diagnose this machine: clock and timer probes, the game-loop scenarios on the real "
-        "clock, and one report (terminal, Markdown, HTML, JSON) in an output folder");
+        "Diagnose this machine: its context, the clock and timer probes, and the game-loop "
+        "scenarios on the real clock. Prints the report as Markdown and writes the output "
+        "folder: index.html (the whole report, with plots), diagnosis.md (the report as "
+        "printed), probe.json (for probe compare) and traces/*.csv (the scenario traces, for "
+        "report, replay and view).");
     cmd->add_option("-o,--output", args->output_dir, "Output folder (created if missing)")
         ->capture_default_str();
     cmd->add_flag("--quick", args->quick, "A shorter run (about a quarter of the time)");

@@ -19,6 +19,7 @@
 #include "probes/system_info.hpp"
 #include "tool/cmd_probe_timers.hpp"
 #include "tool/commands.hpp"
+#include "tool/loop_options.hpp"
 
 namespace loopscope {
 
@@ -32,7 +33,7 @@ struct ClocksArgs {
 
 ClockProbeResult run_clocks(const ClocksArgs& args, const SystemContext& context) {
     ClockProbeOptions options;
-    options.duration_ns = parse_duration_ns(args.duration);
+    options.duration_ns = parse_duration_option("--duration", args.duration);
     if (options.duration_ns <= 0)
         throw UsageError("--duration: expected a duration above 0");
     if (args.min_reads < 2)
@@ -127,7 +128,9 @@ void add_compare(CLI::App& probe, int& exit_code) {
         "compare",
         "Show two probe results (--json files) side by side and mark the differences that "
         "matter: two machines, two OSes, before and after a kernel or BIOS change");
-    cmd->add_option("A B", *paths, "The two probe result files")->required()->expected(2);
+    cmd->add_option("FILE", *paths, "The two probe results (--json files): A, then B")
+        ->required()
+        ->expected(2);
     cmd->callback([paths, &exit_code] {
         const std::string& a_path = (*paths)[0];
         const std::string& b_path = (*paths)[1];

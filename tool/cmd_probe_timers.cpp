@@ -17,6 +17,7 @@
 #include "probes/timer_report.hpp"
 #include "tool/cmd_probe_timers.hpp"
 #include "tool/commands.hpp"
+#include "tool/loop_options.hpp"
 
 namespace loopscope {
 
@@ -34,14 +35,14 @@ struct ProbeTimersOptions {
 
 TimerProbeConfig config_from(const ProbeTimersOptions& o) {
     TimerProbeConfig c = o.quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard();
-    c.periodic_interval_ns = parse_duration_ns(o.interval);
+    c.periodic_interval_ns = parse_duration_option("--interval", o.interval);
     if (c.periodic_interval_ns < 10 * kNsPerUs || c.periodic_interval_ns > kNsPerS) {
         throw UsageError(
             fmt::format("--interval {}: expected a duration from 10us to 1s", o.interval));
     }
     if (o.loops != 0)
         c.periodic_loops = o.loops;
-    c.bound_ns = parse_duration_ns(o.bound);
+    c.bound_ns = parse_duration_option("--bound", o.bound);
     if (c.bound_ns <= 0)
         throw UsageError(fmt::format("--bound {}: expected a duration above 0", o.bound));
     c.periodic_realtime = !o.no_realtime;

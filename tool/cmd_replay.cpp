@@ -52,18 +52,17 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
     std::vector<std::int64_t> caps;
     std::vector<std::int64_t> clamps;
     for (const auto& s : split_list(args.sweep_dt)) {
-        LoopOptions o;
-        o.dt = s;
-        dts.push_back(loop_config(o).dt_ns);
+        const std::int64_t dt_ns = parse_duration_option("--sweep-dt", s);
+        if (dt_ns <= 0)
+            throw UsageError(
+                fmt::format("invalid --sweep-dt '{}': a step must be longer than 0", s));
+        dts.push_back(dt_ns);
     }
     for (const auto& s : split_list(args.sweep_max_steps)) {
         caps.push_back(parse_count("--sweep-max-steps", s));
     }
-    for (const auto& s : split_list(args.sweep_clamp)) {
-        LoopOptions o;
-        o.clamp = s;
-        clamps.push_back(loop_config(o).clamp_ns);
-    }
+    for (const auto& s : split_list(args.sweep_clamp))
+        clamps.push_back(parse_duration_option("--sweep-clamp", s));
     if (dts.empty() || caps.empty() || clamps.empty()) {
         throw UsageError(
             "invalid sweep: --sweep-dt, --sweep-max-steps and --sweep-clamp each "
@@ -114,17 +113,11 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
 }
 
 int replay_command(const ReplayArgs& args) {
-    if (args.unit != "ns" && args.unit != "us" && args.unit != "ms" && args.unit != "s") {
-        throw UsageError(fmt::format("invalid --unit '{}': expected ns, us, ms or s", args.unit));
-    }
+    check_plain_unit("--unit", args.unit);
     const LoopConfig config = loop_config(args.loop);
     std::int64_t step_cost_ns = 0;
     if (!args.step_cost.empty()) {
-        try {
-            step_cost_ns = parse_duration_ns(args.step_cost);
-        } catch (const UsageError& e) {
-            throw UsageError(fmt::format("--step-cost: {}", e.what()));
-        }
+        step_cost_ns = parse_duration_option("--step-cost", args.step_cost);
     }
     ReadOptions read_options;
     read_options.plain_unit = args.unit;
@@ -196,8 +189,8 @@ void add_replay_command(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand(
         "replay",
         "Feed a trace's or capture's frame times through a loop policy and print the loop figures");
-    cmd->add_option("INPUT", args->input,
-                    "loopscope trace, PresentMon/OCAT/FrameView/CapFrameX/MangoHud capture, or a "
+    cmd->add_option("FILE", args->input,
+                    "A loopscope trace, PresentMon/OCAT/FrameView/CapFrameX/MangoHud capture, or a "
                     "plain list of frame times (one a line)")
         ->required();
     cmd->add_option("--unit", args->unit, "Unit of a plain list: ns, us, ms or s (default ms)");
@@ -206,13 +199,17 @@ void add_replay_command(CLI::App& app, int& exit_code) {
                     "(default: the one with the most frames)");
     cmd->add_option("--step-cost", args->step_cost,
                     "Modelled real cost of one simulation step, added to the next frame's time");
-    cmd->add_flag("--sweep", args->sweep,
-                  "Also replay a grid of dt x max steps x clamp and print one row per combination");
-    cmd->add_option("--sweep-dt", args->sweep_dt, "Sweep values of dt (default 1/30,1/60,1/120)");
+    CLI::Option* sweep = cmd->add_flag(
+        "--sweep", args->sweep,
+        "Also replay a grid of dt x max steps x clamp and print one row per combination");
+    cmd->add_option("--sweep-dt", args->sweep_dt, "Sweep values of dt (default 1/30,1/60,1/120)")
+        ->needs(sweep);
     cmd->add_option("--sweep-max-steps", args->sweep_max_steps,
-                    "Sweep values of max steps (default 0,4,8)");
+                    "Sweep values of max steps (default 0,4,8)")
+        ->needs(sweep);
     cmd->add_option("--sweep-clamp", args->sweep_clamp,
-                    "Sweep values of the clamp (default 0,100ms,250ms)");
+                    "Sweep values of the clamp (default 0,100ms,250ms)")
+        ->needs(sweep);
     add_loop_options(*cmd, args->loop);
     cmd->callback([args, &exit_code] { exit_code = replay_command(*args); });
 }

@@ -18,6 +18,7 @@
 #include "reports/readers.hpp"
 #include "reports/writer.hpp"
 #include "tool/commands.hpp"
+#include "tool/loop_options.hpp"
 
 namespace loopscope {
 
@@ -74,6 +75,7 @@ int run_report(const ReportArgs& args) {
         throw UsageError(
             fmt::format("--timeline '{}': expected present or display", args.timeline));
     }
+    check_plain_unit("--unit", args.plain_unit);
     AnalysisOptions analysis;
     analysis.timeline = args.timeline == "display" ? Timeline::display : Timeline::present;
     if (!args.from.empty())
@@ -149,33 +151,33 @@ void add_report_command(CLI::App& app, int& exit_code) {
         "Frame-pacing report of a capture (loopscope trace, PresentMon, OCAT, FrameView, "
         "CapFrameX, MangoHud, plain list), or of two captures side by side (A then B) with the "
         "difference in each figure and a bootstrap interval for it.");
-    cmd->add_option("inputs", args->inputs, "capture file, or two to compare (before, after)")
+    cmd->add_option("FILE", args->inputs, "A capture, or two to compare (A before, B after)")
         ->required()
         ->expected(1, 2);
-    cmd->add_option("--format", args->format, "terminal, json, md, csv, html or chrome")
+    cmd->add_option("--format", args->format,
+                    "Output format: terminal, json, md, csv, html or chrome")
         ->capture_default_str();
     cmd->add_option("-o,--output", args->output,
-                    "output file ('-' = standard output; html needs "
-                    "a file)")
+                    "Output file; '-' is standard output, the default (html needs a file)")
         ->capture_default_str();
     cmd->add_option("--process", args->process,
-                    "process name, process ID or swap chain to analyse (default: the one with "
+                    "Process name, process ID or swap chain to analyse (default: the one with "
                     "the most frames)");
-    cmd->add_flag("--list", args->list, "list the processes and swap chains a capture holds");
+    cmd->add_flag("--list", args->list, "List the processes and swap chains a capture holds");
     cmd->add_option("--timeline", args->timeline,
-                    "present (time between presents) or display (time between display changes, "
-                    "dropped frames counted as dropped)")
+                    "Which frame times: present (between presents) or display (between display "
+                    "changes, dropped frames counted as dropped)")
         ->capture_default_str();
     cmd->add_option("--from", args->from,
-                    "first frame: a frame number (1200) or a time with a unit (12.5s)");
-    cmd->add_option("--to", args->to, "end of the range (not included), as --from");
+                    "First frame: a frame number (1200) or a time with a unit (12.5s)");
+    cmd->add_option("--to", args->to, "End of the range (not included), as --from");
     cmd->add_option("--fail-if", args->fail_if,
-                    "fail (exit code 3) when a condition holds, e.g. p99_ms>20 or "
+                    "Fail (exit code 3) when a condition holds, e.g. p99_ms>20 or "
                     "stutter_share>0.01; may be repeated")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("--unit", args->plain_unit,
-                    "unit of a plain list of frame times: ns, us, ms, s")
+                    "Unit of a plain list of frame times: ns, us, ms or s")
         ->capture_default_str();
     cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
 }

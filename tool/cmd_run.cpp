@@ -47,6 +47,14 @@ std::string list_scenarios() {
     return out;
 }
 
+// "virtual, steady_clock, monotonic, ...": the --clock values, for the help and the error.
+std::string clock_names() {
+    std::string names = "virtual";
+    for (const RealClockSource& c : real_clock_sources())
+        names += fmt::format(", {}", c.name);
+    return names;
+}
+
 int run_command(const RunArgs& args) {
     if (args.list) {
         fmt::print("{}", list_scenarios());
@@ -86,11 +94,8 @@ int run_command(const RunArgs& args) {
     const bool is_virtual = args.clock == "virtual";
     const RealClockSource* clock = is_virtual ? nullptr : find_real_clock(args.clock);
     if (!is_virtual && !clock) {
-        std::string names = "virtual";
-        for (const RealClockSource& c : real_clock_sources())
-            names += fmt::format(", {}", c.name);
         throw UsageError(
-            fmt::format("invalid --clock '{}': expected one of {}", args.clock, names));
+            fmt::format("invalid --clock '{}': expected one of {}", args.clock, clock_names()));
     }
     // A trace on standard output moves the summary to standard error.
     std::FILE* summary_out = args.loop.output == "-" ? stderr : stdout;
@@ -176,7 +181,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                     "Built-in scenario (default steady-60; see --list-scenarios)");
     cmd->add_flag("--list-scenarios", args->list, "List the scenarios and clocks, then exit");
     cmd->add_option("--clock", args->clock,
-                    "Clock: virtual, or a real clock (default steady_clock)");
+                    fmt::format("Clock to run on: {} (default steady_clock)", clock_names()));
     cmd->add_option("--frames", args->frames, "Frames to run (default: the scenario's)");
     cmd->add_option("--seconds", args->seconds, "Run for this many seconds instead");
     cmd->add_option("--seed", args->seed, "Seed of the scenario's jitter (default 1)");

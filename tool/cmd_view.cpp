@@ -56,8 +56,8 @@ std::pair<std::int64_t, std::int64_t> parse_range(const std::string& text) {
     if (colon == std::string::npos) {
         throw UsageError("--select: expected FROM:TO, e.g. 2s:5s, got '" + text + "'");
     }
-    const std::int64_t from_ns = parse_duration_ns(text.substr(0, colon));
-    const std::int64_t to_ns = parse_duration_ns(text.substr(colon + 1));
+    const std::int64_t from_ns = parse_duration_option("--select", text.substr(0, colon));
+    const std::int64_t to_ns = parse_duration_option("--select", text.substr(colon + 1));
     if (to_ns <= from_ns) {
         throw UsageError("--select: expected FROM before TO, got '" + text + "'");
     }
@@ -72,33 +72,35 @@ void add_view_command(CLI::App& app, int& exit_code) {
         "view",
         "Open traces and captures in the viewer (drag more files onto its window), run the loop "
         "live, or watch the loops demo. --screenshot renders headless and writes a PNG.");
-    cmd->add_option("files", args->viewer.files,
-                    "loopscope traces and PresentMon / CapFrameX / OCAT / FrameView / MangoHud "
+    cmd->add_option("FILE", args->viewer.files,
+                    "Traces and PresentMon / CapFrameX / OCAT / FrameView / MangoHud "
                     "captures, compared in one view");
     cmd->add_option("--process", args->viewer.process,
-                    "stream to read from each capture: process name, PID or swap chain (default: "
+                    "Stream to read from each capture: process name, PID or swap chain (default: "
                     "the one with the most frames)");
     cmd->add_option("--scenario", args->viewer.scenarios,
-                    "also show a built-in loop scenario, run on the virtual clock (see `loopscope "
+                    "Also show a built-in loop scenario, run on the virtual clock (see `loopscope "
                     "run --list-scenarios`)");
-    cmd->add_flag("--live", args->live, "start on the live harness (the engine on the real clock)");
-    cmd->add_flag("--demo", args->demo, "start on the loops demo");
+    cmd->add_flag("--live", args->live, "Start on the live harness (the engine on the real clock)");
+    cmd->add_flag("--demo", args->demo, "Start on the loops demo");
     cmd->add_flag("--probes", args->probes,
-                  "start on the probe tab and run the quick clock and timer probes at once (with "
+                  "Start on the probe tab and run the quick clock and timer probes at once (with "
                   "--screenshot, the PNG waits for their tables)");
-    cmd->add_option("--screenshot", args->viewer.screenshot_path,
-                    "render headless (SDL_VIDEODRIVER=offscreen when there is no display), write "
-                    "this PNG and exit");
-    cmd->add_option("--frames", args->viewer.frames, "frames to render before the screenshot")
-        ->check(CLI::Range(1, 100000));
+    CLI::Option* screenshot =
+        cmd->add_option("--screenshot", args->viewer.screenshot_path,
+                        "Render headless (SDL_VIDEODRIVER=offscreen when there is no display), "
+                        "write this PNG and exit");
+    cmd->add_option("--frames", args->viewer.frames,
+                    "Frames to render before the screenshot (default 60)")
+        ->check(CLI::Range(1, 100000))
+        ->needs(screenshot);
     cmd->add_option("--save-report", args->viewer.save_report_path,
-                    "with --screenshot: write the report of what is shown (the primary document, "
-                    "the last file given, or "
-                    "the range --select chose) as the Save report button does; the format from "
-                    "the extension (.json .md .csv .html .txt) or --format");
+                    "With --screenshot: write the report of what is shown (the primary document, "
+                    "the last file given, or the range --select chose) as the Save report button "
+                    "does; the format from the extension (.json .md .csv .html .txt) or --format");
     cmd->add_option("--format", args->report_format,
-                    "format of --save-report: terminal, json, md, csv, html or chrome");
-    cmd->add_option("--size", args->size, "window size, WIDTHxHEIGHT")->capture_default_str();
+                    "Format of --save-report: terminal, json, md, csv, html or chrome");
+    cmd->add_option("--size", args->size, "Window size in pixels")->capture_default_str();
     add_loop_options(*cmd, args->loop, true);
     // Scripted input for the tests: hidden from --help (group ""), described in docs/viewer.md.
     cmd->add_option("--drop", args->viewer.drop_files,

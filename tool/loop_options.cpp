@@ -50,6 +50,19 @@ double parse_decimal(const std::string& option, const std::string& text) {
     return value;
 }
 
+std::int64_t parse_duration_option(const std::string& option, const std::string& text) {
+    try {
+        return parse_duration_ns(text);
+    } catch (const UsageError& e) {
+        throw UsageError(fmt::format("{}: {}", option, e.what()));
+    }
+}
+
+void check_plain_unit(const std::string& option, const std::string& text) {
+    if (text != "ns" && text != "us" && text != "ms" && text != "s")
+        throw UsageError(fmt::format("invalid {} '{}': expected ns, us, ms or s", option, text));
+}
+
 LoopConfig loop_config(const LoopOptions& o, const LoopConfig& base) {
     LoopConfig c = base;
     if (!o.policy.empty()) {
@@ -60,22 +73,15 @@ LoopConfig loop_config(const LoopOptions& o, const LoopConfig& base) {
         }
         c.policy = *policy;
     }
-    auto duration = [](const char* option, const std::string& text) {
-        try {
-            return parse_duration_ns(text);
-        } catch (const UsageError& e) {
-            throw UsageError(fmt::format("{}: {}", option, e.what()));
-        }
-    };
     if (!o.dt.empty()) {
-        c.dt_ns = duration("--dt", o.dt);
+        c.dt_ns = parse_duration_option("--dt", o.dt);
         if (c.dt_ns <= 0) {
             throw UsageError(
                 fmt::format("invalid --dt '{}': the step must be longer than 0", o.dt));
         }
     }
     if (!o.clamp.empty())
-        c.clamp_ns = duration("--clamp", o.clamp);
+        c.clamp_ns = parse_duration_option("--clamp", o.clamp);
     if (!o.max_steps.empty())
         c.max_steps = parse_count("--max-steps", o.max_steps);
     if (!o.timescale.empty()) {

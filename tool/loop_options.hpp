@@ -1,5 +1,6 @@
 // The loop knobs on the command line, shared by `run`, `replay` and the viewer's live mode so
-// that they read the same everywhere: --policy, --dt, --clamp, --max-steps, --timescale, -o.
+// that they read the same everywhere: --policy, --dt, --clamp, --max-steps, --timescale, -o;
+// and the value parsers every command uses for its options.
 #pragma once
 
 #include <string>
@@ -29,8 +30,13 @@ void add_loop_options(CLI::App& command, LoopOptions& options, bool with_output 
 // the option's name, the value and what was expected.
 LoopConfig loop_config(const LoopOptions& options, const LoopConfig& base = {});
 
-// Strict whole-number and decimal parsing for option values; throw UsageError naming `option`.
+// Strict parsing of option values for every command; each throws UsageError naming `option`,
+// the value and what was expected, so every bad value reads the same.
 std::int64_t parse_count(const std::string& option, const std::string& text);
 double parse_decimal(const std::string& option, const std::string& text);
+std::int64_t parse_duration_option(const std::string& option, const std::string& text);
+// The unit of a plain list of frame times: ns, us, ms or s. Checked whatever the input is, so a
+// typo is caught on a PresentMon capture too, where the unit is not used.
+void check_plain_unit(const std::string& option, const std::string& text);
 
 }  // namespace loopscope

@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "common/errors.hpp"
+#include "tool/cli_text.hpp"
 #include "tool/commands.hpp"
 
 int main(int argc, char** argv) {
@@ -33,12 +34,25 @@ int main(int argc, char** argv) {
 #endif
     loopscope::add_report_command(app, exit_code);
     loopscope::add_diagnose_command(app, exit_code);
+    loopscope::format_help_text(app);
 
     try {
+        if (argc > 1) {
+            if (auto unknown = loopscope::unknown_command_message(app, argv[1])) {
+                fmt::print(stderr, "loopscope: error: {}\n", *unknown);
+                return loopscope::kExitBadInput;
+            }
+        }
         app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e);
-        return code == 0 ? loopscope::kExitOk : loopscope::kExitBadInput;
+        fmt::print(stderr, "loopscope: error: {}\n", loopscope::parse_error_message(app, e));
+        return loopscope::kExitBadInput;
     } catch (const loopscope::InputError& e) {
         fmt::print(stderr, "loopscope: error: {}\n", e.what());
         return loopscope::kExitBadInput;

@@ -8,6 +8,9 @@
 #include <imgui.h>
 
 #include <stdexcept>
+#include <string_view>
+
+#include "common/errors.hpp"
 
 namespace loopscope {
 
@@ -21,7 +24,18 @@ namespace {
 
 ViewerWindow::ViewerWindow(const std::string& title, int width, int height, bool hidden) {
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
-        fail("cannot start SDL video");
+        throw UsageError(std::string("view: cannot start SDL video (") + SDL_GetError() +
+                         "): without a display, render headless with --screenshot FILE.png");
+    }
+    // Without a display SDL falls back to a driver that shows nothing, and an interactive
+    // viewer would then run unseen until killed: refuse at once and say the way out.
+    const std::string_view driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "";
+    if (!hidden && (driver == "offscreen" || driver == "dummy")) {
+        SDL_Quit();
+        throw UsageError(
+            "view: no display to show a window on (SDL's video driver is '" + std::string(driver) +
+            "'; DISPLAY or WAYLAND_DISPLAY names a display): render headless with --screenshot "
+            "FILE.png, which works without a display (SDL_VIDEODRIVER=offscreen)");
     }
     // OpenGL 3.0 matches the "#version 130" shaders of the ImGui OpenGL3 backend and is what
     // Mesa's llvmpipe offers headless through EGL.
