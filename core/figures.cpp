@@ -68,6 +68,24 @@ constexpr auto kStutterShare = [](const FrameStats& s) { return s.stutter.time_s
 constexpr auto kHitchCount = [](const FrameStats& s) { return s.hitches.hitches.size(); };
 constexpr auto kHitchRate = [](const FrameStats& s) { return s.hitches.per_minute; };
 constexpr auto kVarGe12 = [](const FrameStats& s) { return s.variation.share(4); };
+// A sampled log's average FPS: each row stands for interval / frame time frames over the
+// interval to the next row, so the average is weighted by time, not by row (a plain mean of
+// the rows' FPS over-counts short, fast intervals).
+std::optional<double> time_weighted_fps(const Series& s) {
+    double frames = 0;
+    double seconds = 0;
+    for (std::size_t i = 0; i + 1 < s.start_ns.size() && i < s.frame_ns.size(); ++i) {
+        const std::int64_t interval_ns = s.start_ns[i + 1] - s.start_ns[i];
+        if (interval_ns <= 0 || s.frame_ns[i] <= 0)
+            continue;
+        frames += static_cast<double>(interval_ns) / static_cast<double>(s.frame_ns[i]);
+        seconds += static_cast<double>(interval_ns) / 1e9;
+    }
+    if (!(seconds > 0))
+        return std::nullopt;
+    return frames / seconds;
+}
+
 constexpr auto kRefresh = [](const FrameStats& s) { return s.refresh.rate_hz; };
 constexpr auto kOnGrid = [](const FrameStats& s) { return s.refresh.on_grid_share; };
 
@@ -652,6 +670,22 @@ const std::array kCatalogue = {
            .needs = kNeedsSamples,
            .value = from_report<kMean>,
            .text = [](const CaptureReport& r) { return ms(ft(r).mean_ms); }},
+    Figure{.key = "sampled_avg_fps",
+           .section = "Samples",
+           .label = "average FPS (time-weighted)",
+           .unit = "FPS",
+           .definition = "frames the samples stand for over the time they cover: sum of "
+                         "interval / {} over sum of intervals, each row's interval to the next "
+                         "row (the last row, with no next, is left out)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsSamples,
+           .value = [](const CaptureReport& r) { return time_weighted_fps(r.series); },
+           .text =
+               [](const CaptureReport& r) {
+                   const auto fps = time_weighted_fps(r.series);
+                   return fps ? fmt::format("{:.2f}", *fps) : std::string("-");
+               },
+           .absent = "no two rows with time between them"},
 };
 
 // "MangoHud" for the reader's format names, so reasons read as a user names the tool.

@@ -1,13 +1,18 @@
 // The self-contained HTML report: one file with inline CSS and inline SVG plots, no scripts and
 // no external references, so it opens offline, with scripts disabled, and from a CI artefact.
-// Plots: frame time over time (min/max per pixel column, budget lines, hitches and the start-up
-// segment marked), the frame-time histogram, the percentile curve (two overlaid for a
+// Plots: frame time over time (min/max per pixel column drawn as steps, so a long frame is a
+// plateau as long as it lasted; the axis fitted to the data with the frames above it marked;
+// budget lines at the refresh period or the loop's dt; hitches and the start-up segment marked),
+// the samples of a sampled log, the frame-time histogram, the percentile curve (two overlaid for a
 // comparison), the accumulator and steps per frame of a loopscope trace; then the hitch list.
 // Long captures stay small: every time plot has at most kColumns columns whatever the frames.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/plot_decimation.hpp"
@@ -87,8 +92,10 @@ std::string axes_svg(const Axes& a, std::string_view x_label, std::string_view y
     return s;
 }
 
-// A series over time as one path: per pixel column a vertical stroke from min to max, joined to
-// its neighbours, so no spike disappears however many frames share a column.
+// A series over time as one step path: per pixel column a vertical stroke over its values from
+// min to max, then level at the column's last value until the next value starts. No spike
+// disappears however many frames share a column, a one-frame spike is a spike (not a ramp into
+// its neighbours), and a long frame stays level across the columns it spans.
 std::string decimated_path(std::span<const std::int64_t> x_ns, std::span<const std::int64_t> v,
                            const Axes& a, double value_scale, std::string_view css_class) {
     MinMaxPyramid pyramid;
@@ -101,31 +108,113 @@ std::string decimated_path(std::span<const std::int64_t> x_ns, std::span<const s
     for (std::size_t c = 0; c < cols.size(); ++c) {
         if (cols[c].empty())
             continue;
-        const double x = kLeft + (static_cast<double>(c) + 0.5) * col_w;
+        const double x = kLeft + static_cast<double>(c) * col_w;
         const auto y = [&](std::int64_t val) {
             return a.py(static_cast<double>(val) * value_scale);
         };
-        d += fmt::format("{}{:.1f} {:.1f}", started ? "L" : "M", x, y(cols[c].first_value));
+        // From the last column: level to here, then down or up to this column's first value.
+        d += started ? fmt::format("H{:.1f}V{:.1f}", x, y(cols[c].first_value))
+                     : fmt::format("M{:.1f} {:.1f}", x, y(cols[c].first_value));
         if (cols[c].min != cols[c].max) {
-            d += fmt::format("M{:.1f} {:.1f}V{:.1f}M{:.1f} {:.1f}", x, y(cols[c].min),
-                             y(cols[c].max), x, y(cols[c].last_value));
+            d += fmt::format("V{:.1f}V{:.1f}V{:.1f}", y(cols[c].min), y(cols[c].max),
+                             y(cols[c].last_value));
         }
+        d += fmt::format("H{:.1f}", x + col_w);
         started = true;
     }
     return fmt::format("<path d=\"{}\" class=\"{}\"/>\n", d, css_class);
+}
+
+// The top of the frame-time axis: a little above the 99.9th percentile, so the frames a player
+// sees fill the plot whatever the frame rate (a 240 fps capture is not squeezed into the bottom
+// of a 40 ms axis), or the longest frame when that is not much more. Rounded up to a tick.
+double frame_axis_top_ms(const FrameTimeSummary& ft) {
+    double top = std::max(ft.p999_ms * 1.25, ft.p50_ms * 1.5);
+    if (ft.max_ms <= top * 1.3)
+        top = std::max(ft.max_ms * 1.05, top);
+    const std::vector<double> t = ticks(top, 5);
+    const double step = t.size() > 1 ? t[1] : top;
+    return step > 0 ? std::ceil(top / step) * step : 1.0;
+}
+
+// The frame-time budget to draw: the loop's step for a trace that states one (its frames are
+// paced by the loop, not a display), else the refresh period where a refresh rate was detected;
+// none otherwise (a line at a rate the capture never had would be read as its target).
+std::optional<std::pair<double, std::string>> frame_budget(const CaptureReport& r) {
+    if (r.loop_config && r.loop_config->dt_ns > 0)
+        return std::pair{ns_to_ms(r.loop_config->dt_ns), std::string("loop dt")};
+    if (r.stats.refresh.rate_hz > 0) {
+        return std::pair{1000.0 / r.stats.refresh.rate_hz,
+                         fmt::format("{} Hz refresh", r.stats.refresh.rate_hz)};
+    }
+    return std::nullopt;
+}
+
+// Where the loop's guards threw time away, as a strip along the bottom of the frame-time plot:
+// per pixel column, red where the step cap dropped simulation time, orange where the clamp cut
+// a frame (a column with both shows the cap). Empty for captures without loop records.
+std::string guard_strip(const CaptureReport& r, const Axes& a) {
+    if (r.loop.empty())
+        return {};
+    std::vector<unsigned char> kind(kColumns, 0);  // 0 none, 1 clamp, 2 cap
+    std::size_t cap_frames = 0;
+    std::size_t clamp_frames = 0;
+    const double span = a.x1 - a.x0;
+    for (const FrameRecord& f : r.loop) {
+        const unsigned char k = f.cap_dropped_ns > 0 ? 2 : f.clamp_lost_ns > 0 ? 1 : 0;
+        if (k == 0)
+            continue;
+        (k == 2 ? cap_frames : clamp_frames) += 1;
+        const double t = (ns_to_s(f.start_ns) - a.x0) / span;
+        const auto c = static_cast<std::size_t>(
+            std::clamp(t * static_cast<double>(kColumns), 0.0, static_cast<double>(kColumns - 1)));
+        kind[c] = std::max(kind[c], k);
+    }
+    if (cap_frames + clamp_frames == 0)
+        return {};
+    const double col_w = (kWidth - kLeft - kRight) / static_cast<double>(kColumns);
+    std::string svg = fmt::format(
+        "<g><title>guards: the step cap dropped simulation time on {} frames (red), the clamp "
+        "cut {} frames (orange)</title>\n",
+        cap_frames, clamp_frames);
+    for (std::size_t c = 0; c < kColumns; ++c) {
+        if (kind[c] == 0)
+            continue;
+        svg += fmt::format(
+            "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"5\" "
+            "class=\"{}\"/>",
+            kLeft + static_cast<double>(c) * col_w, kHeight - kBottom - 5, std::max(col_w, 1.0),
+            kind[c] == 2 ? "capdrop" : "clampcut");
+    }
+    return svg + "</g>\n";
 }
 
 std::string frame_time_plot(const CaptureReport& r) {
     const Series& s = r.series;
     const double t0 = ns_to_s(s.start_ns.front());
     const double t1 = std::max(ns_to_s(s.start_ns.back() + s.frame_ns.back()), t0 + 1e-6);
-    const double y_max = std::max(
-        {r.stats.frame_time.p999_ms * 1.5, 40.0, std::min(r.stats.frame_time.max_ms, 250.0)});
+    const double y_max = frame_axis_top_ms(r.stats.frame_time);
     const Axes a{t0, t1, 0, y_max};
-    std::string svg =
-        svg_open(fmt::format("Frame time ({} timeline, {}); dashed: 16.7 / 33.3 ms "
-                             "budgets; red: Unreal hitches",
-                             timeline_name(r.timeline), r.frame_time_column));
+    std::size_t clipped = 0;
+    for (const std::int64_t ns : s.frame_ns)
+        clipped += ns_to_ms(ns) > y_max ? 1 : 0;
+    const auto budget = frame_budget(r);
+    std::string caption =
+        fmt::format("Frame time ({} timeline, {})", timeline_name(r.timeline), r.frame_time_column);
+    if (budget)
+        caption += fmt::format("; dashed: {:.3f} ms budget ({})", budget->first, budget->second);
+    caption += "; red: Unreal hitches";
+    if (!r.loop.empty())
+        caption +=
+            "; strip at the bottom: frames where the step cap (red) or clamp (orange) "
+            "threw time away";
+    if (clipped > 0) {
+        caption += fmt::format(
+            "; {} frame{} above {:g} ms (longest {:.1f} ms) drawn at the top, "
+            "marked \u25B2",
+            clipped, clipped == 1 ? "" : "s", y_max, r.stats.frame_time.max_ms);
+    }
+    std::string svg = svg_open(caption);
     svg += axes_svg(a, "time since the capture began (s)", "frame time (ms)");
     if (r.startup.frames > 0) {
         const double end =
@@ -135,16 +224,28 @@ std::string frame_time_plot(const CaptureReport& r) {
             "start-up segment</title></rect>\n",
             a.px(t0), kTop, a.px(end) - a.px(t0), kHeight - kTop - kBottom);
     }
-    for (const double budget : {1000.0 / 60.0, 1000.0 / 30.0}) {
-        if (budget > y_max)
-            continue;
+    if (budget && budget->first <= y_max) {
         svg += fmt::format(
             "<line x1=\"{}\" x2=\"{}\" y1=\"{:.1f}\" y2=\"{:.1f}\" class=\"budget\"/>"
-            "<text x=\"{}\" y=\"{:.1f}\" class=\"bt\">{:.1f} ms</text>\n",
-            kLeft, kWidth - kRight, a.py(budget), a.py(budget), kWidth - kRight - 4,
-            a.py(budget) - 3, budget);
+            "<text x=\"{}\" y=\"{:.1f}\" class=\"bt\">budget (dashed) {:.3f} ms</text>\n",
+            kLeft, kWidth - kRight, a.py(budget->first), a.py(budget->first), kWidth - kRight,
+            kTop - 5.0, budget->first);
     }
     svg += decimated_path(s.start_ns, s.frame_ns, a, 1e-6, "line0");
+    svg += guard_strip(r, a);
+    // The frames above the axis, each a small triangle at the top where it starts.
+    std::size_t clip_marks = 0;
+    for (std::size_t i = 0; i < s.frame_ns.size() && clip_marks < kHitchMarks; ++i) {
+        const double ms = ns_to_ms(s.frame_ns[i]);
+        if (ms <= y_max)
+            continue;
+        ++clip_marks;
+        const double x = a.px(ns_to_s(s.start_ns[i]));
+        svg += fmt::format(
+            "<path d=\"M{:.1f} {:.1f}l-4 7h8z\" class=\"clip\"><title>frame {}: {:.3f} ms at "
+            "{:.3f} s (above the axis)</title></path>\n",
+            x, kTop, s.frame_number[i], ms, ns_to_s(s.start_ns[i]));
+    }
     std::size_t marks = 0;
     for (const Hitch& h : r.stats.hitches.hitches) {
         if (++marks > kHitchMarks)
@@ -156,6 +257,29 @@ std::string frame_time_plot(const CaptureReport& r) {
             a.px(ns_to_s(h.start_ns)), a.py(std::min(ms, y_max)), s.frame_number[h.index], ms,
             ns_to_s(h.start_ns));
     }
+    svg += "</svg></figure>\n";
+    return svg;
+}
+
+// A sampled log (MangoHud): each row is an average over its interval, so the plot is of those
+// averages, level over the interval each stands for, and says so; no frame is marked, since
+// none is known.
+std::string sampled_plot(const CaptureReport& r) {
+    const Series& s = r.series;
+    if (s.start_ns.size() < 2)
+        return {};
+    const double t0 = ns_to_s(s.start_ns.front());
+    const double t1 = std::max(ns_to_s(s.start_ns.back()), t0 + 1e-6);
+    const auto [lo, hi] = std::minmax_element(s.frame_ns.begin(), s.frame_ns.end());
+    (void)lo;
+    const std::vector<double> t = ticks(ns_to_ms(*hi) * 1.1, 5);
+    const double step = t.size() > 1 ? t[1] : 1.0;
+    const Axes a{t0, t1, 0, std::max(std::ceil(ns_to_ms(*hi) * 1.1 / step) * step, step)};
+    std::string svg = svg_open(fmt::format(
+        "Sampled frame time ({}: each row an average over its interval, not single frames)",
+        r.frame_time_column));
+    svg += axes_svg(a, "time since the log began (s)", "sampled frame time (ms)");
+    svg += decimated_path(s.start_ns, s.frame_ns, a, 1e-6, "line0");
     svg += "</svg></figure>\n";
     return svg;
 }
@@ -310,7 +434,7 @@ figure{margin:1em 0}figcaption{font-weight:600}.plot{fill:#fafafa;stroke:#999}
 .grid{stroke:#e4e4e4}.yt{font-size:11px;text-anchor:end}.xt{font-size:11px;text-anchor:middle}
 .xl,.yl{font-size:12px;text-anchor:middle}.budget{stroke:#2a2;stroke-dasharray:6 4}.bt{font-size:11px;fill:#2a2;text-anchor:end}
 .line0{fill:none;stroke:#1f6fb4;stroke-width:1}.line1{fill:none;stroke:#e0711c;stroke-width:1}
-.hitch{fill:none;stroke:#d00;stroke-width:1.5}.bar{fill:#1f6fb4}.alpha{fill:#2a9d8f}.startup{fill:#999;opacity:.18}
+.hitch{fill:none;stroke:#d00;stroke-width:1.5}.bar{fill:#1f6fb4}.alpha{fill:#2a9d8f}.startup{fill:#999;opacity:.18}.clip{fill:#d00}.capdrop{fill:#d00}.clampcut{fill:#e90}
 .changed{color:#b00;font-weight:600})";
 
 // One capture: heading, notes, the summary table with definitions, the plots and the hitches.
@@ -339,6 +463,8 @@ std::string capture_section(const CaptureReport& r, std::string_view prefix) {
         h += loop_plots(r);
         h += alpha_plot(r);
         h += hitch_table(r);
+    } else {
+        h += sampled_plot(r);
     }
     return h;
 }
