@@ -57,7 +57,10 @@ void OutputFile::commit() {
     if (committed_)
         return;
     if (is_stdout()) {
-        std::fflush(stdout);
+        // A full disk or a closed pipe behind standard output is an error like a file's.
+        if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0)
+            throw UsageError(
+                fmt::format("cannot write to standard output: {}", std::strerror(errno)));
         committed_ = true;
         return;
     }
@@ -76,6 +79,23 @@ void OutputFile::commit() {
     if (ec)
         throw UsageError(fmt::format("cannot write '{}': {}", path_, ec.message()));
     committed_ = true;
+}
+
+void refuse_output_over_input(const std::string& output, std::span<const std::string> inputs,
+                              std::string_view option) {
+    if (output.empty() || output == "-")
+        return;
+    for (const std::string& input : inputs) {
+        std::error_code ec;
+        // equivalent() follows links and compares the files themselves, so a symlink or
+        // another spelling of the input's path is caught too; a missing output is no clash.
+        if (std::filesystem::equivalent(output, input, ec) && !ec) {
+            throw UsageError(fmt::format(
+                "{} '{}' is the input '{}': writing there would replace the capture with the "
+                "output; give another file",
+                option, output, input));
+        }
+    }
 }
 
 void write_file_atomically(const std::string& path, std::string_view text) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdio>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -33,6 +34,11 @@ class OutputFile {
     bool committed_ = false;
     bool direct_ = false;  // a device or pipe, written in place (no temporary, no rename)
 };
+
+// Throws UsageError when `output` (an option's value, named by `option`) is the same file as one
+// of `inputs`, also through a link: a report must never replace the capture it reads.
+void refuse_output_over_input(const std::string& output, std::span<const std::string> inputs,
+                              std::string_view option = "-o");
 
 // Writes a whole text at once through OutputFile.
 void write_file_atomically(const std::string& path, std::string_view text);

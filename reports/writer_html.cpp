@@ -77,12 +77,19 @@ std::string axes_svg(const Axes& a, std::string_view x_label, std::string_view y
             "<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"yt\">{:g}</text>\n",
             kLeft, kWidth - kRight, a.py(v), a.py(v), kLeft - 4, a.py(v) + 4, v);
     }
-    // x ticks on round values of x itself (a capture may begin at 2.37 s).
+    // x ticks on round values of x itself (a capture may begin at 2.37 s). Counted by index,
+    // not by adding the step to v: far from 0 a tiny step (a span of 1 us at 100000 s) is below
+    // v's precision, and v += step would never reach the end.
     const std::vector<double> xt = ticks(a.x1 - a.x0, 8);
     const double step = xt.size() > 1 ? xt[1] : a.x1 - a.x0;
-    for (double v = std::ceil(a.x0 / step) * step; v <= a.x1 * 1.0001 && step > 0; v += step) {
-        s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"xt\">{:g}</text>\n", a.px(v),
-                         kHeight - kBottom + 14, v);
+    if (step > 0 && std::isfinite(a.x0 / step) && std::isfinite(a.x1 / step)) {
+        const double first = std::ceil(a.x0 / step);
+        const double last = std::floor(a.x1 / step + 1e-6);
+        for (double k = first; k <= last && k - first < 20; k += 1) {
+            const double v = k * step;
+            s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"xt\">{:g}</text>\n", a.px(v),
+                             kHeight - kBottom + 14, v);
+        }
     }
     s += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xl\">{}</text>\n", kWidth / 2, kHeight - 6,
                      html_escape(x_label));

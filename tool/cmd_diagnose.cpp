@@ -134,6 +134,8 @@ std::string loops_section_markdown(const std::vector<ScenarioOutcome>& outcomes,
 
 int run_diagnose(const DiagnoseArgs& args) {
     namespace fs = std::filesystem;
+    if (args.output_dir.empty())
+        throw UsageError("-o: expected a folder to write the report to, got ''");
     const fs::path dir = args.output_dir;
     std::error_code ec;
     fs::create_directories(dir / "traces", ec);

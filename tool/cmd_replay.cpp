@@ -46,8 +46,15 @@ std::vector<std::string> split_list(const std::string& text) {
     return out;
 }
 
-std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& base,
-                        std::int64_t step_cost_ns, const ReplayArgs& args) {
+// The values of --sweep-dt, --sweep-max-steps and --sweep-clamp, parsed before anything is
+// read or written, so a bad one leaves no trace file behind.
+struct SweepGrid {
+    std::vector<std::int64_t> dts;
+    std::vector<std::int64_t> caps;
+    std::vector<std::int64_t> clamps;
+};
+
+SweepGrid parse_sweep(const ReplayArgs& args) {
     std::vector<std::int64_t> dts;
     std::vector<std::int64_t> caps;
     std::vector<std::int64_t> clamps;
@@ -68,6 +75,11 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
             "invalid sweep: --sweep-dt, --sweep-max-steps and --sweep-clamp each "
             "need at least one value");
     }
+    return {std::move(dts), std::move(caps), std::move(clamps)};
+}
+
+std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& base,
+                        std::int64_t step_cost_ns, const SweepGrid& grid) {
     MarkdownTable table;
     table.add_column("dt");
     table.add_column("max steps");
@@ -77,9 +89,9 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
     table.add_column("lost to clamp (real)");
     table.add_column("dropped by cap (sim)");
     table.add_column("slow-motion factor");
-    for (std::int64_t dt : dts) {
-        for (std::int64_t cap : caps) {
-            for (std::int64_t clamp : clamps) {
+    for (std::int64_t dt : grid.dts) {
+        for (std::int64_t cap : grid.caps) {
+            for (std::int64_t clamp : grid.clamps) {
                 LoopConfig c = base;
                 c.dt_ns = dt;
                 c.max_steps = cap;
@@ -119,6 +131,10 @@ int replay_command(const ReplayArgs& args) {
     if (!args.step_cost.empty()) {
         step_cost_ns = parse_duration_option("--step-cost", args.step_cost);
     }
+    std::optional<SweepGrid> sweep;
+    if (args.sweep)
+        sweep = parse_sweep(args);
+    refuse_output_over_input(args.loop.output, std::span(&args.input, 1));
     ReadOptions read_options;
     read_options.plain_unit = args.unit;
     read_options.process = args.process;
@@ -176,8 +192,8 @@ int replay_command(const ReplayArgs& args) {
         text += fmt::format("Trace: {} ({} frames)\n", args.loop.output, summary.frames());
     }
     text += summary.text();
-    if (args.sweep)
-        text += sweep_table(capture.frame_ns, config, step_cost_ns, args);
+    if (sweep)
+        text += sweep_table(capture.frame_ns, config, step_cost_ns, *sweep);
     fmt::print(summary_out, "{}", text);
     return kExitOk;
 }

@@ -76,6 +76,7 @@ int run_report(const ReportArgs& args) {
             fmt::format("--timeline '{}': expected present or display", args.timeline));
     }
     check_plain_unit("--unit", args.plain_unit);
+    refuse_output_over_input(args.output, args.inputs);
     AnalysisOptions analysis;
     analysis.timeline = args.timeline == "display" ? Timeline::display : Timeline::present;
     if (!args.from.empty())

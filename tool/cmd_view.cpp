@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "common/output_file.hpp"
 #include "core/duration.hpp"
 #include "reports/writer.hpp"
 #include "tool/commands.hpp"
@@ -125,6 +126,9 @@ void add_view_command(CLI::App& app, int& exit_code) {
                             : args->probes ? ViewerTab::probes
                                            : ViewerTab::captures;
         options.start_probes = args->probes;
+        refuse_output_over_input(options.screenshot_path, options.files, "--screenshot");
+        refuse_output_over_input(options.save_report_path, options.files, "--save-report");
+        refuse_output_over_input(args->loop.output, options.files, "-o");
         if (!args->select.empty()) {
             options.select_ns = parse_range(args->select);
         }

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 #include "common/errors.hpp"
@@ -62,6 +64,13 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         fmt::print(stderr, "loopscope: failed: {}\n", e.what());
         return loopscope::kExitFailure;
+    }
+    // Output that could not be written (a full disk behind standard output) is an error, not
+    // a success: the report the user asked for is not there.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+        fmt::print(stderr, "loopscope: error: cannot write to standard output: {}\n",
+                   std::strerror(errno));
+        return loopscope::kExitBadInput;
     }
     return exit_code;
 }

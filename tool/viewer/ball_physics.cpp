@@ -22,7 +22,24 @@ void step_ball(Ball& ball, double h_s) {
     }
 }
 
+// The ball takes at most kMaxBallSteps steps a frame. A tiny dt (--dt 1ns, the clamp off) asks for
+// millions of steps a frame; stepping each one would make the viewer's own frame longer, the
+// next frame ask for more steps, and the window freeze in a spiral of its own. Above the limit
+// the frame's simulated time is split into this many equal steps: the ball covers the same
+// time, with coarser bounces, which only the picture shows.
+
 void simulate_frame(const LoopConfig& config, const FrameRecord& record, BallStates& states) {
+    if (record.steps > kMaxBallSteps) {
+        const double total_s =
+            config.policy == Policy::semi_fixed
+                ? static_cast<double>(record.consumed_ns) / 1e9
+                : static_cast<double>(record.steps) * static_cast<double>(config.dt_ns) / 1e9;
+        for (std::int64_t s = 0; s < kMaxBallSteps; ++s) {
+            states.previous = states.current;
+            step_ball(states.current, total_s / static_cast<double>(kMaxBallSteps));
+        }
+        return;
+    }
     const double dt_s = static_cast<double>(config.dt_ns) / 1e9;
     switch (config.policy) {
         case Policy::variable:

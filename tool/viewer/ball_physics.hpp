@@ -28,7 +28,9 @@ struct BallStates {
 
 // Runs the steps the engine returned for this frame: dt steps for the accumulator policies and
 // `naive`, one step of the consumed time for `variable`, steps of min(remaining, dt) for
-// `semi-fixed`.
+// `semi-fixed`. At most kMaxBallSteps steps a frame (the frame's simulated time split evenly
+// above that), so a tiny dt cannot freeze the viewer.
+inline constexpr std::int64_t kMaxBallSteps = 4096;
 void simulate_frame(const LoopConfig& config, const FrameRecord& record, BallStates& states);
 
 // What the renderer shows after the frame: fixed-interp blends previous→current by alpha,

@@ -1,0 +1,117 @@
+// Reproductions of ways a command could lose a user's data, hang or report success wrongly,
+// each kept as a test named after what it shows: an output that would replace its own input,
+// output that cannot be written, a sweep value refused only after the trace was written, an
+// empty output folder, an HTML time axis of no length, and the live ball under a tiny dt.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "tests/test_support.hpp"
+
+#ifdef LOOPSCOPE_HAVE_VIEWER
+#include "tool/viewer/ball_physics.hpp"
+#endif
+
+namespace loopscope::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(Reliability, AReportNeverReplacesItsOwnInputEvenThroughALink) {
+    const std::string dir = make_temp_dir("loopscope-rel");
+    const std::string cap = dir + "/cap.csv";
+    fs::copy_file(test_data("presentmon1.csv"), cap);
+    const std::string before = read_text(cap);
+    fs::create_symlink(cap, dir + "/link.csv");
+    for (const std::string& out : {cap, dir + "/link.csv", dir + "/./cap.csv"}) {
+        const RunResult r = run_loopscope("report '" + cap + "' -o '" + out + "'");
+        EXPECT_EQ(r.exit_code, 2) << out;
+        EXPECT_NE(r.err.find("is the input"), std::string::npos) << r.err;
+        EXPECT_EQ(read_text(cap), before) << out;
+    }
+    const RunResult replay = run_loopscope("replay '" + cap + "' -o '" + cap + "'");
+    EXPECT_EQ(replay.exit_code, 2);
+    EXPECT_EQ(read_text(cap), before);
+#ifdef LOOPSCOPE_HAVE_VIEWER
+    const RunResult view = run_loopscope("view '" + cap + "' --screenshot '" + cap + "'");
+    EXPECT_EQ(view.exit_code, 2) << view.err;
+    EXPECT_NE(view.err.find("--screenshot"), std::string::npos) << view.err;
+    EXPECT_EQ(read_text(cap), before);
+#endif
+    fs::remove_all(dir);
+}
+
+TEST(Reliability, OutputThatCannotBeWrittenToStandardOutputIsAnError) {
+    if (!fs::exists("/dev/full"))
+        GTEST_SKIP() << "/dev/full is not there";
+    const std::string dir = make_temp_dir("loopscope-rel");
+    for (const char* format : {"terminal", "json"}) {
+        const std::string cmd = std::string("'") + LOOPSCOPE_EXE + "' report --format " + format +
+                                " '" + test_data("presentmon1.csv") + "' >/dev/full 2>'" + dir +
+                                "/err'";
+        const int status = std::system(cmd.c_str());
+        ASSERT_TRUE(WIFEXITED(status));
+        EXPECT_EQ(WEXITSTATUS(status), 2) << format;
+        EXPECT_NE(read_text(dir + "/err").find("loopscope: error: cannot write to standard output"),
+                  std::string::npos)
+            << format << ": " << read_text(dir + "/err");
+    }
+    fs::remove_all(dir);
+}
+
+TEST(Reliability, ABadSweepValueIsRefusedBeforeTheTraceIsWritten) {
+    const std::string dir = make_temp_dir("loopscope-rel");
+    const RunResult r = run_loopscope("replay --sweep --sweep-dt abc '" + test_data("plain.txt") +
+                                      "' -o '" + dir + "/out.csv'");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--sweep-dt"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir + "/out.csv"));
+    fs::remove_all(dir);
+}
+
+TEST(Reliability, DiagnoseRefusesAnEmptyOutputFolder) {
+    const RunResult r = run_loopscope("diagnose --quick -o ''");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("-o: expected a folder"), std::string::npos) << r.err;
+}
+
+TEST(Reliability, HtmlOfACaptureWhoseStartsDoNotAdvanceEnds) {
+    // One 0 ms frame at 100000 s: the time axis spans nothing, far from 0, where adding a tick
+    // step to the tick value no longer changes it. `timeout` turns a hang into a failure.
+    const std::string dir = make_temp_dir("loopscope-rel");
+    write_text(dir + "/one.csv",
+               "Application,ProcessID,SwapChainAddress,TimeInSeconds,MsBetweenPresents\n"
+               "game.exe,1,0x1,100000,0\n");
+    const RunResult r = run_loopscope_env(
+        "timeout 60", "report --format html -o '" + dir + "/one.html' '" + dir + "/one.csv'");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_LT(fs::file_size(dir + "/one.html"), 1'000'000u);
+    fs::remove_all(dir);
+}
+
+#ifdef LOOPSCOPE_HAVE_VIEWER
+TEST(Reliability, TheLiveBallTakesBoundedStepsUnderATinyDt) {
+    // --dt 1ns with the clamp off asks for 10^12 steps for a 1 s frame; the ball covers that
+    // time in kMaxBallSteps steps instead of freezing the viewer.
+    LoopConfig config;
+    config.policy = Policy::fixed;
+    config.dt_ns = 1;
+    FrameRecord record;
+    record.steps = 1'000'000'000'000;
+    record.consumed_ns = record.steps;
+    BallStates states;
+    states.current.vx = 0.1234567;
+    simulate_frame(config, record, states);
+    EXPECT_GE(states.current.x, 0.0);
+    EXPECT_LE(states.current.x, 1.0);
+    EXPECT_NE(states.current.x, 0.5);  // it moved
+}
+#endif
+
+}  // namespace
+}  // namespace loopscope::test
