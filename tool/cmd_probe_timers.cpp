@@ -89,8 +89,8 @@ void add_probe_timers_command(CLI::App& probe, int& exit_code) {
     CLI::App* cmd = probe.add_subcommand(
         "timers",
         "Measure how late sleeps, periodic timers and frame limiters wake up, and what limiting\n"
-        "a frame rate costs in CPU time (about 13 s; --quick about 3 s).");
-    cmd->add_flag("--quick", options->quick, "A short run (about 3 s) with fewer samples");
+        "a frame rate costs in CPU time (about 13 s; --quick about 2.5 s).");
+    cmd->add_flag("--quick", options->quick, "A short run (about 2.5 s) with fewer samples");
     cmd->add_option("--json", options->json_path, "Write the results as JSON to FILE ('-': stdout)")
         ->type_name("FILE");
     cmd->add_option("--loops", options->loops,
