@@ -31,6 +31,7 @@ struct Run {
 // matter; everything else is skipped as it streams by.
 class SessionSax : public nlohmann::json_sax<nlohmann::json> {
   public:
+    static constexpr std::size_t kMaxDepth = 64;
     std::vector<Run> runs;
     std::map<std::string, std::string> info;
     std::string problem;  // why parsing stopped
@@ -54,7 +55,8 @@ class SessionSax : public nlohmann::json_sax<nlohmann::json> {
     }
     bool binary(binary_t&) override { return true; }
     bool start_object(std::size_t) override {
-        push(false);
+        if (!push(false))
+            return false;
         // Runs[i]: a new run starts.
         if (stack_.size() == 3 && stack_[1].label == "Runs" && stack_[1].is_array)
             runs.emplace_back();
@@ -62,7 +64,8 @@ class SessionSax : public nlohmann::json_sax<nlohmann::json> {
     }
     bool end_object() override { return pop(); }
     bool start_array(std::size_t) override {
-        push(true);
+        if (!push(true))
+            return false;
         const std::string_view name = capture_array();
         if (!name.empty()) {
             Run& r = runs.back();
@@ -97,10 +100,20 @@ class SessionSax : public nlohmann::json_sax<nlohmann::json> {
         std::string label;  // key in the parent object, "[]" inside an array, "" for the root
     };
 
-    void push(bool is_array) {
+    // A level per depth is kept, so the depth is capped: a capture is 5 levels deep, and a
+    // document nested millions of levels would otherwise cost memory per level.
+    bool push(bool is_array) {
+        if (stack_.size() >= kMaxDepth) {
+            problem = fmt::format(
+                "nested deeper than {} levels (a CapFrameX capture has 5): not a CapFrameX "
+                "capture",
+                kMaxDepth);
+            return false;
+        }
         std::string label = stack_.empty() ? "" : (stack_.back().is_array ? "[]" : key_);
         stack_.push_back({is_array, std::move(label)});
         key_.clear();
+        return true;
     }
     bool pop() {
         stack_.pop_back();

@@ -33,7 +33,9 @@ const char* const kKnownFormats =
 
 // Text captures hold no control bytes but tab, CR and LF; anything else in the first 4 KiB means
 // the file is binary (or not text in an encoding we read), reported where it was found.
-void reject_binary(const std::string& path) {
+// Refuses a file that is not text; returns the first character that is not blank or a byte-order
+// mark (0 when the first 4 KiB are blank).
+char reject_binary(const std::string& path) {
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f)
         throw InputError(path, fmt::format("cannot open: {}", std::strerror(errno)));
@@ -64,6 +66,11 @@ void reject_binary(const std::string& path) {
         }
         ++column;
     }
+    for (std::size_t i = first; i < n; ++i) {
+        if (head[i] != ' ' && head[i] != '\t' && head[i] != '\r' && head[i] != '\n')
+            return head[i];
+    }
+    return 0;
 }
 
 std::vector<std::string> header_names(std::string_view line, const std::string& path,
@@ -79,7 +86,11 @@ std::vector<std::string> header_names(std::string_view line, const std::string& 
 }  // namespace
 
 std::string detect_format_of(const std::string& path) {
-    reject_binary(path);
+    // JSON is known by its first character, before any line is read: a minified capture is
+    // one line of any length, past the line limit of the CSV readers.
+    const char first = reject_binary(path);
+    if (first == '{' || first == '[')
+        return "capframex-json";
     LineReader reader(path);
     std::string_view line;
     while (reader.next(line)) {

@@ -241,7 +241,21 @@ class JsonWriter final : public ReportWriter {
         }
         if (report.comparison)
             j["comparison"] = comparison_json(*report.comparison);
-        out.write(j.dump(2));
+        std::string text;
+        try {
+            text = j.dump(2);
+        } catch (const nlohmann::json::type_error&) {
+            // A process name, a metadata value or the file name that is not UTF-8: JSON must
+            // be, so the bad bytes become U+FFFD, and the notes say so.
+            const std::string note =
+                "Some text in this report (a process name, trace metadata or a file name) was "
+                "not valid UTF-8; its invalid bytes are written as U+FFFD.";
+            Json& notes = j.contains("captures") ? j["captures"][0]["notes"] : j["notes"];
+            if (notes.is_array())
+                notes.push_back(note);
+            text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+        }
+        out.write(text);
         out.write("\n");
     }
 };

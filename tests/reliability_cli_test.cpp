@@ -94,6 +94,48 @@ TEST(Reliability, HtmlOfACaptureWhoseStartsDoNotAdvanceEnds) {
     fs::remove_all(dir);
 }
 
+TEST(Reliability, JsonNestedMillionsOfLevelsDeepIsRefusedAtADepthLimit) {
+    const std::string dir = make_temp_dir("loopscope-rel");
+    write_text(dir + "/deep.json", std::string(2'000'000, '[') + std::string(2'000'000, ']'));
+    const RunResult r = run_loopscope("report '" + dir + "/deep.json'");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("nested deeper than 64 levels"), std::string::npos) << r.err;
+    fs::remove_all(dir);
+}
+
+TEST(Reliability, AMinifiedCapFrameXJsonOverSixteenMebibytesIsRead) {
+    // One line of 17 MiB: the JSON is known by its first character, not by reading a line.
+    const std::string dir = make_temp_dir("loopscope-rel");
+    std::string text = read_text(test_data("capframex.json"));
+    std::string one_line;
+    for (const char c : text) {
+        if (c != '\n')
+            one_line += c;
+    }
+    const std::string comment = "\"Comment\": \"synthetic\"";
+    const auto at = one_line.find(comment);
+    ASSERT_NE(at, std::string::npos);
+    one_line.replace(at, comment.size(), "\"Comment\": \"" + std::string(17u << 20, 'x') + "\"");
+    write_text(dir + "/big.json", one_line);
+    const RunResult r = run_loopscope("report --format json '" + dir + "/big.json'");
+    EXPECT_EQ(r.exit_code, 0) << r.err.substr(0, 300);
+    EXPECT_NE(r.out.find("\"format\": \"capframex-json\""), std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST(Reliability, TextThatIsNotUtf8IsReplacedInJsonAndTheNotesSaySo) {
+    const std::string dir = make_temp_dir("loopscope-rel");
+    std::string text = "Application,ProcessID,SwapChainAddress,TimeInSeconds,MsBetweenPresents\n";
+    for (int i = 0; i < 120; ++i)
+        text += "g\xff\xfeme.exe,1,0x1," + std::to_string(i / 60.0) + ",16.667\n";
+    write_text(dir + "/latin.csv", text);
+    const RunResult r = run_loopscope("report --format json '" + dir + "/latin.csv'");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("g\xef\xbf\xbd\xef\xbf\xbdme.exe"), std::string::npos);
+    EXPECT_NE(r.out.find("not valid UTF-8"), std::string::npos);
+    fs::remove_all(dir);
+}
+
 #ifdef LOOPSCOPE_HAVE_VIEWER
 TEST(Reliability, TheLiveBallTakesBoundedStepsUnderATinyDt) {
     // --dt 1ns with the clamp off asks for 10^12 steps for a 1 s frame; the ball covers that
