@@ -81,6 +81,13 @@ class PanelClip {
     ImDrawList* draw_;
 };
 
+// What an empty distribution panel says: only sampled logs are shown, and their rows are
+// interval averages, whose distribution would pass for a distribution of frames.
+void empty_panel_note(ImDrawList* draw, ImVec2 a, ImVec2 b) {
+    draw->AddText(ImVec2(a.x + 8.0f, (a.y + b.y) / 2.0f - 24.0f), kLabel,
+                  "no frames to show:\na sampled log's rows\nare interval averages");
+}
+
 void histogram(std::span<Document* const> docs, const GraphSettings& settings, ImVec2 size) {
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     ImGui::Dummy(size);
@@ -99,6 +106,7 @@ void histogram(std::span<Document* const> docs, const GraphSettings& settings, I
         }
     }
     if (!(hi > 0.0)) {
+        empty_panel_note(draw, a, b);
         return;
     }
     lo = std::max(lo, 1.0);
@@ -173,6 +181,7 @@ void percentile_curve(std::span<Document* const> docs, const GraphSettings& sett
         }
     }
     if (!(hi > 0.0)) {
+        empty_panel_note(draw, a, b);
         return;
     }
     YAxis axis;
