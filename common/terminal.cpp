@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 namespace loopscope {
 
@@ -24,6 +25,28 @@ bool use_colour() {
     return stdout_is_terminal();
 }
 
+bool progress_wanted() {
+    const char* asked = std::getenv("LOOPSCOPE_PROGRESS");
+    if (asked && std::string_view(asked) == "0")
+        return false;
+    if (asked && std::string_view(asked) == "1")
+        return true;
+    return stderr_is_terminal();
+}
+
+namespace {
+
+// "about 12 s left", once a twentieth is done and a second has passed (earlier guesses jump).
+std::string time_left(double fraction, std::int64_t elapsed_ns) {
+    if (fraction < 0.05 || fraction >= 1.0 || elapsed_ns < 1'000'000'000)
+        return {};
+    const double left_s = static_cast<double>(elapsed_ns) / 1e9 * (1.0 - fraction) / fraction;
+    return left_s < 90 ? fmt::format(", about {:.0f} s left", std::max(left_s, 1.0))
+                       : fmt::format(", about {:.0f} min left", left_s / 60.0);
+}
+
+}  // namespace
+
 Progress::Progress(std::string label, bool enabled) : label_(std::move(label)), enabled_(enabled) {}
 
 Progress::~Progress() {
@@ -37,21 +60,35 @@ void Progress::update(double fraction, std::string_view detail) {
     const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::steady_clock::now().time_since_epoch())
                             .count();
+    if (start_ns_ < 0)
+        start_ns_ = now_ns;
+    fraction = std::clamp(fraction, 0.0, 1.0);
+    const std::string left = time_left(fraction, now_ns - start_ns_);
+    if (!stderr_is_terminal()) {
+        // A log gets a line at each tenth, not a redraw sequence it cannot show.
+        const int tenth = static_cast<int>(fraction * 10.0);
+        if (tenth == last_tenth_)
+            return;
+        last_tenth_ = tenth;
+        fmt::print(stderr, "{}: {:3.0f}% {}{}\n", label_, tenth * 10.0, detail, left);
+        std::fflush(stderr);
+        return;
+    }
     if (shown_ && now_ns - last_draw_ns_ < 50'000'000 && fraction < 1.0)
         return;
     last_draw_ns_ = now_ns;
-    fraction = std::clamp(fraction, 0.0, 1.0);
     const int width = 24;
     const int filled = static_cast<int>(fraction * width + 0.5);
     std::string bar(static_cast<std::size_t>(filled), '#');
     bar.resize(width, '.');
-    fmt::print(stderr, "\r\033[K{} [{}] {:3.0f}% {}", label_, bar, fraction * 100.0, detail);
+    fmt::print(stderr, "\r\033[K{} [{}] {:3.0f}% {}{}", label_, bar, fraction * 100.0, detail,
+               left);
     std::fflush(stderr);
     shown_ = true;
 }
 
 void Progress::done() {
-    if (enabled_ && shown_) {
+    if (enabled_ && shown_ && stderr_is_terminal()) {
         fmt::print(stderr, "\r\033[K");
         std::fflush(stderr);
     }

@@ -13,11 +13,15 @@ bool stderr_is_terminal();
 // True when standard output is a terminal and NO_COLOR is not set (https://no-color.org).
 bool use_colour();
 
-// A one-line progress display on standard error, redrawn in place; silent when standard error
-// is not a terminal (CI logs, pipes), so captured output stays clean.
+// Whether progress is shown: when standard error is a terminal, unless LOOPSCOPE_PROGRESS=0;
+// on a log or pipe only when LOOPSCOPE_PROGRESS=1 asks for it, so captured output stays clean.
+bool progress_wanted();
+
+// A one-line progress display on standard error with the time left once it can be estimated,
+// redrawn in place on a terminal; on a log (LOOPSCOPE_PROGRESS=1) a line at each tenth.
 class Progress {
   public:
-    explicit Progress(std::string label, bool enabled = stderr_is_terminal());
+    explicit Progress(std::string label, bool enabled = progress_wanted());
     ~Progress();
     Progress(const Progress&) = delete;
     Progress& operator=(const Progress&) = delete;
@@ -31,6 +35,8 @@ class Progress {
     bool enabled_;
     bool shown_ = false;
     std::int64_t last_draw_ns_ = 0;
+    std::int64_t start_ns_ = -1;  // the first update's time, for the estimate of the time left
+    int last_tenth_ = -1;         // the last tenth written as a line (on a log)
 };
 
 }  // namespace loopscope

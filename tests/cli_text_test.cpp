@@ -198,3 +198,24 @@ TEST(CliHelp, UsageShowsReportTakesOneOrTwoFilesAndRunListsItsClocks) {
 
 }  // namespace
 }  // namespace loopscope::test
+
+namespace loopscope::test {
+namespace {
+
+TEST(CliProgress, NothingOnALogUnlessAskedThenALineEachTenth) {
+    // run_loopscope sends standard error to a file: not a terminal.
+    const RunResult quiet = run_loopscope("probe clocks --duration 300ms --reads 1000");
+    ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+    EXPECT_EQ(quiet.err, "");
+    const RunResult asked =
+        run_loopscope_env("LOOPSCOPE_PROGRESS=1", "probe clocks --duration 300ms --reads 1000");
+    ASSERT_EQ(asked.exit_code, 0) << asked.err;
+    EXPECT_NE(asked.err.find("probe clocks:   0%"), std::string::npos) << asked.err;
+    EXPECT_NE(asked.err.find("probe clocks: 100%"), std::string::npos) << asked.err;
+    // Lines, not a terminal's redraw sequence.
+    EXPECT_EQ(asked.err.find('\r'), std::string::npos);
+    EXPECT_EQ(asked.err.find("\033["), std::string::npos);
+}
+
+}  // namespace
+}  // namespace loopscope::test
