@@ -52,16 +52,29 @@ std::unique_ptr<ReportWriter> make_writer(std::string_view format, const WriterO
                     format));
 }
 
+std::string printable(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f)
+            out += fmt::format("\\x{:02x}", u);
+        else
+            out += c;
+    }
+    return out;
+}
+
 std::string capture_title(const CaptureReport& r) {
     const CaptureSource& s = r.capture->source;
     if (s.process.empty())
-        return s.file;
-    std::string t = s.process;
+        return printable(s.file);
+    std::string t = printable(s.process);
     if (s.process_id >= 0)
         t += fmt::format(" (pid {}", s.process_id);
     if (!s.swap_chain.empty()) {
         t += s.process_id >= 0 ? ", " : " (";
-        t += "swap chain " + s.swap_chain;
+        t += "swap chain " + printable(s.swap_chain);
     }
     if (s.process_id >= 0 || !s.swap_chain.empty())
         t += ")";

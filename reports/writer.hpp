@@ -50,6 +50,9 @@ struct SummaryRow {
 };
 std::vector<SummaryRow> summary_rows(const CaptureReport& report);
 // "F1_24.exe (pid 6508, swap chain 0x22F3D290B80)" or the file name when there is no process.
+// The text with control bytes (NUL, ESC, ...) written as \xNN: a name from a capture must not
+// reach a terminal as an escape sequence or cut a line.
+std::string printable(std::string_view text);
 std::string capture_title(const CaptureReport& report);
 // One paragraph of notes a reader must see: sampled logs, the start-up segment, dropped frames.
 std::vector<std::string> capture_notes(const CaptureReport& report);

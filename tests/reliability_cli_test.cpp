@@ -136,6 +136,29 @@ TEST(Reliability, TextThatIsNotUtf8IsReplacedInJsonAndTheNotesSaySo) {
     fs::remove_all(dir);
 }
 
+TEST(Reliability, ControlBytesInANameNeverReachTheTerminal) {
+    // Past the first 4 KiB (where binary data is refused), a process name with ESC and NUL.
+    const std::string dir = make_temp_dir("loopscope-rel");
+    std::string text = "Application,ProcessID,SwapChainAddress,TimeInSeconds,MsBetweenPresents\n";
+    for (int i = 0; i < 300; ++i)
+        text += "game.exe,1,0x1," + std::to_string(i / 60.0) + ",16.667\n";
+    for (int i = 0; i < 400; ++i)
+        text +=
+            std::string("ga\x1b[31mme\0x.exe,2,0x2,", 22) + std::to_string(i / 60.0) + ",16.667\n";
+    write_text(dir + "/esc.csv", text);
+    for (const char* args : {"", "--list", "--format md"}) {
+        const RunResult r = run_loopscope(std::string("report ") + args + " '" + dir + "/esc.csv'");
+        EXPECT_EQ(r.exit_code, 0) << args << r.err;
+        EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << args;
+        EXPECT_EQ(r.out.find('\0'), std::string::npos) << args;
+        // The --list table escapes the backslash itself (Markdown renders it as one).
+        const std::string shown = std::string(args) != "--list" ? "ga\\x1b[31mme\\x00x.exe"
+                                                                : "ga\\\\x1b[31mme\\\\x00x.exe";
+        EXPECT_NE(r.out.find(shown), std::string::npos) << args << r.out;
+    }
+    fs::remove_all(dir);
+}
+
 #ifdef LOOPSCOPE_HAVE_VIEWER
 TEST(Reliability, TheLiveBallTakesBoundedStepsUnderATinyDt) {
     // --dt 1ns with the clamp off asks for 10^12 steps for a 1 s frame; the ball covers that

@@ -53,10 +53,10 @@ void list_streams(const ReportArgs& args) {
         t.add_column("frames");
         t.add_column("duration (s)");
         for (const CaptureStreamInfo& s : streams) {
-            t.add_row({s.process.empty() ? "-" : s.process,
+            t.add_row({s.process.empty() ? "-" : printable(s.process),
                        s.process_id >= 0 ? std::to_string(s.process_id) : "-",
-                       s.swap_chain.empty() ? "-" : s.swap_chain, std::to_string(s.frames),
-                       fmt::format("{:.3f}", s.duration_s)});
+                       s.swap_chain.empty() ? "-" : printable(s.swap_chain),
+                       std::to_string(s.frames), fmt::format("{:.3f}", s.duration_s)});
         }
         text += t.render() + "\n";
     }
