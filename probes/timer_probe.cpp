@@ -272,9 +272,8 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
     const auto slack_before = current_timer_slack_ns();
     const WaitMethod* slack_method = nullptr;
     for (const auto& m : all_methods) {
-        if (m.name == "nanosleep") {
+        if (m.measures_timer_slack)
             slack_method = &m;
-        }
     }
     const bool slack_possible = config.run_slack && slack_before.has_value() && slack_method;
 
@@ -363,7 +362,7 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
     } else if (!slack_before) {
         report.slack_note = "this OS has no per-thread timer slack";
     } else if (!slack_method) {
-        report.slack_note = "no nanosleep to measure timer slack with";
+        report.slack_note = "no wait method to measure timer slack with";
     } else {
         std::vector<SlackRow> current_rows, test_rows;
         for (bool test : {false, true}) {
