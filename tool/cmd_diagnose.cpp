@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "probes/clock_report.hpp"
 #include "probes/loop_runner.hpp"
 #include "probes/probe_json.hpp"
+#include "probes/probe_run.hpp"
 #include "probes/system_info.hpp"
 #include "probes/timer_probe.hpp"
 #include "probes/timer_report.hpp"
@@ -132,6 +134,39 @@ std::string loops_section_markdown(const std::vector<ScenarioOutcome>& outcomes,
     return out;
 }
 
+// Stages 1 and 2: the context, the clocks and the timers (the probe sequence every front end
+// runs), each printed as soon as it is measured, under a "1/3 clocks", "2/3 timers" progress line.
+ProbeResults probe_machine(bool quick, const std::string& title) {
+    ProbeRunOptions options;
+    options.clock.duration_ns = (quick ? 2 : 5) * kNsPerS;
+    options.clock.min_reads = quick ? 200'000 : 1'000'000;
+    options.timer = quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard();
+    options.quick = quick;
+    std::optional<Progress> progress;
+    ProbeRunCallbacks callbacks;
+    callbacks.stage_started = [&](ProbeStage stage) {
+        if (stage == ProbeStage::clocks)
+            progress.emplace("1/3 clocks");
+        else if (stage == ProbeStage::timers)
+            progress.emplace("2/3 timers");
+    };
+    callbacks.progress = [&](double f, std::string_view what) {
+        if (progress)
+            progress->update(f, what);
+    };
+    callbacks.stage_done = [&](ProbeStage stage, const ProbeResults& r) {
+        progress.reset();
+        if (stage == ProbeStage::context)
+            fmt::print("{}{}\n", title, context_section_markdown(r.context));
+        else if (stage == ProbeStage::clocks)
+            fmt::print("\n{}", clocks_section_markdown(*r.clocks));
+        else
+            fmt::print("\n{}", render_timer_markdown(*r.timers));
+        std::fflush(stdout);
+    };
+    return run_probes(options, callbacks);
+}
+
 int run_diagnose(const DiagnoseArgs& args) {
     namespace fs = std::filesystem;
     const fs::path dir = args.output_dir;
@@ -142,37 +177,11 @@ int run_diagnose(const DiagnoseArgs& args) {
             fmt::format("cannot create the output folder '{}': {}", dir.string(), ec.message()));
     }
 
-    const SystemContext context = collect_system_context();
     const std::string title = "# loopscope diagnosis of this machine\n\n";
-    fmt::print("{}{}\n", title, context_section_markdown(context));
-    std::fflush(stdout);
-
-    // 1. Clocks.
-    ClockProbeOptions clock_options;
-    clock_options.duration_ns = (args.quick ? 2 : 5) * kNsPerS;
-    clock_options.min_reads = args.quick ? 200'000 : 1'000'000;
-    clock_options.kernel_tick_ns = context.kernel_tick_ns;
-    ClockProbeResult clocks;
-    {
-        Progress progress("1/3 clocks");
-        clock_options.progress = [&](double f, std::string_view what) { progress.update(f, what); };
-        clocks = run_clock_probe(clock_options);
-    }
-    const std::string clocks_md = clocks_section_markdown(clocks);
-    fmt::print("\n{}", clocks_md);
-    std::fflush(stdout);
-
-    // 2. Timers and waits.
-    TimerReport timers;
-    {
-        Progress progress("2/3 timers");
-        timers =
-            run_timer_probe(args.quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard(),
-                            [&](double f, std::string_view what) { progress.update(f, what); });
-    }
-    const std::string timers_md = render_timer_markdown(timers);
-    fmt::print("\n{}", timers_md);
-    std::fflush(stdout);
+    const ProbeResults probes = probe_machine(args.quick, title);
+    const SystemContext& context = probes.context;
+    const std::string clocks_md = clocks_section_markdown(*probes.clocks);
+    const std::string timers_md = render_timer_markdown(*probes.timers);
 
     // 3. Loop scenarios on the real clock, each trace read back as a capture.
     std::vector<ScenarioOutcome> outcomes;
@@ -236,11 +245,8 @@ int run_diagnose(const DiagnoseArgs& args) {
     html += "</body></html>\n";
     write_file_atomically((dir / "index.html").string(), html);
 
-    nlohmann::json doc = make_probe_document(context);
-    doc["clocks_run"] = clocks_run_to_json(clocks);
-    doc["clocks"] = clocks_to_json(clocks);
-    doc["timers"] = timer_report_to_json(timers);
-    write_file_atomically((dir / "probe.json").string(), doc.dump(2) + "\n");
+    write_file_atomically((dir / "probe.json").string(),
+                          probe_results_to_json(probes).dump(2) + "\n");
 
     fmt::print(
         "\n## Files\n\n- `{0}/index.html`: this report with plots of every scenario\n"
