@@ -109,11 +109,7 @@ RealRunResult run_real(const RealRunOptions& options) {
     ro.path = options.trace_path;
     ro.clock_ns = clock.now_ns;
     ro.clock_name = std::string(clock.name);
-    ro.policy = std::string(policy_name(options.config.policy));
-    ro.dt_ns = options.config.dt_ns;
-    ro.clamp_ns = options.config.clamp_ns;
-    ro.max_steps = options.config.max_steps;
-    ro.timescale = options.config.timescale;
+    copy_loop_knobs(options.config, ro);
     ro.metadata = options.metadata;
     ro.machine = machine_description();
     ro.capacity = 4096;

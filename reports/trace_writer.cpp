@@ -14,11 +14,7 @@ static_assert(std::string_view(trace_v1::kMagic) == std::string_view(kTraceMagic
 std::string trace_preamble(const TraceInfo& info) {
     trace_v1::Preamble p;
     p.clock = info.clock;
-    p.policy = std::string(policy_name(info.config.policy));
-    p.dt_ns = info.config.dt_ns;
-    p.clamp_ns = info.config.clamp_ns;
-    p.max_steps = info.config.max_steps;
-    p.timescale = info.config.timescale;
+    copy_loop_knobs(info.config, p);
     p.machine = info.machine;
     p.start_time = info.start_time;
     p.metadata = info.metadata;

@@ -180,6 +180,9 @@ inline std::string utc_now_iso8601() {
 
 // What the preamble says: the `# key: value` metadata lines between the magic line and the
 // header row. Empty strings, a policy of "" and a dt_ns of 0 are left out (the game did not say).
+// Its fields repeat some of RecorderOptions' on purpose: RecorderOptions is the game's interface
+// (its names stay put), this is the format's, and loopscope's own trace writer fills it without
+// a Recorder.
 struct Preamble {
     std::string clock;
     std::string policy;
