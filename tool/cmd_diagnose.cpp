@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +34,7 @@
 #include "reports/writer.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_summary.hpp"
+#include "tool/probe_print.hpp"
 
 namespace loopscope {
 
@@ -136,35 +136,13 @@ std::string loops_section_markdown(const std::vector<ScenarioOutcome>& outcomes,
 
 // Stages 1 and 2: the context, the clocks and the timers (the probe sequence every front end
 // runs), each printed as soon as it is measured, under a "1/3 clocks", "2/3 timers" progress line.
-ProbeResults probe_machine(bool quick, const std::string& title) {
+ProbeResults probe_machine(bool quick, std::string_view title) {
     ProbeRunOptions options;
     options.clock.duration_ns = (quick ? 2 : 5) * kNsPerS;
     options.clock.min_reads = quick ? 200'000 : 1'000'000;
     options.timer = quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard();
     options.quick = quick;
-    std::optional<Progress> progress;
-    ProbeRunCallbacks callbacks;
-    callbacks.stage_started = [&](ProbeStage stage) {
-        if (stage == ProbeStage::clocks)
-            progress.emplace("1/3 clocks");
-        else if (stage == ProbeStage::timers)
-            progress.emplace("2/3 timers");
-    };
-    callbacks.progress = [&](double f, std::string_view what) {
-        if (progress)
-            progress->update(f, what);
-    };
-    callbacks.stage_done = [&](ProbeStage stage, const ProbeResults& r) {
-        progress.reset();
-        if (stage == ProbeStage::context)
-            fmt::print("{}{}\n", title, context_section_markdown(r.context));
-        else if (stage == ProbeStage::clocks)
-            fmt::print("\n{}", clocks_section_markdown(*r.clocks));
-        else
-            fmt::print("\n{}", render_timer_markdown(*r.timers));
-        std::fflush(stdout);
-    };
-    return run_probes(options, callbacks);
+    return run_probes_and_print(options, title, true, {"1/3 clocks", "2/3 timers"});
 }
 
 // Stage 3: the loop scenarios on the real clock, each trace written under DIR/traces and read
@@ -247,8 +225,8 @@ int run_diagnose(const DiagnoseArgs& args) {
             fmt::format("cannot create the output folder '{}': {}", dir.string(), ec.message()));
     }
 
-    const std::string title = "# loopscope diagnosis of this machine\n\n";
-    const ProbeResults probes = probe_machine(args.quick, title);
+    constexpr std::string_view kTitle = "loopscope diagnosis of this machine";
+    const ProbeResults probes = probe_machine(args.quick, kTitle);
     const SystemContext& context = probes.context;
     const std::string clocks_md = clocks_section_markdown(*probes.clocks);
     const std::string timers_md = render_timer_markdown(*probes.timers);
@@ -259,8 +237,8 @@ int run_diagnose(const DiagnoseArgs& args) {
     fmt::print("\n{}", loops_md);
 
     write_diagnosis_files(dir,
-                          title + context_section_markdown(context) + "\n" + clocks_md + "\n" +
-                              timers_md + "\n" + loops_md,
+                          fmt::format("# {}\n\n", kTitle) + context_section_markdown(context) +
+                              "\n" + clocks_md + "\n" + timers_md + "\n" + loops_md,
                           outcomes, reports, probes);
 
     fmt::print(

@@ -125,14 +125,14 @@ void add_compare(CLI::App& probe, int& exit_code) {
 }  // namespace
 
 ProbeResults run_probes_and_print(const ProbeRunOptions& options, std::string_view title,
-                                  bool markdown) {
+                                  bool markdown, const ProbeProgressLabels& labels) {
     std::optional<Progress> progress;
     ProbeRunCallbacks callbacks;
     callbacks.stage_started = [&](ProbeStage stage) {
         if (stage == ProbeStage::clocks)
-            progress.emplace("probe clocks");
+            progress.emplace(labels.clocks);
         else if (stage == ProbeStage::timers)
-            progress.emplace("probe timers");
+            progress.emplace(labels.timers);
     };
     callbacks.progress = [&](double fraction, std::string_view what) {
         if (progress)
