@@ -1,13 +1,14 @@
+// Writing output files whole or not at all (see output_file.hpp).
 #include "common/output_file.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 
 #include "common/errors.hpp"
+#include "common/platform.hpp"
 
 namespace loopscope {
 
@@ -30,7 +31,7 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
         return;
     }
     // The temporary sits in the target's folder so that the rename stays on one file system.
-    tmp_path_ = fmt::format("{}.tmp.{}", path_, static_cast<long>(::getpid()));
+    tmp_path_ = fmt::format("{}.tmp.{}", path_, current_process_id());
     file_ = std::fopen(tmp_path_.c_str(), "wb");
     if (!file_) {
         throw UsageError(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));

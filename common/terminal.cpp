@@ -1,7 +1,8 @@
+// Colour and progress on the terminal (see terminal.hpp); whether a stream is a terminal is asked
+// of the OS through common/platform.hpp.
 #include "common/terminal.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -10,13 +11,6 @@
 #include <string_view>
 
 namespace loopscope {
-
-bool stdout_is_terminal() {
-    return ::isatty(STDOUT_FILENO) == 1;
-}
-bool stderr_is_terminal() {
-    return ::isatty(STDERR_FILENO) == 1;
-}
 
 bool use_colour() {
     const char* no_colour = std::getenv("NO_COLOR");

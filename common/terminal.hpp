@@ -6,10 +6,10 @@
 #include <string>
 #include <string_view>
 
+#include "common/platform.hpp"  // stdout_is_terminal, stderr_is_terminal
+
 namespace loopscope {
 
-bool stdout_is_terminal();
-bool stderr_is_terminal();
 // True when standard output is a terminal and NO_COLOR is not set (https://no-color.org).
 bool use_colour();
 

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 #include "core/units.hpp"
 
 namespace loopscope {
@@ -20,14 +21,6 @@ std::int64_t s_to_ns(double s) {
 }
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return s;
-}
 
 bool parse_double(std::string_view s, double& out) {
     s = trim(s);

@@ -4,24 +4,16 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 #include "core/figures.hpp"
 
 namespace loopscope {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return s;
-}
 
 bool holds(double value, std::string_view op, double limit) {
     if (op == ">")

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "core/trace_record.hpp"
@@ -53,6 +54,18 @@ struct LoopConfig {
 
 // Throws UsageError naming the first bad knob.
 void validate(const LoopConfig& config);
+
+// Copies the loop's knobs into anything that names them as the trace metadata does (policy,
+// dt_ns, clamp_ns, max_steps, timescale): the recorder's options and the trace preamble of the
+// recorder header, so that every trace loopscope writes states them the same way.
+template <class TraceKnobs>
+void copy_loop_knobs(const LoopConfig& config, TraceKnobs& out) {
+    out.policy = std::string(policy_name(config.policy));
+    out.dt_ns = config.dt_ns;
+    out.clamp_ns = config.clamp_ns;
+    out.max_steps = config.max_steps;
+    out.timescale = config.timescale;
+}
 
 // Running totals over every frame advanced so far.
 struct LoopTotals {

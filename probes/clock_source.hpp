@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,22 @@ struct TickScale {
     double ticks_per_second() const {
         return 1e9 * static_cast<double>(den) / static_cast<double>(num);
     }
-    // Rounded down; 128-bit intermediate so a TSC value times 1e9 cannot overflow.
+    // ticks * num / den truncated toward zero, without the overflow of ticks * num (a TSC value
+    // times 1e9 passes 2^63 after about three seconds at 3 GHz). Split ticks into whole
+    // multiples of den and a remainder: ticks * num / den = (ticks / den) * num +
+    // (ticks % den) * num / den, where the first term is exact and the second stays below num.
+    // The remainder's product fits whenever num * den < 2^63 (every scale up to a 9 GHz counter
+    // with num = 1e9); past that it is taken in long double, off by under a nanosecond. Plain
+    // C++: no 128-bit integer, which not every compiler has.
     std::int64_t to_ns(std::int64_t ticks) const {
-        return static_cast<std::int64_t>(static_cast<__int128>(ticks) * num / den);
+        const std::int64_t whole = ticks / den;
+        const std::int64_t rest = ticks % den;  // same sign as ticks, |rest| < den
+        const std::int64_t rest_ns =
+            (rest == 0 ||
+             (rest > 0 ? rest : -rest) <= std::numeric_limits<std::int64_t>::max() / num)
+                ? rest * num / den
+                : static_cast<std::int64_t>(static_cast<long double>(rest) * num / den);
+        return whole * num + rest_ns;
     }
     double to_ns_double(std::int64_t ticks) const {
         return static_cast<double>(ticks) * ns_per_tick();

@@ -1,13 +1,48 @@
-// Frame limiter logic, portable: every OS call goes through LimiterClock.
+// Frame limiter logic, portable: every OS call goes through LimiterClock. The one sleep-then-spin
+// wait of the project: the timer probe, the real-clock runner and the viewer's live harness call
+// it.
 #include "probes/frame_limiter.hpp"
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #include "core/units.hpp"
+#include "probes/timer_waits.hpp"
 
 namespace loopscope {
+
+namespace {
+std::int64_t steady_now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+}  // namespace
+
+ReadLimiterClock::ReadLimiterClock(std::int64_t (*now_ns)())
+    : read_(now_ns ? now_ns : &steady_now_ns), os_(system_limiter_clock()) {}
+
+std::int64_t ReadLimiterClock::now_ns() {
+    return read_();
+}
+std::int64_t ReadLimiterClock::thread_cpu_ns() {
+    return os_.thread_cpu_ns();
+}
+void ReadLimiterClock::sleep_until_ns(std::int64_t deadline_ns) {
+    // A relative sleep: the deadline is on this clock, which the OS may not sleep on directly.
+    const std::int64_t left_ns = deadline_ns - read_();
+    if (left_ns > 0)
+        std::this_thread::sleep_for(std::chrono::nanoseconds(left_ns));
+}
+void ReadLimiterClock::delay_ms(std::uint32_t ms) {
+    os_.delay_ms(ms);
+}
+void ReadLimiterClock::spin_pause() {
+    os_.spin_pause();
+}
 
 std::string LimiterSpec::name() const {
     switch (kind) {

@@ -28,6 +28,26 @@ class LimiterClock {
     virtual void spin_pause() = 0;
 };
 
+// A LimiterClock on any nanosecond clock read through a function: a clock source of the
+// real-clock runner, or steady_clock (now_ns = nullptr) for the viewer's live harness. It
+// sleeps with std::this_thread::sleep_for for the time left on that clock, and takes the CPU
+// time, whole-millisecond delays and the spin pause from the OS's limiter clock
+// (system_limiter_clock() in timer_waits.hpp).
+class ReadLimiterClock final : public LimiterClock {
+  public:
+    explicit ReadLimiterClock(std::int64_t (*now_ns)() = nullptr);
+
+    std::int64_t now_ns() override;
+    std::int64_t thread_cpu_ns() override;
+    void sleep_until_ns(std::int64_t deadline_ns) override;
+    void delay_ms(std::uint32_t ms) override;
+    void spin_pause() override;
+
+  private:
+    std::int64_t (*read_)();
+    LimiterClock& os_;
+};
+
 enum class LimiterKind {
     sleep,       // sleep to the deadline
     sleep_spin,  // sleep to deadline - margin, then spin to the deadline

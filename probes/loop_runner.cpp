@@ -4,17 +4,58 @@
 #include "probes/loop_runner.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <optional>
-#include <thread>
 
 #include "loopscope/recorder.hpp"
+#include "probes/clock_source.hpp"
+#include "probes/frame_limiter.hpp"
+#include "probes/system_info.hpp"
 
 namespace loopscope {
 
+namespace {
+
+// "std::chrono::steady_clock" -> "steady_clock", "CLOCK_MONOTONIC_RAW" -> "monotonic_raw".
+std::string short_clock_name(std::string_view source) {
+    constexpr std::string_view kChrono = "std::chrono::";
+    constexpr std::string_view kPosix = "CLOCK_";
+    if (source.starts_with(kChrono))
+        return std::string(source.substr(kChrono.size()));
+    if (source.starts_with(kPosix)) {
+        std::string name(source.substr(kPosix.size()));
+        std::transform(name.begin(), name.end(), name.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return name;
+    }
+    return std::string(source);
+}
+
+std::vector<RealClockSource> runnable_clocks() {
+    std::vector<RealClockSource> out;
+    for (const ClockSource& s : clock_sources()) {
+        // The engine and the recorder take nanoseconds from a plain function: a counter of
+        // another unit, a clock that may go back or one that moves only at kernel ticks would
+        // make frame times wrong.
+        const bool nanoseconds = s.scale.num == 1 && s.scale.den == 1 && !s.calibrate_scale;
+        if (!nanoseconds || !s.claims_steady || s.sampled_from || !s.read)
+            continue;
+        out.push_back({short_clock_name(s.name), s.name, s.description, s.read});
+    }
+    return out;
+}
+
+}  // namespace
+
+std::span<const RealClockSource> real_clock_sources() {
+    static const std::vector<RealClockSource> clocks = runnable_clocks();
+    return clocks;
+}
+
 const RealClockSource* find_real_clock(std::string_view name) {
     for (const RealClockSource& c : real_clock_sources()) {
-        if (c.name == name)
+        if (c.name == name || c.source == name)
             return &c;
     }
     return nullptr;
@@ -26,15 +67,6 @@ namespace {
 void busy_until(const RealClockSource& clock, std::int64_t target_ns) {
     while (clock.now_ns() < target_ns) {
     }
-}
-
-// A frame limiter: sleep while the deadline is far, spin the last stretch.
-void wait_until(const RealClockSource& clock, std::int64_t target_ns, std::int64_t margin_ns) {
-    const std::int64_t remaining = target_ns - clock.now_ns();
-    if (remaining > margin_ns) {
-        std::this_thread::sleep_for(std::chrono::nanoseconds(remaining - margin_ns));
-    }
-    busy_until(clock, target_ns);
 }
 
 // The frame's next deadline after `done` (times since the run began), as the virtual clock
@@ -62,6 +94,9 @@ std::optional<std::int64_t> next_deadline(const FrameModel& m, std::int64_t star
 RealRunResult run_real(const RealRunOptions& options) {
     LoopEngine engine(options.config);
     const RealClockSource& clock = options.clock ? *options.clock : real_clock_sources().front();
+    // Stalls and the model's limiter wait as a game's sleep-then-spin limiter does.
+    ReadLimiterClock limiter_clock(clock.now_ns);
+    const LimiterSpec limiter{LimiterKind::sleep_spin, options.spin_margin_ns};
     const FrameModel& m = options.model;
     VirtualClock model(m);  // for the ramp and the spike schedule only
     SeededRandom random(m.seed);
@@ -74,11 +109,7 @@ RealRunResult run_real(const RealRunOptions& options) {
     ro.path = options.trace_path;
     ro.clock_ns = clock.now_ns;
     ro.clock_name = std::string(clock.name);
-    ro.policy = std::string(policy_name(options.config.policy));
-    ro.dt_ns = options.config.dt_ns;
-    ro.clamp_ns = options.config.clamp_ns;
-    ro.max_steps = options.config.max_steps;
-    ro.timescale = options.config.timescale;
+    copy_loop_knobs(options.config, ro);
     ro.metadata = options.metadata;
     ro.machine = machine_description();
     ro.capacity = 4096;
@@ -137,7 +168,7 @@ RealRunResult run_real(const RealRunOptions& options) {
         }
         busy_until(clock, steps_end + render);
         if (stall > 0)
-            wait_until(clock, clock.now_ns() + stall, options.spin_margin_ns);
+            wait_until_deadline(limiter, limiter_clock, clock.now_ns() + stall);
         render_end = clock.now_ns();
         r.render_ns = render_end - steps_end;
 
@@ -152,7 +183,7 @@ RealRunResult run_real(const RealRunOptions& options) {
 
         // The limiter: the model's display or frame period, on absolute deadlines.
         if (auto deadline = next_deadline(m, r.start_ns, render_end - t0)) {
-            wait_until(clock, t0 + *deadline, options.spin_margin_ns);
+            wait_until_deadline(limiter, limiter_clock, t0 + *deadline);
         }
     }
     if (recorder) {

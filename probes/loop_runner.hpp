@@ -18,17 +18,22 @@
 
 namespace loopscope {
 
-// A clock the loop can run on; one list per OS (loop_runner_linux.cpp, ...).
+// A clock the loop can run on: one of the clock sources (clock_source.hpp, the one list of this
+// OS's clocks) that counts nanoseconds, promises never to go back and is not a coarse clock.
 struct RealClockSource {
-    std::string_view name;
-    std::string_view description;
-    std::int64_t (*now_ns)();
+    std::string name;  // the --clock name and the trace's `clock` metadata: "steady_clock",
+                       // "monotonic_raw" (the source's name without "std::chrono::" or
+                       // "CLOCK_", in lower case for the latter)
+    std::string
+        source;  // the clock source's name: "std::chrono::steady_clock", "CLOCK_MONOTONIC_RAW"
+    std::string description;
+    std::int64_t (*now_ns)() = nullptr;
 };
 
+// In the order of clock_sources(); the first is the default.
 std::span<const RealClockSource> real_clock_sources();
-// "host (Linux 6.1.0 x86_64)": the trace's `machine` metadata.
-std::string machine_description();
-const RealClockSource* find_real_clock(std::string_view name);  // nullptr when unknown
+// Finds a clock by its short name or by its clock source's name; nullptr when unknown.
+const RealClockSource* find_real_clock(std::string_view name);
 
 struct RealRunOptions {
     FrameModel model;

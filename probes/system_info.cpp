@@ -1,63 +1,14 @@
-// The portable part of the machine context: CPUID, the Markdown rendering and the warnings.
+// The portable part of the machine context: the Markdown rendering and the warnings.
 #include "probes/system_info.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 
 #include "common/markdown_table.hpp"
 #include "core/duration.hpp"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#define LOOPSCOPE_X86 1
-#endif
-
 namespace loopscope {
-
-CpuFeatures read_cpu_features() {
-    CpuFeatures f;
-#ifdef LOOPSCOPE_X86
-    f.x86 = true;
-    unsigned a = 0, b = 0, c = 0, d = 0;
-    if (__get_cpuid(1, &a, &b, &c, &d)) {
-        f.has_tsc = (d >> 4) & 1u;
-        f.hypervisor = (c >> 31) & 1u;
-    }
-    const unsigned max_ext = __get_cpuid_max(0x80000000u, nullptr);
-    if (max_ext >= 0x80000001u && __get_cpuid(0x80000001u, &a, &b, &c, &d)) {
-        f.has_rdtscp = (d >> 27) & 1u;
-    }
-    if (max_ext >= 0x80000007u && __get_cpuid(0x80000007u, &a, &b, &c, &d)) {
-        f.invariant_tsc = (d >> 8) & 1u;
-    }
-    if (max_ext >= 0x80000004u) {
-        char brand[49] = {};
-        for (unsigned i = 0; i < 3; ++i) {
-            unsigned r[4];
-            __cpuid(0x80000002u + i, r[0], r[1], r[2], r[3]);
-            std::memcpy(brand + 16 * i, r, 16);
-        }
-        f.brand = brand;
-        const auto first = f.brand.find_first_not_of(' ');
-        f.brand = first == std::string::npos ? "" : f.brand.substr(first);
-        while (!f.brand.empty() && f.brand.back() == ' ')
-            f.brand.pop_back();
-    }
-    if (f.hypervisor) {
-        // Leaf 0x40000000 is the hypervisor's own; __get_cpuid would refuse it as out of range.
-        unsigned r[4];
-        __cpuid(0x40000000u, r[0], r[1], r[2], r[3]);
-        char sig[13] = {};
-        std::memcpy(sig, &r[1], 4);
-        std::memcpy(sig + 4, &r[2], 4);
-        std::memcpy(sig + 8, &r[3], 4);
-        f.hypervisor_vendor = sig;
-    }
-#endif
-    return f;
-}
 
 std::string hypervisor_name(const std::string& sig) {
     if (sig == "KVMKVMKVM")

@@ -45,6 +45,10 @@ struct SystemContext {
 // Reads the running machine (per-OS file).
 SystemContext collect_system_context();
 
+// "host (Linux 6.1.0 x86_64)": the machine a trace was recorded on, for its `machine` metadata
+// (per-OS file).
+std::string machine_description();
+
 // The context as a two-column Markdown table ("| context | value |").
 std::string context_markdown(const SystemContext& context);
 

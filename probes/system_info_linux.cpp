@@ -128,4 +128,11 @@ SystemContext collect_system_context() {
     return c;
 }
 
+std::string machine_description() {
+    utsname u{};
+    if (::uname(&u) != 0)
+        return "unknown";
+    return std::string(u.nodename) + " (" + u.sysname + " " + u.release + " " + u.machine + ")";
+}
+
 }  // namespace loopscope

@@ -260,25 +260,9 @@ class ProgressTracker {
     std::int64_t done_ns_ = 0;
 };
 
-}  // namespace
-
-TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress& progress) {
-    TimerReport report;
-    report.bound_ns = config.bound_ns;
-    const std::int64_t started_ns = monotonic_now_ns();
-    const auto all_methods = one_shot_wait_methods();
-    const auto methods = config.run_one_shot ? all_methods : std::vector<WaitMethod>{};
-    const auto limiters = config.run_limiters ? frame_limiter_specs() : std::vector<LimiterSpec>{};
-    const auto slack_before = current_timer_slack_ns();
-    const WaitMethod* slack_method = nullptr;
-    for (const auto& m : all_methods) {
-        if (m.name == "nanosleep") {
-            slack_method = &m;
-        }
-    }
-    const bool slack_possible = config.run_slack && slack_before.has_value() && slack_method;
-
-    // The plan, for the progress display.
+// The whole run's expected length, for the progress display.
+std::int64_t planned_ns(const TimerProbeConfig& config, const std::vector<WaitMethod>& methods,
+                        const std::vector<LimiterSpec>& limiters, bool slack_possible) {
     std::int64_t total_ns = 0;
     for (const auto& m : methods) {
         for (auto r : config.requests_ns)
@@ -296,9 +280,12 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
         total_ns += static_cast<std::int64_t>(limiters.size()) * limiter_frames(rate, config) *
                     (kNsPerS / rate);
     }
-    ProgressTracker tracker(progress, total_ns);
+    return total_ns;
+}
 
-    // 1. One-shot overshoot.
+// 1. One-shot overshoot of each wait method at each requested wait.
+void measure_one_shot(const TimerProbeConfig& config, const std::vector<WaitMethod>& methods,
+                      ProgressTracker& tracker, TimerReport& report) {
     for (const auto& m : methods) {
         for (auto requested_ns : config.requests_ns) {
             const std::int64_t waited_ns = round_up(requested_ns, m.granularity_ns);
@@ -315,8 +302,11 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
             report.one_shot.push_back(std::move(row));
         }
     }
+}
 
-    // 2. Periodic wake-up latency, at default scheduling and then real-time when allowed.
+// 2. Periodic wake-up latency, at default scheduling and then real-time when allowed.
+void measure_periodic(const TimerProbeConfig& config, ProgressTracker& tracker,
+                      TimerReport& report) {
     const int histogram_buckets =
         static_cast<int>(std::max<std::int64_t>(config.periodic_interval_ns / kNsPerUs, 1));
     for (bool realtime : {false, true}) {
@@ -356,14 +346,17 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
         row.verdict = periodic_verdict(row.latency, row.interval_ns, row.histogram.overflows());
         report.periodic.push_back(std::move(row));
     }
+}
 
-    // 3. Timer slack: as found, then 1 ns, then restored.
+// 3. Timer slack: as found, then at the test slack, then restored.
+void measure_slack(const TimerProbeConfig& config, const std::optional<std::int64_t>& slack_before,
+                   const WaitMethod* slack_method, ProgressTracker& tracker, TimerReport& report) {
     if (!config.run_slack) {
         // not asked for
     } else if (!slack_before) {
         report.slack_note = "this OS has no per-thread timer slack";
     } else if (!slack_method) {
-        report.slack_note = "no nanosleep to measure timer slack with";
+        report.slack_note = "no wait method to measure timer slack with";
     } else {
         std::vector<SlackRow> current_rows, test_rows;
         for (bool test : {false, true}) {
@@ -405,8 +398,11 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
                 report.slack.push_back(std::move(test_rows[i]));
         }
     }
+}
 
-    // 4. Frame limiters.
+// 4. Frame limiters at each rate.
+void measure_limiters(const TimerProbeConfig& config, const std::vector<LimiterSpec>& limiters,
+                      ProgressTracker& tracker, TimerReport& report) {
     for (int rate : config.run_limiters ? config.limiter_rates_hz : std::vector<int>{}) {
         const std::int64_t period_ns = (kNsPerS + rate / 2) / rate;
         const int frames = limiter_frames(rate, config);
@@ -417,6 +413,30 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
                                                         run.cpu_ns, run.resyncs, config.bound_ns));
         }
     }
+}
+
+}  // namespace
+
+TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress& progress) {
+    TimerReport report;
+    report.bound_ns = config.bound_ns;
+    const std::int64_t started_ns = monotonic_now_ns();
+    const auto all_methods = one_shot_wait_methods();
+    const auto methods = config.run_one_shot ? all_methods : std::vector<WaitMethod>{};
+    const auto limiters = config.run_limiters ? frame_limiter_specs() : std::vector<LimiterSpec>{};
+    const auto slack_before = current_timer_slack_ns();
+    const WaitMethod* slack_method = nullptr;
+    for (const auto& m : all_methods) {
+        if (m.measures_timer_slack)
+            slack_method = &m;
+    }
+    const bool slack_possible = config.run_slack && slack_before.has_value() && slack_method;
+    ProgressTracker tracker(progress, planned_ns(config, methods, limiters, slack_possible));
+
+    measure_one_shot(config, methods, tracker, report);
+    measure_periodic(config, tracker, report);
+    measure_slack(config, slack_before, slack_method, tracker, report);
+    measure_limiters(config, limiters, tracker, report);
     report.recommendations = recommend_limiters(report.limiters, config.bound_ns);
     tracker.finish();
     report.elapsed_ns = monotonic_now_ns() - started_ns;

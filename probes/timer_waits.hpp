@@ -25,6 +25,9 @@ struct WaitMethod {
     // the overshoot is still measured against what the caller asked for.
     std::int64_t granularity_ns = 1;
     std::function<void(std::int64_t)> wait;
+    // The method the timer-slack comparison sleeps with: a plain relative sleep that timer slack
+    // applies to (nanosleep on Linux). The OS file chooses it; the portable probe only asks.
+    bool measures_timer_slack = false;
 };
 
 // This OS's one-shot wait methods, in the order the tables list them.

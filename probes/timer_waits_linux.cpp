@@ -102,6 +102,7 @@ std::vector<WaitMethod> one_shot_wait_methods() {
                            std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
                        }});
     methods.push_back({"nanosleep", "nanosleep(2), relative", false, 1, nanosleep_full});
+    methods.back().measures_timer_slack = true;  // the sleep PR_SET_TIMERSLACK acts on
     methods.push_back({"clock_nanosleep rel", "clock_nanosleep(CLOCK_MONOTONIC), relative", false,
                        1, clock_nanosleep_relative});
     methods.push_back({"clock_nanosleep abs",

@@ -305,12 +305,12 @@ std::size_t split_fields(std::string_view line, const LinePlace& place, std::vec
 }
 
 bool is_missing(std::string_view cell) {
-    cell = trim_blanks(cell);
+    cell = trim(cell);
     return cell.empty() || cell == "NA";
 }
 
 double parse_number(const Field& field, const LinePlace& place, std::string_view what) {
-    std::string_view s = trim_blanks(field.text);
+    std::string_view s = trim(field.text);
     if (!s.empty() && s.front() == '+')
         s.remove_prefix(1);
     double value = 0.0;
@@ -339,7 +339,7 @@ double parse_non_negative(const Field& field, const LinePlace& place, std::strin
 }
 
 std::int64_t parse_integer(const Field& field, const LinePlace& place, std::string_view what) {
-    std::string_view s = trim_blanks(field.text);
+    std::string_view s = trim(field.text);
     if (!s.empty() && s.front() == '+')
         s.remove_prefix(1);
     std::int64_t value = 0;
@@ -353,7 +353,7 @@ std::int64_t parse_integer(const Field& field, const LinePlace& place, std::stri
 }
 
 bool looks_like_number(std::string_view text) {
-    std::string_view s = trim_blanks(text);
+    std::string_view s = trim(text);
     if (!s.empty() && s.front() == '+')
         s.remove_prefix(1);
     if (s.empty())

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/text.hpp"  // trim(): the one whitespace rule, every reader uses it on cells
+
 namespace loopscope {
 
 // Reads a text file line by line. Strips a UTF-8 byte-order mark at the start (columns count
@@ -63,19 +65,6 @@ struct LinePlace {
 // names). Throws InputError for a quote that is never closed.
 std::size_t split_fields(std::string_view line, const LinePlace& place, std::vector<Field>& fields,
                          std::size_t max_fields = static_cast<std::size_t>(-1));
-
-// The text without the spaces and tabs around it: the one whitespace rule of every capture
-// reader (line ends never reach it, LineReader strips them). Inline: it runs on every cell.
-inline std::string_view trim_blanks(std::string_view s) {
-    const auto blank = [](char c) { return c == ' ' || c == '\t'; };
-    if (!s.empty() && !blank(s.front()) && !blank(s.back()))
-        return s;  // the common case, checked before any loop
-    while (!s.empty() && blank(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && blank(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
 
 // True for the cells that mean "no value": `NA` (PresentMon, FrameView) and empty cells.
 bool is_missing(std::string_view cell);

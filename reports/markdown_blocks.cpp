@@ -3,19 +3,11 @@
 
 #include <algorithm>
 
+#include "common/text.hpp"
+
 namespace loopscope {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-        s.remove_suffix(1);
-    }
-    return s;
-}
 
 // "| a | b \| c |" -> {"a", "b | c"}: cells split at the pipes that are not escaped, and the
 // escapes common/markdown_table writes (`\|`, `\\`) undone.

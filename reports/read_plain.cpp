@@ -37,7 +37,7 @@ std::vector<Capture> read_plain_streams(const std::string& path, const std::stri
     std::int64_t start_ns = 0;
     while (reader.next(line)) {
         place.line = reader.line_number();
-        if (trim_blanks(line).empty())
+        if (trim(line).empty())
             continue;
         const Field f{line, 1};
         if (line.find(',') != std::string_view::npos || line.find(';') != std::string_view::npos) {

@@ -40,7 +40,7 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
     c.source.format = "loopscope-trace";
     c.source.file = path;
 
-    if (!reader.next(line) || trim_blanks(line) != kTraceMagic) {
+    if (!reader.next(line) || trim(line) != kTraceMagic) {
         throw InputError(
             path, 1, 1,
             fmt::format("expected '{}' on the first line (a newer trace version?)", kTraceMagic));
@@ -51,11 +51,11 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
         if (line.empty())
             continue;
         if (line.front() == '#') {
-            const std::string_view kv = trim_blanks(line.substr(1));
+            const std::string_view kv = trim(line.substr(1));
             const std::size_t colon = kv.find(':');
             if (colon != std::string_view::npos) {
-                c.metadata[std::string(trim_blanks(kv.substr(0, colon)))] =
-                    std::string(trim_blanks(kv.substr(colon + 1)));
+                c.metadata[std::string(trim(kv.substr(0, colon)))] =
+                    std::string(trim(kv.substr(colon + 1)));
             }
             continue;
         }

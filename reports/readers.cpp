@@ -94,7 +94,7 @@ std::string detect_format_of(const std::string& path) {
     LineReader reader(path);
     std::string_view line;
     while (reader.next(line)) {
-        const std::string_view text = trim_blanks(line);
+        const std::string_view text = trim(line);
         if (text.empty())
             continue;
         const std::int64_t n = reader.line_number();

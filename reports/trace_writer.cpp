@@ -1,7 +1,5 @@
-// The trace writer: preamble from TraceInfo, rows through trace_v1::format_row.
+// The trace writer: the preamble and the rows through the recorder header (trace_v1).
 #include "reports/trace_writer.hpp"
-
-#include <fmt/format.h>
 
 #include "loopscope/recorder.hpp"
 
@@ -11,23 +9,16 @@ static_assert(std::string_view(trace_v1::kColumns) == std::string_view(kTraceCol
               "the recorder header and trace_record.hpp must name the same columns");
 static_assert(std::string_view(trace_v1::kMagic) == std::string_view(kTraceMagic));
 
+// The recorder header's preamble, so that a trace written here and one a game records start
+// with the same lines for the same knobs.
 std::string trace_preamble(const TraceInfo& info) {
-    std::string out = fmt::format("{}\n", kTraceMagic);
-    out += fmt::format("# clock: {}\n", info.clock);
-    out += fmt::format("# policy: {}\n", policy_name(info.config.policy));
-    out += fmt::format("# dt_ns: {}\n", info.config.dt_ns);
-    out += fmt::format("# clamp_ns: {}\n", info.config.clamp_ns);
-    out += fmt::format("# max_steps: {}\n", info.config.max_steps);
-    out += fmt::format("# timescale: {}\n", info.config.timescale);
-    if (!info.machine.empty())
-        out += fmt::format("# machine: {}\n", info.machine);
-    if (!info.start_time.empty())
-        out += fmt::format("# start_time: {}\n", info.start_time);
-    for (const auto& [key, value] : info.metadata)
-        out += fmt::format("# {}: {}\n", key, value);
-    out += kTraceColumns;
-    out += '\n';
-    return out;
+    trace_v1::Preamble p;
+    p.clock = info.clock;
+    copy_loop_knobs(info.config, p);
+    p.machine = info.machine;
+    p.start_time = info.start_time;
+    p.metadata = info.metadata;
+    return trace_v1::preamble_text(p);
 }
 
 TraceWriter::TraceWriter(OutputFile& out, const TraceInfo& info) : out_(out), buffer_(1 << 16) {

@@ -136,6 +136,64 @@ TEST(ClockStats, MedianOfBatchCosts) {
     EXPECT_DOUBLE_EQ(median({}), 0.0);
 }
 
+// The quotient-and-remainder split is exact (truncation toward zero, as integer division) at
+// the ends of the int64 range; the expected values are ticks * num / den worked out exactly.
+TEST(ClockStats, TickScaleIsExactAtTheExtremes) {
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+    const TickScale ns{1, 1};
+    EXPECT_EQ(ns.to_ns(kMax), kMax);
+    EXPECT_EQ(ns.to_ns(kMin), kMin);
+    EXPECT_EQ(ns.to_ns(0), 0);
+    const TickScale third{1, 3};
+    EXPECT_EQ(third.to_ns(kMax), kMax / 3);
+    EXPECT_EQ(third.to_ns(-7), -2);  // toward zero, as -7 / 3
+    // A 3.000000007 GHz counter (den prime to num): the whole range of ticks converts.
+    const TickScale tsc{1'000'000'000, 3'000'000'007};
+    EXPECT_EQ(tsc.to_ns(kMax), 3'074'457'338'444'524'812LL);
+    EXPECT_EQ(tsc.to_ns(-kMax), -3'074'457'338'444'524'812LL);
+    EXPECT_EQ(tsc.to_ns(3'000'000'006), 999'999'999);
+    EXPECT_EQ(tsc.to_ns(3'000'000'007), 1'000'000'000);
+    // SDL_GetTicks64's milliseconds: a large num with den 1.
+    const TickScale ms{1'000'000, 1};
+    EXPECT_EQ(ms.to_ns(9'000'000'000'000), 9'000'000'000'000'000'000);
+    // num * den past 2^63: the remainder goes through long double, within a nanosecond.
+    const TickScale wide{4'000'000'000, 3'000'000'001};
+    EXPECT_NEAR(
+        static_cast<double>(wide.to_ns(4'611'686'018'427'387'904) - 6'148'914'689'186'878'975), 0.0,
+        1.0);
+    EXPECT_EQ(wide.to_ns(5'000'000'000'123), 6'666'666'664'608);
+}
+
+#ifdef __SIZEOF_INT128__
+// Odd counter frequencies (the ACPI PM timer's 3.579545 MHz, the HPET's 14.31818 MHz, wine's
+// 10 MHz QPC, TSCs a few hertz off a round number) over ticks from one to the int64 limit (as far
+// as the nanoseconds fit): the split conversion equals the exact 128-bit ticks * num / den wherever
+// num * den fits in 63 bits. The reference exists only on compilers with __int128, which to_ns
+// itself does not need.
+TEST(ClockStats, TickScaleMatchesAnExactReferenceAtOddFrequencies) {
+    const std::int64_t hz_list[] = {3'579'545,     14'318'180,    10'000'000,   1'000'000'007,
+                                    2'999'999'999, 3'000'000'007, 4'294'967'291};
+    for (const std::int64_t hz : hz_list) {
+        const TickScale scale{1'000'000'000, hz};
+        std::vector<std::int64_t> ticks = {1, hz - 1, hz, hz + 1,
+                                           std::numeric_limits<std::int64_t>::max()};
+        for (int shift = 20; shift < 63; shift += 7)
+            ticks.push_back((std::int64_t{1} << shift) + 12345);
+        for (const std::int64_t t : ticks) {
+            for (const std::int64_t signed_t : {t, -t}) {
+                const __int128 exact = static_cast<__int128>(signed_t) * scale.num / scale.den;
+                if (exact > std::numeric_limits<std::int64_t>::max() ||
+                    -exact > std::numeric_limits<std::int64_t>::max())
+                    continue;  // past int64 nanoseconds (centuries of a slow counter)
+                EXPECT_EQ(scale.to_ns(signed_t), static_cast<std::int64_t>(exact))
+                    << signed_t << " ticks at " << hz << " Hz";
+            }
+        }
+    }
+}
+#endif
+
 TEST(ClockStats, TickScaleConvertsWithoutOverflow) {
     const TickScale tsc{1'000'000'000, 2'500'000'000};
     // Ten years of a 2.5 GHz counter: ticks * 1e9 overflows 64 bits, the result does not.

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -19,11 +20,6 @@
 
 #include "loopscope/recorder.hpp"
 #include "tests/test_support.hpp"
-
-#if defined(__linux__)
-#include <fcntl.h>
-#include <unistd.h>
-#endif
 
 namespace loopscope {
 namespace {
@@ -277,13 +273,8 @@ TEST_P(RecorderWriter, StandardOutput) {
     const std::string path = dir_ + "/stdout.txt";
     RecorderOptions o = options_for("-", GetParam());
     o.flush_every = 3;
-    std::fflush(stdout);
-    const int saved = ::dup(1);
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ASSERT_GE(saved, 0);
-    ASSERT_GE(fd, 0);
-    ::dup2(fd, 1);
-    ::close(fd);
+    std::optional<test::StdoutToFile> redirect(std::in_place, path);
+    ASSERT_TRUE(redirect->ok());
     bool ok = false;
     std::int64_t recorded = 0;
     fake_now = kStart;
@@ -294,9 +285,7 @@ TEST_P(RecorderWriter, StandardOutput) {
         ok = rec.ok();
         recorded = rec.recorded_frames();
     }
-    std::fflush(stdout);
-    ::dup2(saved, 1);
-    ::close(saved);
+    redirect.reset();
     EXPECT_TRUE(ok);
     EXPECT_EQ(recorded, 11);
     const std::string text = test::read_text(path);

@@ -2,8 +2,6 @@
 // reading traces, and where the real and the synthetic captures are.
 #include "tests/test_support.hpp"
 
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -103,7 +101,7 @@ RunResult run_loopscope_env(const std::string& prefix, const std::string& args) 
                             "' 2>'" + err_path + "' </dev/null";
     const int status = std::system(cmd.c_str());
     RunResult r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.exit_code = system_exit_code(status);
     r.out = read_text(out_path);
     r.err = read_text(err_path);
     std::filesystem::remove_all(dir);

@@ -17,6 +17,24 @@ RunResult run_loopscope(const std::string& args);
 // The same behind a shell prefix such as "env -u DISPLAY timeout 60".
 RunResult run_loopscope_env(const std::string& prefix, const std::string& args);
 
+// What std::system's status says the command exited with; -1 when it did not exit (a signal).
+// Per OS (test_support_linux.cpp): the status is encoded differently on each.
+int system_exit_code(int status);
+
+// Standard output (file descriptor 1, not only std::cout) sent to the file at `path` for the
+// object's lifetime, for tests of code that writes "-" to stdout. Per OS (Linux only so far).
+class StdoutToFile {
+  public:
+    explicit StdoutToFile(const std::string& path);
+    ~StdoutToFile();
+    StdoutToFile(const StdoutToFile&) = delete;
+    StdoutToFile& operator=(const StdoutToFile&) = delete;
+    bool ok() const { return saved_fd_ >= 0; }
+
+  private:
+    int saved_fd_ = -1;
+};
+
 // A fresh empty folder under the system's temporary folder, removed by the caller if wanted.
 std::string make_temp_dir(const std::string& prefix);
 

@@ -25,6 +25,7 @@
 #include "probes/clock_report.hpp"
 #include "probes/loop_runner.hpp"
 #include "probes/probe_json.hpp"
+#include "probes/probe_run.hpp"
 #include "probes/system_info.hpp"
 #include "probes/timer_probe.hpp"
 #include "probes/timer_report.hpp"
@@ -33,6 +34,7 @@
 #include "reports/writer.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_summary.hpp"
+#include "tool/probe_print.hpp"
 
 namespace loopscope {
 
@@ -132,6 +134,87 @@ std::string loops_section_markdown(const std::vector<ScenarioOutcome>& outcomes,
     return out;
 }
 
+// Stages 1 and 2: the context, the clocks and the timers (the probe sequence every front end
+// runs), each printed as soon as it is measured, under a "1/3 clocks", "2/3 timers" progress line.
+ProbeResults probe_machine(bool quick, std::string_view title) {
+    ProbeRunOptions options;
+    options.clock.duration_ns = (quick ? 2 : 5) * kNsPerS;
+    options.clock.min_reads = quick ? 200'000 : 1'000'000;
+    options.timer = quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard();
+    options.quick = quick;
+    return run_probes_and_print(options, title, true, {"1/3 clocks", "2/3 timers"});
+}
+
+// Stage 3: the loop scenarios on the real clock, each trace written under DIR/traces and read
+// back as a capture.
+std::vector<ScenarioOutcome> run_scenarios(bool quick, const std::filesystem::path& dir) {
+    std::vector<ScenarioOutcome> outcomes;
+    outcomes.reserve(std::size(kScenarios));
+    Progress progress("3/3 loops");
+    std::size_t done = 0;
+    for (const DiagnosisScenario& ds : kScenarios) {
+        const Scenario* scenario = find_scenario(ds.name);
+        if (!scenario)
+            throw std::logic_error(fmt::format("no scenario '{}'", ds.name));
+        progress.update(static_cast<double>(done) / std::size(kScenarios), ds.name);
+        ScenarioOutcome o;
+        o.scenario = scenario;
+        o.config = scenario->config;
+        o.trace_path = fmt::format("traces/{}.csv", ds.name);
+        RealRunOptions ro;
+        ro.model = scenario->model;
+        if (ro.model.ramp_frames > 0) {
+            ro.model.ramp_start_frame = 0;
+            ro.model.ramp_frames = kDiagnosisRampFrames;
+        }
+        ro.config = scenario->config;
+        ro.duration_ns = (quick ? ds.quick_seconds : ds.seconds) * kNsPerS;
+        ro.hard_limit_ns = ro.duration_ns * 2;
+        ro.trace_path = (dir / o.trace_path).string();
+        ro.metadata = {{"scenario", scenario->name}};
+        o.run = run_real(ro);
+        if (!o.run.trace_ok)
+            throw std::runtime_error(fmt::format("could not write the trace '{}'", ro.trace_path));
+        o.capture = read_capture(ro.trace_path);
+        outcomes.push_back(std::move(o));
+        ++done;
+    }
+    return outcomes;
+}
+
+// The same analysis as `loopscope report` on each scenario's trace.
+std::vector<CaptureReport> analyse_scenarios(const std::vector<ScenarioOutcome>& outcomes) {
+    std::vector<CaptureReport> reports;
+    reports.reserve(outcomes.size());
+    for (const ScenarioOutcome& o : outcomes) {
+        reports.push_back(analyse_capture(o.capture, AnalysisOptions{}));
+        if (!reports.back().loop_figures) {
+            throw std::logic_error(
+                fmt::format("the trace of {} has no loop columns", o.scenario->name));
+        }
+    }
+    return reports;
+}
+
+// The files: Markdown (the report as printed), HTML (the same text plus each scenario's plots),
+// the probe JSON.
+void write_diagnosis_files(const std::filesystem::path& dir, const std::string& markdown,
+                           const std::vector<ScenarioOutcome>& outcomes,
+                           const std::vector<CaptureReport>& reports, const ProbeResults& probes) {
+    write_file_atomically((dir / "diagnosis.md").string(), markdown);
+
+    std::string html = html_document_start("loopscope diagnosis");
+    html += markdown_to_html(markdown);
+    html += "<h1>Scenario reports</h1>\n";
+    for (std::size_t i = 0; i < reports.size(); ++i)
+        html += html_capture_section(reports[i], fmt::format("{}: ", outcomes[i].scenario->name));
+    html += "</body></html>\n";
+    write_file_atomically((dir / "index.html").string(), html);
+
+    write_file_atomically((dir / "probe.json").string(),
+                          probe_results_to_json(probes).dump(2) + "\n");
+}
+
 int run_diagnose(const DiagnoseArgs& args) {
     namespace fs = std::filesystem;
     if (args.output_dir.empty())
@@ -144,105 +227,21 @@ int run_diagnose(const DiagnoseArgs& args) {
             fmt::format("cannot create the output folder '{}': {}", dir.string(), ec.message()));
     }
 
-    const SystemContext context = collect_system_context();
-    const std::string title = "# loopscope diagnosis of this machine\n\n";
-    fmt::print("{}{}\n", title, context_section_markdown(context));
-    std::fflush(stdout);
+    constexpr std::string_view kTitle = "loopscope diagnosis of this machine";
+    const ProbeResults probes = probe_machine(args.quick, kTitle);
+    const SystemContext& context = probes.context;
+    const std::string clocks_md = clocks_section_markdown(*probes.clocks);
+    const std::string timers_md = render_timer_markdown(*probes.timers);
 
-    // 1. Clocks.
-    ClockProbeOptions clock_options;
-    clock_options.duration_ns = (args.quick ? 2 : 5) * kNsPerS;
-    clock_options.min_reads = args.quick ? 200'000 : 1'000'000;
-    clock_options.kernel_tick_ns = context.kernel_tick_ns;
-    ClockProbeResult clocks;
-    {
-        Progress progress("1/3 clocks");
-        clock_options.progress = [&](double f, std::string_view what) { progress.update(f, what); };
-        clocks = run_clock_probe(clock_options);
-    }
-    const std::string clocks_md = clocks_section_markdown(clocks);
-    fmt::print("\n{}", clocks_md);
-    std::fflush(stdout);
-
-    // 2. Timers and waits.
-    TimerReport timers;
-    {
-        Progress progress("2/3 timers");
-        timers =
-            run_timer_probe(args.quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard(),
-                            [&](double f, std::string_view what) { progress.update(f, what); });
-    }
-    const std::string timers_md = render_timer_markdown(timers);
-    fmt::print("\n{}", timers_md);
-    std::fflush(stdout);
-
-    // 3. Loop scenarios on the real clock, each trace read back as a capture.
-    std::vector<ScenarioOutcome> outcomes;
-    outcomes.reserve(std::size(kScenarios));
-    {
-        Progress progress("3/3 loops");
-        std::size_t done = 0;
-        for (const DiagnosisScenario& ds : kScenarios) {
-            const Scenario* scenario = find_scenario(ds.name);
-            if (!scenario)
-                throw std::logic_error(fmt::format("no scenario '{}'", ds.name));
-            progress.update(static_cast<double>(done) / std::size(kScenarios), ds.name);
-            ScenarioOutcome o;
-            o.scenario = scenario;
-            o.config = scenario->config;
-            o.trace_path = fmt::format("traces/{}.csv", ds.name);
-            RealRunOptions ro;
-            ro.model = scenario->model;
-            if (ro.model.ramp_frames > 0) {
-                ro.model.ramp_start_frame = 0;
-                ro.model.ramp_frames = kDiagnosisRampFrames;
-            }
-            ro.config = scenario->config;
-            ro.duration_ns = (args.quick ? ds.quick_seconds : ds.seconds) * kNsPerS;
-            ro.hard_limit_ns = ro.duration_ns * 2;
-            ro.trace_path = (dir / o.trace_path).string();
-            ro.metadata = {{"scenario", scenario->name}};
-            o.run = run_real(ro);
-            if (!o.run.trace_ok) {
-                throw std::runtime_error(
-                    fmt::format("could not write the trace '{}'", ro.trace_path));
-            }
-            o.capture = read_capture(ro.trace_path);
-            outcomes.push_back(std::move(o));
-            ++done;
-        }
-    }
-    std::vector<CaptureReport> reports;
-    reports.reserve(outcomes.size());
-    for (const ScenarioOutcome& o : outcomes) {
-        reports.push_back(analyse_capture(o.capture, AnalysisOptions{}));
-        if (!reports.back().loop_figures) {
-            throw std::logic_error(
-                fmt::format("the trace of {} has no loop columns", o.scenario->name));
-        }
-    }
+    const std::vector<ScenarioOutcome> outcomes = run_scenarios(args.quick, dir);
+    const std::vector<CaptureReport> reports = analyse_scenarios(outcomes);
     const std::string loops_md = loops_section_markdown(outcomes, reports);
     fmt::print("\n{}", loops_md);
 
-    // The files: Markdown, HTML (the same text plus each scenario's plots), probe JSON.
-    const std::string markdown = title + context_section_markdown(context) + "\n" + clocks_md +
-                                 "\n" + timers_md + "\n" + loops_md;
-    write_file_atomically((dir / "diagnosis.md").string(), markdown);
-
-    std::string html = html_document_start("loopscope diagnosis");
-    html += markdown_to_html(markdown);
-    html += "<h1>Scenario reports</h1>\n";
-    for (std::size_t i = 0; i < reports.size(); ++i) {
-        html += html_capture_section(reports[i], fmt::format("{}: ", outcomes[i].scenario->name));
-    }
-    html += "</body></html>\n";
-    write_file_atomically((dir / "index.html").string(), html);
-
-    nlohmann::json doc = make_probe_document(context);
-    doc["clocks_run"] = clocks_run_to_json(clocks);
-    doc["clocks"] = clocks_to_json(clocks);
-    doc["timers"] = timer_report_to_json(timers);
-    write_file_atomically((dir / "probe.json").string(), doc.dump(2) + "\n");
+    write_diagnosis_files(dir,
+                          fmt::format("# {}\n\n", kTitle) + context_section_markdown(context) +
+                              "\n" + clocks_md + "\n" + timers_md + "\n" + loops_md,
+                          outcomes, reports, probes);
 
     fmt::print(
         "\n## Files\n\n- `{0}/index.html`: this report with plots of every scenario\n"

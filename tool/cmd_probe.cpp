@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "common/errors.hpp"
@@ -16,10 +17,12 @@
 #include "probes/clock_report.hpp"
 #include "probes/probe_compare.hpp"
 #include "probes/probe_json.hpp"
+#include "probes/probe_run.hpp"
 #include "probes/system_info.hpp"
-#include "tool/cmd_probe_timers.hpp"
+#include "probes/timer_report.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
+#include "tool/probe_print.hpp"
 
 namespace loopscope {
 
@@ -31,7 +34,8 @@ struct ClocksArgs {
     std::string json_path;
 };
 
-ClockProbeResult run_clocks(const ClocksArgs& args, const SystemContext& context) {
+// The clock probe's options from the command line.
+ClockProbeOptions clock_options(const ClocksArgs& args) {
     ClockProbeOptions options;
     options.duration_ns = parse_duration_option("--duration", args.duration);
     if (options.duration_ns <= 0)
@@ -39,14 +43,7 @@ ClockProbeResult run_clocks(const ClocksArgs& args, const SystemContext& context
     if (args.min_reads < 2)
         throw UsageError("--reads: expected at least 2");
     options.min_reads = args.min_reads;
-    options.kernel_tick_ns = context.kernel_tick_ns;
-    Progress progress("probe clocks");
-    options.progress = [&](double fraction, std::string_view clock) {
-        progress.update(fraction, clock);
-    };
-    ClockProbeResult result = run_clock_probe(options);
-    progress.done();
-    return result;
+    return options;
 }
 
 void add_clocks(CLI::App& probe, int& exit_code) {
@@ -66,24 +63,18 @@ void add_clocks(CLI::App& probe, int& exit_code) {
                     "Also write the results as JSON to FILE ('-' for standard output, which "
                     "then carries only the JSON)");
     cmd->callback([args, &exit_code] {
-        const SystemContext context = collect_system_context();
+        ProbeRunOptions options;
+        options.clock = clock_options(*args);
+        options.timers = false;
         // Open the output before measuring, so a bad path fails at once, not after the run.
         std::unique_ptr<OutputFile> json_out;
         if (!args->json_path.empty())
             json_out = std::make_unique<OutputFile>(args->json_path);
         const bool markdown = !(json_out && json_out->is_stdout());
-        if (markdown) {
-            fmt::print("# loopscope probe clocks\n\n{}\n", context_section_markdown(context));
-            std::fflush(stdout);
-        }
-        const ClockProbeResult result = run_clocks(*args, context);
-        if (markdown)
-            fmt::print("\n{}", clocks_section_markdown(result));
+        const ProbeResults results =
+            run_probes_and_print(options, "loopscope probe clocks", markdown);
         if (json_out) {
-            nlohmann::json doc = make_probe_document(context);
-            doc["clocks_run"] = clocks_run_to_json(result);
-            doc["clocks"] = clocks_to_json(result);
-            json_out->write(doc.dump(2) + "\n");
+            json_out->write(probe_results_to_json(results).dump(2) + "\n");
             json_out->commit();
         }
         exit_code = kExitOk;
@@ -92,32 +83,20 @@ void add_clocks(CLI::App& probe, int& exit_code) {
 
 // `loopscope probe` with no subcommand: every probe, clocks then timers, under one context.
 void run_all_probes(const std::string& json_path, bool quick) {
-    const SystemContext context = collect_system_context();
+    ProbeRunOptions options;
+    ClocksArgs clock_args;
+    if (quick)
+        clock_args.duration = "1s";
+    options.clock = clock_options(clock_args);
+    options.timer = quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard();
+    options.quick = quick;
     std::unique_ptr<OutputFile> json_out;
     if (!json_path.empty())
         json_out = std::make_unique<OutputFile>(json_path);
     const bool markdown = !(json_out && json_out->is_stdout());
-    if (markdown) {
-        fmt::print("# loopscope probe\n\n{}\n", context_section_markdown(context));
-        std::fflush(stdout);
-    }
-    ClocksArgs clock_args;
-    if (quick)
-        clock_args.duration = "1s";
-    const ClockProbeResult clocks = run_clocks(clock_args, context);
-    if (markdown) {
-        fmt::print("\n{}", clocks_section_markdown(clocks));
-        std::fflush(stdout);
-    }
-    const TimersSection timers = run_timers_section(quick);
-    if (markdown)
-        fmt::print("\n{}", timers.markdown);
+    const ProbeResults results = run_probes_and_print(options, "loopscope probe", markdown);
     if (json_out) {
-        nlohmann::json doc = make_probe_document(context);
-        doc["clocks_run"] = clocks_run_to_json(clocks);
-        doc["clocks"] = clocks_to_json(clocks);
-        doc["timers"] = timers.json;
-        json_out->write(doc.dump(2) + "\n");
+        json_out->write(probe_results_to_json(results).dump(2) + "\n");
         json_out->commit();
     }
 }
@@ -144,6 +123,38 @@ void add_compare(CLI::App& probe, int& exit_code) {
 }
 
 }  // namespace
+
+ProbeResults run_probes_and_print(const ProbeRunOptions& options, std::string_view title,
+                                  bool markdown, const ProbeProgressLabels& labels) {
+    std::optional<Progress> progress;
+    ProbeRunCallbacks callbacks;
+    callbacks.stage_started = [&](ProbeStage stage) {
+        if (stage == ProbeStage::clocks)
+            progress.emplace(labels.clocks);
+        else if (stage == ProbeStage::timers)
+            progress.emplace(labels.timers);
+    };
+    callbacks.progress = [&](double fraction, std::string_view what) {
+        if (progress)
+            progress->update(fraction, what);
+    };
+    callbacks.stage_done = [&](ProbeStage stage, const ProbeResults& r) {
+        if (progress) {
+            progress->done();
+            progress.reset();
+        }
+        if (!markdown)
+            return;
+        if (stage == ProbeStage::context)
+            fmt::print("# {}\n\n{}\n", title, context_section_markdown(r.context));
+        else if (stage == ProbeStage::clocks)
+            fmt::print("\n{}", clocks_section_markdown(*r.clocks));
+        else  // `probe timers` has always printed its tables right under the context
+            fmt::print("{}{}", options.clocks ? "\n" : "", render_timer_markdown(*r.timers));
+        std::fflush(stdout);
+    };
+    return run_probes(options, callbacks);
+}
 
 void add_probe_command(CLI::App& app, int& exit_code) {
     auto* probe = app.add_subcommand(

@@ -15,9 +15,9 @@
 #include "probes/system_info.hpp"
 #include "probes/timer_probe.hpp"
 #include "probes/timer_report.hpp"
-#include "tool/cmd_probe_timers.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
+#include "tool/probe_print.hpp"
 
 namespace loopscope {
 
@@ -66,23 +66,7 @@ TimerProbeConfig config_from(const ProbeTimersOptions& o) {
     return c;
 }
 
-TimerReport run_timers_probe(const TimerProbeConfig& config, bool quick) {
-    Progress progress("probe timers");
-    TimerReport report = run_timer_probe(
-        config, [&](double fraction, std::string_view what) { progress.update(fraction, what); });
-    progress.done();
-    report.quick = quick;
-    return report;
-}
-
 }  // namespace
-
-TimersSection run_timers_section(bool quick) {
-    const TimerProbeConfig config =
-        quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard();
-    const TimerReport report = run_timers_probe(config, quick);
-    return {render_timer_markdown(report), timer_report_to_json(report)};
-}
 
 void add_probe_timers_command(CLI::App& probe, int& exit_code) {
     auto options = std::make_shared<ProbeTimersOptions>();
@@ -110,26 +94,19 @@ void add_probe_timers_command(CLI::App& probe, int& exit_code) {
                   "Do not try SCHED_FIFO and mlockall for the periodic probe");
     cmd->callback([options, &exit_code] {
         const TimerProbeConfig config = config_from(*options);
-        const SystemContext context = collect_system_context();
         // Open the output first: a bad path fails before a 13 s measurement, not after it.
         std::unique_ptr<OutputFile> json_out;
         if (!options->json_path.empty()) {
             json_out = std::make_unique<OutputFile>(options->json_path);
         }
         const bool markdown = !(json_out && json_out->is_stdout());
-        if (markdown) {
-            fmt::print("# loopscope probe timers\n\n{}\n", context_section_markdown(context));
-            std::fflush(stdout);
-        }
-        const TimerReport report = run_timers_probe(config, options->quick);
-        if (markdown) {
-            fmt::print("{}", render_timer_markdown(report));
-            std::fflush(stdout);
-        }
+        ProbeRunOptions run;
+        run.clocks = false;
+        run.timer = config;
+        run.quick = options->quick;
+        const ProbeResults results = run_probes_and_print(run, "loopscope probe timers", markdown);
         if (json_out) {
-            nlohmann::json doc = make_probe_document(context);
-            doc["timers"] = timer_report_to_json(report);
-            json_out->write(doc.dump(2) + "\n");
+            json_out->write(probe_results_to_json(results).dump(2) + "\n");
             json_out->commit();
         }
         exit_code = kExitOk;

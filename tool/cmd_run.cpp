@@ -55,26 +55,34 @@ std::string clock_names() {
     return names;
 }
 
-int run_command(const RunArgs& args) {
-    if (args.list) {
-        fmt::print("{}", list_scenarios());
-        return kExitOk;
-    }
-    const Scenario* scenario = find_scenario(args.scenario);
-    if (!scenario) {
+// What to run, from the command line, every option checked.
+struct RunPlan {
+    const Scenario* scenario = nullptr;
+    LoopConfig config;
+    FrameModel model;
+    std::int64_t frames = 0;                                    // 0: until duration_ns
+    std::int64_t duration_ns = 0;                               // 0: until frames
+    const RealClockSource* clock = nullptr;                     // nullptr: the virtual clock
+    std::vector<std::pair<std::string, std::string>> metadata;  // the trace's
+};
+
+RunPlan plan_run(const RunArgs& args) {
+    RunPlan plan;
+    plan.scenario = find_scenario(args.scenario);
+    if (!plan.scenario) {
         std::string names;
         for (const Scenario& s : builtin_scenarios())
             names += (names.empty() ? "" : ", ") + s.name;
         throw UsageError(
             fmt::format("invalid --scenario '{}': expected one of {}", args.scenario, names));
     }
-    const LoopConfig config = loop_config(args.loop, scenario->config);
-    FrameModel model = scenario->model;
+    const Scenario& scenario = *plan.scenario;
+    plan.config = loop_config(args.loop, scenario.config);
+    plan.model = scenario.model;
     if (!args.seed.empty()) {
-        model.seed = static_cast<std::uint64_t>(parse_count("--seed", args.seed));
+        plan.model.seed = static_cast<std::uint64_t>(parse_count("--seed", args.seed));
     }
-    std::int64_t frames = args.frames.empty() ? 0 : parse_count("--frames", args.frames);
-    std::int64_t duration_ns = 0;
+    plan.frames = args.frames.empty() ? 0 : parse_count("--frames", args.frames);
     if (!args.seconds.empty()) {
         const double s = parse_decimal("--seconds", args.seconds);
         if (s <= 0 || s > 1e6) {
@@ -83,89 +91,115 @@ int run_command(const RunArgs& args) {
                             "above 0 (up to 1000000)",
                             args.seconds));
         }
-        duration_ns = std::llround(s * 1e9);
+        plan.duration_ns = std::llround(s * 1e9);
     }
-    if (!args.frames.empty() && frames == 0) {
+    if (!args.frames.empty() && plan.frames == 0) {
         throw UsageError("invalid --frames '0': expected at least 1 frame");
     }
-    if (frames == 0 && duration_ns == 0)
-        frames = scenario->frames;
+    if (plan.frames == 0 && plan.duration_ns == 0)
+        plan.frames = scenario.frames;
 
-    const bool is_virtual = args.clock == "virtual";
-    const RealClockSource* clock = is_virtual ? nullptr : find_real_clock(args.clock);
-    if (!is_virtual && !clock) {
-        throw UsageError(
-            fmt::format("invalid --clock '{}': expected one of {}", args.clock, clock_names()));
+    if (args.clock != "virtual") {
+        plan.clock = find_real_clock(args.clock);
+        if (!plan.clock) {
+            throw UsageError(
+                fmt::format("invalid --clock '{}': expected one of {}", args.clock, clock_names()));
+        }
     }
-    // A trace on standard output moves the summary to standard error.
-    std::FILE* summary_out = args.loop.output == "-" ? stderr : stdout;
+    plan.metadata = {{"scenario", scenario.name}, {"seed", fmt::format("{}", plan.model.seed)}};
+    return plan;
+}
 
-    LoopSummaryBuilder summary(config);
-    std::string header;
+// The run on the virtual clock, every frame into the summary and the trace (when asked for);
+// returns the summary's header lines.
+std::string run_on_virtual_clock(const RunPlan& plan, const std::string& output,
+                                 LoopSummaryBuilder& summary) {
+    std::optional<OutputFile> out;
+    std::optional<TraceWriter> writer;
+    if (!output.empty()) {
+        out.emplace(output);
+        writer.emplace(*out, TraceInfo{"virtual", plan.config, "", "", plan.metadata});
+    }
+    // The virtual run stops at the frame count or once the virtual time passes --seconds.
+    const std::int64_t frames = plan.frames == 0 ? INT64_MAX : plan.frames;
+    const VirtualRunResult result = run_virtual(
+        plan.model, plan.config, frames,
+        [&](const FrameRecord& r) {
+            summary.add(r);
+            if (writer)
+                writer->write(r);
+        },
+        plan.duration_ns);
+    if (writer) {
+        writer->finish();
+        out->commit();
+    }
+    std::string header = fmt::format("loopscope run: scenario {} on the virtual clock (seed {})\n",
+                                     plan.scenario->name, plan.model.seed);
+    if (result.froze) {
+        header += fmt::format(
+            "The loop froze: frame {} would have taken {} (over {}), so the run stopped.\n",
+            result.frames, format_duration(result.frozen_frame_ns),
+            format_duration(kFrozenFrameNs));
+    }
+    return header;
+}
+
+// The run on a real clock, the recorder writing the trace; returns the summary's header lines
+// and sets trace_ok.
+std::string run_on_real_clock(const RunPlan& plan, const std::string& output,
+                              LoopSummaryBuilder& summary, bool& trace_ok) {
+    RealRunOptions ro;
+    ro.model = plan.model;
+    ro.config = plan.config;
+    ro.frames = plan.frames;
+    ro.duration_ns = plan.duration_ns;
+    ro.clock = plan.clock;
+    ro.trace_path = output;
+    ro.metadata = plan.metadata;
+    ro.on_frame = [&](const FrameRecord& r) { summary.add(r); };
+    const RealRunResult result = run_real(ro);
+    std::string header = fmt::format(
+        "loopscope run: scenario {} on the real clock {} (busy work for step "
+        "and render costs, a sleep+spin limiter)\n",
+        plan.scenario->name, plan.clock->name);
+    if (result.cut_short) {
+        header += fmt::format(
+            "The loop froze: a frame's steps would have run past {}, so the run stopped.\n",
+            format_duration(ro.hard_limit_ns));
+    }
+    if (result.dropped_frames > 0) {
+        header += fmt::format("The recorder dropped {} frames.\n", result.dropped_frames);
+    }
+    trace_ok = result.trace_ok;
+    return header;
+}
+
+int run_command(const RunArgs& args) {
+    if (args.list) {
+        fmt::print("{}", list_scenarios());
+        return kExitOk;
+    }
+    const RunPlan plan = plan_run(args);
+    const std::string& output = args.loop.output;
+    // A trace on standard output moves the summary to standard error.
+    std::FILE* summary_out = output == "-" ? stderr : stdout;
+
+    LoopSummaryBuilder summary(plan.config);
     int exit_code = kExitOk;
-    std::vector<std::pair<std::string, std::string>> metadata = {
-        {"scenario", scenario->name}, {"seed", fmt::format("{}", model.seed)}};
-    if (is_virtual) {
-        std::optional<OutputFile> out;
-        std::optional<TraceWriter> writer;
-        if (!args.loop.output.empty()) {
-            out.emplace(args.loop.output);
-            writer.emplace(*out, TraceInfo{"virtual", config, "", "", metadata});
-        }
-        if (frames == 0)
-            frames = INT64_MAX;  // until duration_ns of virtual time
-        // The virtual run stops at the frame count or once the virtual time passes --seconds.
-        const VirtualRunResult result = run_virtual(
-            model, config, frames,
-            [&](const FrameRecord& r) {
-                summary.add(r);
-                if (writer)
-                    writer->write(r);
-            },
-            duration_ns);
-        if (writer) {
-            writer->finish();
-            out->commit();
-        }
-        header = fmt::format("loopscope run: scenario {} on the virtual clock (seed {})\n",
-                             scenario->name, model.seed);
-        if (result.froze) {
-            header += fmt::format(
-                "The loop froze: frame {} would have taken {} (over {}), so the run stopped.\n",
-                result.frames, format_duration(result.frozen_frame_ns),
-                format_duration(kFrozenFrameNs));
-        }
+    std::string header;
+    if (!plan.clock) {
+        header = run_on_virtual_clock(plan, output, summary);
     } else {
-        RealRunOptions ro;
-        ro.model = model;
-        ro.config = config;
-        ro.frames = frames;
-        ro.duration_ns = duration_ns;
-        ro.clock = clock;
-        ro.trace_path = args.loop.output;
-        ro.metadata = metadata;
-        ro.on_frame = [&](const FrameRecord& r) { summary.add(r); };
-        const RealRunResult result = run_real(ro);
-        header = fmt::format(
-            "loopscope run: scenario {} on the real clock {} (busy work for step "
-            "and render costs, a sleep+spin limiter)\n",
-            scenario->name, clock->name);
-        if (result.cut_short) {
-            header += fmt::format(
-                "The loop froze: a frame's steps would have run past {}, so the run stopped.\n",
-                format_duration(ro.hard_limit_ns));
-        }
-        if (result.dropped_frames > 0) {
-            header += fmt::format("The recorder dropped {} frames.\n", result.dropped_frames);
-        }
-        if (!result.trace_ok) {
-            fmt::print(stderr, "loopscope: failed: could not write the trace '{}'\n",
-                       args.loop.output);
+        bool trace_ok = true;
+        header = run_on_real_clock(plan, output, summary, trace_ok);
+        if (!trace_ok) {
+            fmt::print(stderr, "loopscope: failed: could not write the trace '{}'\n", output);
             exit_code = kExitFailure;
         }
     }
-    if (!args.loop.output.empty() && args.loop.output != "-" && exit_code == kExitOk) {
-        header += fmt::format("Trace: {} ({} frames)\n", args.loop.output, summary.frames());
+    if (!output.empty() && output != "-" && exit_code == kExitOk) {
+        header += fmt::format("Trace: {} ({} frames)\n", output, summary.frames());
     }
     fmt::print(summary_out, "{}{}", header, summary.text());
     return exit_code;

@@ -178,6 +178,51 @@ inline std::string utc_now_iso8601() {
     return text;
 }
 
+// What the preamble says: the `# key: value` metadata lines between the magic line and the
+// header row. Empty strings, a policy of "" and a dt_ns of 0 are left out (the game did not say).
+// Its fields repeat some of RecorderOptions' on purpose: RecorderOptions is the game's interface
+// (its names stay put), this is the format's, and loopscope's own trace writer fills it without
+// a Recorder.
+struct Preamble {
+    std::string clock;
+    std::string policy;
+    std::int64_t dt_ns = 0;
+    std::int64_t clamp_ns = 0;
+    std::int64_t max_steps = 0;
+    double timescale = 1.0;
+    std::string machine;
+    std::string start_time;
+    std::vector<std::pair<std::string, std::string>> metadata;  // more `# key: value` lines
+};
+
+// The magic line, the metadata lines and the header row, each ending in '\n': the one preamble
+// of every trace, whether a game's recorder or loopscope itself writes it.
+inline std::string preamble_text(const Preamble& p) {
+    std::string text = std::string(kMagic) + "\n";
+    const auto line = [&text](const char* key, const std::string& value) {
+        text += std::string("# ") + key + ": " + value + "\n";
+    };
+    line("clock", p.clock);
+    if (!p.policy.empty())
+        line("policy", p.policy);
+    if (p.dt_ns > 0)
+        line("dt_ns", std::to_string(p.dt_ns));
+    line("clamp_ns", std::to_string(p.clamp_ns));
+    line("max_steps", std::to_string(p.max_steps));
+    char scale[32];
+    const auto scaled = std::to_chars(scale, scale + sizeof scale, p.timescale);
+    line("timescale", std::string(scale, scaled.ptr));
+    if (!p.machine.empty())
+        line("machine", p.machine);
+    if (!p.start_time.empty())
+        line("start_time", p.start_time);
+    for (const auto& [key, value] : p.metadata)
+        text += "# " + key + ": " + value + "\n";
+    text += kColumns;
+    text += '\n';
+    return text;
+}
+
 }  // namespace trace_v1
 
 struct RecorderOptions {
@@ -489,34 +534,22 @@ class Recorder {
             failed_ = true;
     }
 
-    void line(std::string& text, const std::string& key, const std::string& value) {
-        text += "# " + key + ": " + value + "\n";
-    }
-
     // The preamble in one write, on the constructing thread (before any writer starts).
     void write_header() {
-        std::string text = std::string(trace_v1::kMagic) + "\n";
-        line(text, "clock",
-             !options_.clock_name.empty() ? options_.clock_name
-             : options_.clock_ns          ? "custom"
-                                          : "steady_clock");
-        if (!options_.policy.empty())
-            line(text, "policy", options_.policy);
-        if (options_.dt_ns > 0)
-            line(text, "dt_ns", std::to_string(options_.dt_ns));
-        line(text, "clamp_ns", std::to_string(options_.clamp_ns));
-        line(text, "max_steps", std::to_string(options_.max_steps));
-        char scale[32];
-        const auto scaled = std::to_chars(scale, scale + sizeof scale, options_.timescale);
-        line(text, "timescale", std::string(scale, scaled.ptr));
-        if (!options_.machine.empty())
-            line(text, "machine", options_.machine);
+        trace_v1::Preamble p;
+        p.clock = !options_.clock_name.empty() ? options_.clock_name
+                  : options_.clock_ns          ? "custom"
+                                               : "steady_clock";
+        p.policy = options_.policy;
+        p.dt_ns = options_.dt_ns;
+        p.clamp_ns = options_.clamp_ns;
+        p.max_steps = options_.max_steps;
+        p.timescale = options_.timescale;
+        p.machine = options_.machine;
         if (options_.write_start_time)
-            line(text, "start_time", trace_v1::utc_now_iso8601());
-        for (const auto& [key, value] : options_.metadata)
-            line(text, key, value);
-        text += trace_v1::kColumns;
-        text += '\n';
+            p.start_time = trace_v1::utc_now_iso8601();
+        p.metadata = options_.metadata;
+        const std::string text = trace_v1::preamble_text(p);
         write(text.data(), text.size());
         if (std::fflush(file_) != 0)
             failed_ = true;

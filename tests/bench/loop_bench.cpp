@@ -5,12 +5,12 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
-#include <ctime>
 #include <vector>
 
 #include "core/loop_engine.hpp"
 #include "core/loop_scenarios.hpp"
 #include "loopscope/recorder.hpp"
+#include "probes/timer_waits.hpp"
 
 namespace loopscope {
 namespace {
@@ -71,13 +71,7 @@ RecorderOptions bench_options() {
 
 // The CPU time the writer thread used in all, read on that thread as it ends.
 std::int64_t thread_cpu_ns() {
-#if defined(CLOCK_THREAD_CPUTIME_ID)
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
-#else
-    return 0;
-#endif
+    return system_limiter_clock().thread_cpu_ns();  // the OS's per-thread CPU clock
 }
 
 // Spins (with timing paused) until the writer has written what it was handed: the loop's

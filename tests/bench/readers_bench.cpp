@@ -6,14 +6,13 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <string>
 
+#include "common/platform.hpp"
 #include "core/frame_stats.hpp"
 #include "reports/readers.hpp"
 
@@ -31,7 +30,7 @@ struct GeneratedCapture {
 
     GeneratedCapture() {
         dir = (std::filesystem::temp_directory_path() /
-               fmt::format("loopscope-readers-bench-{}", ::getpid()))
+               fmt::format("loopscope-readers-bench-{}", current_process_id()))
                   .string();
         std::filesystem::create_directories(dir);
         path = dir + "/presentmon_1m.csv";

@@ -8,9 +8,10 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
-#include <thread>
 
 #include "common/output_file.hpp"
+#include "core/units.hpp"
+#include "probes/frame_limiter.hpp"
 #include "reports/trace_writer.hpp"
 
 namespace loopscope {
@@ -118,15 +119,14 @@ void LiveRun::tick() {
     const auto wait_start = Clock::now();
     r.render_ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(wait_start - render_start).count();
-    // Render-rate cap: sleep to 1 ms before the deadline, spin the rest (sleep alone overshoots).
+    // Render-rate cap: the probes' frame limiter, sleeping to 1 ms before the deadline and
+    // spinning the rest (sleep alone overshoots), on the steady_clock the frame started on.
     if (render_cap_hz_ > 0.0f) {
-        const auto deadline = start + std::chrono::nanoseconds(
-                                          std::llround(1e9 / static_cast<double>(render_cap_hz_)));
-        if (deadline - Clock::now() > std::chrono::milliseconds(2)) {
-            std::this_thread::sleep_until(deadline - std::chrono::milliseconds(1));
-        }
-        while (Clock::now() < deadline) {
-        }
+        static ReadLimiterClock steady;  // nullptr read: steady_clock
+        const std::int64_t deadline_ns =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count() +
+            std::llround(1e9 / static_cast<double>(render_cap_hz_));
+        wait_until_deadline({LimiterKind::sleep_spin, kNsPerMs}, steady, deadline_ns);
     }
     r.wait_ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - wait_start).count();

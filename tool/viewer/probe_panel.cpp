@@ -1,6 +1,6 @@
-// The probe panel (see probe_panel.hpp). The worker thread calls the probes exactly as `loopscope
-// probe` does and renders their results with the same Markdown writers; only the finished text
-// crosses to the window's thread.
+// The probe panel (see probe_panel.hpp). The worker thread runs the probe sequence that `loopscope
+// probe` runs (probes/probe_run.hpp) and renders their results with the same Markdown writers; only
+// the finished text crosses to the window's thread.
 #include "tool/viewer/probe_panel.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +14,7 @@
 #include "core/units.hpp"
 #include "probes/clock_probe.hpp"
 #include "probes/clock_report.hpp"
+#include "probes/probe_run.hpp"
 #include "probes/system_info.hpp"
 #include "probes/timer_probe.hpp"
 #include "probes/timer_report.hpp"
@@ -82,42 +83,38 @@ void ProbePanel::work(Which which, bool quick) {
         shared_.detail.assign(detail);
     };
     try {
-        set_stage("machine context");
-        const SystemContext context = collect_system_context();
-        {
+        ProbeRunOptions options;
+        options.clocks = which != Which::timers;
+        options.timers = which != Which::clocks;
+        options.clock.duration_ns = quick ? kQuickClockProbeNs : kClockProbeNs;
+        options.timer = quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard();
+        options.quick = quick;
+        ProbeRunCallbacks callbacks;
+        callbacks.stage_started = [&](ProbeStage stage) {
+            set_stage(stage == ProbeStage::context  ? "machine context"
+                      : stage == ProbeStage::clocks ? "clock probe"
+                                                    : "timer probe");
+        };
+        callbacks.progress = progress;
+        // Each stage's tables cross to the window's thread as soon as they are measured.
+        callbacks.stage_done = [&](ProbeStage stage, const ProbeResults& results) {
             Result r;
-            r.blocks = parse_markdown_blocks(context_section_markdown(context));
             r.quick = quick;
+            if (stage == ProbeStage::context) {
+                r.blocks = parse_markdown_blocks(context_section_markdown(results.context));
+            } else if (stage == ProbeStage::clocks) {
+                r.blocks = parse_markdown_blocks(clocks_section_markdown(*results.clocks));
+                r.seconds = static_cast<double>(results.clocks->elapsed_ns) / 1e9;
+            } else {
+                r.blocks = parse_markdown_blocks(render_timer_markdown(*results.timers));
+                r.seconds = static_cast<double>(results.timers->elapsed_ns) / 1e9;
+            }
             const std::lock_guard lock(mutex_);
-            shared_.context = std::move(r);
-        }
-        if (which != Which::timers) {
-            set_stage("clock probe");
-            ClockProbeOptions options;
-            options.duration_ns = quick ? kQuickClockProbeNs : kClockProbeNs;
-            options.kernel_tick_ns = context.kernel_tick_ns;
-            options.progress = progress;
-            const ClockProbeResult result = run_clock_probe(options);
-            Result r;
-            r.blocks = parse_markdown_blocks(clocks_section_markdown(result));
-            r.seconds = static_cast<double>(result.elapsed_ns) / 1e9;
-            r.quick = quick;
-            const std::lock_guard lock(mutex_);
-            shared_.clocks = std::move(r);
-        }
-        if (which != Which::clocks) {
-            set_stage("timer probe");
-            const TimerProbeConfig config =
-                quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard();
-            TimerReport report = run_timer_probe(config, progress);
-            report.quick = quick;
-            Result r;
-            r.blocks = parse_markdown_blocks(render_timer_markdown(report));
-            r.seconds = static_cast<double>(report.elapsed_ns) / 1e9;
-            r.quick = quick;
-            const std::lock_guard lock(mutex_);
-            shared_.timers = std::move(r);
-        }
+            (stage == ProbeStage::context  ? shared_.context
+             : stage == ProbeStage::clocks ? shared_.clocks
+                                           : shared_.timers) = std::move(r);
+        };
+        run_probes(options, callbacks);
     } catch (const std::exception& e) {
         const std::lock_guard lock(mutex_);
         shared_.error = e.what();

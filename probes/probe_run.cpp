@@ -1,0 +1,57 @@
+// The probe sequence (see probe_run.hpp).
+#include "probes/probe_run.hpp"
+
+#include "probes/probe_json.hpp"
+#include "probes/timer_report.hpp"
+
+namespace loopscope {
+
+ProbeResults run_probes(const ProbeRunOptions& options, const ProbeRunCallbacks& callbacks) {
+    const auto started = [&](ProbeStage s) {
+        if (callbacks.stage_started)
+            callbacks.stage_started(s);
+    };
+    const auto progress = [&](double fraction, std::string_view what) {
+        if (callbacks.progress)
+            callbacks.progress(fraction, what);
+    };
+    ProbeResults results;
+    const auto done = [&](ProbeStage s) {
+        if (callbacks.stage_done)
+            callbacks.stage_done(s, results);
+    };
+
+    started(ProbeStage::context);
+    results.context = collect_system_context();
+    done(ProbeStage::context);
+
+    if (options.clocks) {
+        started(ProbeStage::clocks);
+        ClockProbeOptions clock = options.clock;
+        // The coarse clocks' expected granularity is the kernel tick the context measured.
+        clock.kernel_tick_ns = results.context.kernel_tick_ns;
+        clock.progress = progress;
+        results.clocks = run_clock_probe(clock);
+        done(ProbeStage::clocks);
+    }
+    if (options.timers) {
+        started(ProbeStage::timers);
+        results.timers = run_timer_probe(options.timer, progress);
+        results.timers->quick = options.quick;
+        done(ProbeStage::timers);
+    }
+    return results;
+}
+
+nlohmann::json probe_results_to_json(const ProbeResults& results) {
+    nlohmann::json doc = make_probe_document(results.context);
+    if (results.clocks) {
+        doc["clocks_run"] = clocks_run_to_json(*results.clocks);
+        doc["clocks"] = clocks_to_json(*results.clocks);
+    }
+    if (results.timers)
+        doc["timers"] = timer_report_to_json(*results.timers);
+    return doc;
+}
+
+}  // namespace loopscope
