@@ -4,8 +4,6 @@
 // empty output folder, an HTML time axis of no length, and the live ball under a tiny dt.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -54,9 +52,7 @@ TEST(Reliability, OutputThatCannotBeWrittenToStandardOutputIsAnError) {
         const std::string cmd = std::string("'") + LOOPSCOPE_EXE + "' report --format " + format +
                                 " '" + test_data("presentmon1.csv") + "' >/dev/full 2>'" + dir +
                                 "/err'";
-        const int status = std::system(cmd.c_str());
-        ASSERT_TRUE(WIFEXITED(status));
-        EXPECT_EQ(WEXITSTATUS(status), 2) << format;
+        EXPECT_EQ(system_exit_code(std::system(cmd.c_str())), 2) << format;
         EXPECT_NE(read_text(dir + "/err").find("loopscope: error: cannot write to standard output"),
                   std::string::npos)
             << format << ": " << read_text(dir + "/err");
