@@ -35,8 +35,8 @@ std::string time_left(double fraction, std::int64_t elapsed_ns) {
     if (fraction < 0.05 || fraction >= 1.0 || elapsed_ns < 1'000'000'000)
         return {};
     const double left_s = static_cast<double>(elapsed_ns) / 1e9 * (1.0 - fraction) / fraction;
-    return left_s < 90 ? fmt::format(", about {:.0f} s left", std::max(left_s, 1.0))
-                       : fmt::format(", about {:.0f} min left", left_s / 60.0);
+    return left_s < 90 ? fmt::format("about {:.0f} s left", std::max(left_s, 1.0))
+                       : fmt::format("about {:.0f} min left", left_s / 60.0);
 }
 
 }  // namespace
@@ -57,14 +57,16 @@ void Progress::update(double fraction, std::string_view detail) {
     if (start_ns_ < 0)
         start_ns_ = now_ns;
     fraction = std::clamp(fraction, 0.0, 1.0);
-    const std::string left = time_left(fraction, now_ns - start_ns_);
+    std::string text(detail);
+    if (const std::string left = time_left(fraction, now_ns - start_ns_); !left.empty())
+        text += (text.empty() ? "" : ", ") + left;
     if (!stderr_is_terminal()) {
         // A log gets a line at each tenth, not a redraw sequence it cannot show.
         const int tenth = static_cast<int>(fraction * 10.0);
         if (tenth == last_tenth_)
             return;
         last_tenth_ = tenth;
-        fmt::print(stderr, "{}: {:3.0f}% {}{}\n", label_, tenth * 10.0, detail, left);
+        fmt::print(stderr, "{}: {:3.0f}% {}\n", label_, tenth * 10.0, text);
         std::fflush(stderr);
         return;
     }
@@ -75,8 +77,7 @@ void Progress::update(double fraction, std::string_view detail) {
     const int filled = static_cast<int>(fraction * width + 0.5);
     std::string bar(static_cast<std::size_t>(filled), '#');
     bar.resize(width, '.');
-    fmt::print(stderr, "\r\033[K{} [{}] {:3.0f}% {}{}", label_, bar, fraction * 100.0, detail,
-               left);
+    fmt::print(stderr, "\r\033[K{} [{}] {:3.0f}% {}", label_, bar, fraction * 100.0, text);
     std::fflush(stderr);
     shown_ = true;
 }

@@ -10,6 +10,7 @@
 
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
+#include "common/terminal.hpp"
 #include "core/duration.hpp"
 #include "core/loop_figures.hpp"
 #include "core/loop_scenarios.hpp"
@@ -157,8 +158,19 @@ std::string run_on_real_clock(const RunPlan& plan, const std::string& output,
     ro.clock = plan.clock;
     ro.trace_path = output;
     ro.metadata = plan.metadata;
-    ro.on_frame = [&](const FrameRecord& r) { summary.add(r); };
+    // A real-clock run takes as long as its frames (up to a minute): show how far it is.
+    Progress progress(fmt::format("run {}", plan.scenario->name));
+    ro.on_frame = [&](const FrameRecord& r) {
+        summary.add(r);
+        const double done =
+            plan.duration_ns > 0
+                ? static_cast<double>(r.start_ns + r.raw_ns) / static_cast<double>(plan.duration_ns)
+                : static_cast<double>(r.frame + 1) /
+                      static_cast<double>(std::max<std::int64_t>(plan.frames, 1));
+        progress.update(done);
+    };
     const RealRunResult result = run_real(ro);
+    progress.done();
     std::string header = fmt::format(
         "loopscope run: scenario {} on the real clock {} (busy work for step "
         "and render costs, a sleep+spin limiter)\n",
