@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 
 #include "common/errors.hpp"
 
@@ -24,6 +25,8 @@ namespace {
 constexpr std::size_t kChunkBytes = 1 << 20;
 // A line longer than this is not a capture row; stop before holding a whole garbage file.
 constexpr std::size_t kMaxLineBytes = 16 << 20;
+// Files from this size on show their reading's progress (on a terminal, or when asked).
+constexpr std::uint64_t kProgressFromBytes = 64u << 20;
 }  // namespace
 
 [[noreturn]] void throw_at(const LinePlace& place, std::int64_t column, const std::string& what) {
@@ -35,6 +38,10 @@ LineReader::LineReader(std::string path) : path_(std::move(path)) {
     if (!file_)
         throw InputError(path_, fmt::format("cannot open: {}", std::strerror(errno)));
     buffer_.resize(kChunkBytes);
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path_, ec);
+    if (!ec && size >= kProgressFromBytes)
+        size_bytes_ = size;
 }
 
 LineReader::~LineReader() {
@@ -61,6 +68,17 @@ bool LineReader::fill() {
         buffer_.resize(buffer_.size() * 2);
     }
     const std::size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
+    read_bytes_ += got;
+    // Shown once the reading is well under way: detecting the format reads only the start.
+    if (size_bytes_ > 0 && !progress_ && got > 0 && read_bytes_ >= (8u << 20)) {
+        progress_ = std::make_unique<Progress>(
+            fmt::format("reading {}", std::filesystem::path(path_).filename().string()));
+    }
+    if (progress_) {
+        progress_->update(static_cast<double>(read_bytes_) / static_cast<double>(size_bytes_));
+        if (got == 0)
+            progress_.reset();
+    }
     if (got == 0) {
         if (std::ferror(file_)) {
             throw InputError(path_, line_number_ + 1, 0,

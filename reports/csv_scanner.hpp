@@ -6,10 +6,12 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/terminal.hpp"
 #include "common/text.hpp"  // trim(): the one whitespace rule, every reader uses it on cells
 
 namespace loopscope {
@@ -44,6 +46,10 @@ class LineReader {
     bool eof_ = false;
     bool had_break_ = false;
     std::int64_t line_number_ = 0;
+    // A large file shows how far its reading is (reading 1 GB takes seconds).
+    std::uint64_t size_bytes_ = 0;
+    std::uint64_t read_bytes_ = 0;
+    std::unique_ptr<Progress> progress_;
 };
 
 // One cell of a line: its text (without surrounding quotes) and the 1-based column where it starts.
