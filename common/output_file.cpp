@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -11,6 +13,41 @@
 #include "common/platform.hpp"
 
 namespace loopscope {
+
+namespace {
+
+// The temporary files being written, so that a Ctrl+C or SIGTERM removes them instead of
+// leaving OUT.tmp.PID behind. Plain atomic slots: the signal handler may only read them.
+constexpr std::size_t kTemporarySlots = 64;
+std::array<std::atomic<const char*>, kTemporarySlots> g_temporaries{};
+
+void remove_temporaries() {
+    for (auto& slot : g_temporaries) {
+        if (const char* path = slot.load())
+            remove_file_in_handler(path);
+    }
+}
+
+void register_temporary(const char* path) {
+    static const bool installed = (on_interrupt(remove_temporaries), true);
+    (void)installed;
+    for (auto& slot : g_temporaries) {
+        const char* empty = nullptr;
+        if (slot.compare_exchange_strong(empty, path))
+            return;
+    }
+    // More files open at once than slots: this one is only removed on a normal exit.
+}
+
+void unregister_temporary(const char* path) {
+    for (auto& slot : g_temporaries) {
+        const char* mine = path;
+        if (slot.compare_exchange_strong(mine, nullptr))
+            return;
+    }
+}
+
+}  // namespace
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     if (is_stdout()) {
@@ -32,8 +69,10 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     }
     // The temporary sits in the target's folder so that the rename stays on one file system.
     tmp_path_ = fmt::format("{}.tmp.{}", path_, current_process_id());
+    register_temporary(tmp_path_.c_str());
     file_ = std::fopen(tmp_path_.c_str(), "wb");
     if (!file_) {
+        unregister_temporary(tmp_path_.c_str());
         throw UsageError(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
     }
 }
@@ -47,6 +86,7 @@ OutputFile::~OutputFile() {
         return;
     std::error_code ec;
     std::filesystem::remove(tmp_path_, ec);
+    unregister_temporary(tmp_path_.c_str());
 }
 
 void OutputFile::write(std::string_view text) {
@@ -77,6 +117,7 @@ void OutputFile::commit() {
     }
     std::error_code ec;
     std::filesystem::rename(tmp_path_, path_, ec);
+    unregister_temporary(tmp_path_.c_str());
     if (ec)
         throw UsageError(fmt::format("cannot write '{}': {}", path_, ec.message()));
     committed_ = true;

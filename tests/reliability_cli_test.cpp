@@ -60,6 +60,37 @@ TEST(Reliability, OutputThatCannotBeWrittenToStandardOutputIsAnError) {
     fs::remove_all(dir);
 }
 
+TEST(Reliability, CtrlCOrSigtermLeavesNoTemporaryFileBehind) {
+    // A long virtual run writing its trace; the signal arrives once the temporary file has
+    // data. Afterwards neither the trace nor its temporary may be there.
+    for (const char* signal : {"INT", "TERM"}) {
+        const std::string dir = make_temp_dir("loopscope-rel");
+        // A script file, so that $pid is the shell's own and no quoting layer expands it early.
+        const std::string script = dir + "/../" + fs::path(dir).filename().string() + ".sh";
+        write_text(script, "'" + std::string(LOOPSCOPE_EXE) +
+                               "' run --clock virtual --frames 200000000 -o '" + dir +
+                               "/out.csv' >/dev/null 2>&1 &\n"
+                               "pid=$!\ni=0\n"
+                               "while [ ! -s '" +
+                               dir +
+                               "/out.csv.tmp.'$pid ] && [ $i -lt 1000 ]; do\n"
+                               "  sleep 0.01; i=$((i+1))\ndone\n"
+                               "kill -" +
+                               signal + " $pid\nwait $pid\necho $? >'" + dir + "/status'\n");
+        ASSERT_EQ(std::system(("sh '" + script + "'").c_str()), 0) << signal;
+        fs::remove(script);
+        std::vector<std::string> left;
+        for (const auto& entry : fs::directory_iterator(dir)) {
+            if (entry.path().filename() != "status")
+                left.push_back(entry.path().filename().string());
+        }
+        EXPECT_TRUE(left.empty()) << signal << ": " << (left.empty() ? "" : left.front());
+        // Ended by the signal (the shell reports 128 + its number), not by finishing.
+        EXPECT_GT(std::stoi(read_text(dir + "/status")), 128) << signal;
+        fs::remove_all(dir);
+    }
+}
+
 TEST(Reliability, ABadSweepValueIsRefusedBeforeTheTraceIsWritten) {
     const std::string dir = make_temp_dir("loopscope-rel");
     const RunResult r = run_loopscope("replay --sweep --sweep-dt abc '" + test_data("plain.txt") +
