@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -108,13 +109,56 @@ void throw_schema_error(const std::string& path, const std::string& where,
     throw InputError(path, fmt::format("{}: expected {}", where, expected));
 }
 
-json read_probe_document(const std::string& path) {
+namespace {
+
+// The whole file, read in chunks so that a device (/dev/zero) or a huge file is refused after at
+// most kMaxProbeDocumentBytes + one chunk, never read without limit. JSON text holds no control
+// byte but tab, CR and LF (strings escape them), so any other one means binary data; it is
+// reported where it was found, as the capture readers do.
+std::string read_probe_text(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(path, fmt::format("cannot open: {}", std::strerror(errno)));
-    std::ostringstream s;
-    s << in.rdbuf();
-    const std::string text = s.str();
+    std::string text;
+    char chunk[65536];
+    std::int64_t line = 1, column = 1;
+    while (in) {
+        in.read(chunk, sizeof chunk);
+        const auto n = static_cast<std::size_t>(in.gcount());
+        if (n == 0)
+            break;
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto u = static_cast<unsigned char>(chunk[i]);
+            if (u == '\n') {
+                ++line;
+                column = 1;
+                continue;
+            }
+            if ((u < 0x20 && u != '\t' && u != '\r') || u == 0x7f) {
+                throw InputError(path, line, column,
+                                 fmt::format("binary data (byte 0x{:02x}): expected a probe "
+                                             "document (JSON text)",
+                                             u));
+            }
+            ++column;
+        }
+        if (text.size() + n > kMaxProbeDocumentBytes) {
+            throw InputError(path,
+                             fmt::format("larger than {} MiB: expected a probe document (a few "
+                                         "hundred KB)",
+                                         kMaxProbeDocumentBytes >> 20));
+        }
+        text.append(chunk, n);
+    }
+    if (in.bad())  // a folder, for one
+        throw InputError(path, fmt::format("cannot read: {}", std::strerror(errno)));
+    return text;
+}
+
+}  // namespace
+
+json read_probe_document(const std::string& path) {
+    const std::string text = read_probe_text(path);
     json doc;
     try {
         doc = json::parse(text);

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <string>
 
 #include "probes/clock_probe.hpp"
@@ -31,7 +32,12 @@ nlohmann::json clocks_run_to_json(const ClockProbeResult& result);
 // the caller (doc["clocks"] = clocks_to_json(...)).
 nlohmann::json make_probe_document(const SystemContext& context);
 
-// Reads and parses a probe document and checks the top level: an object whose "schema" is
+// The largest probe document read: a full run's document is about 100 KB (the histograms are
+// most of it), so 4 MiB leaves room for any real one and refuses a wrong file or a device early.
+inline constexpr std::size_t kMaxProbeDocumentBytes = std::size_t{4} << 20;
+
+// Reads and parses a probe document (refusing binary data and anything over
+// kMaxProbeDocumentBytes) and checks the top level: an object whose "schema" is
 // kProbeSchema and whose "context", when present, is an object. Throws InputError with the file
 // and, for a JSON syntax error, line and column. Sections are checked by their owners.
 nlohmann::json read_probe_document(const std::string& path);

@@ -1,5 +1,6 @@
 // `probe compare`: the differences that matter on hand-written probe documents, sections that
 // only one document has, and a one-line error with exit code 2 for every kind of bad input.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -7,6 +8,7 @@
 #include <filesystem>
 
 #include "probes/probe_compare.hpp"
+#include "probes/probe_json.hpp"
 #include "tests/test_support.hpp"
 
 using namespace loopscope;
@@ -200,6 +202,28 @@ TEST(ProbeCompareCommand, AMalformedClockIsAOneLineErrorNamingTheField) {
     const auto c = f.write("c.json", R"({"schema": "loopscope-probe/1", "clocks": {}})");
     expect_one_line_error(test::run_loopscope("probe compare '" + a + "' '" + c + "'"),
                           "c.json: clocks: expected an array");
+}
+
+TEST(ProbeCompareCommand, BinaryDataAndADeviceAreRefusedWithoutReadingThemWhole) {
+    Files f;
+    const auto a = f.write("a.json", document("tsc", json::array()).dump());
+    // /dev/zero never ends: the first byte is already not JSON text.
+    expect_one_line_error(test::run_loopscope("probe compare '" + a + "' /dev/zero"),
+                          "/dev/zero:1:1: binary data (byte 0x00)");
+    const auto b = f.write("b.json", std::string("{\"schema\": \"loopscope-probe/1\"\x01}"));
+    expect_one_line_error(test::run_loopscope("probe compare '" + a + "' '" + b + "'"),
+                          "b.json:1:31: binary data (byte 0x01)");
+}
+
+TEST(ProbeCompareCommand, ADocumentOverTheSizeLimitIsRefused) {
+    Files f;
+    const auto a = f.write("a.json", document("tsc", json::array()).dump());
+    // Valid JSON text, only too long: blanks after the object.
+    const auto big = f.write("big.json", document("tsc", json::array()).dump() +
+                                             std::string(kMaxProbeDocumentBytes, ' '));
+    expect_one_line_error(
+        test::run_loopscope("probe compare '" + a + "' '" + big + "'"),
+        fmt::format("big.json: larger than {} MiB", kMaxProbeDocumentBytes >> 20));
 }
 
 TEST(ProbeCompareCommand, NeedsTwoFiles) {
