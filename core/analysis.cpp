@@ -127,9 +127,12 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     std::int64_t t = 0;
     for (std::size_t i = 0; i < r.range.begin; ++i)
         t += capture.frame_ns[i];
+    const bool skip_first = !first_frame_is_frame_time(capture);
     for (std::size_t i = r.range.begin; i < r.range.end; ++i) {
         const std::int64_t start = have_starts ? capture.start_ns[i] : t;
         t += capture.frame_ns[i];
+        if (i == 0 && skip_first)
+            continue;
         std::int64_t ft = capture.frame_ns[i];
         if (options.timeline == Timeline::display) {
             const bool dropped = (capture.dropped.size() == n && capture.dropped[i] != 0) ||
@@ -145,8 +148,14 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
         r.series.start_ns.push_back(start);
     }
     if (r.series.frame_ns.empty()) {
-        throw UsageError(
-            fmt::format("'{}': no displayed frames in the selected range", capture.source.file));
+        if (options.timeline == Timeline::display) {
+            throw UsageError(fmt::format("'{}': no displayed frames in the selected range",
+                                         capture.source.file));
+        }
+        throw UsageError(fmt::format(
+            "'{}': no frame times in the selected range (frame 0 of a loopscope trace has no "
+            "previous frame and is not a frame time)",
+            capture.source.file));
     }
 
     r.stats = compute_frame_stats(r.series.frame_ns, r.series.start_ns);

@@ -52,4 +52,12 @@ struct Capture {
     std::size_t frames() const { return frame_ns.size(); }
 };
 
+// Whether frame 0's time is a frame time. In a loopscope trace it is not: frame 0 has no
+// previous frame, so its raw_ns is only the time since the trace began (about 0). Statistics,
+// stutter and hitches leave it out; the trace and its loop records keep it. A PresentMon-like
+// capture's first row is timed against a present before the capture began, so it counts.
+inline bool first_frame_is_frame_time(const Capture& capture) {
+    return capture.source.format != "loopscope-trace";
+}
+
 }  // namespace loopscope

@@ -223,6 +223,36 @@ Capture make_loop_trace(std::map<std::string, std::string> metadata) {
     return c;
 }
 
+// Frame 0 of a loopscope trace has no previous frame: its raw_ns is the time since the trace
+// began (about 0 here). Left in, it would make frames 1-3 stutter against a near-zero moving
+// average and make frame 0 a one-frame start-up segment.
+TEST(ReportModel, FrameZeroOfATraceIsNotAFrameTime) {
+    Capture c = make_loop_trace({{"policy", "fixed-interp"}, {"dt_ns", "16666667"}});
+    c.frame_ns[0] = c.loop[0].raw_ns = 421;
+    for (std::size_t i = 0; i < c.frames(); ++i)
+        c.start_ns[i] = static_cast<std::int64_t>(i) * 16 * kMs + 421;
+    const CaptureReport r = analyse_capture(c, {});
+    ASSERT_EQ(r.series.frame_ns.size(), c.frames() - 1);
+    EXPECT_EQ(r.series.frame_number.front(), 1);
+    EXPECT_EQ(r.stats.frame_time.min_ms, 16.0);
+    EXPECT_TRUE(r.stats.stutter.frames.empty());
+    EXPECT_EQ(r.stats.stutter.time_share, 0.0);
+    EXPECT_TRUE(r.stats.hitches.hitches.empty());
+    EXPECT_EQ(r.startup.frames, 0u);
+    // The trace keeps the frame: the loop records cover the whole range.
+    EXPECT_EQ(r.loop.size(), c.frames());
+    // The same frames as a PresentMon capture: its first row is timed against a present
+    // before the capture began, so it is a frame time.
+    Capture pm = c;
+    pm.source.format = "presentmon-2.4";
+    pm.loop.clear();
+    EXPECT_EQ(analyse_capture(pm, {}).series.frame_ns.size(), c.frames());
+    // Only frame 0 selected: nothing to analyse, said so.
+    AnalysisOptions only_first;
+    only_first.to = {RangeBound::Kind::frame, 1};
+    EXPECT_THROW(analyse_capture(c, only_first), UsageError);
+}
+
 TEST(ReportModel, LoopConfigurationComesFromTheMetadataOrNotAtAll) {
     const std::map<std::string, std::string> full = {{"policy", "fixed-interp"},
                                                      {"dt_ns", "10000000"},
