@@ -53,6 +53,8 @@ constexpr auto kP1Low = [](const FrameStats& s) { return s.fps.p1_low; };
 constexpr auto kP01Low = [](const FrameStats& s) { return s.fps.p01_low; };
 constexpr auto kLow1Avg = [](const FrameStats& s) { return s.fps.low1_average; };
 constexpr auto kLow01Avg = [](const FrameStats& s) { return s.fps.low01_average; };
+constexpr auto kLow1Integral = [](const FrameStats& s) { return s.fps.low1_integral; };
+constexpr auto kLow01Integral = [](const FrameStats& s) { return s.fps.low01_integral; };
 constexpr auto kMin = [](const FrameStats& s) { return s.frame_time.min_ms; };
 constexpr auto kMean = [](const FrameStats& s) { return s.frame_time.mean_ms; };
 constexpr auto kStdev = [](const FrameStats& s) { return s.frame_time.stdev_ms; };
@@ -65,6 +67,7 @@ constexpr auto kP999 = [](const FrameStats& s) { return s.frame_time.p999_ms; };
 constexpr auto kMax = [](const FrameStats& s) { return s.frame_time.max_ms; };
 constexpr auto kStutterCount = [](const FrameStats& s) { return s.stutter.frames.size(); };
 constexpr auto kStutterShare = [](const FrameStats& s) { return s.stutter.time_share; };
+constexpr auto kStutterCountShare = [](const FrameStats& s) { return s.stutter.count_share; };
 constexpr auto kHitchCount = [](const FrameStats& s) { return s.hitches.hitches.size(); };
 constexpr auto kHitchRate = [](const FrameStats& s) { return s.hitches.per_minute; };
 constexpr auto kVarGe12 = [](const FrameStats& s) { return s.variation.share(4); };
@@ -87,8 +90,8 @@ std::string cadence_text(const CadenceFigures& c) {
 }
 
 std::string stutter_text(const FrameStats& s) {
-    return fmt::format("{} frames, {} of time", s.stutter.frames.size(),
-                       percent(s.stutter.time_share));
+    return fmt::format("{} of time ({} frames)", percent(s.stutter.time_share),
+                       s.stutter.frames.size());
 }
 
 std::string as_above(const CaptureReport&) {
@@ -242,7 +245,7 @@ const std::array kCatalogue = {
            .section = "FPS",
            .label = "1% low",
            .unit = "FPS",
-           .definition = "1000 / p99 frame time",
+           .definition = "1000 / p99 frame time (percentile meaning: PresentMon, most tools)",
            .needs = kNeedsFrames,
            .value = from_report<kP1Low>,
            .frame_value = from_stats<kP1Low>,
@@ -252,7 +255,7 @@ const std::array kCatalogue = {
            .section = "FPS",
            .label = "0.1% low",
            .unit = "FPS",
-           .definition = "1000 / p99.9 frame time",
+           .definition = "1000 / p99.9 frame time (percentile meaning: PresentMon, most tools)",
            .needs = kNeedsFrames,
            .value = from_report<kP01Low>,
            .frame_value = from_stats<kP01Low>,
@@ -262,7 +265,8 @@ const std::array kCatalogue = {
            .section = "FPS",
            .label = "1% low average",
            .unit = "FPS",
-           .definition = "1000 / mean(frame times >= p99) (CapFrameX)",
+           .definition = "1000 / mean(frame times >= their 0.99 quantile, MathNet R-8) "
+                         "(CapFrameX \"1% low average\")",
            .needs = kNeedsFrames,
            .value = from_report<kLow1Avg>,
            .frame_value = from_stats<kLow1Avg>,
@@ -272,19 +276,42 @@ const std::array kCatalogue = {
            .section = "FPS",
            .label = "0.1% low average",
            .unit = "FPS",
-           .definition = "1000 / mean(frame times >= p99.9) (CapFrameX)",
+           .definition = "1000 / mean(frame times >= their 0.999 quantile, MathNet R-8) "
+                         "(CapFrameX \"0.1% low average\")",
            .needs = kNeedsFrames,
            .value = from_report<kLow01Avg>,
            .frame_value = from_stats<kLow01Avg>,
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low01_average, 2); }},
+    Figure{.key = "low1_integral_fps",
+           .section = "FPS",
+           .label = "1% low integral",
+           .unit = "FPS",
+           .definition = "1000 / the frame at which the longest frames first sum to 1 % of the "
+                         "time (MSI Afterburner; CapFrameX \"1% low\")",
+           .needs = kNeedsFrames,
+           .value = from_report<kLow1Integral>,
+           .frame_value = from_stats<kLow1Integral>,
+           .compared = true,
+           .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low1_integral, 2); }},
+    Figure{.key = "low01_integral_fps",
+           .section = "FPS",
+           .label = "0.1% low integral",
+           .unit = "FPS",
+           .definition = "1000 / the frame at which the longest frames first sum to 0.1 % of "
+                         "the time (MSI Afterburner; CapFrameX \"0.1% low\")",
+           .needs = kNeedsFrames,
+           .value = from_report<kLow01Integral>,
+           .frame_value = from_stats<kLow01Integral>,
+           .compared = true,
+           .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low01_integral, 2); }},
     // Stutter
     Figure{.key = "stutter_count",
            .section = "Stutter",
-           .label = "CapFrameX stutter",
+           .label = "CapFrameX stutter time",
            .unit = "frames",
-           .definition = "frame time > 2.5 x moving average of the round(10·sqrt(mean ms)) "
-                         "preceding frames",
+           .definition = "frames > 2.5 x the moving average of the round-half-even(10·sqrt(mean "
+                         "ms)) samples ending at the frame (CapFrameX)",
            .needs = kNeedsFrames,
            .value = from_report<kStutterCount>,
            .frame_value = from_stats<kStutterCount>,
@@ -293,18 +320,33 @@ const std::array kCatalogue = {
            .describe =
                [](const CaptureReport& r) {
                    return fmt::format(
-                       "frame time > 2.5 x moving average of the {} preceding frames "
-                       "(round(10·sqrt(mean ms))); a sample > 3 x its predecessor enters the "
-                       "average as the predecessor",
+                       "time of the frames > 2.5 x the moving average of the {} samples ending "
+                       "at the frame (round-half-even(10·sqrt(mean ms))); in that average a "
+                       "sample > 3 x the one before it counts as the one before (CapFrameX)",
                        r.stats.stutter.window);
                }},
     Figure{.key = "stutter_share",
            .section = "Stutter",
-           .definition = "share of the total time spent in CapFrameX stutter frames",
+           .definition = "share of the total time spent in frames > 2.5 x their moving average "
+                         "(CapFrameX stutter time share)",
            .needs = kNeedsFrames,
            .value = from_report<kStutterShare>,
            .frame_value = from_stats<kStutterShare>,
            .compared = true},
+    Figure{.key = "stutter_count_share",
+           .section = "Stutter",
+           .label = "CapFrameX stutter count",
+           .definition = "share of the frames > 2.5 x the mean frame time (CapFrameX stutter "
+                         "count share)",
+           .needs = kNeedsFrames,
+           .value = from_report<kStutterCountShare>,
+           .frame_value = from_stats<kStutterCountShare>,
+           .compared = true,
+           .text =
+               [](const CaptureReport& r) {
+                   return fmt::format("{} ({} frames)", percent(r.stats.stutter.count_share),
+                                      r.stats.stutter.above_mean);
+               }},
     Figure{.key = "hitch_count",
            .section = "Stutter",
            .label = "Unreal hitches",
@@ -620,7 +662,7 @@ const std::array kCatalogue = {
            .text = [](const CaptureReport& r) { return fixed(r.steady.fps.low1_average, 2); },
            .describe = as_above},
     Figure{.section = "Without start-up",
-           .label = "CapFrameX stutter",
+           .label = "CapFrameX stutter time",
            .definition = "as above",
            .needs = kNeedsFrames | kNeedsStartupSegment,
            .text = [](const CaptureReport& r) { return stutter_text(r.steady); },

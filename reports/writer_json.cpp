@@ -22,7 +22,9 @@ Json fps_json(const FpsFigures& f) {
                 {"p1_low", f.p1_low},
                 {"p01_low", f.p01_low},
                 {"low1_average", f.low1_average},
-                {"low01_average", f.low01_average}};
+                {"low01_average", f.low01_average},
+                {"low1_integral", f.low1_integral},
+                {"low01_integral", f.low01_integral}};
 }
 
 Json stutter_json(const FrameStats& s, const Series& series) {
@@ -35,6 +37,7 @@ Json stutter_json(const FrameStats& s, const Series& series) {
                                {"next_ms", h.next_ns >= 0 ? Json(ns_to_ms(h.next_ns)) : Json()}});
     }
     return Json{{"capframex_count", s.stutter.frames.size()},
+                {"capframex_count_share", s.stutter.count_share},
                 {"capframex_time_share", s.stutter.time_share},
                 {"capframex_window", s.stutter.window},
                 {"hitch_count", s.hitches.hitches.size()},

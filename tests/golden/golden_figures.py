@@ -49,8 +49,6 @@ def summary(frames):
     stdev = math.sqrt(var)
     p99 = percentile(s, 0.99)
     p999 = percentile(s, 0.999)
-    low99 = [v for v in s if v >= p99]
-    low999 = [v for v in s if v >= p999]
     ms = lambda ns: ns / 1e6
     ft = {
         "min": ms(s[0]), "mean": ms(mean), "stdev": ms(stdev), "cv": stdev / mean,
@@ -61,27 +59,69 @@ def summary(frames):
         "average": n / (total / 1e9),
         "p1_low": 1000.0 / ms(p99),
         "p01_low": 1000.0 / ms(p999),
-        "low1_average": 1000.0 / ms(sum(low99) / len(low99)),
-        "low01_average": 1000.0 / ms(sum(low999) / len(low999)),
     }
     return total, ft, fps
 
 
-def capframex_stutter(frames):
-    total = sum(frames)
-    mean_ms = total / len(frames) / 1e6
-    window = max(1, int(math.floor(10.0 * math.sqrt(mean_ms) + 0.5)))
-    smoothed = [frames[0]]
-    for i in range(1, len(frames)):
-        smoothed.append(frames[i - 1] if frames[i] > 3 * frames[i - 1] else frames[i])
-    count = 0
-    stutter_ns = 0
-    for i in range(1, len(frames)):
-        prev = smoothed[max(0, i - window):i]
-        if 2 * frames[i] * len(prev) > 5 * sum(prev):
-            count += 1
-            stutter_ns += frames[i]
-    return window, count, stutter_ns / total
+# CapFrameX's rules, re-implemented from CXWorld/CapFrameX master 3ba66ff (February 2026),
+# source/CapFrameX.Statistics.NetStandard: FrametimeStatisticProvider and
+# SampleBasedMovingAverage, over frame times in ms as CapFrameX holds them (doubles).
+def mathnet_quantile(values, tau):
+    """MathNet.Numerics Statistics.Quantile (ArrayStatistics.QuantileInplace, R-8)."""
+    data = sorted(values)
+    n = len(data)
+    h = (n + 1.0 / 3.0) * tau + 1.0 / 3.0
+    hf = int(h)
+    if hf <= 0 or tau == 0.0:
+        return data[0]
+    if hf >= n or tau == 1.0:
+        return data[-1]
+    a, b = data[hf - 1], data[hf]
+    return a + (h - hf) * (b - a)
+
+
+def capframex_low_average_ms(frames_ms, p_quantile):
+    """GetPercentageHighAverageSequence: mean of the frame times >= their quantile."""
+    q = mathnet_quantile(frames_ms, p_quantile)
+    low = [v for v in frames_ms if v >= q]
+    return sum(low) / len(low)
+
+
+def afterburner_integral_ms(frames_ms, p_quantile):
+    """GetPercentageHighIntegralSequence: longest first, until 1 - p of the total time."""
+    ordered = sorted(frames_ms, reverse=True)
+    target = sum(ordered) * (1 - p_quantile)
+    acc = 0.0
+    for v in ordered:
+        acc += v
+        if acc >= target:
+            return v
+    return ordered[-1]
+
+
+def capframex_stutter(frames_ms):
+    """Count share (GetStutteringCountPercentage) and time share (GetStutteringTimePercentage
+    over SampleBasedMovingAverage with W = Convert.ToInt32(sqrt(mean) * 10))."""
+    n = len(frames_ms)
+    mean = sum(frames_ms) / n
+    count_share = sum(1 for v in frames_ms if v > 2.5 * mean) / n
+    window = round(math.sqrt(mean) * 10)  # Python rounds half to even, as Convert.ToInt32
+    moving = []
+    for i in range(n):
+        local_sum, local_count, j = 0.0, 0, i
+        while j >= 0:
+            if j > 0 and frames_ms[j] > frames_ms[j - 1] * 3:
+                local_sum += frames_ms[j - 1]
+            else:
+                local_sum += frames_ms[j]
+            local_count += 1
+            if local_count >= window:
+                break
+            j -= 1
+        moving.append(local_sum / local_count)
+    flagged = [i for i in range(n) if frames_ms[i] > 2.5 * moving[i]]
+    time_share = sum(frames_ms[i] for i in flagged) / sum(frames_ms)
+    return max(1, window), len(flagged), count_share, time_share
 
 
 def unreal_hitches(frames):
@@ -185,7 +225,12 @@ def presentmon_figures(path):
             key, best = k, s
     frames = best["frames"]
     total, ft, fps = summary(frames)
-    window, count, share = capframex_stutter(frames)
+    frames_ms = [v / 1e6 for v in frames]
+    fps["low1_average"] = 1000.0 / capframex_low_average_ms(frames_ms, 1 - 0.01)
+    fps["low01_average"] = 1000.0 / capframex_low_average_ms(frames_ms, 1 - 0.001)
+    fps["low1_integral"] = 1000.0 / afterburner_integral_ms(frames_ms, 1 - 0.01)
+    fps["low01_integral"] = 1000.0 / afterburner_integral_ms(frames_ms, 1 - 0.001)
+    window, count, count_share, share = capframex_stutter(frames_ms)
     hitches, per_min = unreal_hitches(frames)
     out = {
         "source": {"process": key[0]},
@@ -193,7 +238,8 @@ def presentmon_figures(path):
         "duration_s": total / 1e9,
         "frame_time_ms": ft,
         "fps": fps,
-        "stutter": {"capframex_count": count, "capframex_time_share": share,
+        "stutter": {"capframex_count": count, "capframex_count_share": count_share,
+                    "capframex_time_share": share,
                     "capframex_window": window, "hitch_count": len(hitches),
                     "hitches_per_min": per_min, "hitches": hitches},
         "variation_buckets": variation(frames),
