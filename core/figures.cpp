@@ -494,7 +494,18 @@ const std::array kCatalogue = {
            .value = [](const CaptureReport& r) -> std::optional<double> {
                return r.application.average_fps;
            },
-           .text = [](const CaptureReport& r) { return cadence_text(r.application); }},
+           .text = [](const CaptureReport& r) { return cadence_text(r.application); },
+           .describe = [](const CaptureReport& r) -> std::string {
+               if (r.capture->app_interval_ns.empty()) {
+                   return "FrameType Application; interval = time since the previous "
+                          "application frame";
+               }
+               return fmt::format(
+                   "FrameType Application; interval = time between the app's frame starts "
+                   "({})",
+                   r.capture->source.format == "presentmon-2.4" ? "MsBetweenAppStart"
+                                                                : "FrameTime");
+           }},
     Figure{.key = "generated_fps",
            .section = "Frame generation",
            .label = "generated frames",

@@ -302,6 +302,26 @@ CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
     return c;
 }
 
+CadenceFigures application_cadence(std::span<const std::int64_t> app_interval_ns,
+                                   std::span<const std::uint8_t> generated,
+                                   std::span<const std::int64_t> frame_ns) {
+    CadenceFigures c;
+    if (generated.size() != app_interval_ns.size())
+        return c;
+    std::vector<std::int64_t> intervals;
+    for (std::size_t i = 0; i < app_interval_ns.size(); ++i) {
+        if (generated[i] != 0)
+            continue;
+        ++c.frames;
+        if (app_interval_ns[i] >= 0)
+            intervals.push_back(app_interval_ns[i]);
+    }
+    const std::int64_t total = std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0});
+    c.average_fps = total > 0 ? static_cast<double>(c.frames) / ns_to_s(total) : 0.0;
+    c.interval = summarize_frame_times(intervals);
+    return c;
+}
+
 FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,
                                std::span<const std::int64_t> start_ns, bool with_refresh) {
     FrameStats s;

@@ -155,6 +155,12 @@ struct CadenceFigures {
 };
 CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
                                std::span<const std::uint8_t> generated, bool want_generated);
+// The application frames' cadence from the time since the application's previous frame start
+// (app_interval_ns: 2.x FrameTime, 2.4+ MsBetweenAppStart; < 0 where unknown): interval = that
+// time of each application frame; average_fps = application frames / Σ frame_ns of all frames.
+CadenceFigures application_cadence(std::span<const std::int64_t> app_interval_ns,
+                                   std::span<const std::uint8_t> generated,
+                                   std::span<const std::int64_t> frame_ns);
 
 // All per-frame figures of one series.
 struct FrameStats {

@@ -124,11 +124,11 @@ def capframex_stutter(frames_ms):
     return max(1, window), len(flagged), count_share, time_share
 
 
-def unreal_hitches(frames):
+def unreal_hitches(frames, numbers):
     hitches = []
     for i in range(1, len(frames)):
         if frames[i] > 60_000_000 and 2 * frames[i] >= 3 * frames[i - 1]:
-            hitches.append({"frame": i, "frame_time_ms": frames[i] / 1e6})
+            hitches.append({"frame": numbers[i], "frame_time_ms": frames[i] / 1e6})
     minutes = sum(frames) / 1e9 / 60.0
     return hitches, len(hitches) / minutes
 
@@ -196,6 +196,11 @@ def presentmon_figures(path):
     frame_col = next(col[c] for c in FRAME_COLUMNS if c in col)
     display_col = next((col[c] for c in DISPLAY_COLUMNS if c in col), None)
     dropped_col = col.get("Dropped")
+    type_col = col.get("FrameType")
+    # PresentMon 2.x ("v2 metrics"): FrameTime is the time between the application's frame
+    # starts, 0 on generated frames, which are not frame times; DisplayedTime is a frame's time
+    # on screen, i.e. the display-change interval of the next displayed frame.
+    v2_metrics = header[frame_col] == "FrameTime"
     until_col = col.get("MsUntilDisplayed")
     streams = {}
     for row in rows[1:]:
@@ -204,8 +209,15 @@ def presentmon_figures(path):
         if missing(row[frame_col]):
             continue
         key = (row[col["Application"]], row[col["ProcessID"]], row[col["SwapChainAddress"]])
-        s = streams.setdefault(key, {"frames": [], "display": [], "dropped": 0})
-        s["frames"].append(ms_to_ns(row[frame_col]))
+        s = streams.setdefault(key, {"frames": [], "numbers": [], "display": [], "dropped": 0,
+                                     "generated": 0, "rows": 0})
+        s["rows"] += 1
+        generated = type_col is not None and row[type_col] not in ("Application", "", "NA")
+        if v2_metrics and generated:
+            s["generated"] += 1
+        else:
+            s["frames"].append(ms_to_ns(row[frame_col]))
+            s["numbers"].append(s["rows"] - 1)  # the frame's number in the capture
         dropped = False
         if dropped_col is not None and not missing(row[dropped_col]):
             dropped = int(row[dropped_col]) != 0
@@ -221,9 +233,11 @@ def presentmon_figures(path):
         s["dropped"] += 1 if dropped else 0
     key, best = None, None
     for k, s in streams.items():  # dicts keep file order: the first of equals wins
-        if best is None or len(s["frames"]) > len(best["frames"]):
+        if best is None or s["rows"] > best["rows"]:
             key, best = k, s
     frames = best["frames"]
+    if v2_metrics:
+        best["display"] = best["display"][:-1]  # each value belongs to the next displayed frame
     total, ft, fps = summary(frames)
     frames_ms = [v / 1e6 for v in frames]
     fps["low1_average"] = 1000.0 / capframex_low_average_ms(frames_ms, 1 - 0.01)
@@ -231,7 +245,7 @@ def presentmon_figures(path):
     fps["low1_integral"] = 1000.0 / afterburner_integral_ms(frames_ms, 1 - 0.01)
     fps["low01_integral"] = 1000.0 / afterburner_integral_ms(frames_ms, 1 - 0.001)
     window, count, count_share, share = capframex_stutter(frames_ms)
-    hitches, per_min = unreal_hitches(frames)
+    hitches, per_min = unreal_hitches(frames, best["numbers"])
     out = {
         "source": {"process": key[0]},
         "frames": len(frames),
