@@ -194,6 +194,14 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             }
         }
     }
+    // With tearing allowed, display changes do not wait for a refresh: whatever grid the
+    // intervals seem to sit on is not a refresh rate.
+    if (const auto tearing = slice(capture.tearing); !tearing.empty()) {
+        const auto torn = static_cast<double>(std::count(tearing.begin(), tearing.end(), 1));
+        const double share = torn / static_cast<double>(tearing.size());
+        if (share >= kRefreshMaxTearingShare)
+            r.stats.refresh = without_rate_for_tearing(r.stats.refresh, share);
+    }
 
     if (capture.generated.size() == n && options.timeline == Timeline::present) {
         const auto gen = slice(capture.generated);

@@ -40,6 +40,9 @@ struct Capture {
     // CPUWait, 2.4+ MsBetweenAppStart): the application's cadence; 0 on generated frames, -1
     // where the cell was NA.
     std::vector<std::int64_t> app_interval_ns;
+    // 1 where the frame was presented with SyncInterval 0 and AllowsTearing 1 (PresentMon
+    // family): its display change did not wait for a refresh.
+    std::vector<std::uint8_t> tearing;
     std::vector<std::int64_t> animation_error_ns;  // PresentMon 2.x AnimationError, if present
     // 1 where animation_error_ns holds a value; 0 where the cell was NA (generated frames,
     // frames never displayed, the first frame), and animation_error_ns holds 0 there.

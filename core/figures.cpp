@@ -94,6 +94,30 @@ std::string stutter_text(const FrameStats& s) {
                        s.stutter.frames.size());
 }
 
+// Why the report claims no refresh rate, with the evidence, naming the column looked at.
+std::string refresh_absence(const CaptureReport& r) {
+    const RefreshGuess& g = r.stats.refresh;
+    const std::string head = "no refresh rate was detected from " + r.refresh_column + ": ";
+    switch (g.absent) {
+        case RefreshGuess::Absent::tearing:
+            return head + fmt::format(
+                              "tearing was allowed (SyncInterval 0 with AllowsTearing on {} of "
+                              "the frames), so display changes did not wait for a refresh",
+                              percent(g.tearing_share));
+        case RefreshGuess::Absent::off_grid:
+            return head + fmt::format(
+                              "the intervals do not sit on one grid (the best, {} Hz, holds {} "
+                              "of them; a refresh rate needs {:.0f} %): variable refresh or no "
+                              "vsync",
+                              g.best_rate_hz, percent(g.best_on_grid_share),
+                              kRefreshMinOnGrid * 100.0);
+        case RefreshGuess::Absent::no_candidate:
+        case RefreshGuess::Absent::no:
+            break;
+    }
+    return head + "no candidate grid (50-360 Hz) holds 20 % more frames than chance";
+}
+
 std::string as_above(const CaptureReport&) {
     return "as above";
 }
@@ -421,9 +445,7 @@ const std::array kCatalogue = {
                    return r.stats.refresh.rate_hz > 0
                               ? "the candidate grid with the most frames beyond chance, from " +
                                     r.refresh_column
-                              : "no candidate grid (50-360 Hz) holds 20 % more frames than "
-                                "chance, from " +
-                                    r.refresh_column;
+                              : refresh_absence(r);
                }},
     Figure{.key = "refresh_hz",
            .section = "Display",
@@ -753,7 +775,7 @@ std::string need_reason(FigureNeed need, const CaptureReport& r) {
                                    capture_name(r));
             return "no generated frames among the frames analysed";
         case kNeedsRefreshGrid:
-            return fmt::format("no refresh rate was detected from {}", r.refresh_column);
+            return refresh_absence(r);
         case kNeedsLoopRecords:
             return fmt::format("{} has no loop columns (only loopscope traces do)",
                                capture_name(r));

@@ -229,14 +229,31 @@ RefreshGuess detect_refresh_rate(std::span<const std::int64_t> frame_ns) {
         const double excess = share - chance;
         if (excess >= best_excess) {
             // Ties go to the lower rate: its grid is the coarser explanation.
-            if (best.rate_hz != 0 && excess == best_excess)
+            if (best.best_rate_hz != 0 && excess == best_excess)
                 continue;
             best_excess = excess;
-            best.rate_hz = rate;
-            best.on_grid_share = share;
+            best.best_rate_hz = rate;
+            best.best_on_grid_share = share;
         }
     }
+    if (best.best_rate_hz == 0)
+        return best;  // absent: no_candidate
+    if (best.best_on_grid_share < kRefreshMinOnGrid) {
+        best.absent = RefreshGuess::Absent::off_grid;
+        return best;
+    }
+    best.absent = RefreshGuess::Absent::no;
+    best.rate_hz = best.best_rate_hz;
+    best.on_grid_share = best.best_on_grid_share;
     return best;
+}
+
+RefreshGuess without_rate_for_tearing(RefreshGuess guess, double tearing_share) {
+    guess.rate_hz = 0;
+    guess.on_grid_share = 0;
+    guess.absent = RefreshGuess::Absent::tearing;
+    guess.tearing_share = tearing_share;
+    return guess;
 }
 
 DisplayFigures display_figures(std::span<const std::int64_t> display_ns,

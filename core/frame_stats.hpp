@@ -111,19 +111,34 @@ VariationBuckets variation_buckets(std::span<const std::int64_t> frame_ns);
 
 // Display quantization. A frame time ft is on the grid of rate R when it lies within 0.5 ms of
 // a whole number k >= 1 of refresh periods: |ft·R − k·1e9| <= 0.5 ms·R (exact in integers). The
-// detected rate is the candidate whose on-grid share most exceeds the share that chance alone
-// gives (2·0.5 ms·R / 1 s, since denser grids catch more by luck); none when that excess is
-// below 0.2.
+// best candidate is the one whose on-grid share most exceeds the share that chance alone gives
+// (2·0.5 ms·R / 1 s, since denser grids catch more by luck). It is the refresh rate only when
+// that excess is at least 0.2 and at least 60 % of the intervals sit on its grid: a fixed
+// refresh without tearing puts display changes on the grid (100 % on the shared captures
+// composed by the desktop, 73 % on a windowed FrameView capture whose composition jitter splits
+// some periods in two), while variable refresh spreads them (42 % at "100 Hz" for intervals
+// between 27 and 35 ms) and so does tearing (48-67 % on the shared tearing captures).
 inline constexpr std::array<int, 11> kRefreshCandidatesHz = {50,  60,  72,  75,  90, 100,
                                                              120, 144, 165, 240, 360};
 inline constexpr std::int64_t kRefreshToleranceNs = 500'000;
 inline constexpr double kRefreshMinExcess = 0.2;
+inline constexpr double kRefreshMinOnGrid = 0.6;
+// Tearing: when at least half the frames were presented with SyncInterval 0 and AllowsTearing,
+// display changes do not wait for a refresh and no rate is claimed.
+inline constexpr double kRefreshMaxTearingShare = 0.5;
 double on_grid_share(std::span<const std::int64_t> frame_ns, int rate_hz);
 struct RefreshGuess {
-    int rate_hz = 0;  // 0 when no candidate stands out
+    enum class Absent { no, no_candidate, off_grid, tearing };
+    int rate_hz = 0;  // 0 when there is no rate; `absent` says why
     double on_grid_share = 0;
+    Absent absent = Absent::no_candidate;
+    int best_rate_hz = 0;  // the best candidate, also when it is not taken (0: none)
+    double best_on_grid_share = 0;
+    double tearing_share = 0;  // frames with SyncInterval 0 and AllowsTearing (tearing only)
 };
 RefreshGuess detect_refresh_rate(std::span<const std::int64_t> frame_ns);
+// The same guess withdrawn because tearing was allowed on `tearing_share` of the frames.
+RefreshGuess without_rate_for_tearing(RefreshGuess guess, double tearing_share);
 
 // Display side of a PresentMon capture: time between display changes over the displayed frames
 // (display_ns >= 0), frames never displayed, and the animation error where the capture has it.

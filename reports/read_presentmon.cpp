@@ -78,6 +78,7 @@ struct Layout {
     // Time since the application's previous frame start (ms): 2.x FrameTime (CPUBusy + CPUWait),
     // 2.4+ MsBetweenAppStart; 0 on generated frames.
     int app_interval = -1;
+    int sync_interval = -1, allows_tearing = -1;  // SyncInterval, AllowsTearing
     // PresentMon 2.x DisplayedTime: how long this frame stayed on screen, i.e. the time between
     // display changes of the next displayed frame; moved there when the streams are finished.
     bool display_is_time_on_screen = false;
@@ -131,6 +132,8 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
     l.pid = col("ProcessID");
     l.swap = col("SwapChainAddress");
     l.min_fields = l.columns.size();
+    l.sync_interval = col("SyncInterval");
+    l.allows_tearing = col("AllowsTearing");
     if (format == "presentmon-2") {
         l.frame = col("FrameTime");
         l.app_interval = l.frame;
@@ -189,9 +192,9 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
     if (l.qpc_interval < 0 && l.start_unit == StartUnit::qpc_following) {
         missing.push_back("MsBetweenAppStart");
     }
-    for (const int at :
-         {l.app, l.pid, l.swap, l.frame, l.display, l.dropped, l.until_displayed, l.frame_type,
-          l.animation_error, l.start, l.qpc_interval, l.app_interval}) {
+    for (const int at : {l.app, l.pid, l.swap, l.frame, l.display, l.dropped, l.until_displayed,
+                         l.frame_type, l.animation_error, l.start, l.qpc_interval, l.app_interval,
+                         l.sync_interval, l.allows_tearing}) {
         l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     }
     if (!missing.empty()) {
@@ -379,6 +382,11 @@ void parse_display_side(const Layout& l, const std::vector<Field>& fields, const
     if (l.frame_type >= 0) {
         const std::string_view type = fields[l.frame_type].text;
         c.generated.push_back(!is_missing(type) && type != "Application" ? 1 : 0);
+    }
+    if (l.sync_interval >= 0 && l.allows_tearing >= 0) {
+        const std::string_view sync = fields[l.sync_interval].text;
+        const std::string_view tearing = fields[l.allows_tearing].text;
+        c.tearing.push_back(sync == "0" && tearing == "1" ? 1 : 0);
     }
     if (l.app_interval >= 0) {
         const Field& f = fields[l.app_interval];

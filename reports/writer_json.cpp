@@ -50,6 +50,21 @@ Json variation_json(const VariationBuckets& v) {
                 {"lt_12ms", v.counts[3]}, {"ge_12ms", v.counts[4]}, {"changes", v.total}};
 }
 
+// Why there is no refresh rate: null when there is one.
+Json refresh_absent_name(RefreshGuess::Absent absent) {
+    switch (absent) {
+        case RefreshGuess::Absent::tearing:
+            return "tearing";
+        case RefreshGuess::Absent::off_grid:
+            return "off_grid";
+        case RefreshGuess::Absent::no_candidate:
+            return "no_candidate";
+        case RefreshGuess::Absent::no:
+            break;
+    }
+    return nullptr;
+}
+
 Json cadence_json(const CadenceFigures& c) {
     return Json{{"frames", c.frames},
                 {"average_fps", c.average_fps},
@@ -170,7 +185,8 @@ Json capture_json(const CaptureReport& r) {
     j["refresh"] =
         Json{{"rate_hz", s.refresh.rate_hz > 0 ? Json(s.refresh.rate_hz) : Json()},
              {"on_grid_share", s.refresh.rate_hz > 0 ? Json(s.refresh.on_grid_share) : Json()},
-             {"column", r.refresh_column}};
+             {"column", r.refresh_column},
+             {"absent", refresh_absent_name(s.refresh.absent)}};
     if (r.timeline == Timeline::display)
         j["dropped_frames_left_out"] = r.dropped_in_range;
     if (r.display.available) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -182,6 +183,58 @@ TEST(ReportModel, NoRefreshGridLeavesTheRefreshFiguresAbsentNotZero) {
                                   [](const SummaryRow& x) { return x.label == "refresh rate"; });
     ASSERT_NE(row, rows.end());
     EXPECT_EQ(row->value, "none detected");
+}
+
+// Variable refresh: display intervals spread between 27 and 35 ms. 40 % sit on the 100 Hz grid
+// (30 ms), well beyond the 10 % chance gives, but a fixed refresh without tearing puts nearly
+// all of them on its grid: no rate, and the report says why.
+TEST(ReportModel, IntervalsOffOneGridGiveNoRefreshRateAndSayWhy) {
+    const std::vector<double> pattern_ms = {30.0, 30.0, 30.0, 30.0, 27.3,
+                                            28.6, 31.7, 33.2, 34.4, 32.6};
+    std::vector<std::int64_t> frames;
+    for (int i = 0; i < 90; ++i)
+        frames.push_back(std::llround(pattern_ms[static_cast<std::size_t>(i) % 10] * 1e6));
+    Capture c = make_capture(frames);
+    c.display_ns = frames;
+    c.dropped.assign(frames.size(), 0);
+    const CaptureReport r = analyse_capture(c, {});
+    EXPECT_EQ(r.stats.refresh.rate_hz, 0);
+    EXPECT_EQ(r.stats.refresh.absent, RefreshGuess::Absent::off_grid);
+    EXPECT_EQ(r.stats.refresh.best_rate_hz, 100);
+    EXPECT_DOUBLE_EQ(r.stats.refresh.best_on_grid_share, 0.4);
+    const FigureValue v = figure_value(r, "refresh_hz");
+    EXPECT_FALSE(v.has_value());
+    EXPECT_NE(v.reason.find("do not sit on one grid (the best, 100 Hz, holds 40.00 %"),
+              std::string::npos)
+        << v.reason;
+    // The same intervals all on the 60 Hz grid are a refresh rate.
+    std::vector<std::int64_t> steady(90, 33'333'333);
+    Capture fixed = make_capture(steady);
+    fixed.display_ns = steady;
+    fixed.dropped.assign(steady.size(), 0);
+    EXPECT_EQ(analyse_capture(fixed, {}).stats.refresh.rate_hz, 60);
+}
+
+// Tearing allowed (SyncInterval 0 with AllowsTearing) on most frames: display changes do not
+// wait for a refresh, so even intervals that sit on a grid give no rate.
+TEST(ReportModel, TearingAllowedGivesNoRefreshRate) {
+    std::vector<std::int64_t> steady(90, 16'666'667);
+    Capture c = make_capture(steady);
+    c.display_ns = steady;
+    c.dropped.assign(steady.size(), 0);
+    c.tearing.assign(steady.size(), 1);
+    c.tearing[0] = 0;
+    const CaptureReport r = analyse_capture(c, {});
+    EXPECT_EQ(r.stats.refresh.rate_hz, 0);
+    EXPECT_EQ(r.stats.refresh.absent, RefreshGuess::Absent::tearing);
+    EXPECT_EQ(r.stats.refresh.best_rate_hz, 60);  // the grid is there; it is not a refresh
+    const FigureValue v = figure_value(r, "on_grid_share");
+    EXPECT_NE(v.reason.find("tearing was allowed (SyncInterval 0 with AllowsTearing on 98.89 % "),
+              std::string::npos)
+        << v.reason;
+    // Without tearing the same frames are 60 Hz.
+    c.tearing.assign(steady.size(), 0);
+    EXPECT_EQ(analyse_capture(c, {}).stats.refresh.rate_hz, 60);
 }
 
 TEST(ReportModel, EveryKeyedFigureHasAValueOrAReason) {

@@ -154,14 +154,22 @@ def on_grid(frames, rate):
     return on / len(frames)
 
 
-def refresh(frames):
+def refresh(frames, tearing_share):
     best_rate, best_share, best_excess = None, None, 0.2
     for rate in REFRESH_CANDIDATES:
         share = on_grid(frames, rate)
         excess = share - 2.0 * REFRESH_TOLERANCE_NS * rate / 1e9
         if excess >= best_excess and not (best_rate is not None and excess == best_excess):
             best_rate, best_share, best_excess = rate, share, excess
-    return {"rate_hz": best_rate, "on_grid_share": best_share}
+    # A rate only where the display waits for one (no tearing on half the frames or more) and
+    # the intervals sit on its grid (60 % of them at least).
+    if tearing_share is not None and tearing_share >= 0.5:
+        return {"rate_hz": None, "on_grid_share": None, "absent": "tearing"}
+    if best_rate is None:
+        return {"rate_hz": None, "on_grid_share": None, "absent": "no_candidate"}
+    if best_share < 0.6:
+        return {"rate_hz": None, "on_grid_share": None, "absent": "off_grid"}
+    return {"rate_hz": best_rate, "on_grid_share": best_share, "absent": None}
 
 
 def startup(frames):
@@ -212,6 +220,9 @@ def presentmon_figures(path):
         s = streams.setdefault(key, {"frames": [], "numbers": [], "display": [], "dropped": 0,
                                      "generated": 0, "rows": 0})
         s["rows"] += 1
+        if "SyncInterval" in col and "AllowsTearing" in col:
+            torn = row[col["SyncInterval"]] == "0" and row[col["AllowsTearing"]] == "1"
+            s["torn"] = s.get("torn", 0) + (1 if torn else 0)
         generated = type_col is not None and row[type_col] not in ("Application", "", "NA")
         if v2_metrics and generated:
             s["generated"] += 1
@@ -257,7 +268,8 @@ def presentmon_figures(path):
                     "capframex_window": window, "hitch_count": len(hitches),
                     "hitches_per_min": per_min, "hitches": hitches},
         "variation_buckets": variation(frames),
-        "refresh": refresh(best["display"] if best["display"] else frames),
+        "refresh": refresh(best["display"] if best["display"] else frames,
+                           best["torn"] / best["rows"] if "torn" in best else None),
         "segments": {"startup": startup(frames)},
     }
     if display_col is not None:
