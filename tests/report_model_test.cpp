@@ -68,20 +68,52 @@ TEST(ReportSegments, SelectRangeIsHalfOpenByFrameOrByStartTime) {
                  UsageError);
 }
 
-TEST(ReportSegments, StartupIsTheLooseRunOfFarOffFramesAtTheStart) {
-    // 5 loading frames of 80 ms, 20 steady, one 50 ms frame (within 30 of the run: joins it),
-    // then steady; a far-off frame 40 frames later does not join.
-    std::vector<std::int64_t> frames(5, 80 * kMs);
+TEST(ReportSegments, StartupIsTheDenseRunOfFarOffFramesAtTheStart) {
+    // Loading frames of 80 ms with a few steady ones among them (far-off frames stay at least
+    // half of the run), then steady; a 50 ms frame 20 frames later is an ordinary hitch: it
+    // does not pull the 20 steady frames before it into the segment.
+    std::vector<std::int64_t> frames = {80 * kMs, 80 * kMs, 16 * kMs, 80 * kMs,
+                                        16 * kMs, 80 * kMs, 80 * kMs};
     frames.insert(frames.end(), 20, 16 * kMs);
-    frames.push_back(50 * kMs);  // index 25
-    frames.insert(frames.end(), 40, 16 * kMs);
-    frames.push_back(50 * kMs);  // index 66
-    frames.insert(frames.end(), 100, 16 * kMs);
+    frames.push_back(50 * kMs);  // index 27
+    frames.insert(frames.end(), 140, 16 * kMs);
     const StartupSegment s = detect_startup(frames);
-    EXPECT_EQ(s.frames, 26u);
+    EXPECT_EQ(s.frames, 7u);
     EXPECT_DOUBLE_EQ(s.median_ms, 16.0);
-    EXPECT_EQ(s.duration_ns, 5 * 80 * kMs + 20 * 16 * kMs + 50 * kMs);
+    EXPECT_EQ(s.duration_ns, 5 * 80 * kMs + 2 * 16 * kMs);
     EXPECT_FALSE(s.long_gap);
+}
+
+// Sparse far-off frames (one every 25) after a short loading run: the earlier "within 30
+// frames" rule chained them across the whole first half and set aside 101 frames of which 93
+// were ordinary. The segment is the loading run alone.
+TEST(ReportSegments, StartupNeverSetsAsideAStretchOfOrdinaryFrames) {
+    std::vector<std::int64_t> frames(4, 90 * kMs);
+    for (int i = 4; i < 240; ++i)
+        frames.push_back(i % 25 == 0 ? 45 * kMs : 16 * kMs);
+    const StartupSegment s = detect_startup(frames);
+    EXPECT_EQ(s.frames, 4u);
+    std::size_t ordinary = 0;
+    for (std::size_t i = 0; i < s.frames; ++i)
+        ordinary += frames[i] == 16 * kMs ? 1 : 0;
+    EXPECT_EQ(ordinary, 0u);
+}
+
+// One more frame at the end moves the scanned first half by a frame; that must not change the
+// segment. Far-off frames at 0-4, 30 and 60: with 121 frames the scan stops before 60, with
+// 122 it reaches it (the earlier rule went from 31 frames to 61).
+TEST(ReportSegments, OneTrailingFrameDoesNotFlipTheStartup) {
+    std::vector<std::int64_t> frames(121, 16 * kMs);
+    for (const std::size_t i : {0u, 1u, 2u, 3u, 4u, 30u, 60u})
+        frames[i] = 80 * kMs;
+    const StartupSegment before = detect_startup(frames);
+    for (const std::int64_t last : {16 * kMs, 80 * kMs, 1500 * kMs}) {
+        std::vector<std::int64_t> longer = frames;
+        longer.push_back(last);
+        const StartupSegment after = detect_startup(longer);
+        EXPECT_EQ(after.frames, before.frames) << last;
+    }
+    EXPECT_EQ(before.frames, 5u);
 }
 
 TEST(ReportSegments, ALongGapInTheFirstHalfEndsTheStartup) {

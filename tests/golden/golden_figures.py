@@ -178,12 +178,14 @@ def startup(frames):
         return None
     median = percentile(sorted(frames), 0.5)
     far = lambda v: v > 2.0 * median or v < 0.5 * median
-    end = 0
+    end, after_gap, far_count = 0, 0, 0
     for i in range(n // 2):
         if frames[i] >= 1_000_000_000:
-            end = i + 1
-        elif far(frames[i]) and i < end + 30:
-            end = i + 1
+            end, after_gap, far_count = i + 1, i + 1, 0
+        elif far(frames[i]):
+            far_count += 1
+            if 2 * far_count >= i + 1 - after_gap:  # far-off frames at least half since the gap
+                end = i + 1
     if end == 0:
         return None
     if sum(1 for v in frames[end:] if far(v)) > 0.05 * (n - end):
