@@ -40,7 +40,7 @@ std::string source_column(std::string_view format, Timeline timeline) {
     if (format == "presentmon-1" || format == "ocat")
         return "msBetweenPresents";
     if (starts_with(format, "presentmon-2") && format != "presentmon-2.4")
-        return "FrameTime";
+        return "application FrameTime";
     if (starts_with(format, "mangohud"))
         return "frametime";
     if (format == "plain")
@@ -127,15 +127,27 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     std::int64_t t = 0;
     for (std::size_t i = 0; i < r.range.begin; ++i)
         t += capture.frame_ns[i];
+    const bool skip_first = !first_frame_is_frame_time(capture);
+    const bool skip_generated = options.timeline == Timeline::present &&
+                                generated_frames_have_no_frame_time(capture) &&
+                                capture.generated.size() == n;
     for (std::size_t i = r.range.begin; i < r.range.end; ++i) {
         const std::int64_t start = have_starts ? capture.start_ns[i] : t;
         t += capture.frame_ns[i];
+        if (i == 0 && skip_first)
+            continue;
+        if (skip_generated && capture.generated[i] != 0) {
+            ++r.generated_without_frame_time;
+            continue;
+        }
         std::int64_t ft = capture.frame_ns[i];
         if (options.timeline == Timeline::display) {
-            const bool dropped = (capture.dropped.size() == n && capture.dropped[i] != 0) ||
-                                 capture.display_ns[i] < 0;
-            if (dropped) {
-                ++r.dropped_in_range;
+            // A frame with no display time is left out; it counts as dropped only when it was
+            // never displayed (the first displayed frame of a 2.x capture has no time either).
+            if (capture.display_ns[i] < 0) {
+                const bool dropped = capture.dropped.size() == n ? capture.dropped[i] != 0 : true;
+                if (dropped)
+                    ++r.dropped_in_range;
                 continue;
             }
             ft = capture.display_ns[i];
@@ -145,8 +157,14 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
         r.series.start_ns.push_back(start);
     }
     if (r.series.frame_ns.empty()) {
-        throw UsageError(
-            fmt::format("'{}': no displayed frames in the selected range", capture.source.file));
+        if (options.timeline == Timeline::display) {
+            throw UsageError(fmt::format("'{}': no displayed frames in the selected range",
+                                         capture.source.file));
+        }
+        throw UsageError(fmt::format(
+            "'{}': no frame times in the selected range (frame 0 of a loopscope trace has no "
+            "previous frame and is not a frame time)",
+            capture.source.file));
     }
 
     r.stats = compute_frame_stats(r.series.frame_ns, r.series.start_ns);
@@ -176,6 +194,14 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             }
         }
     }
+    // With tearing allowed, display changes do not wait for a refresh: whatever grid the
+    // intervals seem to sit on is not a refresh rate.
+    if (const auto tearing = slice(capture.tearing); !tearing.empty()) {
+        const auto torn = static_cast<double>(std::count(tearing.begin(), tearing.end(), 1));
+        const double share = torn / static_cast<double>(tearing.size());
+        if (share >= kRefreshMaxTearingShare)
+            r.stats.refresh = without_rate_for_tearing(r.stats.refresh, share);
+    }
 
     if (capture.generated.size() == n && options.timeline == Timeline::present) {
         const auto gen = slice(capture.generated);
@@ -184,6 +210,12 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             const auto frames = slice(capture.frame_ns);
             r.application = cadence_figures(frames, gen, false);
             r.generated = cadence_figures(frames, gen, true);
+            // The application's cadence from its own frame starts where the capture has them
+            // (2.x FrameTime, 2.4+ MsBetweenAppStart), as the same recording in either layout
+            // gives it.
+            const auto app_interval = slice(capture.app_interval_ns);
+            if (!app_interval.empty())
+                r.application = application_cadence(app_interval, gen, frames);
         }
     }
 

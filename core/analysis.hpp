@@ -41,6 +41,9 @@ struct CaptureReport {
     FrameRange range;                  // capture frames selected by --from / --to
     Series series;                     // frames on the chosen timeline within the range
     std::size_t dropped_in_range = 0;  // display timeline: frames never displayed, left out
+    // Present timeline of a PresentMon 2.x capture: generated frames, whose FrameTime is 0 and
+    // not a frame time, left out of the series and counted here.
+    std::size_t generated_without_frame_time = 0;
 
     FrameStats stats;            // all frames of the series
     std::string refresh_column;  // the frame times the refresh rate was detected on

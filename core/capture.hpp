@@ -36,6 +36,13 @@ struct Capture {
     std::vector<std::int64_t> display_ns;  // time between display changes; -1 where not displayed
     std::vector<std::uint8_t> dropped;     // 1 where the frame was never displayed
     std::vector<std::uint8_t> generated;   // 1 where the frame was generated (FrameType != App)
+    // Time since the application's previous frame start (PresentMon 2.x FrameTime = CPUBusy +
+    // CPUWait, 2.4+ MsBetweenAppStart): the application's cadence; 0 on generated frames, -1
+    // where the cell was NA.
+    std::vector<std::int64_t> app_interval_ns;
+    // 1 where the frame was presented with SyncInterval 0 and AllowsTearing 1 (PresentMon
+    // family): its display change did not wait for a refresh.
+    std::vector<std::uint8_t> tearing;
     std::vector<std::int64_t> animation_error_ns;  // PresentMon 2.x AnimationError, if present
     // 1 where animation_error_ns holds a value; 0 where the cell was NA (generated frames,
     // frames never displayed, the first frame), and animation_error_ns holds 0 there.
@@ -51,5 +58,20 @@ struct Capture {
 
     std::size_t frames() const { return frame_ns.size(); }
 };
+
+// Whether frame 0's time is a frame time. In a loopscope trace it is not: frame 0 has no
+// previous frame, so its raw_ns is only the time since the trace began (about 0). Statistics,
+// stutter and hitches leave it out; the trace and its loop records keep it. A PresentMon-like
+// capture's first row is timed against a present before the capture began, so it counts.
+inline bool first_frame_is_frame_time(const Capture& capture) {
+    return capture.source.format != "loopscope-trace";
+}
+
+// Whether generated frames lack a frame time. PresentMon 2.x's FrameTime is the time between the
+// application's frame starts and is 0 on generated frames, which are not 0 ms frames: its present
+// timeline is the application frames' (generated ones are counted and on the display timeline).
+inline bool generated_frames_have_no_frame_time(const Capture& capture) {
+    return capture.source.format == "presentmon-2";
+}
 
 }  // namespace loopscope

@@ -53,6 +53,8 @@ constexpr auto kP1Low = [](const FrameStats& s) { return s.fps.p1_low; };
 constexpr auto kP01Low = [](const FrameStats& s) { return s.fps.p01_low; };
 constexpr auto kLow1Avg = [](const FrameStats& s) { return s.fps.low1_average; };
 constexpr auto kLow01Avg = [](const FrameStats& s) { return s.fps.low01_average; };
+constexpr auto kLow1Integral = [](const FrameStats& s) { return s.fps.low1_integral; };
+constexpr auto kLow01Integral = [](const FrameStats& s) { return s.fps.low01_integral; };
 constexpr auto kMin = [](const FrameStats& s) { return s.frame_time.min_ms; };
 constexpr auto kMean = [](const FrameStats& s) { return s.frame_time.mean_ms; };
 constexpr auto kStdev = [](const FrameStats& s) { return s.frame_time.stdev_ms; };
@@ -65,6 +67,7 @@ constexpr auto kP999 = [](const FrameStats& s) { return s.frame_time.p999_ms; };
 constexpr auto kMax = [](const FrameStats& s) { return s.frame_time.max_ms; };
 constexpr auto kStutterCount = [](const FrameStats& s) { return s.stutter.frames.size(); };
 constexpr auto kStutterShare = [](const FrameStats& s) { return s.stutter.time_share; };
+constexpr auto kStutterCountShare = [](const FrameStats& s) { return s.stutter.count_share; };
 constexpr auto kHitchCount = [](const FrameStats& s) { return s.hitches.hitches.size(); };
 constexpr auto kHitchRate = [](const FrameStats& s) { return s.hitches.per_minute; };
 constexpr auto kVarGe12 = [](const FrameStats& s) { return s.variation.share(4); };
@@ -105,8 +108,32 @@ std::string cadence_text(const CadenceFigures& c) {
 }
 
 std::string stutter_text(const FrameStats& s) {
-    return fmt::format("{} frames, {} of time", s.stutter.frames.size(),
-                       percent(s.stutter.time_share));
+    return fmt::format("{} of time ({} frames)", percent(s.stutter.time_share),
+                       s.stutter.frames.size());
+}
+
+// Why the report claims no refresh rate, with the evidence, naming the column looked at.
+std::string refresh_absence(const CaptureReport& r) {
+    const RefreshGuess& g = r.stats.refresh;
+    const std::string head = "no refresh rate was detected from " + r.refresh_column + ": ";
+    switch (g.absent) {
+        case RefreshGuess::Absent::tearing:
+            return head + fmt::format(
+                              "tearing was allowed (SyncInterval 0 with AllowsTearing on {} of "
+                              "the frames), so display changes did not wait for a refresh",
+                              percent(g.tearing_share));
+        case RefreshGuess::Absent::off_grid:
+            return head + fmt::format(
+                              "the intervals do not sit on one grid (the best, {} Hz, holds {} "
+                              "of them; a refresh rate needs {:.0f} %): variable refresh or no "
+                              "vsync",
+                              g.best_rate_hz, percent(g.best_on_grid_share),
+                              kRefreshMinOnGrid * 100.0);
+        case RefreshGuess::Absent::no_candidate:
+        case RefreshGuess::Absent::no:
+            break;
+    }
+    return head + "no candidate grid (50-360 Hz) holds 20 % more frames than chance";
 }
 
 std::string as_above(const CaptureReport&) {
@@ -260,7 +287,7 @@ const std::array kCatalogue = {
            .section = "FPS",
            .label = "1% low",
            .unit = "FPS",
-           .definition = "1000 / p99 frame time",
+           .definition = "1000 / p99 frame time (percentile meaning: PresentMon, most tools)",
            .needs = kNeedsFrames,
            .value = from_report<kP1Low>,
            .frame_value = from_stats<kP1Low>,
@@ -270,7 +297,7 @@ const std::array kCatalogue = {
            .section = "FPS",
            .label = "0.1% low",
            .unit = "FPS",
-           .definition = "1000 / p99.9 frame time",
+           .definition = "1000 / p99.9 frame time (percentile meaning: PresentMon, most tools)",
            .needs = kNeedsFrames,
            .value = from_report<kP01Low>,
            .frame_value = from_stats<kP01Low>,
@@ -280,7 +307,8 @@ const std::array kCatalogue = {
            .section = "FPS",
            .label = "1% low average",
            .unit = "FPS",
-           .definition = "1000 / mean(frame times >= p99) (CapFrameX)",
+           .definition = "1000 / mean(frame times >= their 0.99 quantile, MathNet R-8) "
+                         "(CapFrameX \"1% low average\")",
            .needs = kNeedsFrames,
            .value = from_report<kLow1Avg>,
            .frame_value = from_stats<kLow1Avg>,
@@ -290,19 +318,42 @@ const std::array kCatalogue = {
            .section = "FPS",
            .label = "0.1% low average",
            .unit = "FPS",
-           .definition = "1000 / mean(frame times >= p99.9) (CapFrameX)",
+           .definition = "1000 / mean(frame times >= their 0.999 quantile, MathNet R-8) "
+                         "(CapFrameX \"0.1% low average\")",
            .needs = kNeedsFrames,
            .value = from_report<kLow01Avg>,
            .frame_value = from_stats<kLow01Avg>,
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low01_average, 2); }},
+    Figure{.key = "low1_integral_fps",
+           .section = "FPS",
+           .label = "1% low integral",
+           .unit = "FPS",
+           .definition = "1000 / the frame at which the longest frames first sum to 1 % of the "
+                         "time (MSI Afterburner; CapFrameX \"1% low\")",
+           .needs = kNeedsFrames,
+           .value = from_report<kLow1Integral>,
+           .frame_value = from_stats<kLow1Integral>,
+           .compared = true,
+           .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low1_integral, 2); }},
+    Figure{.key = "low01_integral_fps",
+           .section = "FPS",
+           .label = "0.1% low integral",
+           .unit = "FPS",
+           .definition = "1000 / the frame at which the longest frames first sum to 0.1 % of "
+                         "the time (MSI Afterburner; CapFrameX \"0.1% low\")",
+           .needs = kNeedsFrames,
+           .value = from_report<kLow01Integral>,
+           .frame_value = from_stats<kLow01Integral>,
+           .compared = true,
+           .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low01_integral, 2); }},
     // Stutter
     Figure{.key = "stutter_count",
            .section = "Stutter",
-           .label = "CapFrameX stutter",
+           .label = "CapFrameX stutter time",
            .unit = "frames",
-           .definition = "frame time > 2.5 x moving average of the round(10·sqrt(mean ms)) "
-                         "preceding frames",
+           .definition = "frames > 2.5 x the moving average of the round-half-even(10·sqrt(mean "
+                         "ms)) samples ending at the frame (CapFrameX)",
            .needs = kNeedsFrames,
            .value = from_report<kStutterCount>,
            .frame_value = from_stats<kStutterCount>,
@@ -311,18 +362,33 @@ const std::array kCatalogue = {
            .describe =
                [](const CaptureReport& r) {
                    return fmt::format(
-                       "frame time > 2.5 x moving average of the {} preceding frames "
-                       "(round(10·sqrt(mean ms))); a sample > 3 x its predecessor enters the "
-                       "average as the predecessor",
+                       "time of the frames > 2.5 x the moving average of the {} samples ending "
+                       "at the frame (round-half-even(10·sqrt(mean ms))); in that average a "
+                       "sample > 3 x the one before it counts as the one before (CapFrameX)",
                        r.stats.stutter.window);
                }},
     Figure{.key = "stutter_share",
            .section = "Stutter",
-           .definition = "share of the total time spent in CapFrameX stutter frames",
+           .definition = "share of the total time spent in frames > 2.5 x their moving average "
+                         "(CapFrameX stutter time share)",
            .needs = kNeedsFrames,
            .value = from_report<kStutterShare>,
            .frame_value = from_stats<kStutterShare>,
            .compared = true},
+    Figure{.key = "stutter_count_share",
+           .section = "Stutter",
+           .label = "CapFrameX stutter count",
+           .definition = "share of the frames > 2.5 x the mean frame time (CapFrameX stutter "
+                         "count share)",
+           .needs = kNeedsFrames,
+           .value = from_report<kStutterCountShare>,
+           .frame_value = from_stats<kStutterCountShare>,
+           .compared = true,
+           .text =
+               [](const CaptureReport& r) {
+                   return fmt::format("{} ({} frames)", percent(r.stats.stutter.count_share),
+                                      r.stats.stutter.above_mean);
+               }},
     Figure{.key = "hitch_count",
            .section = "Stutter",
            .label = "Unreal hitches",
@@ -397,9 +463,7 @@ const std::array kCatalogue = {
                    return r.stats.refresh.rate_hz > 0
                               ? "the candidate grid with the most frames beyond chance, from " +
                                     r.refresh_column
-                              : "no candidate grid (50-360 Hz) holds 20 % more frames than "
-                                "chance, from " +
-                                    r.refresh_column;
+                              : refresh_absence(r);
                }},
     Figure{.key = "refresh_hz",
            .section = "Display",
@@ -470,7 +534,18 @@ const std::array kCatalogue = {
            .value = [](const CaptureReport& r) -> std::optional<double> {
                return r.application.average_fps;
            },
-           .text = [](const CaptureReport& r) { return cadence_text(r.application); }},
+           .text = [](const CaptureReport& r) { return cadence_text(r.application); },
+           .describe = [](const CaptureReport& r) -> std::string {
+               if (r.capture->app_interval_ns.empty()) {
+                   return "FrameType Application; interval = time since the previous "
+                          "application frame";
+               }
+               return fmt::format(
+                   "FrameType Application; interval = time between the app's frame starts "
+                   "({})",
+                   r.capture->source.format == "presentmon-2.4" ? "MsBetweenAppStart"
+                                                                : "FrameTime");
+           }},
     Figure{.key = "generated_fps",
            .section = "Frame generation",
            .label = "generated frames",
@@ -638,7 +713,7 @@ const std::array kCatalogue = {
            .text = [](const CaptureReport& r) { return fixed(r.steady.fps.low1_average, 2); },
            .describe = as_above},
     Figure{.section = "Without start-up",
-           .label = "CapFrameX stutter",
+           .label = "CapFrameX stutter time",
            .definition = "as above",
            .needs = kNeedsFrames | kNeedsStartupSegment,
            .text = [](const CaptureReport& r) { return stutter_text(r.steady); },
@@ -734,7 +809,7 @@ std::string need_reason(FigureNeed need, const CaptureReport& r) {
                                    capture_name(r));
             return "no generated frames among the frames analysed";
         case kNeedsRefreshGrid:
-            return fmt::format("no refresh rate was detected from {}", r.refresh_column);
+            return refresh_absence(r);
         case kNeedsLoopRecords:
             return fmt::format("{} has no loop columns (only loopscope traces do)",
                                capture_name(r));

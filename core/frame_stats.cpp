@@ -59,9 +59,46 @@ FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns) {
     s.p95_ms = ns_to_ms(percentile_sorted(sorted, 0.95));
     s.p99_ms = ns_to_ms(p99_ns);
     s.p999_ms = ns_to_ms(p999_ns);
-    s.mean_at_or_above_p99_ms = ns_to_ms(mean_at_or_above(sorted, p99_ns));
-    s.mean_at_or_above_p999_ms = ns_to_ms(mean_at_or_above(sorted, p999_ns));
+    s.mean_at_or_above_q99_ms =
+        ns_to_ms(mean_at_or_above(sorted, quantile_r8_sorted(sorted, 0.99)));
+    s.mean_at_or_above_q999_ms =
+        ns_to_ms(mean_at_or_above(sorted, quantile_r8_sorted(sorted, 0.999)));
+    s.integral_1_ms = ns_to_ms(integral_low_frame_ns(sorted, 0.01));
+    s.integral_01_ms = ns_to_ms(integral_low_frame_ns(sorted, 0.001));
     return s;
+}
+
+double quantile_r8_sorted(std::span<const std::int64_t> sorted_ns, double p) {
+    if (sorted_ns.empty())
+        return 0.0;
+    const double n = static_cast<double>(sorted_ns.size());
+    const double h = (n + 1.0 / 3.0) * p + 1.0 / 3.0;
+    const double whole = std::floor(h);
+    if (whole <= 0.0)
+        return static_cast<double>(sorted_ns.front());
+    if (whole >= n)
+        return static_cast<double>(sorted_ns.back());
+    const auto i = static_cast<std::size_t>(whole);
+    const double a = static_cast<double>(sorted_ns[i - 1]);
+    const double b = static_cast<double>(sorted_ns[i]);
+    return a + (h - whole) * (b - a);
+}
+
+std::int64_t integral_low_frame_ns(std::span<const std::int64_t> sorted_ns, double share) {
+    if (sorted_ns.empty())
+        return 0;
+    const std::int64_t total = std::accumulate(sorted_ns.begin(), sorted_ns.end(), std::int64_t{0});
+    // The target as CapFrameX forms it from its quantile argument (0.99 for 1 %), total × (1 −
+    // quantile) in doubles, so that a sum landing on the target picks the same frame.
+    const double quantile = 1.0 - share;
+    const double target = static_cast<double>(total) * (1.0 - quantile);
+    std::int64_t sum = 0;
+    for (auto it = sorted_ns.rbegin(); it != sorted_ns.rend(); ++it) {
+        sum += *it;
+        if (static_cast<double>(sum) >= target)
+            return *it;
+    }
+    return sorted_ns.front();
 }
 
 FpsFigures fps_figures(const FrameTimeSummary& s) {
@@ -71,15 +108,18 @@ FpsFigures fps_figures(const FrameTimeSummary& s) {
     f.average = static_cast<double>(s.frames) / ns_to_s(s.total_ns);
     f.p1_low = fps_of_ms(s.p99_ms);
     f.p01_low = fps_of_ms(s.p999_ms);
-    f.low1_average = fps_of_ms(s.mean_at_or_above_p99_ms);
-    f.low01_average = fps_of_ms(s.mean_at_or_above_p999_ms);
+    f.low1_average = fps_of_ms(s.mean_at_or_above_q99_ms);
+    f.low01_average = fps_of_ms(s.mean_at_or_above_q999_ms);
+    f.low1_integral = fps_of_ms(s.integral_1_ms);
+    f.low01_integral = fps_of_ms(s.integral_01_ms);
     return f;
 }
 
 std::size_t capframex_window(double mean_ms) {
     if (!(mean_ms > 0))
         return 1;
-    const auto w = static_cast<std::size_t>(std::floor(10.0 * std::sqrt(mean_ms) + 0.5));
+    // Convert.ToInt32 rounds half to even, as nearbyint does in the default rounding mode.
+    const auto w = static_cast<std::size_t>(std::nearbyint(10.0 * std::sqrt(mean_ms)));
     return std::max<std::size_t>(1, w);
 }
 
@@ -88,23 +128,29 @@ CapFrameXStutter capframex_stutter(std::span<const std::int64_t> frame_ns) {
     if (frame_ns.empty())
         return r;
     const std::int64_t total = std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0});
-    r.window = capframex_window(
-        ns_to_ms(static_cast<double>(total) / static_cast<double>(frame_ns.size())));
-    // The values the moving average sees: a spike over 3 × its predecessor counts as the
-    // predecessor.
-    std::vector<std::int64_t> smoothed(frame_ns.size());
-    smoothed[0] = frame_ns[0];
-    for (std::size_t i = 1; i < frame_ns.size(); ++i) {
-        smoothed[i] = frame_ns[i] > 3 * frame_ns[i - 1] ? frame_ns[i - 1] : frame_ns[i];
+    const auto n = static_cast<std::int64_t>(frame_ns.size());
+    r.window = capframex_window(ns_to_ms(static_cast<double>(total) / static_cast<double>(n)));
+    // Count share: ft > 2.5 × total / n, i.e. 2·n·ft > 5·total.
+    for (const std::int64_t ft : frame_ns) {
+        if (2 * n * ft > 5 * total)
+            ++r.above_mean;
     }
-    std::int64_t window_sum = 0;  // sum of smoothed[i - k .. i - 1]
-    std::size_t k = 0;
+    r.count_share = static_cast<double>(r.above_mean) / static_cast<double>(n);
+    // The values the moving average sees: a sample over 3 × its predecessor counts as the
+    // predecessor (the first sample has none and counts as itself).
+    std::vector<std::int64_t> averaged(frame_ns.size());
+    averaged[0] = frame_ns[0];
     for (std::size_t i = 1; i < frame_ns.size(); ++i) {
-        window_sum += smoothed[i - 1];
+        averaged[i] = frame_ns[i] > 3 * frame_ns[i - 1] ? frame_ns[i - 1] : frame_ns[i];
+    }
+    std::int64_t window_sum = 0;  // sum of averaged[i - k + 1 .. i]
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < frame_ns.size(); ++i) {
+        window_sum += averaged[i];
         if (k < r.window) {
             ++k;
         } else {
-            window_sum -= smoothed[i - 1 - r.window];
+            window_sum -= averaged[i - r.window];
         }
         if (2 * frame_ns[i] * static_cast<std::int64_t>(k) > 5 * window_sum) {
             r.frames.push_back(i);
@@ -183,14 +229,31 @@ RefreshGuess detect_refresh_rate(std::span<const std::int64_t> frame_ns) {
         const double excess = share - chance;
         if (excess >= best_excess) {
             // Ties go to the lower rate: its grid is the coarser explanation.
-            if (best.rate_hz != 0 && excess == best_excess)
+            if (best.best_rate_hz != 0 && excess == best_excess)
                 continue;
             best_excess = excess;
-            best.rate_hz = rate;
-            best.on_grid_share = share;
+            best.best_rate_hz = rate;
+            best.best_on_grid_share = share;
         }
     }
+    if (best.best_rate_hz == 0)
+        return best;  // absent: no_candidate
+    if (best.best_on_grid_share < kRefreshMinOnGrid) {
+        best.absent = RefreshGuess::Absent::off_grid;
+        return best;
+    }
+    best.absent = RefreshGuess::Absent::no;
+    best.rate_hz = best.best_rate_hz;
+    best.on_grid_share = best.best_on_grid_share;
     return best;
+}
+
+RefreshGuess without_rate_for_tearing(RefreshGuess guess, double tearing_share) {
+    guess.rate_hz = 0;
+    guess.on_grid_share = 0;
+    guess.absent = RefreshGuess::Absent::tearing;
+    guess.tearing_share = tearing_share;
+    return guess;
 }
 
 DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
@@ -251,6 +314,26 @@ CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
         seen = true;
         since_last = 0;
     }
+    c.average_fps = total > 0 ? static_cast<double>(c.frames) / ns_to_s(total) : 0.0;
+    c.interval = summarize_frame_times(intervals);
+    return c;
+}
+
+CadenceFigures application_cadence(std::span<const std::int64_t> app_interval_ns,
+                                   std::span<const std::uint8_t> generated,
+                                   std::span<const std::int64_t> frame_ns) {
+    CadenceFigures c;
+    if (generated.size() != app_interval_ns.size())
+        return c;
+    std::vector<std::int64_t> intervals;
+    for (std::size_t i = 0; i < app_interval_ns.size(); ++i) {
+        if (generated[i] != 0)
+            continue;
+        ++c.frames;
+        if (app_interval_ns[i] >= 0)
+            intervals.push_back(app_interval_ns[i]);
+    }
+    const std::int64_t total = std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0});
     c.average_fps = total > 0 ? static_cast<double>(c.frames) / ns_to_s(total) : 0.0;
     c.interval = summarize_frame_times(intervals);
     return c;

@@ -24,28 +24,56 @@ struct FrameTimeSummary {
     std::int64_t total_ns = 0;
     double min_ms = 0, mean_ms = 0, stdev_ms = 0, cv = 0;
     double p50_ms = 0, p90_ms = 0, p95_ms = 0, p99_ms = 0, p999_ms = 0, max_ms = 0;
-    // Low averages (CapFrameX): mean of the frame times at or above p99 / p99.9.
-    double mean_at_or_above_p99_ms = 0, mean_at_or_above_p999_ms = 0;
+    // Low averages (CapFrameX's "x% low average"): mean of the frame times at or above the 0.99
+    // / 0.999 quantile, the quantile taken as CapFrameX takes it (quantile_r8_sorted).
+    double mean_at_or_above_q99_ms = 0, mean_at_or_above_q999_ms = 0;
+    // Integral lows (MSI Afterburner; CapFrameX's current "x% low"): integral_low_frame_ns of
+    // 1 % and 0.1 %.
+    double integral_1_ms = 0, integral_01_ms = 0;
 };
 FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns);
 
-// FPS figures. average = frames / total frame time (CapFrameX, OCAT). p1_low / p01_low: the FPS
-// of the 99th / 99.9th percentile frame time. low1_average / low01_average: 1000 / mean(frame
-// times >= that percentile) (CapFrameX's "1% low average"). 0 where undefined.
+// The p-quantile of ascending values as MathNet.Numerics' Statistics.Quantile computes it, which
+// CapFrameX uses (Hyndman-Fan R-8, "approximately median-unbiased"): h = (N + 1/3)·p + 1/3,
+// i = floor(h); the minimum when i <= 0, the maximum when i >= N, else x[i-1] + (h − i)·(x[i] −
+// x[i-1]) (0-based). Not PresentMon's method (percentile_sorted, h = p·(N−1)).
+double quantile_r8_sorted(std::span<const std::int64_t> sorted_ns, double p);
+
+// The integral "x% low" frame (MSI Afterburner; CapFrameX's GetPercentageHighIntegralSequence):
+// frames sorted longest first, their times summed until the sum reaches share × the total time;
+// the frame at which it does. share = 0.01 for "1% low". 0 for no frames.
+std::int64_t integral_low_frame_ns(std::span<const std::int64_t> sorted_ns, double share);
+
+// FPS figures, the three meanings of "x% low" side by side (docs/reports.md names the tools):
+// average = frames / total frame time (CapFrameX, OCAT). p1_low / p01_low: 1000 / the 99th /
+// 99.9th percentile frame time (PresentMon's percentile method; PresentMon and most tools).
+// low1_average / low01_average: 1000 / mean(frame times >= the 0.99 / 0.999 quantile, R-8)
+// (CapFrameX's "1% low average"). low1_integral / low01_integral: 1000 / the integral low frame
+// (MSI Afterburner, CapFrameX's current "1% low"). 0 where undefined.
 struct FpsFigures {
     double average = 0, p1_low = 0, p01_low = 0, low1_average = 0, low01_average = 0;
+    double low1_integral = 0, low01_integral = 0;
 };
 FpsFigures fps_figures(const FrameTimeSummary& summary);
 
-// CapFrameX's stutter rule: frame i (i >= 1) stutters when its time exceeds 2.5 × the mean of
-// the up to W preceding samples, W = max(1, round(10·√mean_ms)) over the whole series. A sample
-// more than 3 × its predecessor enters that moving average as its predecessor's value, so one
-// spike does not hide the next. Compared in integers: 2·ft·k > 5·Σ (k samples in the window).
+// CapFrameX's stutter figures, as FrametimeStatisticProvider computes them (CapFrameX master
+// 3ba66ff, February 2026; docs/reports.md):
+// - count share (GetStutteringCountPercentage): the frames longer than 2.5 × the series' mean
+//   frame time, as a share of the frames;
+// - time share (GetStutteringTimePercentage): frame i stutters when its time exceeds 2.5 × the
+//   moving average of the W samples ending at and including frame i (fewer at the start), W =
+//   Convert.ToInt32(10·√mean_ms), rounded half to even, at least 1 (SampleBasedMovingAverage).
+//   In that average a sample more than 3 × the sample before it counts as that earlier sample
+//   (CapFrameX's guard against huge outliers, SampleBasedMovingAverage since 2022). The share
+//   is the stuttering frames' time over the total time.
+// Compared in integers: ft > 2.5·Σ/k as 2·ft·k > 5·Σ, so no rounding decides a frame.
 struct CapFrameXStutter {
     std::size_t window = 0;
-    std::vector<std::size_t> frames;  // indices into the series
-    std::int64_t stutter_ns = 0;      // summed frame time of the stuttering frames
+    std::vector<std::size_t> frames;  // indices into the series, flagged by the time-share rule
+    std::int64_t stutter_ns = 0;      // summed frame time of those frames
     double time_share = 0;            // stutter_ns / total time
+    std::size_t above_mean = 0;       // frames > 2.5 × the mean frame time
+    double count_share = 0;           // above_mean / frames
 };
 std::size_t capframex_window(double mean_ms);
 CapFrameXStutter capframex_stutter(std::span<const std::int64_t> frame_ns);
@@ -83,19 +111,34 @@ VariationBuckets variation_buckets(std::span<const std::int64_t> frame_ns);
 
 // Display quantization. A frame time ft is on the grid of rate R when it lies within 0.5 ms of
 // a whole number k >= 1 of refresh periods: |ft·R − k·1e9| <= 0.5 ms·R (exact in integers). The
-// detected rate is the candidate whose on-grid share most exceeds the share that chance alone
-// gives (2·0.5 ms·R / 1 s, since denser grids catch more by luck); none when that excess is
-// below 0.2.
+// best candidate is the one whose on-grid share most exceeds the share that chance alone gives
+// (2·0.5 ms·R / 1 s, since denser grids catch more by luck). It is the refresh rate only when
+// that excess is at least 0.2 and at least 60 % of the intervals sit on its grid: a fixed
+// refresh without tearing puts display changes on the grid (100 % on the shared captures
+// composed by the desktop, 73 % on a windowed FrameView capture whose composition jitter splits
+// some periods in two), while variable refresh spreads them (42 % at "100 Hz" for intervals
+// between 27 and 35 ms) and so does tearing (48-67 % on the shared tearing captures).
 inline constexpr std::array<int, 11> kRefreshCandidatesHz = {50,  60,  72,  75,  90, 100,
                                                              120, 144, 165, 240, 360};
 inline constexpr std::int64_t kRefreshToleranceNs = 500'000;
 inline constexpr double kRefreshMinExcess = 0.2;
+inline constexpr double kRefreshMinOnGrid = 0.6;
+// Tearing: when at least half the frames were presented with SyncInterval 0 and AllowsTearing,
+// display changes do not wait for a refresh and no rate is claimed.
+inline constexpr double kRefreshMaxTearingShare = 0.5;
 double on_grid_share(std::span<const std::int64_t> frame_ns, int rate_hz);
 struct RefreshGuess {
-    int rate_hz = 0;  // 0 when no candidate stands out
+    enum class Absent { no, no_candidate, off_grid, tearing };
+    int rate_hz = 0;  // 0 when there is no rate; `absent` says why
     double on_grid_share = 0;
+    Absent absent = Absent::no_candidate;
+    int best_rate_hz = 0;  // the best candidate, also when it is not taken (0: none)
+    double best_on_grid_share = 0;
+    double tearing_share = 0;  // frames with SyncInterval 0 and AllowsTearing (tearing only)
 };
 RefreshGuess detect_refresh_rate(std::span<const std::int64_t> frame_ns);
+// The same guess withdrawn because tearing was allowed on `tearing_share` of the frames.
+RefreshGuess without_rate_for_tearing(RefreshGuess guess, double tearing_share);
 
 // Display side of a PresentMon capture: time between display changes over the displayed frames
 // (display_ns >= 0), frames never displayed, and the animation error where the capture has it.
@@ -127,6 +170,12 @@ struct CadenceFigures {
 };
 CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
                                std::span<const std::uint8_t> generated, bool want_generated);
+// The application frames' cadence from the time since the application's previous frame start
+// (app_interval_ns: 2.x FrameTime, 2.4+ MsBetweenAppStart; < 0 where unknown): interval = that
+// time of each application frame; average_fps = application frames / Σ frame_ns of all frames.
+CadenceFigures application_cadence(std::span<const std::int64_t> app_interval_ns,
+                                   std::span<const std::uint8_t> generated,
+                                   std::span<const std::int64_t> frame_ns);
 
 // All per-frame figures of one series.
 struct FrameStats {

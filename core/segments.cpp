@@ -98,14 +98,24 @@ StartupSegment detect_startup(std::span<const std::int64_t> frame_ns) {
         const auto ft = static_cast<double>(v);
         return ft > 2.0 * median_ns || ft < 0.5 * median_ns;
     };
+    // The segment ends after the last long gap of the first half (a loading screen: what came
+    // before it is another scene), then runs on over far-off frames as long as they are at least
+    // half of the frames since that gap: a sparse far-off frame does not drag the ordinary frames
+    // before it into the segment, and no chain of them reaches across the capture.
     std::size_t end = 0;
+    std::size_t after_gap = 0;  // first frame after the last long gap
+    std::size_t far_since_gap = 0;
     bool long_gap = false;
     for (std::size_t i = 0; i < n / 2; ++i) {
         if (frame_ns[i] >= kLongGapNs) {
             end = i + 1;
+            after_gap = i + 1;
+            far_since_gap = 0;
             long_gap = true;
-        } else if (far_off(frame_ns[i]) && i < end + kStartupJoinFrames) {
-            end = i + 1;
+        } else if (far_off(frame_ns[i])) {
+            ++far_since_gap;
+            if (2 * far_since_gap >= i + 1 - after_gap)
+                end = i + 1;
         }
     }
     if (end == 0)

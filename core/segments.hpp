@@ -35,14 +35,18 @@ FrameRange select_range(std::span<const std::int64_t> frame_ns,
 
 // Start-up / loading detection. With m the median frame time of the series, a frame is far off
 // when it is more than 2·m or less than m/2, and a long gap when it is >= 1 s. Scanning the
-// first half of the series, the start-up segment grows to include each long gap, and each
-// far-off frame that comes within 30 frames of the segment's current end (so the segment is a
-// run of far-off frames from the start, loosely joined). The segment is only set aside when the
-// rest of the series is steady: at most 5 % of the frames after it are far off (otherwise far-off
-// frames are this capture's normal cadence, e.g. alternating generated frames, and nothing is
-// set aside). Series under 60 frames have none.
+// first half of the series, the start-up segment grows to include each long gap (a loading
+// screen: the frames before it are another scene), and after the last one, to each far-off
+// frame i as long as far-off frames are at least half of the frames from that gap (or the
+// start) to i. So the segment is a dense run of far-off frames: the ordinary frames it sets
+// aside after the last gap are never more than its far-off ones, and a lone far-off frame later
+// on is an ordinary hitch, not a reason to set aside everything before it (the earlier rule,
+// "within 30 frames of the segment's end", chained sparse far-off frames across half a capture,
+// and one more frame in the scanned half could double the segment). The segment is only set
+// aside when the rest of the series is steady: at most 5 % of the frames after it are far off
+// (otherwise far-off frames are this capture's normal cadence, e.g. alternating generated
+// frames, and nothing is set aside). Series under 60 frames have none.
 inline constexpr std::size_t kStartupMinFrames = 60;
-inline constexpr std::size_t kStartupJoinFrames = 30;
 inline constexpr std::int64_t kLongGapNs = 1'000'000'000;
 inline constexpr double kStartupMaxFarOffAfter = 0.05;
 struct StartupSegment {

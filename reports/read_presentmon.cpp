@@ -74,7 +74,14 @@ struct Layout {
     int animation_error = -1;
     int start = -1;
     StartUnit start_unit = StartUnit::none;
-    int qpc_interval = -1;          // the ms column whose sum spans the QPC start column
+    int qpc_interval = -1;  // the ms column whose sum spans the QPC start column
+    // Time since the application's previous frame start (ms): 2.x FrameTime (CPUBusy + CPUWait),
+    // 2.4+ MsBetweenAppStart; 0 on generated frames.
+    int app_interval = -1;
+    int sync_interval = -1, allows_tearing = -1;  // SyncInterval, AllowsTearing
+    // PresentMon 2.x DisplayedTime: how long this frame stayed on screen, i.e. the time between
+    // display changes of the next displayed frame; moved there when the streams are finished.
+    bool display_is_time_on_screen = false;
     std::size_t min_fields = 0;     // rows may be this short (OCAT fills its info columns once)
     int info_first = -1;            // OCAT: first of the system-information columns
     std::size_t needed_fields = 0;  // cells a row is split into; the rest are only counted
@@ -125,10 +132,14 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
     l.pid = col("ProcessID");
     l.swap = col("SwapChainAddress");
     l.min_fields = l.columns.size();
+    l.sync_interval = col("SyncInterval");
+    l.allows_tearing = col("AllowsTearing");
     if (format == "presentmon-2") {
         l.frame = col("FrameTime");
+        l.app_interval = l.frame;
         l.display = col("DisplayedTime");
         l.display_na_is_dropped = true;
+        l.display_is_time_on_screen = true;
         l.frame_type = col("FrameType");
         l.animation_error = col("AnimationError");
         pick_start(l, {{"CPUStartQPC", StartUnit::qpc_following},
@@ -139,6 +150,7 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
             l.qpc_interval = l.frame;
     } else if (format == "presentmon-2.4") {
         l.frame = col("MsBetweenPresents");
+        l.app_interval = col("MsBetweenAppStart");
         l.display = col("MsBetweenDisplayChange");
         l.until_displayed = col("MsUntilDisplayed");
         l.display_na_is_dropped = l.until_displayed < 0;
@@ -181,7 +193,8 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
         missing.push_back("MsBetweenAppStart");
     }
     for (const int at : {l.app, l.pid, l.swap, l.frame, l.display, l.dropped, l.until_displayed,
-                         l.frame_type, l.animation_error, l.start, l.qpc_interval}) {
+                         l.frame_type, l.animation_error, l.start, l.qpc_interval, l.app_interval,
+                         l.sync_interval, l.allows_tearing}) {
         l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     }
     if (!missing.empty()) {
@@ -370,6 +383,18 @@ void parse_display_side(const Layout& l, const std::vector<Field>& fields, const
         const std::string_view type = fields[l.frame_type].text;
         c.generated.push_back(!is_missing(type) && type != "Application" ? 1 : 0);
     }
+    if (l.sync_interval >= 0 && l.allows_tearing >= 0) {
+        const std::string_view sync = fields[l.sync_interval].text;
+        const std::string_view tearing = fields[l.allows_tearing].text;
+        c.tearing.push_back(sync == "0" && tearing == "1" ? 1 : 0);
+    }
+    if (l.app_interval >= 0) {
+        const Field& f = fields[l.app_interval];
+        c.app_interval_ns.push_back(
+            is_missing(f.text)
+                ? -1
+                : ms_cell_to_ns(parse_non_negative(f, place, l.columns[l.app_interval]), f, place));
+    }
     if (l.animation_error >= 0) {
         const Field& f = fields[l.animation_error];
         const bool known = !is_missing(f.text);
@@ -455,6 +480,23 @@ void convert_qpc_starts(ParsedRows& rows, const Layout& l,
 
 // ---- Stage 5: the streams as captures ------------------------------------------------------
 
+// PresentMon 2.x's DisplayedTime is how long a frame stayed on screen: the time from its display
+// change to the next one. The 1.x and 2.4+ layouts give each frame the time since the previous
+// display change instead, so that a frame's number names the change it made; the same here: each
+// displayed frame gets the DisplayedTime of the displayed frame before it. The first displayed
+// frame has none in the file (-1, not dropped), and the last frame's time on screen has no later
+// frame to go to.
+void attribute_time_on_screen(Capture& c) {
+    std::int64_t previous = -1;
+    for (std::size_t i = 0; i < c.display_ns.size(); ++i) {
+        const std::int64_t on_screen = c.display_ns[i];
+        if (on_screen < 0)
+            continue;
+        c.display_ns[i] = previous;
+        previous = on_screen;
+    }
+}
+
 // Every stream with at least one frame, with the file's metadata; frame starts from the
 // running sum where the layout has no start column.
 std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l,
@@ -468,6 +510,8 @@ std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l,
         s.capture.metadata = metadata;
         if (l.start < 0)
             s.capture.start_ns = running_sum_starts(s.capture.frame_ns);
+        if (l.display_is_time_on_screen)
+            attribute_time_on_screen(s.capture);
         out.push_back(std::move(s.capture));
     }
     if (out.empty()) {

@@ -102,6 +102,14 @@ std::vector<std::string> capture_notes(const CaptureReport& r) {
             r.series.frame_number.front(), r.series.frame_number[r.startup.frames - 1],
             r.startup.reason));
     }
+    if (r.generated_without_frame_time > 0) {
+        notes.push_back(fmt::format(
+            "PresentMon 2.x: the present timeline is the application frames' FrameTime (CPUBusy "
+            "+ CPUWait, the time between the app's frame starts). {} generated frames have no "
+            "frame time (FrameTime 0) and are counted, not analysed as 0 ms frames; the display "
+            "timeline (--timeline display) shows them.",
+            r.generated_without_frame_time));
+    }
     if (r.has_generated) {
         notes.push_back(
             "The capture marks generated frames (frame generation): application and generated "

@@ -22,7 +22,9 @@ Json fps_json(const FpsFigures& f) {
                 {"p1_low", f.p1_low},
                 {"p01_low", f.p01_low},
                 {"low1_average", f.low1_average},
-                {"low01_average", f.low01_average}};
+                {"low01_average", f.low01_average},
+                {"low1_integral", f.low1_integral},
+                {"low01_integral", f.low01_integral}};
 }
 
 Json stutter_json(const FrameStats& s, const Series& series) {
@@ -35,6 +37,7 @@ Json stutter_json(const FrameStats& s, const Series& series) {
                                {"next_ms", h.next_ns >= 0 ? Json(ns_to_ms(h.next_ns)) : Json()}});
     }
     return Json{{"capframex_count", s.stutter.frames.size()},
+                {"capframex_count_share", s.stutter.count_share},
                 {"capframex_time_share", s.stutter.time_share},
                 {"capframex_window", s.stutter.window},
                 {"hitch_count", s.hitches.hitches.size()},
@@ -45,6 +48,21 @@ Json stutter_json(const FrameStats& s, const Series& series) {
 Json variation_json(const VariationBuckets& v) {
     return Json{{"lt_2ms", v.counts[0]},  {"lt_4ms", v.counts[1]},  {"lt_8ms", v.counts[2]},
                 {"lt_12ms", v.counts[3]}, {"ge_12ms", v.counts[4]}, {"changes", v.total}};
+}
+
+// Why there is no refresh rate: null when there is one.
+Json refresh_absent_name(RefreshGuess::Absent absent) {
+    switch (absent) {
+        case RefreshGuess::Absent::tearing:
+            return "tearing";
+        case RefreshGuess::Absent::off_grid:
+            return "off_grid";
+        case RefreshGuess::Absent::no_candidate:
+            return "no_candidate";
+        case RefreshGuess::Absent::no:
+            break;
+    }
+    return nullptr;
 }
 
 Json cadence_json(const CadenceFigures& c) {
@@ -167,7 +185,8 @@ Json capture_json(const CaptureReport& r) {
     j["refresh"] =
         Json{{"rate_hz", s.refresh.rate_hz > 0 ? Json(s.refresh.rate_hz) : Json()},
              {"on_grid_share", s.refresh.rate_hz > 0 ? Json(s.refresh.on_grid_share) : Json()},
-             {"column", r.refresh_column}};
+             {"column", r.refresh_column},
+             {"absent", refresh_absent_name(s.refresh.absent)}};
     if (r.timeline == Timeline::display)
         j["dropped_frames_left_out"] = r.dropped_in_range;
     if (r.display.available) {

@@ -51,7 +51,9 @@ TEST(FrameStats, SummaryOfFiveFramesMatchesHandComputation) {
     EXPECT_DOUBLE_EQ(s.p95_ms, 48);
     EXPECT_DOUBLE_EQ(s.p99_ms, 49.6);
     EXPECT_DOUBLE_EQ(s.p999_ms, 49.96);
-    EXPECT_DOUBLE_EQ(s.mean_at_or_above_p99_ms, 50);  // only the 50 ms frame is >= 49.6
+    // h = (5 + 1/3)·0.99 + 1/3 = 5.61 >= N, so the 0.99 quantile is the maximum.
+    EXPECT_DOUBLE_EQ(s.mean_at_or_above_q99_ms, 50);
+    EXPECT_DOUBLE_EQ(s.integral_1_ms, 50);  // the longest frame alone is over 1 % of 150 ms
 
     const FpsFigures f = fps_figures(s);
     EXPECT_DOUBLE_EQ(f.average, 5.0 / 0.150);
@@ -59,6 +61,34 @@ TEST(FrameStats, SummaryOfFiveFramesMatchesHandComputation) {
     EXPECT_DOUBLE_EQ(f.p01_low, 1000.0 / 49.96);
     EXPECT_DOUBLE_EQ(f.low1_average, 20.0);
     EXPECT_DOUBLE_EQ(f.low01_average, 20.0);
+    EXPECT_DOUBLE_EQ(f.low1_integral, 20.0);
+    EXPECT_DOUBLE_EQ(f.low01_integral, 20.0);
+}
+
+TEST(FrameStats, QuantileR8IsMathNetsMethodNotPresentMons) {
+    std::vector<std::int64_t> v;
+    for (std::int64_t i = 1; i <= 100; ++i)
+        v.push_back(i);
+    // h = (100 + 1/3)·0.99 + 1/3 = 99.663: between the 99th and 100th value (1-based).
+    EXPECT_NEAR(quantile_r8_sorted(v, 0.99), 99.0 + ((100.0 + 1.0 / 3.0) * 0.99 + 1.0 / 3.0 - 99.0),
+                1e-9);
+    EXPECT_NEAR(percentile_sorted(v, 0.99), 99.01, 1e-9);  // PresentMon: h = 0.99·99
+    EXPECT_DOUBLE_EQ(quantile_r8_sorted(v, 0.5), 50.5);
+    EXPECT_DOUBLE_EQ(quantile_r8_sorted(v, 0.001), 1.0);  // h < 1: the minimum
+    EXPECT_DOUBLE_EQ(quantile_r8_sorted(v, 1.0), 100.0);
+}
+
+TEST(FrameStats, IntegralLowIsTheFrameWhereTheLongestFramesReachTheShare) {
+    // 989 frames of 1 ms, one of 3 ms, two of 4 ms: 1000 ms. Longest first: 4, 8, 11 ms >= 10
+    // ms (1 %) at the 3 ms frame; 4 ms >= 1 ms (0.1 %) at once.
+    std::vector<std::int64_t> frames(989, ms(1));
+    frames.push_back(ms(4));
+    frames.push_back(ms(3));
+    frames.push_back(ms(4));
+    const FpsFigures f = fps_figures(summarize_frame_times(frames));
+    EXPECT_NEAR(f.low1_integral, 1000.0 / 3.0, 1e-9);
+    EXPECT_DOUBLE_EQ(f.low01_integral, 250.0);
+    EXPECT_DOUBLE_EQ(f.p1_low, 1000.0 / 1.0);  // the percentile meaning: p99 is 1 ms here
 }
 
 TEST(FrameStats, LowAverageTakesEveryFrameAtOrAboveThePercentile) {
@@ -69,7 +99,7 @@ TEST(FrameStats, LowAverageTakesEveryFrameAtOrAboveThePercentile) {
     frames.push_back(ms(40));
     const FrameTimeSummary s = summarize_frame_times(frames);
     EXPECT_DOUBLE_EQ(s.p99_ms, 40);
-    EXPECT_DOUBLE_EQ(s.mean_at_or_above_p99_ms, 40);
+    EXPECT_DOUBLE_EQ(s.mean_at_or_above_q99_ms, 40);
     // p90 at h = 89.1 lies among the 10 ms frames.
     EXPECT_DOUBLE_EQ(s.p90_ms, 10);
     const auto f = fps_figures(s);
@@ -95,11 +125,15 @@ TEST(FrameStats, CapFrameXWindowIsTenTimesRootOfMeanRounded) {
     EXPECT_EQ(capframex_window(1.0), 10u);
     EXPECT_EQ(capframex_window(11.5), 34u);  // 33.91
     EXPECT_EQ(capframex_window(0.0), 1u);
+    // Convert.ToInt32 rounds half to even: 10·√1.5625 = 12.5 -> 12, 10·√0.5625 = 7.5 -> 8.
+    EXPECT_EQ(capframex_window(1.5625), 12u);
+    EXPECT_EQ(capframex_window(0.5625), 8u);
 }
 
 TEST(FrameStats, CapFrameXStutterFlagsFramesOverTwoAndAHalfTimesTheMovingAverage) {
-    // Ten 10 ms frames, a 40 ms frame (> 25 ms), a 10 ms frame, a 25 ms frame (not > 25 ms:
-    // the 40 ms spike enters the average as 10 ms because it is over 3 x its predecessor).
+    // Ten 10 ms frames, a 40 ms frame (over 3 x 10 ms, so it enters its own average as 10 ms:
+    // 40 > 2.5 x 10), a 10 ms frame, a 25 ms frame (average with it 145/13 ms: 25 is not over
+    // 27.9 ms).
     const auto frames = ms_list({10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 40, 10, 25});
     const CapFrameXStutter r = capframex_stutter(frames);
     EXPECT_EQ(r.window, capframex_window(175.0 / 13.0));
@@ -107,30 +141,63 @@ TEST(FrameStats, CapFrameXStutterFlagsFramesOverTwoAndAHalfTimesTheMovingAverage
     EXPECT_EQ(r.frames[0], 10u);
     EXPECT_EQ(r.stutter_ns, ms(40));
     EXPECT_DOUBLE_EQ(r.time_share, 40.0 / 175.0);
+    // Count share: frames over 2.5 x the mean (33.65 ms): the 40 ms frame.
+    EXPECT_EQ(r.above_mean, 1u);
+    EXPECT_DOUBLE_EQ(r.count_share, 1.0 / 13.0);
+}
+
+TEST(FrameStats, CapFrameXAverageIncludesTheFrameItself) {
+    // 10,10,10,10,10,100,30: the 100 ms frame counts as 10 ms in the average (over 3 x its
+    // predecessor) and stutters; the 30 ms frame's window holds itself: 90/7 = 12.9 ms, and
+    // 30 ms is not over 32.1 ms. (With the five 10 ms and the substituted 100 ms alone, it
+    // would be.)
+    const auto frames = ms_list({10, 10, 10, 10, 10, 100, 30});
+    const CapFrameXStutter r = capframex_stutter(frames);
+    ASSERT_EQ(r.frames.size(), 1u);
+    EXPECT_EQ(r.frames[0], 5u);
+    EXPECT_DOUBLE_EQ(r.time_share, 100.0 / 180.0);
 }
 
 TEST(FrameStats, CapFrameXSpikeSubstitutionKeepsTheNextSpikeVisible) {
-    // 10,10,10,10,10,100,30: the 100 ms frame is > 3 x 10 ms, so the average before the 30 ms
-    // frame is 10 ms (not 25 ms) and the 30 ms frame stutters too.
-    const auto frames = ms_list({10, 10, 10, 10, 10, 100, 30});
+    // 10 x5, 100, 40: the 100 ms frame enters the average as 10 ms, so the 40 ms frame's
+    // average is 100/7 = 14.3 ms and 40 ms stutters (with 100 ms in the average it would not).
+    const auto frames = ms_list({10, 10, 10, 10, 10, 100, 40});
     const CapFrameXStutter r = capframex_stutter(frames);
     ASSERT_EQ(r.frames.size(), 2u);
     EXPECT_EQ(r.frames[0], 5u);
     EXPECT_EQ(r.frames[1], 6u);
-    EXPECT_DOUBLE_EQ(r.time_share, 130.0 / 180.0);
+    EXPECT_DOUBLE_EQ(r.time_share, 140.0 / 190.0);
+}
+
+TEST(FrameStats, CapFrameXAlternatingCadenceIsAllStutterTimeButNoStutterCount) {
+    // 1 ms and 15 ms alternating: each 15 ms frame is over 3 x the 1 ms before it, so the
+    // moving average sees 1 ms throughout and every 15 ms frame is over 2.5 x it: CapFrameX's
+    // time share is 15/16. No frame is over 2.5 x the 8 ms mean: the count share is 0.
+    std::vector<std::int64_t> frames;
+    for (int i = 0; i < 200; ++i) {
+        frames.push_back(ms(1));
+        frames.push_back(ms(15));
+    }
+    const CapFrameXStutter r = capframex_stutter(frames);
+    EXPECT_EQ(r.window, 28u);  // 10·√8 = 28.3
+    EXPECT_EQ(r.frames.size(), 200u);
+    EXPECT_DOUBLE_EQ(r.time_share, 15.0 / 16.0);
+    EXPECT_EQ(r.above_mean, 0u);
+    EXPECT_EQ(r.count_share, 0.0);
 }
 
 TEST(FrameStats, CapFrameXAverageSlidesOverTheWindowOnly) {
-    // Mean 346.875 us -> window round(10·√0.346875) = round(5.89) = 6. The last frame (550 us)
-    // is over 2.5 x the six 200 us frames before it, though not over 2.5 x all 15 before it.
+    // Mean 356.25 us -> window round(10·√0.35625) = round(5.97) = 6. The last frame (700 us,
+    // over 3 x 200 us, so it counts as 200 us) is over 2.5 x the six-sample average of 200 us,
+    // though not over 2.5 x the average of all 16 (325 us).
     std::vector<std::int64_t> frames(5, us(600));
     frames.insert(frames.end(), 10, us(200));
-    frames.push_back(us(550));
+    frames.push_back(us(700));
     const CapFrameXStutter r = capframex_stutter(frames);
     EXPECT_EQ(r.window, 6u);
     ASSERT_EQ(r.frames.size(), 1u);
     EXPECT_EQ(r.frames[0], 15u);
-    EXPECT_DOUBLE_EQ(r.time_share, 550.0 / 5550.0);
+    EXPECT_DOUBLE_EQ(r.time_share, 700.0 / 5700.0);
 }
 
 TEST(FrameStats, UnrealHitchesNeedSixtyMsAndOneAndAHalfTimesThePreviousFrame) {

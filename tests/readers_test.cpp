@@ -368,7 +368,11 @@ TEST_F(ReadersFiles, NaFrameTimesAreSkippedAndCounted) {
     EXPECT_EQ(c.metadata.at("rows_without_frame_time"), "1");
     EXPECT_EQ(c.generated, (std::vector<std::uint8_t>{0, 1, 0}));
     EXPECT_EQ(c.dropped, (std::vector<std::uint8_t>{0, 1, 0}));
-    EXPECT_EQ(c.display_ns, (std::vector<std::int64_t>{10'000'000, -1, 5'000'000}));
+    // DisplayedTime is a frame's time on screen, so it is the time between display changes of
+    // the next displayed frame (as in 1.x and 2.4+): the first displayed frame has none (-1 but
+    // not dropped), the third gets the first's 10 ms, and the third's 5 ms has no later frame.
+    EXPECT_EQ(c.display_ns, (std::vector<std::int64_t>{-1, -1, 10'000'000}));
+    EXPECT_EQ(c.app_interval_ns, (std::vector<std::int64_t>{10'000'000, 5'000'000, 5'000'000}));
     EXPECT_EQ(c.animation_error_ns, (std::vector<std::int64_t>{0, 1'500'000, -250'000}));
     EXPECT_EQ(c.animation_error_known, (std::vector<std::uint8_t>{0, 1, 1}));
     // 10,000 ticks per ms: 100,000 ticks over the first 10 ms.

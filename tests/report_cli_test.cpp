@@ -138,7 +138,10 @@ TEST(ReportCli, TerminalReportOfACaptureShowsDefinitionsAndNoColourWhenPiped) {
     const auto r = test::run_loopscope("report " + quoted(test::test_data("ocat.csv")));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("game.exe"), std::string::npos);
-    EXPECT_NE(r.out.find("1000 / mean(frame times >= p99) (CapFrameX)"), std::string::npos);
+    EXPECT_NE(r.out.find("1000 / mean(frame times >= their 0.99 quantile, MathNet R-8) "
+                         "(CapFrameX \"1% low average\")"),
+              std::string::npos);
+    EXPECT_NE(r.out.find("(MSI Afterburner; CapFrameX \"1% low\")"), std::string::npos);
     EXPECT_EQ(r.out.find('\033'), std::string::npos);
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -67,20 +68,52 @@ TEST(ReportSegments, SelectRangeIsHalfOpenByFrameOrByStartTime) {
                  UsageError);
 }
 
-TEST(ReportSegments, StartupIsTheLooseRunOfFarOffFramesAtTheStart) {
-    // 5 loading frames of 80 ms, 20 steady, one 50 ms frame (within 30 of the run: joins it),
-    // then steady; a far-off frame 40 frames later does not join.
-    std::vector<std::int64_t> frames(5, 80 * kMs);
+TEST(ReportSegments, StartupIsTheDenseRunOfFarOffFramesAtTheStart) {
+    // Loading frames of 80 ms with a few steady ones among them (far-off frames stay at least
+    // half of the run), then steady; a 50 ms frame 20 frames later is an ordinary hitch: it
+    // does not pull the 20 steady frames before it into the segment.
+    std::vector<std::int64_t> frames = {80 * kMs, 80 * kMs, 16 * kMs, 80 * kMs,
+                                        16 * kMs, 80 * kMs, 80 * kMs};
     frames.insert(frames.end(), 20, 16 * kMs);
-    frames.push_back(50 * kMs);  // index 25
-    frames.insert(frames.end(), 40, 16 * kMs);
-    frames.push_back(50 * kMs);  // index 66
-    frames.insert(frames.end(), 100, 16 * kMs);
+    frames.push_back(50 * kMs);  // index 27
+    frames.insert(frames.end(), 140, 16 * kMs);
     const StartupSegment s = detect_startup(frames);
-    EXPECT_EQ(s.frames, 26u);
+    EXPECT_EQ(s.frames, 7u);
     EXPECT_DOUBLE_EQ(s.median_ms, 16.0);
-    EXPECT_EQ(s.duration_ns, 5 * 80 * kMs + 20 * 16 * kMs + 50 * kMs);
+    EXPECT_EQ(s.duration_ns, 5 * 80 * kMs + 2 * 16 * kMs);
     EXPECT_FALSE(s.long_gap);
+}
+
+// Sparse far-off frames (one every 25) after a short loading run: the earlier "within 30
+// frames" rule chained them across the whole first half and set aside 101 frames of which 93
+// were ordinary. The segment is the loading run alone.
+TEST(ReportSegments, StartupNeverSetsAsideAStretchOfOrdinaryFrames) {
+    std::vector<std::int64_t> frames(4, 90 * kMs);
+    for (int i = 4; i < 240; ++i)
+        frames.push_back(i % 25 == 0 ? 45 * kMs : 16 * kMs);
+    const StartupSegment s = detect_startup(frames);
+    EXPECT_EQ(s.frames, 4u);
+    std::size_t ordinary = 0;
+    for (std::size_t i = 0; i < s.frames; ++i)
+        ordinary += frames[i] == 16 * kMs ? 1 : 0;
+    EXPECT_EQ(ordinary, 0u);
+}
+
+// One more frame at the end moves the scanned first half by a frame; that must not change the
+// segment. Far-off frames at 0-4, 30 and 60: with 121 frames the scan stops before 60, with
+// 122 it reaches it (the earlier rule went from 31 frames to 61).
+TEST(ReportSegments, OneTrailingFrameDoesNotFlipTheStartup) {
+    std::vector<std::int64_t> frames(121, 16 * kMs);
+    for (const std::size_t i : {0u, 1u, 2u, 3u, 4u, 30u, 60u})
+        frames[i] = 80 * kMs;
+    const StartupSegment before = detect_startup(frames);
+    for (const std::int64_t last : {16 * kMs, 80 * kMs, 1500 * kMs}) {
+        std::vector<std::int64_t> longer = frames;
+        longer.push_back(last);
+        const StartupSegment after = detect_startup(longer);
+        EXPECT_EQ(after.frames, before.frames) << last;
+    }
+    EXPECT_EQ(before.frames, 5u);
 }
 
 TEST(ReportSegments, ALongGapInTheFirstHalfEndsTheStartup) {
@@ -184,6 +217,58 @@ TEST(ReportModel, NoRefreshGridLeavesTheRefreshFiguresAbsentNotZero) {
     EXPECT_EQ(row->value, "none detected");
 }
 
+// Variable refresh: display intervals spread between 27 and 35 ms. 40 % sit on the 100 Hz grid
+// (30 ms), well beyond the 10 % chance gives, but a fixed refresh without tearing puts nearly
+// all of them on its grid: no rate, and the report says why.
+TEST(ReportModel, IntervalsOffOneGridGiveNoRefreshRateAndSayWhy) {
+    const std::vector<double> pattern_ms = {30.0, 30.0, 30.0, 30.0, 27.3,
+                                            28.6, 31.7, 33.2, 34.4, 32.6};
+    std::vector<std::int64_t> frames;
+    for (int i = 0; i < 90; ++i)
+        frames.push_back(std::llround(pattern_ms[static_cast<std::size_t>(i) % 10] * 1e6));
+    Capture c = make_capture(frames);
+    c.display_ns = frames;
+    c.dropped.assign(frames.size(), 0);
+    const CaptureReport r = analyse_capture(c, {});
+    EXPECT_EQ(r.stats.refresh.rate_hz, 0);
+    EXPECT_EQ(r.stats.refresh.absent, RefreshGuess::Absent::off_grid);
+    EXPECT_EQ(r.stats.refresh.best_rate_hz, 100);
+    EXPECT_DOUBLE_EQ(r.stats.refresh.best_on_grid_share, 0.4);
+    const FigureValue v = figure_value(r, "refresh_hz");
+    EXPECT_FALSE(v.has_value());
+    EXPECT_NE(v.reason.find("do not sit on one grid (the best, 100 Hz, holds 40.00 %"),
+              std::string::npos)
+        << v.reason;
+    // The same intervals all on the 60 Hz grid are a refresh rate.
+    std::vector<std::int64_t> steady(90, 33'333'333);
+    Capture fixed = make_capture(steady);
+    fixed.display_ns = steady;
+    fixed.dropped.assign(steady.size(), 0);
+    EXPECT_EQ(analyse_capture(fixed, {}).stats.refresh.rate_hz, 60);
+}
+
+// Tearing allowed (SyncInterval 0 with AllowsTearing) on most frames: display changes do not
+// wait for a refresh, so even intervals that sit on a grid give no rate.
+TEST(ReportModel, TearingAllowedGivesNoRefreshRate) {
+    std::vector<std::int64_t> steady(90, 16'666'667);
+    Capture c = make_capture(steady);
+    c.display_ns = steady;
+    c.dropped.assign(steady.size(), 0);
+    c.tearing.assign(steady.size(), 1);
+    c.tearing[0] = 0;
+    const CaptureReport r = analyse_capture(c, {});
+    EXPECT_EQ(r.stats.refresh.rate_hz, 0);
+    EXPECT_EQ(r.stats.refresh.absent, RefreshGuess::Absent::tearing);
+    EXPECT_EQ(r.stats.refresh.best_rate_hz, 60);  // the grid is there; it is not a refresh
+    const FigureValue v = figure_value(r, "on_grid_share");
+    EXPECT_NE(v.reason.find("tearing was allowed (SyncInterval 0 with AllowsTearing on 98.89 % "),
+              std::string::npos)
+        << v.reason;
+    // Without tearing the same frames are 60 Hz.
+    c.tearing.assign(steady.size(), 0);
+    EXPECT_EQ(analyse_capture(c, {}).stats.refresh.rate_hz, 60);
+}
+
 TEST(ReportModel, EveryKeyedFigureHasAValueOrAReason) {
     const Capture c = make_capture(std::vector<std::int64_t>(50, 16 * kMs));
     const CaptureReport r = analyse_capture(c, {});
@@ -221,6 +306,36 @@ Capture make_loop_trace(std::map<std::string, std::string> metadata) {
         c.loop.push_back(rec);
     }
     return c;
+}
+
+// Frame 0 of a loopscope trace has no previous frame: its raw_ns is the time since the trace
+// began (about 0 here). Left in, it would make frames 1-3 stutter against a near-zero moving
+// average and make frame 0 a one-frame start-up segment.
+TEST(ReportModel, FrameZeroOfATraceIsNotAFrameTime) {
+    Capture c = make_loop_trace({{"policy", "fixed-interp"}, {"dt_ns", "16666667"}});
+    c.frame_ns[0] = c.loop[0].raw_ns = 421;
+    for (std::size_t i = 0; i < c.frames(); ++i)
+        c.start_ns[i] = static_cast<std::int64_t>(i) * 16 * kMs + 421;
+    const CaptureReport r = analyse_capture(c, {});
+    ASSERT_EQ(r.series.frame_ns.size(), c.frames() - 1);
+    EXPECT_EQ(r.series.frame_number.front(), 1);
+    EXPECT_EQ(r.stats.frame_time.min_ms, 16.0);
+    EXPECT_TRUE(r.stats.stutter.frames.empty());
+    EXPECT_EQ(r.stats.stutter.time_share, 0.0);
+    EXPECT_TRUE(r.stats.hitches.hitches.empty());
+    EXPECT_EQ(r.startup.frames, 0u);
+    // The trace keeps the frame: the loop records cover the whole range.
+    EXPECT_EQ(r.loop.size(), c.frames());
+    // The same frames as a PresentMon capture: its first row is timed against a present
+    // before the capture began, so it is a frame time.
+    Capture pm = c;
+    pm.source.format = "presentmon-2.4";
+    pm.loop.clear();
+    EXPECT_EQ(analyse_capture(pm, {}).series.frame_ns.size(), c.frames());
+    // Only frame 0 selected: nothing to analyse, said so.
+    AnalysisOptions only_first;
+    only_first.to = {RangeBound::Kind::frame, 1};
+    EXPECT_THROW(analyse_capture(c, only_first), UsageError);
 }
 
 TEST(ReportModel, LoopConfigurationComesFromTheMetadataOrNotAtAll) {

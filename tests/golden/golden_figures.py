@@ -49,8 +49,6 @@ def summary(frames):
     stdev = math.sqrt(var)
     p99 = percentile(s, 0.99)
     p999 = percentile(s, 0.999)
-    low99 = [v for v in s if v >= p99]
-    low999 = [v for v in s if v >= p999]
     ms = lambda ns: ns / 1e6
     ft = {
         "min": ms(s[0]), "mean": ms(mean), "stdev": ms(stdev), "cv": stdev / mean,
@@ -61,34 +59,76 @@ def summary(frames):
         "average": n / (total / 1e9),
         "p1_low": 1000.0 / ms(p99),
         "p01_low": 1000.0 / ms(p999),
-        "low1_average": 1000.0 / ms(sum(low99) / len(low99)),
-        "low01_average": 1000.0 / ms(sum(low999) / len(low999)),
     }
     return total, ft, fps
 
 
-def capframex_stutter(frames):
-    total = sum(frames)
-    mean_ms = total / len(frames) / 1e6
-    window = max(1, int(math.floor(10.0 * math.sqrt(mean_ms) + 0.5)))
-    smoothed = [frames[0]]
-    for i in range(1, len(frames)):
-        smoothed.append(frames[i - 1] if frames[i] > 3 * frames[i - 1] else frames[i])
-    count = 0
-    stutter_ns = 0
-    for i in range(1, len(frames)):
-        prev = smoothed[max(0, i - window):i]
-        if 2 * frames[i] * len(prev) > 5 * sum(prev):
-            count += 1
-            stutter_ns += frames[i]
-    return window, count, stutter_ns / total
+# CapFrameX's rules, re-implemented from CXWorld/CapFrameX master 3ba66ff (February 2026),
+# source/CapFrameX.Statistics.NetStandard: FrametimeStatisticProvider and
+# SampleBasedMovingAverage, over frame times in ms as CapFrameX holds them (doubles).
+def mathnet_quantile(values, tau):
+    """MathNet.Numerics Statistics.Quantile (ArrayStatistics.QuantileInplace, R-8)."""
+    data = sorted(values)
+    n = len(data)
+    h = (n + 1.0 / 3.0) * tau + 1.0 / 3.0
+    hf = int(h)
+    if hf <= 0 or tau == 0.0:
+        return data[0]
+    if hf >= n or tau == 1.0:
+        return data[-1]
+    a, b = data[hf - 1], data[hf]
+    return a + (h - hf) * (b - a)
 
 
-def unreal_hitches(frames):
+def capframex_low_average_ms(frames_ms, p_quantile):
+    """GetPercentageHighAverageSequence: mean of the frame times >= their quantile."""
+    q = mathnet_quantile(frames_ms, p_quantile)
+    low = [v for v in frames_ms if v >= q]
+    return sum(low) / len(low)
+
+
+def afterburner_integral_ms(frames_ms, p_quantile):
+    """GetPercentageHighIntegralSequence: longest first, until 1 - p of the total time."""
+    ordered = sorted(frames_ms, reverse=True)
+    target = sum(ordered) * (1 - p_quantile)
+    acc = 0.0
+    for v in ordered:
+        acc += v
+        if acc >= target:
+            return v
+    return ordered[-1]
+
+
+def capframex_stutter(frames_ms):
+    """Count share (GetStutteringCountPercentage) and time share (GetStutteringTimePercentage
+    over SampleBasedMovingAverage with W = Convert.ToInt32(sqrt(mean) * 10))."""
+    n = len(frames_ms)
+    mean = sum(frames_ms) / n
+    count_share = sum(1 for v in frames_ms if v > 2.5 * mean) / n
+    window = round(math.sqrt(mean) * 10)  # Python rounds half to even, as Convert.ToInt32
+    moving = []
+    for i in range(n):
+        local_sum, local_count, j = 0.0, 0, i
+        while j >= 0:
+            if j > 0 and frames_ms[j] > frames_ms[j - 1] * 3:
+                local_sum += frames_ms[j - 1]
+            else:
+                local_sum += frames_ms[j]
+            local_count += 1
+            if local_count >= window:
+                break
+            j -= 1
+        moving.append(local_sum / local_count)
+    flagged = [i for i in range(n) if frames_ms[i] > 2.5 * moving[i]]
+    time_share = sum(frames_ms[i] for i in flagged) / sum(frames_ms)
+    return max(1, window), len(flagged), count_share, time_share
+
+
+def unreal_hitches(frames, numbers):
     hitches = []
     for i in range(1, len(frames)):
         if frames[i] > 60_000_000 and 2 * frames[i] >= 3 * frames[i - 1]:
-            hitches.append({"frame": i, "frame_time_ms": frames[i] / 1e6})
+            hitches.append({"frame": numbers[i], "frame_time_ms": frames[i] / 1e6})
     minutes = sum(frames) / 1e9 / 60.0
     return hitches, len(hitches) / minutes
 
@@ -114,14 +154,22 @@ def on_grid(frames, rate):
     return on / len(frames)
 
 
-def refresh(frames):
+def refresh(frames, tearing_share):
     best_rate, best_share, best_excess = None, None, 0.2
     for rate in REFRESH_CANDIDATES:
         share = on_grid(frames, rate)
         excess = share - 2.0 * REFRESH_TOLERANCE_NS * rate / 1e9
         if excess >= best_excess and not (best_rate is not None and excess == best_excess):
             best_rate, best_share, best_excess = rate, share, excess
-    return {"rate_hz": best_rate, "on_grid_share": best_share}
+    # A rate only where the display waits for one (no tearing on half the frames or more) and
+    # the intervals sit on its grid (60 % of them at least).
+    if tearing_share is not None and tearing_share >= 0.5:
+        return {"rate_hz": None, "on_grid_share": None, "absent": "tearing"}
+    if best_rate is None:
+        return {"rate_hz": None, "on_grid_share": None, "absent": "no_candidate"}
+    if best_share < 0.6:
+        return {"rate_hz": None, "on_grid_share": None, "absent": "off_grid"}
+    return {"rate_hz": best_rate, "on_grid_share": best_share, "absent": None}
 
 
 def startup(frames):
@@ -130,12 +178,14 @@ def startup(frames):
         return None
     median = percentile(sorted(frames), 0.5)
     far = lambda v: v > 2.0 * median or v < 0.5 * median
-    end = 0
+    end, after_gap, far_count = 0, 0, 0
     for i in range(n // 2):
         if frames[i] >= 1_000_000_000:
-            end = i + 1
-        elif far(frames[i]) and i < end + 30:
-            end = i + 1
+            end, after_gap, far_count = i + 1, i + 1, 0
+        elif far(frames[i]):
+            far_count += 1
+            if 2 * far_count >= i + 1 - after_gap:  # far-off frames at least half since the gap
+                end = i + 1
     if end == 0:
         return None
     if sum(1 for v in frames[end:] if far(v)) > 0.05 * (n - end):
@@ -156,6 +206,11 @@ def presentmon_figures(path):
     frame_col = next(col[c] for c in FRAME_COLUMNS if c in col)
     display_col = next((col[c] for c in DISPLAY_COLUMNS if c in col), None)
     dropped_col = col.get("Dropped")
+    type_col = col.get("FrameType")
+    # PresentMon 2.x ("v2 metrics"): FrameTime is the time between the application's frame
+    # starts, 0 on generated frames, which are not frame times; DisplayedTime is a frame's time
+    # on screen, i.e. the display-change interval of the next displayed frame.
+    v2_metrics = header[frame_col] == "FrameTime"
     until_col = col.get("MsUntilDisplayed")
     streams = {}
     for row in rows[1:]:
@@ -164,8 +219,18 @@ def presentmon_figures(path):
         if missing(row[frame_col]):
             continue
         key = (row[col["Application"]], row[col["ProcessID"]], row[col["SwapChainAddress"]])
-        s = streams.setdefault(key, {"frames": [], "display": [], "dropped": 0})
-        s["frames"].append(ms_to_ns(row[frame_col]))
+        s = streams.setdefault(key, {"frames": [], "numbers": [], "display": [], "dropped": 0,
+                                     "generated": 0, "rows": 0})
+        s["rows"] += 1
+        if "SyncInterval" in col and "AllowsTearing" in col:
+            torn = row[col["SyncInterval"]] == "0" and row[col["AllowsTearing"]] == "1"
+            s["torn"] = s.get("torn", 0) + (1 if torn else 0)
+        generated = type_col is not None and row[type_col] not in ("Application", "", "NA")
+        if v2_metrics and generated:
+            s["generated"] += 1
+        else:
+            s["frames"].append(ms_to_ns(row[frame_col]))
+            s["numbers"].append(s["rows"] - 1)  # the frame's number in the capture
         dropped = False
         if dropped_col is not None and not missing(row[dropped_col]):
             dropped = int(row[dropped_col]) != 0
@@ -181,23 +246,32 @@ def presentmon_figures(path):
         s["dropped"] += 1 if dropped else 0
     key, best = None, None
     for k, s in streams.items():  # dicts keep file order: the first of equals wins
-        if best is None or len(s["frames"]) > len(best["frames"]):
+        if best is None or s["rows"] > best["rows"]:
             key, best = k, s
     frames = best["frames"]
+    if v2_metrics:
+        best["display"] = best["display"][:-1]  # each value belongs to the next displayed frame
     total, ft, fps = summary(frames)
-    window, count, share = capframex_stutter(frames)
-    hitches, per_min = unreal_hitches(frames)
+    frames_ms = [v / 1e6 for v in frames]
+    fps["low1_average"] = 1000.0 / capframex_low_average_ms(frames_ms, 1 - 0.01)
+    fps["low01_average"] = 1000.0 / capframex_low_average_ms(frames_ms, 1 - 0.001)
+    fps["low1_integral"] = 1000.0 / afterburner_integral_ms(frames_ms, 1 - 0.01)
+    fps["low01_integral"] = 1000.0 / afterburner_integral_ms(frames_ms, 1 - 0.001)
+    window, count, count_share, share = capframex_stutter(frames_ms)
+    hitches, per_min = unreal_hitches(frames, best["numbers"])
     out = {
         "source": {"process": key[0]},
         "frames": len(frames),
         "duration_s": total / 1e9,
         "frame_time_ms": ft,
         "fps": fps,
-        "stutter": {"capframex_count": count, "capframex_time_share": share,
+        "stutter": {"capframex_count": count, "capframex_count_share": count_share,
+                    "capframex_time_share": share,
                     "capframex_window": window, "hitch_count": len(hitches),
                     "hitches_per_min": per_min, "hitches": hitches},
         "variation_buckets": variation(frames),
-        "refresh": refresh(best["display"] if best["display"] else frames),
+        "refresh": refresh(best["display"] if best["display"] else frames,
+                           best["torn"] / best["rows"] if "torn" in best else None),
         "segments": {"startup": startup(frames)},
     }
     if display_col is not None:

@@ -42,7 +42,8 @@ void Document::analyse() {
     sorted_frame_ns = frame_ns.values;
     std::sort(sorted_frame_ns.begin(), sorted_frame_ns.end());
     report.reset();  // before the capture's frames are read again
-    if (capture.frames() > 0)
+    // A loopscope trace's frame 0 is not a frame time: a report needs a frame after it.
+    if (capture.frames() > (first_frame_is_frame_time(capture) ? 0u : 1u))
         report = analyse_capture(capture, {});
 }
 
@@ -102,6 +103,9 @@ SelectedFrames frames_in_range(const Document& doc, double begin_ns, double end_
     const std::span<const std::int64_t> x(doc.x_ns);
     SelectedFrames r;
     r.first = first_sample_at_or_after(x, begin_ns);
+    // Frame 0 of a loopscope trace is not a frame time, so a selection starts after it.
+    if (!first_frame_is_frame_time(doc.capture))
+        r.first = std::max<std::size_t>(r.first, 1);
     r.last = std::max(r.first, first_sample_at_or_after(x, end_ns));
     return r;
 }
