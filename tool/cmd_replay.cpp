@@ -16,6 +16,7 @@
 #include "core/duration.hpp"
 #include "core/loop_figures.hpp"
 #include "core/loop_scenarios.hpp"
+#include "reports/loop_json.hpp"
 #include "reports/readers.hpp"
 #include "reports/trace_writer.hpp"
 #include "tool/commands.hpp"
@@ -115,6 +116,7 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
 int replay_command(const ReplayArgs& args) {
     check_plain_unit("--unit", args.unit);
     const LoopConfig config = loop_config(args.loop);
+    std::FILE* summary_out = summary_stream(args.loop);
     std::int64_t step_cost_ns = 0;
     if (!args.step_cost.empty()) {
         step_cost_ns = parse_duration_option("--step-cost", args.step_cost);
@@ -152,7 +154,6 @@ int replay_command(const ReplayArgs& args) {
         out->commit();
     }
 
-    std::FILE* summary_out = args.loop.output == "-" ? stderr : stdout;
     std::string text = fmt::format(
         "loopscope replay: {} ({}{}), {} frames", args.input, capture.source.format,
         capture.source.process.empty() ? "" : fmt::format(", process {}", capture.source.process),
@@ -176,6 +177,15 @@ int replay_command(const ReplayArgs& args) {
         text += fmt::format("Trace: {} ({} frames)\n", args.loop.output, summary.frames());
     }
     text += summary.text();
+    if (!args.loop.json.empty()) {
+        LoopRunSource source{"replay",
+                             {{"input", args.input},
+                              {"format", capture.source.format},
+                              {"process", capture.source.process},
+                              {"step_cost_ns", fmt::format("{}", step_cost_ns)}},
+                             result.froze};
+        write_file_atomically(args.loop.json, loop_run_json(source, config, summary.figures()));
+    }
     if (args.sweep)
         text += sweep_table(capture.frame_ns, config, step_cost_ns, args);
     fmt::print(summary_out, "{}", text);

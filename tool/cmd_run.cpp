@@ -15,6 +15,7 @@
 #include "core/loop_scenarios.hpp"
 #include "core/units.hpp"
 #include "probes/loop_runner.hpp"
+#include "reports/loop_json.hpp"
 #include "reports/trace_writer.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
@@ -97,8 +98,12 @@ int run_command(const RunArgs& args) {
         throw UsageError(
             fmt::format("invalid --clock '{}': expected one of {}", args.clock, clock_names()));
     }
-    // A trace on standard output moves the summary to standard error.
-    std::FILE* summary_out = args.loop.output == "-" ? stderr : stdout;
+    // A trace or JSON on standard output moves the summary to standard error.
+    std::FILE* summary_out = summary_stream(args.loop);
+    std::optional<OutputFile> json_out;
+    if (!args.loop.json.empty())
+        json_out.emplace(args.loop.json);
+    bool froze = false;
 
     LoopSummaryBuilder summary(config);
     std::string header;
@@ -129,6 +134,7 @@ int run_command(const RunArgs& args) {
         }
         header = fmt::format("loopscope run: scenario {} on the virtual clock (seed {})\n",
                              scenario->name, model.seed);
+        froze = result.froze;
         if (result.froze) {
             header += fmt::format(
                 "The loop froze: frame {} would have taken {} (over {}), so the run stopped.\n",
@@ -151,9 +157,27 @@ int run_command(const RunArgs& args) {
             "and render costs, a sleep+spin limiter)\n",
             scenario->name, clock->name);
         if (result.cut_short) {
-            header += fmt::format(
-                "The loop froze: a frame's steps would have run past {}, so the run stopped.\n",
-                format_duration(ro.hard_limit_ns));
+            // The run's time limit cut a frame's steps. The loop froze only if nothing bounded
+            // its frame time: a spiral with neither clamp nor step cap. Held by a guard, it was
+            // still advancing, in slow motion.
+            const LoopFigures f = summary.figures();
+            const bool unbounded =
+                config.clamp_ns == 0 && (config.max_steps == 0 || !uses_accumulator(config.policy));
+            froze = f.state == LoopState::spiral && unbounded;
+            if (froze) {
+                header += fmt::format(
+                    "The loop froze: a frame's steps would have run past {}, so the run "
+                    "stopped.\n",
+                    format_duration(ro.hard_limit_ns));
+            } else {
+                header += fmt::format(
+                    "The run reached its {} limit at frame {} and stopped; the loop was still "
+                    "advancing{}.\n",
+                    format_duration(ro.hard_limit_ns), summary.frames(),
+                    f.slow_motion_factor
+                        ? fmt::format(", in slow motion at {:.2f}x", *f.slow_motion_factor)
+                        : std::string());
+            }
         }
         if (result.dropped_frames > 0) {
             header += fmt::format("The recorder dropped {} frames.\n", result.dropped_frames);
@@ -166,6 +190,16 @@ int run_command(const RunArgs& args) {
     }
     if (!args.loop.output.empty() && args.loop.output != "-" && exit_code == kExitOk) {
         header += fmt::format("Trace: {} ({} frames)\n", args.loop.output, summary.frames());
+    }
+    if (json_out) {
+        LoopRunSource source{
+            "run",
+            {{"scenario", scenario->name},
+             {"clock", is_virtual ? std::string("virtual") : std::string(clock->name)},
+             {"seed", fmt::format("{}", model.seed)}},
+            froze};
+        json_out->write(loop_run_json(source, config, summary.figures()));
+        json_out->commit();
     }
     fmt::print(summary_out, "{}{}", header, summary.text());
     return exit_code;
