@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/duration.hpp"
 #include "core/loop_scenarios.hpp"
 
 namespace loopscope {
@@ -305,6 +306,18 @@ LoopFigures LoopFiguresBuilder::figures() const {
         f.slow_motion_factor = ratio(after_.sim_ns, after_.real_ns);
     describe_verdict(f);
     return f;
+}
+
+std::string verdict_brief(const LoopFigures& f) {
+    if (!f.onset_frame)
+        return std::string(loop_state_name(f.state));
+    return fmt::format("{} from frame {} at {}", loop_state_name(f.state), *f.onset_frame,
+                       format_duration(f.onset_ns.value_or(0)));
+}
+
+bool loop_froze(const LoopFigures& f, const LoopConfig& c) {
+    const bool unbounded = c.clamp_ns == 0 && (c.max_steps == 0 || !uses_accumulator(c.policy));
+    return f.state == LoopState::spiral && unbounded;
 }
 
 LoopFigures compute_loop_figures(std::span<const FrameRecord> records, const LoopConfig& config,

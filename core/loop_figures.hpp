@@ -103,6 +103,15 @@ struct LoopFigures {
     std::string headroom_formula;
 };
 
+// The verdict in a few words for tables and markers: "ok", or "saturated from frame 12 at
+// 200.000 ms" (the state and the onset).
+std::string verdict_brief(const LoopFigures& figures);
+
+// Whether a loop cut short by a time limit had really stopped advancing: a spiral that no guard
+// bounds (no clamp, and no step cap on an accumulator policy), so its frame time grows without
+// bound. A loop the guards hold keeps advancing, in slow motion, however dear its steps.
+bool loop_froze(const LoopFigures& figures, const LoopConfig& config);
+
 // `config` gives dt, timescale and the policy the records were produced with.
 LoopFigures compute_loop_figures(std::span<const FrameRecord> records, const LoopConfig& config,
                                  std::int64_t window = kDefaultSpiralWindow);

@@ -73,7 +73,7 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
     table.add_column("dt");
     table.add_column("max steps");
     table.add_column("clamp");
-    table.add_column("spiral onset", MarkdownTable::Align::left);
+    table.add_column("verdict", MarkdownTable::Align::left);
     table.add_column("largest steps/frame");
     table.add_column("lost to clamp (real)");
     table.add_column("dropped by cap (sim)");
@@ -91,11 +91,7 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
                 const VirtualRunResult result = run_replay(
                     frames, c, step_cost_ns, [&](const FrameRecord& r) { figures.add(r); });
                 const LoopFigures f = figures.figures();
-                std::string onset = "none";
-                if (f.onset_frame) {
-                    onset =
-                        fmt::format("frame {} at {}", *f.onset_frame, format_duration(*f.onset_ns));
-                }
+                std::string onset = verdict_brief(f);
                 if (result.froze)
                     onset += fmt::format(", froze at frame {}", result.frames);
                 table.add_row(
@@ -108,8 +104,8 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
         }
     }
     return fmt::format(
-        "Sweep ({} policy, timescale {}, step cost {}; onset and slow-motion factor as defined "
-        "in the summary):\n{}",
+        "Sweep ({} policy, timescale {}, step cost {}; verdict, onset and slow-motion factor as "
+        "defined in the summary):\n{}",
         policy_name(base.policy), base.timescale, format_duration(step_cost_ns), table.render());
 }
 
