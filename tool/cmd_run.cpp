@@ -161,9 +161,7 @@ int run_command(const RunArgs& args) {
             // its frame time: a spiral with neither clamp nor step cap. Held by a guard, it was
             // still advancing, in slow motion.
             const LoopFigures f = summary.figures();
-            const bool unbounded =
-                config.clamp_ns == 0 && (config.max_steps == 0 || !uses_accumulator(config.policy));
-            froze = f.state == LoopState::spiral && unbounded;
+            froze = loop_froze(f, config);
             if (froze) {
                 header += fmt::format(
                     "The loop froze: a frame's steps would have run past {}, so the run "
