@@ -253,7 +253,7 @@ void LoopFiguresBuilder::describe_verdict(LoopFigures& f) const {
                 after_.engaged_frames, after_.frames);
         }
     } else if (f.frames < f.window) {
-        f.cause = fmt::format("fewer than {} frames: too short to judge", f.window);
+        f.cause = fmt::format("fewer than {} frames and no trouble among them", f.window);
     } else if (!f.has_step_costs) {
         f.cause = fmt::format(
             "the backlog stayed bounded and the guards engaged on {} of {} frames (never on "
@@ -286,6 +286,20 @@ void LoopFiguresBuilder::describe_verdict(LoopFigures& f) const {
 }
 
 LoopFigures LoopFiguresBuilder::figures() const {
+    if (!f_.onset_frame && f_.frames > 0 && f_.frames < f_.window) {
+        // A run shorter than one window (one that froze within it, say) is judged as one window
+        // of all its frames; the ring holds them all. The headroom still needs a whole window.
+        LoopFiguresBuilder whole = *this;
+        whole.f_.window = f_.frames;
+        whole.evaluate_window(0);
+        whole.f_.window = f_.window;
+        whole.worst_window_mean_.reset();
+        return whole.assemble();
+    }
+    return assemble();
+}
+
+LoopFigures LoopFiguresBuilder::assemble() const {
     LoopFigures f = f_;
     if (f.frames == 0) {
         f.acc_min_ns = f.acc_max_ns = 0;

@@ -163,6 +163,7 @@ class LoopFiguresBuilder {
     }
     void evaluate_window(std::int64_t start);
     void describe_verdict(LoopFigures& f) const;
+    LoopFigures assemble() const;  // figures() once the windows are evaluated
 
     LoopConfig config_;
     std::size_t max_engagements_;

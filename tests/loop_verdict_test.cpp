@@ -101,6 +101,27 @@ TEST(LoopVerdict, AStepDearerThanDtIsASpiralWithOrWithoutGuards) {
     }
 }
 
+TEST(LoopVerdict, ARunShorterThanOneWindowIsJudgedAsOneWindow) {
+    // Steps of 12 ms at dt 1/120 and no guard: the frame time grows 1.44 times a frame and the
+    // replay freezes within 30 frames; the verdict still sees the spiral.
+    LoopConfig c;
+    c.dt_ns = kDefaultDtNs / 2;
+    c.clamp_ns = 0;
+    std::vector<FrameRecord> records;
+    const VirtualRunResult result =
+        run_replay(std::vector<std::int64_t>(2000, 10 * kNsPerMs), c, 12 * kNsPerMs,
+                   [&](const FrameRecord& r) { records.push_back(r); });
+    ASSERT_TRUE(result.froze);
+    ASSERT_LT(result.frames, kDefaultSpiralWindow);
+    const LoopFigures f = compute_loop_figures(records, c);
+    EXPECT_EQ(f.state, LoopState::spiral);
+    EXPECT_TRUE(f.onset_frame.has_value());
+    EXPECT_TRUE(loop_froze(f, c));
+    EXPECT_FALSE(f.headroom_ns.has_value());  // the headroom needs a whole window
+    for (std::int64_t window : {5, 30})
+        EXPECT_EQ(compute_loop_figures(records, c, window).state, LoopState::spiral);
+}
+
 TEST(LoopVerdict, OnsetIsWhereTheBacklogStartsGrowingNotOnTheNoisyPlateauBeforeIt) {
     // Frames alternate 8 and 20 ms for 200 frames (a noisy plateau the loop keeps up with),
     // then every frame is 45 ms against a cap of 2 one-millisecond steps.
