@@ -638,25 +638,27 @@ const std::array kCatalogue = {
                return ns_to_ms(loop(r).cap_dropped_ns);
            }},
     Figure{.section = "Loop",
-           .label = "spiral onset",
-           .definition = "first frame of the first window where the backlog grows and the mean "
-                         "step cost exceeds dt / timescale",
+           .label = "verdict",
+           .definition = "ok (the backlog stays bounded), saturated (the guards engage "
+                         "persistently and the game runs in slow motion although a step costs "
+                         "less than dt / timescale) or spiral (a step costs at least dt / "
+                         "timescale), with the onset: the first frame of the trouble",
            .needs = kNeedsLoopRecords | kNeedsLoopConfiguration,
-           .text =
-               [](const CaptureReport& r) {
-                   const LoopFigures& f = loop(r);
-                   return f.onset_frame
-                              ? fmt::format("frame {} at {:.3f} s", *f.onset_frame,
-                                            ns_to_s(f.onset_ns.value_or(0)))
-                              : std::string(f.has_step_costs ? "none" : "unknown (no step costs)");
-               },
+           .text = [](const CaptureReport& r) { return verdict_brief(loop(r)); },
            .describe =
                [](const CaptureReport& r) {
                    return fmt::format(
-                       "first frame of the first {}-frame window where the backlog grows and "
-                       "the mean step cost exceeds dt / timescale",
+                       "trouble: the first {}-frame window over which the backlog grows and the "
+                       "guards engage on half of its frames or the mean step cost reaches dt / "
+                       "timescale; onset: its first frame from which the backlog stays above "
+                       "every earlier one",
                        loop(r).window);
                }},
+    Figure{.section = "Loop",
+           .label = "cause",
+           .definition = "the bottleneck, with its measured numbers",
+           .needs = kNeedsLoopRecords | kNeedsLoopConfiguration,
+           .text = [](const CaptureReport& r) { return loop(r).cause; }},
     Figure{.key = "slow_motion_factor",
            .section = "Loop",
            .label = "slow-motion factor",
@@ -667,12 +669,14 @@ const std::array kCatalogue = {
                [](const CaptureReport& r) {
                    return fmt::format("{:.3f}", *loop(r).slow_motion_factor);
                },
-           .absent = "the loop never fell into the spiral (no onset)"},
+           .absent = "the loop kept up (verdict ok: no onset)"},
     Figure{.key = "headroom_ms",
            .section = "Loop",
            .label = "headroom",
            .unit = "ms",
-           .definition = "dt / timescale minus the highest window-mean step cost before the onset",
+           .definition = "how much the step cost may grow before the loop leaves ok: dt / "
+                         "timescale - r / cap (dt / timescale without a cap) minus the highest "
+                         "window-mean step cost, r the mean other time a frame; negative when over",
            .needs = kNeedsLoopRecords | kNeedsLoopConfiguration,
            .value = [](const CaptureReport& r) -> std::optional<double> {
                const auto& h = loop(r).headroom_ns;
@@ -682,6 +686,7 @@ const std::array kCatalogue = {
                [](const CaptureReport& r) {
                    return fmt::format("{:.3f} ms", *loop(r).headroom_ns / 1e6);
                },
+           .describe = [](const CaptureReport& r) { return loop(r).headroom_formula; },
            .absent = "the trace has no step costs or fewer frames than one spiral window"},
     // Without start-up
     Figure{.section = "Without start-up",

@@ -1,14 +1,24 @@
 // Loop figures: what a fixed-timestep loop did over a run, computed from its frame records. Pure
 // functions over plain data (no clock, no file), shared by `run`, `replay`, the reports and the
-// viewer so that every place shows the same numbers with the same definitions:
-//   - spiral-of-death onset: the first frame of the first window of W frames (default 30) over
-//     which the backlog grows (the simulation time owed at a frame: the accumulator before
-//     stepping, or the frame's consumed time for variable and semi-fixed, plus all the time the
-//     guards have dropped so far, in simulation time) and the mean per-step cost exceeds dt /
-//     timescale;
+// viewer so that every place shows the same numbers with the same definitions (docs/loop-engine.md
+// states them for users):
+//   - the backlog at a frame: the simulation time owed (the accumulator before stepping, or the
+//     frame's consumed time for variable and semi-fixed) plus all the time the guards have
+//     dropped so far, in simulation time; dropping time does not pay a debt off;
+//   - the verdict: `ok`, `saturated` (the guards engage persistently although a step costs less
+//     than dt / timescale) or `spiral` (a step costs at least dt / timescale). The trouble is
+//     found in the first window of W frames (default 30) over which the backlog grows and
+//     either the guards engage on at least half of the frames or the mean per-step cost is at
+//     least dt / timescale; its onset is the first frame of that window from which the backlog
+//     stays above every backlog before it in the window (the frame before the window counts):
+//     where the growth that lasts begins, never a steady frame before it. (When no frame
+//     qualifies, because of an early peak, the frame after the window's last lowest backlog.)
 //   - each frame where a guard (clamp, step cap) engaged, and the time it dropped;
 //   - the slow-motion factor: simulation time advanced / real time elapsed, from the onset on;
-//   - the headroom: dt / timescale minus the highest W-frame mean per-step cost before onset;
+//   - the cause: the bottleneck with its measured numbers;
+//   - the headroom: c_max minus the highest W-frame mean per-step cost, where c_max = dt /
+//     timescale - r / cap with a step cap (dt / timescale without) and r is the mean other
+//     per-frame time (a frame's time minus the previous frame's steps and wait);
 //   - steps-per-frame histogram, accumulator range, alpha distribution;
 //   - the error of accumulating frame times as float seconds, double seconds and int64 ns.
 #pragma once
@@ -20,6 +30,8 @@
 #include <map>
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/loop_engine.hpp"
@@ -28,6 +40,11 @@
 namespace loopscope {
 
 inline constexpr std::int64_t kDefaultSpiralWindow = 30;
+
+// The verdict on a run: see the top of this file.
+enum class LoopState { ok, saturated, spiral };
+// "ok", "saturated", "spiral".
+std::string_view loop_state_name(LoopState state);
 
 struct GuardEngagement {
     std::int64_t frame = 0;
@@ -61,20 +78,39 @@ struct LoopFigures {
     std::int64_t engagement_frames = 0;        // frames where either guard engaged
     std::vector<GuardEngagement> engagements;  // the first of them (all, unless limited)
 
-    // Spiral of death.
+    // The verdict (spiral of death and slow motion).
     std::int64_t window = kDefaultSpiralWindow;
     double spiral_threshold_ns = 0;  // dt / timescale: a step may cost no more real time
     bool has_step_costs = false;     // some frame has step_cost_ns > 0
     double mean_step_cost_ns = 0;    // over all steps with a known cost
+    LoopState state = LoopState::ok;
     std::optional<std::int64_t> onset_frame;
     std::optional<std::int64_t> onset_ns;      // start_ns of the onset frame
     std::optional<double> slow_motion_factor;  // sim / real from the onset to the end
-    // dt / timescale minus the highest window-mean per-step cost before the onset (all windows
-    // when there is no onset; the onset window when onset is at the first frame): how much the
-    // per-step cost may grow before the spiral. Negative once in the spiral. Unset without
-    // step costs or with fewer than `window` frames.
+    // One line naming the bottleneck with its measured numbers (or why there is none).
+    std::string cause;
+    // Mean other per-frame time r (a frame's time minus the previous frame's step and wait
+    // time), over the run and from the onset on; mean per-step cost from the onset on.
+    double other_ns = 0;
+    double onset_other_ns = 0;
+    double onset_step_cost_ns = 0;
+    // Headroom = step_cost_limit_ns - worst_window_step_cost_ns: how much the per-step cost may
+    // grow before the loop leaves `ok` (negative once over). Unset without step costs or with
+    // fewer than `window` frames. headroom_formula spells the computation out with its numbers.
+    std::optional<double> worst_window_step_cost_ns;  // highest window-mean per-step cost
+    double step_cost_limit_ns = 0;                    // c_max
     std::optional<double> headroom_ns;
+    std::string headroom_formula;
 };
+
+// The verdict in a few words for tables and markers: "ok", or "saturated from frame 12 at
+// 200.000 ms" (the state and the onset).
+std::string verdict_brief(const LoopFigures& figures);
+
+// Whether a loop cut short by a time limit had really stopped advancing: a spiral that no guard
+// bounds (no clamp, and no step cap on an accumulator policy), so its frame time grows without
+// bound. A loop the guards hold keeps advancing, in slow motion, however dear its steps.
+bool loop_froze(const LoopFigures& figures, const LoopConfig& config);
 
 // `config` gives dt, timescale and the policy the records were produced with.
 LoopFigures compute_loop_figures(std::span<const FrameRecord> records, const LoopConfig& config,
@@ -97,18 +133,37 @@ class LoopFiguresBuilder {
   private:
     // What the windows need of one frame.
     struct Slot {
-        double backlog = 0;  // simulation time owed at the frame (see loop_figures.hpp's top)
+        double backlog = 0;  // simulation time owed at the frame (see the top of this file)
         std::int64_t step_cost_ns = 0;
         std::int64_t steps = 0;
         std::int64_t sim_ns = 0;
         std::int64_t raw_ns = 0;
+        std::int64_t other_ns = 0;  // raw minus the previous frame's step and wait time
+        std::int64_t clamp_lost_ns = 0;
+        std::int64_t cap_dropped_ns = 0;
         std::int64_t frame = 0;
         std::int64_t start_ns = 0;
+        bool engaged = false;  // a guard engaged on the frame
+    };
+    // Sums from the onset on.
+    struct AfterOnset {
+        std::int64_t frames = 0;
+        std::int64_t sim_ns = 0;
+        std::int64_t real_ns = 0;
+        std::int64_t step_cost_ns = 0;
+        std::int64_t cost_steps = 0;  // steps of the frames with a known step cost
+        std::int64_t other_ns = 0;
+        std::int64_t clamp_lost_ns = 0;
+        std::int64_t cap_dropped_ns = 0;
+        std::int64_t engaged_frames = 0;
+        void add(const Slot& s);
     };
     const Slot& slot(std::int64_t index) const {
         return ring_[static_cast<std::size_t>(index % ring_size_)];
     }
     void evaluate_window(std::int64_t start);
+    void describe_verdict(LoopFigures& f) const;
+    LoopFigures assemble() const;  // figures() once the windows are evaluated
 
     LoopConfig config_;
     std::size_t max_engagements_;
@@ -121,14 +176,12 @@ class LoopFiguresBuilder {
     double alpha_total_ = 0;
     std::int64_t window_cost_ns_ = 0;  // over the last `window` frames
     std::int64_t window_steps_ = 0;
-    // Window means of the last `window` windows (a window counts towards the headroom once it
-    // ends before any later onset), the worst settled one, and the first window's.
-    std::vector<std::optional<double>> recent_means_;
-    std::optional<double> worst_settled_;
-    std::optional<double> first_window_mean_;
-    std::optional<double> headroom_worst_;  // fixed at the onset
-    std::int64_t after_onset_sim_ns_ = 0;
-    std::int64_t after_onset_real_ns_ = 0;
+    std::int64_t window_engaged_ = 0;
+    std::optional<double> worst_window_mean_;
+    std::vector<double> suffix_min_;      // scratch of evaluate_window: lowest backlog from j on
+    std::int64_t previous_spent_ns_ = 0;  // the previous frame's step and wait time
+    std::int64_t other_total_ns_ = 0;     // over frames 1.. (frame 0 has no previous frame)
+    AfterOnset after_;
 };
 
 // Simulation time a frame's steps advanced under a policy.

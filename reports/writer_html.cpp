@@ -352,6 +352,21 @@ std::string percentile_plot(const std::vector<const CaptureReport*>& reports) {
     return svg;
 }
 
+// A vertical line where the loop verdict puts the onset of the trouble (saturated or spiral),
+// with the verdict as its tooltip. Styled inline: captures without an onset stay unchanged.
+std::string onset_marker(const CaptureReport& r, const Axes& a) {
+    if (!r.loop_figures || !r.loop_figures->onset_frame || !r.loop_figures->onset_ns)
+        return {};
+    const LoopFigures& f = *r.loop_figures;
+    const double x = a.px(ns_to_s(*f.onset_ns));
+    return fmt::format(
+        "<line x1=\"{:.1f}\" x2=\"{:.1f}\" y1=\"{}\" y2=\"{}\" "
+        "style=\"stroke:#c0c;stroke-width:1.5;stroke-dasharray:4 3\"><title>{} from frame {} "
+        "at {:.3f} s: {}</title></line>\n",
+        x, x, kTop, kHeight - kBottom, loop_state_name(f.state), *f.onset_frame,
+        ns_to_s(*f.onset_ns), html_escape(f.cause));
+}
+
 std::string loop_plots(const CaptureReport& r) {
     if (r.loop.empty())
         return {};
@@ -369,12 +384,14 @@ std::string loop_plots(const CaptureReport& r) {
     out += svg_open("Accumulator after stepping (acc_after_ns)");
     out += axes_svg(a, "time (s)", "accumulator (ms)");
     out += decimated_path(x, acc, a, 1e-6, "line0");
+    out += onset_marker(r, a);
     out += "</svg></figure>\n";
     const auto steps_max = static_cast<double>(*std::max_element(steps.begin(), steps.end()));
     const Axes b{t0, t1, 0, std::max(steps_max + 1, 2.0)};
     out += svg_open("Simulation steps per frame (steps)");
     out += axes_svg(b, "time (s)", "steps");
     out += decimated_path(x, steps, b, 1.0, "line1");
+    out += onset_marker(r, b);
     out += "</svg></figure>\n";
     return out;
 }

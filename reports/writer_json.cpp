@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/units.hpp"
+#include "reports/loop_json.hpp"
 #include "reports/writer.hpp"
 
 namespace loopscope {
@@ -127,7 +128,9 @@ Json loop_json(const CaptureReport& r) {
                        {"onset_frame", f.onset_frame ? Json(*f.onset_frame) : Json()},
                        {"onset_s", f.onset_ns ? Json(ns_to_s(*f.onset_ns)) : Json()},
                        {"slow_motion_factor", optional_number(f.slow_motion_factor)},
-                       {"headroom_ms", optional_number(f.headroom_ns, 1e-6)}};
+                       {"headroom_ms", optional_number(f.headroom_ns, 1e-6)},
+                       {"verdict", loop_verdict_json(f)},
+                       {"headroom", loop_headroom_json(f)}};
     return j;
 }
 

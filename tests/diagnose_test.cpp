@@ -43,6 +43,29 @@ TEST(Diagnose, QuickRunWritesEveryFileOfTheReport) {
         const std::string trace = read_text(out + "/traces/" + name + ".csv");
         EXPECT_EQ(trace.rfind("# loopscope-trace v1", 0), 0u) << name;
     }
+    // The spiral scenario's verdict: trouble with an onset and a slow motion in sane bounds (the
+    // real clock decides the exact frame); the steady loop is no spiral.
+    const auto row = [&](const std::string& name) {
+        const std::size_t at = r.out.find("| " + name + " ");
+        return at == std::string::npos ? std::string()
+                                       : r.out.substr(at, r.out.find('\n', at) - at);
+    };
+    EXPECT_NE(r.out.find("| verdict "), std::string::npos);
+    const std::string spiral_row = row("spiral-clamp-cap");
+    EXPECT_TRUE(spiral_row.find("spiral from frame") != std::string::npos ||
+                spiral_row.find("saturated from frame") != std::string::npos)
+        << spiral_row;
+    EXPECT_EQ(row("steady-60").find("spiral"), std::string::npos) << row("steady-60");
+    EXPECT_EQ(r.out.find("froze"), std::string::npos);  // the guards hold the spiral
+    const RunResult spiral_json =
+        run_loopscope("report --format json '" + out + "/traces/spiral-clamp-cap.csv'");
+    ASSERT_EQ(spiral_json.exit_code, 0) << spiral_json.err;
+    const auto verdict = nlohmann::json::parse(spiral_json.out)["loop"]["spiral"]["verdict"];
+    EXPECT_NE(verdict["state"], "ok") << verdict.dump();
+    ASSERT_TRUE(verdict["slow_motion"].is_number()) << verdict.dump();
+    EXPECT_GT(verdict["slow_motion"].get<double>(), 0.2);
+    EXPECT_LT(verdict["slow_motion"].get<double>(), 1.0);
+
     // The traces read back through the report command.
     const RunResult report = run_loopscope("report '" + out + "/traces/hitch-200ms.csv'");
     EXPECT_EQ(report.exit_code, 0) << report.err;

@@ -1,6 +1,7 @@
 // The loop figures are computed one frame at a time (LoopFiguresBuilder keeps only the last
-// window). These tests check them against a direct reading of the definitions in
-// probes/loop_figures.hpp, written here the plain way: every window recomputed from the records.
+// window). These tests check them, the verdict included, against a direct reading of the
+// definitions in core/loop_figures.hpp, written here the plain way: every window recomputed from
+// the records.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,79 +17,131 @@ namespace loopscope {
 namespace {
 
 struct Reference {
+    LoopState state = LoopState::ok;
     std::optional<std::int64_t> onset_frame;
     std::optional<std::int64_t> onset_ns;
     std::optional<double> slow_motion_factor;
     std::optional<double> headroom_ns;
+    double other_ns = 0;
 };
 
-// The spiral figures straight from the definitions, over the whole record list.
-Reference reference_spiral(const std::vector<FrameRecord>& records, const LoopConfig& config,
-                           std::int64_t window) {
+// The verdict straight from the definitions, over the whole record list.
+Reference reference_verdict(const std::vector<FrameRecord>& records, const LoopConfig& config,
+                            std::int64_t window) {
     Reference ref;
     const auto n = static_cast<std::int64_t>(records.size());
     const bool acc = uses_accumulator(config.policy);
     const double threshold = static_cast<double>(config.dt_ns) / config.timescale;
+    auto at = [&](std::int64_t i) -> const FrameRecord& {
+        return records[static_cast<std::size_t>(i)];
+    };
     // Backlog at frame i: owed simulation time plus everything the guards dropped before it
-    // (the clamp's loss of frame i included, the cap's drop of frame i not yet).
+    // (the clamp's loss of frame i included, the cap's drop of frame i not yet). Frame -1 owes 0.
     auto backlog = [&](std::int64_t i) {
+        if (i < 0)
+            return 0.0;
         double dropped = 0;
         for (std::int64_t k = 0; k < i; ++k) {
-            dropped += static_cast<double>(records[k].clamp_lost_ns) * config.timescale +
-                       static_cast<double>(records[k].cap_dropped_ns);
+            dropped += static_cast<double>(at(k).clamp_lost_ns) * config.timescale +
+                       static_cast<double>(at(k).cap_dropped_ns);
         }
-        dropped += static_cast<double>(records[i].clamp_lost_ns) * config.timescale;
-        const FrameRecord& r = records[i];
-        return static_cast<double>(acc ? r.acc_before_ns : r.consumed_ns) + dropped;
+        dropped += static_cast<double>(at(i).clamp_lost_ns) * config.timescale;
+        return static_cast<double>(acc ? at(i).acc_before_ns : at(i).consumed_ns) + dropped;
+    };
+    auto engaged = [&](std::int64_t k) {
+        return at(k).clamp_lost_ns > 0 || at(k).cap_dropped_ns > 0;
     };
     auto mean_cost = [&](std::int64_t s) -> std::optional<double> {
         std::int64_t cost = 0;
         std::int64_t steps = 0;
         for (std::int64_t k = s; k < s + window; ++k) {
-            cost += records[k].step_cost_ns;
-            steps += records[k].steps;
+            cost += at(k).step_cost_ns;
+            steps += at(k).steps;
         }
         if (steps <= 0)
             return std::nullopt;
         return static_cast<double>(cost) / static_cast<double>(steps);
     };
-    if (n < window)
+    // Other time: a frame's time minus the previous frame's steps and wait, from frame 1 on.
+    std::int64_t other = 0;
+    for (std::int64_t k = 1; k < n; ++k)
+        other += at(k).raw_ns - at(k - 1).step_cost_ns - at(k - 1).wait_ns;
+    ref.other_ns =
+        n > 1 ? std::max(0.0, static_cast<double>(other) / static_cast<double>(n - 1)) : 0.0;
+    if (n == 0)
         return ref;
+    // A run shorter than one window is judged as one window of all its frames.
+    const std::int64_t full_window = window;
+    window = std::min(window, n);
     std::int64_t onset = n;
     for (std::int64_t s = 0; s + window <= n; ++s) {
-        const double before = s == 0 ? 0.0 : backlog(s - 1);
+        const std::int64_t last = s + window - 1;
+        std::int64_t engaged_frames = 0;
+        for (std::int64_t k = s; k <= last; ++k)
+            engaged_frames += engaged(k) ? 1 : 0;
         const auto mean = mean_cost(s);
-        if (backlog(s + window - 1) > before && mean && *mean > threshold) {
-            onset = s;
+        const bool trouble = engaged_frames * 2 >= window || (mean && *mean >= threshold);
+        if (backlog(last) > backlog(s - 1) && trouble) {
+            // The first frame whose backlog and every later one in the window exceed every
+            // backlog before it (from s - 1); else after the last lowest backlog of [s - 1, last].
+            onset = n;
+            for (std::int64_t k = s; k <= last && onset == n; ++k) {
+                double highest_before = backlog(s - 1);
+                for (std::int64_t i = s; i < k; ++i)
+                    highest_before = std::max(highest_before, backlog(i));
+                bool stays_above = true;
+                for (std::int64_t j = k; j <= last; ++j)
+                    stays_above = stays_above && backlog(j) > highest_before;
+                if (stays_above)
+                    onset = k;
+            }
+            if (onset == n) {
+                std::int64_t lowest = s - 1;
+                for (std::int64_t k = s; k <= last; ++k) {
+                    if (backlog(k) <= backlog(lowest))
+                        lowest = k;
+                }
+                onset = lowest + 1;
+            }
             break;
         }
     }
     if (onset < n) {
-        ref.onset_frame = records[onset].frame;
-        ref.onset_ns = records[onset].start_ns;
+        ref.onset_frame = at(onset).frame;
+        ref.onset_ns = at(onset).start_ns;
         std::int64_t sim = 0;
         std::int64_t real = 0;
+        std::int64_t cost = 0;
+        std::int64_t cost_steps = 0;
+        bool any_engaged = false;
         for (std::int64_t k = onset; k < n; ++k) {
-            sim += frame_sim_ns(records[k], config);
-            real += records[k].raw_ns;
+            sim += frame_sim_ns(at(k), config);
+            real += at(k).raw_ns;
+            if (at(k).step_cost_ns > 0) {
+                cost += at(k).step_cost_ns;
+                cost_steps += at(k).steps;
+            }
+            any_engaged = any_engaged || engaged(k);
         }
         if (real > 0)
             ref.slow_motion_factor = static_cast<double>(sim) / static_cast<double>(real);
+        const bool dear = cost_steps > 0 &&
+                          static_cast<double>(cost) / static_cast<double>(cost_steps) >= threshold;
+        ref.state = dear || !any_engaged ? LoopState::spiral : LoopState::saturated;
     }
     const bool has_costs = std::any_of(records.begin(), records.end(),
                                        [](const FrameRecord& r) { return r.step_cost_ns > 0; });
-    if (has_costs) {
-        // Windows wholly before the onset (every window without one); window 0 alone when the
-        // onset comes before a whole window has passed.
-        const std::int64_t last_start =
-            onset == n ? n - window : std::max<std::int64_t>(onset - window, 0);
+    if (has_costs && n >= full_window) {
         std::optional<double> worst;
-        for (std::int64_t s = 0; s <= last_start; ++s) {
+        for (std::int64_t s = 0; s + window <= n; ++s) {
             if (auto mean = mean_cost(s); mean && (!worst || *mean > *worst))
                 worst = mean;
         }
+        const bool cap = acc && config.max_steps > 0;
+        const double limit =
+            cap ? threshold - ref.other_ns / static_cast<double>(config.max_steps) : threshold;
         if (worst)
-            ref.headroom_ns = threshold - *worst;
+            ref.headroom_ns = limit - *worst;
     }
     return ref;
 }
@@ -96,17 +149,20 @@ Reference reference_spiral(const std::vector<FrameRecord>& records, const LoopCo
 void expect_matches_reference(const std::vector<FrameRecord>& records, const LoopConfig& config,
                               std::int64_t window, const std::string& what) {
     const LoopFigures f = compute_loop_figures(records, config, window);
-    const Reference ref = reference_spiral(records, config, window);
+    const Reference ref = reference_verdict(records, config, window);
+    EXPECT_EQ(f.state, ref.state) << what;
     EXPECT_EQ(f.onset_frame, ref.onset_frame) << what;
     EXPECT_EQ(f.onset_ns, ref.onset_ns) << what;
     ASSERT_EQ(f.slow_motion_factor.has_value(), ref.slow_motion_factor.has_value()) << what;
     if (ref.slow_motion_factor) {
         EXPECT_DOUBLE_EQ(*f.slow_motion_factor, *ref.slow_motion_factor) << what;
     }
+    EXPECT_DOUBLE_EQ(f.other_ns, ref.other_ns) << what;
     ASSERT_EQ(f.headroom_ns.has_value(), ref.headroom_ns.has_value()) << what;
     if (ref.headroom_ns) {
-        EXPECT_DOUBLE_EQ(*f.headroom_ns, *ref.headroom_ns) << what;
+        EXPECT_NEAR(*f.headroom_ns, *ref.headroom_ns, 1e-6) << what;
     }
+    EXPECT_FALSE(f.cause.empty()) << what;
     std::int64_t real = 0;
     std::int64_t steps = 0;
     for (const FrameRecord& r : records) {
@@ -132,6 +188,9 @@ TEST(LoopFiguresStream, EveryScenarioMatchesTheDefinitionsAtSeveralWindows) {
             expect_matches_reference(records, s.config, window,
                                      s.name + " window " + std::to_string(window));
         }
+        // Runs shorter than one window are judged as one window.
+        const std::vector<FrameRecord> head(records.begin(), records.begin() + 20);
+        expect_matches_reference(head, s.config, 30, s.name + " first 20 frames");
     }
 }
 
@@ -143,6 +202,8 @@ TEST(LoopFiguresStream, RandomFramePatternsAndStepCostsMatchTheDefinitions) {
                                Policy::fixed, Policy::fixed_interp, Policy::fixed_extrap};
     int cases = 0;
     int with_onset = 0;
+    int saturated = 0;
+    int spiral = 0;
     for (int trial = 0; trial < 60; ++trial) {
         std::vector<std::int64_t> frames(200 + static_cast<std::size_t>(random.next() % 300));
         for (auto& f : frames)
@@ -162,12 +223,17 @@ TEST(LoopFiguresStream, RandomFramePatternsAndStepCostsMatchTheDefinitions) {
                 records, c, window,
                 "trial " + std::to_string(trial) + " window " + std::to_string(window));
             ++cases;
-            with_onset += compute_loop_figures(records, c, window).onset_frame.has_value();
+            const LoopFigures f = compute_loop_figures(records, c, window);
+            with_onset += f.onset_frame.has_value();
+            saturated += f.state == LoopState::saturated;
+            spiral += f.state == LoopState::spiral;
         }
     }
     // The random cases must exercise both outcomes, or they would prove little.
     EXPECT_GT(with_onset, cases / 10);
     EXPECT_LT(with_onset, cases - cases / 10);
+    EXPECT_GT(saturated, cases / 20);
+    EXPECT_GT(spiral, cases / 20);
 }
 
 TEST(LoopFiguresStream, HeadroomCountsTheFirstWindowWhenItIsTheDearest) {

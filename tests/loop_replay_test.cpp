@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -85,12 +86,35 @@ TEST(ReplayCommand, StepCostAboveDtTipsASteadyPatternIntoTheSpiral) {
     const auto cheap = test::run_loopscope("replay --step-cost 5ms " + dir + "/list.txt");
     ASSERT_EQ(cheap.exit_code, 0) << cheap.err;
     EXPECT_NE(cheap.out.find("onset: none"), std::string::npos) << cheap.out;
+    EXPECT_NE(cheap.out.find("Verdict: ok"), std::string::npos) << cheap.out;
     EXPECT_NE(cheap.out.find("headroom: +11.667 ms"), std::string::npos) << cheap.out;
     const auto costly =
         test::run_loopscope("replay --step-cost 20ms --max-steps 4 " + dir + "/list.txt");
     ASSERT_EQ(costly.exit_code, 0) << costly.err;
     EXPECT_NE(costly.out.find("onset: frame"), std::string::npos) << costly.out;
-    EXPECT_NE(costly.out.find("slow-motion factor from the onset"), std::string::npos);
+    EXPECT_NE(costly.out.find("Verdict: spiral"), std::string::npos) << costly.out;
+    EXPECT_NE(costly.out.find("slow motion from the onset"), std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST(ReplayCommand, RenderTimeThatNeedsMoreStepsThanTheCapIsSaturatedInTheJson) {
+    // The motivating case: a 3DMark capture whose frames need more 8 ms steps of dt 1/120 than
+    // a cap of 4 allows. The cap engages on almost every frame; the loop runs in slow motion.
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    const std::string capture = test::capture("IPMAuxTestData_F01TimeSpyDemoFS2080_gold.csv");
+    const std::string dir = test::make_temp_dir("replay-json");
+    const auto r = test::run_loopscope("replay --step-cost 8ms --dt 1/120 --max-steps 4 --json " +
+                                       dir + "/loop.json '" + capture + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("Verdict: saturated"), std::string::npos) << r.out;
+    const auto j = nlohmann::json::parse(test::read_text(dir + "/loop.json"));
+    EXPECT_EQ(j["verdict"]["state"], "saturated");
+    EXPECT_TRUE(j["verdict"]["onset_frame"].is_number_integer());
+    const double slow = j["verdict"]["slow_motion"].get<double>();
+    EXPECT_GT(slow, 0.6);
+    EXPECT_LT(slow, 0.75);
+    EXPECT_GT(j["guards"]["cap_frames"].get<int>(), 2000);
+    EXPECT_LT(j["headroom"]["ms"].get<double>(), 0.0);
     fs::remove_all(dir);
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -59,10 +60,39 @@ TEST(RunCommand, SpiralScenarioReportsOnsetAndSlowMotion) {
     const auto r = test::run_loopscope("run --clock virtual --scenario spiral-clamp-cap");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("onset: frame"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("slow-motion factor from the onset: 0."), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("slow motion from the onset: 0."), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Verdict: spiral"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("froze"), std::string::npos) << r.out;  // the guards held it
     const auto frozen = test::run_loopscope("run --clock virtual --scenario spiral-no-guards");
     ASSERT_EQ(frozen.exit_code, 0) << frozen.err;
     EXPECT_NE(frozen.out.find("The loop froze"), std::string::npos) << frozen.out;
+}
+
+TEST(RunCommand, JsonCarriesTheVerdictAndTheHeadroom) {
+    const auto r = test::run_loopscope("run --clock virtual --scenario spiral-clamp-cap --json -");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("Verdict: spiral"), std::string::npos) << r.err;  // summary moved
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["schema"], "loopscope-loop/1");
+    EXPECT_EQ(j["verdict"]["state"], "spiral");
+    EXPECT_TRUE(j["verdict"]["onset_frame"].is_number_integer());
+    EXPECT_GT(j["verdict"]["onset_time_s"].get<double>(), 0.0);
+    EXPECT_GT(j["verdict"]["slow_motion"].get<double>(), 0.3);
+    EXPECT_LT(j["verdict"]["slow_motion"].get<double>(), 0.95);
+    EXPECT_FALSE(j["verdict"]["cause"].get<std::string>().empty());
+    EXPECT_LT(j["headroom"]["ms"].get<double>(), 0.0);
+    EXPECT_FALSE(j["source"]["froze"].get<bool>());
+
+    const auto ok = test::run_loopscope("run --clock virtual --scenario steady-60 --json -");
+    ASSERT_EQ(ok.exit_code, 0) << ok.err;
+    const auto k = nlohmann::json::parse(ok.out);
+    EXPECT_EQ(k["verdict"]["state"], "ok");
+    EXPECT_TRUE(k["verdict"]["onset_frame"].is_null());
+    EXPECT_GT(k["headroom"]["ms"].get<double>(), 0.0);
+
+    const auto both = test::run_loopscope("run --clock virtual -o - --json -");
+    EXPECT_EQ(both.exit_code, 2);
+    EXPECT_NE(both.err.find("--json"), std::string::npos) << both.err;
 }
 
 TEST(RunCommand, ShortRealClockRunHasTheTraceStructureAndSaneTimes) {

@@ -206,7 +206,7 @@ TEST(ReportCli, FailIfOnAFigureTheCaptureCannotHaveExitsTwoSayingWhy) {
          "has no loop columns (only loopscope traces do)"},
         {"headroom_ms", no_policy, "names no loop configuration (policy and dt_ns)"},
         {"slow_motion_factor", test::test_data("loopscope.trace"),
-         "the loop never fell into the spiral (no onset)"},
+         "the loop kept up (verdict ok: no onset)"},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.figure + " of " + c.input);
@@ -356,12 +356,21 @@ TEST(ReportCli, LoopscopeTracesGetTheLoopFiguresAndPlots) {
     EXPECT_EQ(j["loop"]["max_steps_per_frame"], max_steps);
     EXPECT_EQ(j["loop"]["max_steps"], 5);
     EXPECT_FALSE(j["loop"]["spiral"]["onset_frame"].is_null());
+    EXPECT_NE(j["loop"]["spiral"]["verdict"]["state"], "ok");
+    EXPECT_FALSE(j["loop"]["spiral"]["verdict"]["onset_frame"].is_null());
     EXPECT_GT(j["loop"]["guards"]["cap_frames"].get<int>(), 0);
     r = test::run_loopscope("report --format html -o '" + dir + "/r.html' '" + trace + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string html = test::read_text(dir + "/r.html");
     EXPECT_NE(html.find("Simulation steps per frame"), std::string::npos);
     EXPECT_NE(html.find("Accumulator after stepping"), std::string::npos);
+    // The onset marker, with the verdict as its tooltip, on both loop plots.
+    const std::string marker =
+        "<title>spiral from frame " +
+        std::to_string(j["loop"]["spiral"]["verdict"]["onset_frame"].get<long long>()) + " at ";
+    const std::size_t first = html.find(marker);
+    ASSERT_NE(first, std::string::npos) << marker;
+    EXPECT_NE(html.find(marker, first + 1), std::string::npos);
     fs::remove_all(dir);
 }
 

@@ -408,7 +408,8 @@ TEST(ReportModel, ATraceWithoutPolicyGetsOnlyTheFiguresOfItsRecordedColumns) {
             labels.insert(row.label);
     }
     EXPECT_TRUE(labels.contains("policy"));
-    EXPECT_TRUE(labels.contains("spiral onset"));
+    EXPECT_TRUE(labels.contains("verdict"));
+    EXPECT_TRUE(labels.contains("cause"));
     EXPECT_TRUE(figure_value(rc, "headroom_ms").has_value());
 }
 

@@ -162,8 +162,14 @@ TEST(ReportWriters, ChromeTraceHasASliceAFrameAndLoopCounters) {
 }
 
 TEST(ReportWriters, HtmlIsSelfContainedWithInlinePlots) {
-    const Capture c = stutter_capture();  // the report points into it
+    // Frames on a 60 Hz grid (so there is a refresh budget to draw) with one hitch.
+    Capture c = stutter_capture();  // the report points into it
+    for (std::size_t i = 0; i < c.frame_ns.size(); ++i) {
+        c.frame_ns[i] = i == 150 ? 7 * 16'666'667 : 16'666'667;
+        c.start_ns[i] = i == 0 ? 0 : c.start_ns[i - 1] + c.frame_ns[i - 1];
+    }
     const Report r = single(c);
+    ASSERT_EQ(r.captures[0].stats.refresh.rate_hz, 60);
     const std::string html = render(r, "html");
     EXPECT_EQ(html.find("http:"), std::string::npos);
     EXPECT_EQ(html.find("https:"), std::string::npos);

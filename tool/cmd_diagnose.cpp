@@ -82,7 +82,7 @@ std::string scenario_table(const std::vector<ScenarioOutcome>& outcomes,
     t.add_column("stutter");
     t.add_column("steps/frame (max)");
     t.add_column("lost to guards");
-    t.add_column("spiral onset", MarkdownTable::Align::left);
+    t.add_column("verdict", MarkdownTable::Align::left);
     t.add_column("slow motion");
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
         const CaptureReport& r = reports[i];
@@ -99,9 +99,7 @@ std::string scenario_table(const std::vector<ScenarioOutcome>& outcomes,
             fmt::format("{} ({:.1f}%)", s.stutter.frames.size(), s.stutter.time_share * 100.0),
             fmt::format("{:.2f} ({})", mean_steps, f.max_steps_per_frame),
             format_duration(f.clamp_lost_ns + f.cap_dropped_ns),
-            f.onset_frame ? fmt::format("frame {} at {}", *f.onset_frame,
-                                        format_duration(f.onset_ns.value_or(0)))
-                          : std::string("none"),
+            verdict_brief(f),
             f.slow_motion_factor ? fmt::format("{:.2f}x", *f.slow_motion_factor) : "-",
         });
     }
@@ -115,21 +113,30 @@ std::string loops_section_markdown(const std::vector<ScenarioOutcome>& outcomes,
         "Each scenario runs the loop engine on this machine's clock with real busy work for "
         "the step and render costs and a sleep+spin limiter; its trace is read back and "
         "analysed like any capture. Stutter: CapFrameX's rule (count, share of time). Lost to "
-        "guards: real time the clamp dropped plus simulation time the step cap dropped. Slow "
-        "motion: simulation time / real time from the spiral's onset on.\n\n";
+        "guards: real time the clamp dropped plus simulation time the step cap dropped. "
+        "Verdict: ok (the backlog stays bounded), saturated (the guards hold the loop in slow "
+        "motion although a step costs less than dt / timescale) or spiral (a step costs at "
+        "least dt / timescale), from the frame where the backlog starts to grow. Slow motion: "
+        "simulation time / real time from that onset on.\n\n";
     out += scenario_table(outcomes, reports);
     out += "\n";
-    for (const ScenarioOutcome& o : outcomes) {
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        const ScenarioOutcome& o = outcomes[i];
+        const LoopFigures& f = *reports[i].loop_figures;
         out += fmt::format("- `{}`: {} ({}, clock {}", o.scenario->name, o.scenario->description,
                            format_loop_config(o.config), o.run.clock);
         if (o.scenario->model.ramp_frames > 0)
             out += fmt::format("; step-cost ramp compressed into its first {} frames",
                                kDiagnosisRampFrames);
-        if (o.run.cut_short)
+        // Frozen only where nothing bounded the frame time: held by a guard, the loop was still
+        // advancing when the run's time limit cut it.
+        if (o.run.cut_short && loop_froze(f, o.config))
             out += "; the loop froze and the run was cut short";
+        else if (o.run.cut_short)
+            out += "; the run's time limit cut it while the loop was still advancing";
         if (o.run.dropped_frames > 0)
             out += fmt::format("; the recorder dropped {} frames", o.run.dropped_frames);
-        out += fmt::format("). Trace: `{}`\n", o.trace_path);
+        out += fmt::format("). Trace: `{}`. Cause: {}\n", o.trace_path, f.cause);
     }
     return out;
 }

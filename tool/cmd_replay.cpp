@@ -16,6 +16,7 @@
 #include "core/duration.hpp"
 #include "core/loop_figures.hpp"
 #include "core/loop_scenarios.hpp"
+#include "reports/loop_json.hpp"
 #include "reports/readers.hpp"
 #include "reports/trace_writer.hpp"
 #include "tool/commands.hpp"
@@ -84,7 +85,7 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
     table.add_column("dt");
     table.add_column("max steps");
     table.add_column("clamp");
-    table.add_column("spiral onset", MarkdownTable::Align::left);
+    table.add_column("verdict", MarkdownTable::Align::left);
     table.add_column("largest steps/frame");
     table.add_column("lost to clamp (real)");
     table.add_column("dropped by cap (sim)");
@@ -102,11 +103,7 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
                 const VirtualRunResult result = run_replay(
                     frames, c, step_cost_ns, [&](const FrameRecord& r) { figures.add(r); });
                 const LoopFigures f = figures.figures();
-                std::string onset = "none";
-                if (f.onset_frame) {
-                    onset =
-                        fmt::format("frame {} at {}", *f.onset_frame, format_duration(*f.onset_ns));
-                }
+                std::string onset = verdict_brief(f);
                 if (result.froze)
                     onset += fmt::format(", froze at frame {}", result.frames);
                 table.add_row(
@@ -119,14 +116,15 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
         }
     }
     return fmt::format(
-        "Sweep ({} policy, timescale {}, step cost {}; onset and slow-motion factor as defined "
-        "in the summary):\n{}",
+        "Sweep ({} policy, timescale {}, step cost {}; verdict, onset and slow-motion factor as "
+        "defined in the summary):\n{}",
         policy_name(base.policy), base.timescale, format_duration(step_cost_ns), table.render());
 }
 
 int replay_command(const ReplayArgs& args) {
     check_plain_unit("--unit", args.unit);
     const LoopConfig config = loop_config(args.loop);
+    std::FILE* summary_out = summary_stream(args.loop);
     std::int64_t step_cost_ns = 0;
     if (!args.step_cost.empty()) {
         step_cost_ns = parse_duration_option("--step-cost", args.step_cost);
@@ -135,6 +133,7 @@ int replay_command(const ReplayArgs& args) {
     if (args.sweep)
         sweep = parse_sweep(args);
     refuse_output_over_input(args.loop.output, std::span(&args.input, 1));
+    refuse_output_over_input(args.loop.json, std::span(&args.input, 1));
     ReadOptions read_options;
     read_options.plain_unit = args.unit;
     read_options.process = args.process;
@@ -168,7 +167,6 @@ int replay_command(const ReplayArgs& args) {
         out->commit();
     }
 
-    std::FILE* summary_out = args.loop.output == "-" ? stderr : stdout;
     std::string text = fmt::format(
         "loopscope replay: {} ({}{}), {} frames", args.input, capture.source.format,
         capture.source.process.empty() ? "" : fmt::format(", process {}", capture.source.process),
@@ -192,6 +190,15 @@ int replay_command(const ReplayArgs& args) {
         text += fmt::format("Trace: {} ({} frames)\n", args.loop.output, summary.frames());
     }
     text += summary.text();
+    if (!args.loop.json.empty()) {
+        LoopRunSource source{"replay",
+                             {{"input", args.input},
+                              {"format", capture.source.format},
+                              {"process", capture.source.process},
+                              {"step_cost_ns", fmt::format("{}", step_cost_ns)}},
+                             result.froze};
+        write_file_atomically(args.loop.json, loop_run_json(source, config, summary.figures()));
+    }
     if (sweep)
         text += sweep_table(capture.frame_ns, config, step_cost_ns, *sweep);
     fmt::print(summary_out, "{}", text);

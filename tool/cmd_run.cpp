@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 #include "common/errors.hpp"
@@ -16,6 +17,7 @@
 #include "core/loop_scenarios.hpp"
 #include "core/units.hpp"
 #include "probes/loop_runner.hpp"
+#include "reports/loop_json.hpp"
 #include "reports/trace_writer.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
@@ -114,7 +116,7 @@ RunPlan plan_run(const RunArgs& args) {
 // The run on the virtual clock, every frame into the summary and the trace (when asked for);
 // returns the summary's header lines.
 std::string run_on_virtual_clock(const RunPlan& plan, const std::string& output,
-                                 LoopSummaryBuilder& summary) {
+                                 LoopSummaryBuilder& summary, bool& froze) {
     std::optional<OutputFile> out;
     std::optional<TraceWriter> writer;
     if (!output.empty()) {
@@ -137,6 +139,7 @@ std::string run_on_virtual_clock(const RunPlan& plan, const std::string& output,
     }
     std::string header = fmt::format("loopscope run: scenario {} on the virtual clock (seed {})\n",
                                      plan.scenario->name, plan.model.seed);
+    froze = result.froze;
     if (result.froze) {
         header += fmt::format(
             "The loop froze: frame {} would have taken {} (over {}), so the run stopped.\n",
@@ -147,9 +150,9 @@ std::string run_on_virtual_clock(const RunPlan& plan, const std::string& output,
 }
 
 // The run on a real clock, the recorder writing the trace; returns the summary's header lines
-// and sets trace_ok.
+// and sets trace_ok and froze.
 std::string run_on_real_clock(const RunPlan& plan, const std::string& output,
-                              LoopSummaryBuilder& summary, bool& trace_ok) {
+                              LoopSummaryBuilder& summary, bool& trace_ok, bool& froze) {
     RealRunOptions ro;
     ro.model = plan.model;
     ro.config = plan.config;
@@ -176,9 +179,24 @@ std::string run_on_real_clock(const RunPlan& plan, const std::string& output,
         "and render costs, a sleep+spin limiter)\n",
         plan.scenario->name, plan.clock->name);
     if (result.cut_short) {
-        header += fmt::format(
-            "The loop froze: a frame's steps would have run past {}, so the run stopped.\n",
-            format_duration(ro.hard_limit_ns));
+        // The run's time limit cut a frame's steps. The loop froze only if nothing bounded its
+        // frame time: a spiral with neither clamp nor step cap. Held by a guard, it was still
+        // advancing, in slow motion.
+        const LoopFigures f = summary.figures();
+        froze = loop_froze(f, plan.config);
+        if (froze) {
+            header += fmt::format(
+                "The loop froze: a frame's steps would have run past {}, so the run stopped.\n",
+                format_duration(ro.hard_limit_ns));
+        } else {
+            header += fmt::format(
+                "The run reached its {} limit at frame {} and stopped; the loop was still "
+                "advancing{}.\n",
+                format_duration(ro.hard_limit_ns), summary.frames(),
+                f.slow_motion_factor
+                    ? fmt::format(", in slow motion at {:.2f}x", *f.slow_motion_factor)
+                    : std::string());
+        }
     }
     if (result.dropped_frames > 0) {
         header += fmt::format("The recorder dropped {} frames.\n", result.dropped_frames);
@@ -194,17 +212,21 @@ int run_command(const RunArgs& args) {
     }
     const RunPlan plan = plan_run(args);
     const std::string& output = args.loop.output;
-    // A trace on standard output moves the summary to standard error.
-    std::FILE* summary_out = output == "-" ? stderr : stdout;
+    // A trace or JSON on standard output moves the summary to standard error.
+    std::FILE* summary_out = summary_stream(args.loop);
+    std::optional<OutputFile> json_out;
+    if (!args.loop.json.empty())
+        json_out.emplace(args.loop.json);
+    bool froze = false;
 
     LoopSummaryBuilder summary(plan.config);
     int exit_code = kExitOk;
     std::string header;
     if (!plan.clock) {
-        header = run_on_virtual_clock(plan, output, summary);
+        header = run_on_virtual_clock(plan, output, summary, froze);
     } else {
         bool trace_ok = true;
-        header = run_on_real_clock(plan, output, summary, trace_ok);
+        header = run_on_real_clock(plan, output, summary, trace_ok, froze);
         if (!trace_ok) {
             fmt::print(stderr, "loopscope: failed: could not write the trace '{}'\n", output);
             exit_code = kExitFailure;
@@ -212,6 +234,16 @@ int run_command(const RunArgs& args) {
     }
     if (!output.empty() && output != "-" && exit_code == kExitOk) {
         header += fmt::format("Trace: {} ({} frames)\n", output, summary.frames());
+    }
+    if (json_out) {
+        LoopRunSource source{
+            "run",
+            {{"scenario", plan.scenario->name},
+             {"clock", plan.clock ? std::string(plan.clock->name) : std::string("virtual")},
+             {"seed", fmt::format("{}", plan.model.seed)}},
+            froze};
+        json_out->write(loop_run_json(source, plan.config, summary.figures()));
+        json_out->commit();
     }
     fmt::print(summary_out, "{}{}", header, summary.text());
     return exit_code;

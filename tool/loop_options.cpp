@@ -26,7 +26,19 @@ void add_loop_options(CLI::App& command, LoopOptions& options, bool with_output)
     if (with_output) {
         command.add_option("-o,--output", options.output,
                            "Write the per-frame trace to FILE ('-' = standard output)");
+        command.add_option("--json", options.json,
+                           "Write the loop figures and verdict as JSON (schema loopscope-loop/1) "
+                           "to FILE ('-' = standard output)");
     }
+}
+
+std::FILE* summary_stream(const LoopOptions& options) {
+    if (options.output == "-" && options.json == "-") {
+        throw UsageError(
+            "invalid --json '-': the trace (-o -) already goes to standard output; give one of "
+            "them a file");
+    }
+    return options.output == "-" || options.json == "-" ? stderr : stdout;
 }
 
 std::int64_t parse_count(const std::string& option, const std::string& text) {

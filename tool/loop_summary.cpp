@@ -122,13 +122,18 @@ std::string format_loop_summary(const LoopFigures& f, const LoopConfig& c) {
                            f.engagement_frames - static_cast<std::int64_t>(shown));
     }
 
+    out += format_loop_verdict(f);
+    return out;
+}
+
+std::string format_loop_verdict(const LoopFigures& f) {
     const std::string budget = std::isfinite(f.spiral_threshold_ns)
                                    ? format_duration(std::llround(f.spiral_threshold_ns))
                                    : std::string("unbounded (timescale 0)");
-    out += fmt::format(
-        "Spiral of death (onset: first frame of the first {}-frame window over which the backlog "
-        "grows and the mean per-step cost exceeds dt / timescale = {}):\n",
-        f.window, budget);
+    std::string out = fmt::format(
+        "Verdict: {} (ok: the backlog stays bounded; saturated: the guards hold the loop in "
+        "slow motion; spiral: a step costs at least dt / timescale = {})\n",
+        loop_state_name(f.state), budget);
     if (!f.has_step_costs) {
         out +=
             "  no step costs (step_cost_ns is 0 in every frame; replay models one with "
@@ -138,24 +143,21 @@ std::string format_loop_summary(const LoopFigures& f, const LoopConfig& c) {
                            format_duration(std::llround(f.mean_step_cost_ns)));
     }
     if (f.onset_frame) {
-        out +=
-            fmt::format("  onset: frame {} at {}\n", *f.onset_frame, format_duration(*f.onset_ns));
+        out += fmt::format(
+            "  onset: frame {} at {} (where the backlog starts the growth that lasts)\n",
+            *f.onset_frame, format_duration(*f.onset_ns));
         if (f.slow_motion_factor) {
-            out += fmt::format(
-                "  slow-motion factor from the onset: {:.3f} (simulation time / real time{})\n",
-                *f.slow_motion_factor,
-                f.clamp_frames + f.cap_frames > 0 ? ", with the guards holding the loop"
-                                                  : ", no guard engaged");
+            out +=
+                fmt::format("  slow motion from the onset: {:.3f}x (simulation time / real time)\n",
+                            *f.slow_motion_factor);
         }
-    } else if (f.frames < f.window) {
-        out += fmt::format("  onset: none (fewer than {} frames)\n", f.window);
     } else {
         out += "  onset: none\n";
     }
+    out += fmt::format("  cause: {}\n", f.cause);
     if (f.headroom_ns) {
-        out += fmt::format(
-            "  headroom: {} (dt / timescale minus the highest {}-frame mean per-step cost{})\n",
-            signed_duration(*f.headroom_ns), f.window, f.onset_frame ? " before the onset" : "");
+        out += fmt::format("  headroom: {} = {}\n", signed_duration(*f.headroom_ns),
+                           f.headroom_formula);
     }
     return out;
 }

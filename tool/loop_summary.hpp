@@ -16,6 +16,9 @@ std::string format_loop_config(const LoopConfig& config);
 // Everything but the long-run accumulation error.
 std::string format_loop_summary(const LoopFigures& figures, const LoopConfig& config);
 
+// The verdict lines (state, onset, slow motion, cause, headroom) of the summary.
+std::string format_loop_verdict(const LoopFigures& figures);
+
 // Float / double / int64 error of summing frame times: over the run (`run`, fed every frame's
 // raw_ns), and over ten hours at 144 Hz on the virtual display.
 std::string format_time_accumulation(const TimeAccumulation& run);

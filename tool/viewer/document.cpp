@@ -56,6 +56,12 @@ std::optional<std::size_t> Document::spiral_onset_frame() const {
     return static_cast<std::size_t>(*onset);
 }
 
+std::string Document::onset_label() const {
+    if (!report || !report->loop_figures)
+        return {};
+    return std::string(loop_state_name(report->loop_figures->state)) + " from here";
+}
+
 void set_loop_metadata(Capture& capture, const LoopConfig& config) {
     capture.metadata["policy"] = std::string(policy_name(config.policy));
     capture.metadata["dt_ns"] = fmt::format("{}", config.dt_ns);

@@ -66,8 +66,10 @@ struct Document {
     bool has_loop() const { return !capture.loop.empty(); }
     std::size_t frames() const { return x_ns.size(); }
     std::int64_t end_ns() const { return x_ns.empty() ? 0 : x_ns.back() + frame_ns.values.back(); }
-    // The frame where the loop figures found the spiral's onset (only with a loop configuration).
+    // The frame where the loop verdict puts the onset of the trouble, saturated or spiral (only
+    // with a loop configuration), and the marker's label: "saturated from here" and the like.
     std::optional<std::size_t> spiral_onset_frame() const;
+    std::string onset_label() const;
 
     // Takes in frames appended to `capture` since the last call (all of them the first time;
     // frames already taken in must not change):

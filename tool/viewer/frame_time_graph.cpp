@@ -182,7 +182,7 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
         }
     }
 
-    // Markers: CapFrameX stutters, Unreal hitches, spiral onset.
+    // Markers: CapFrameX stutters, Unreal hitches, the loop verdict's onset.
     ImGui::GetWindowDrawList()->PushClipRect(area.min, area.max, true);
     for (const Document* d : docs) {
         if (!d->shown || !d->report) {
@@ -213,7 +213,7 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
             ImGui::GetWindowDrawList()->AddLine(ImVec2(x, area.min.y), ImVec2(x, area.max.y),
                                                 kSpiralColour, 2.0f);
             ImGui::GetWindowDrawList()->AddText(ImVec2(x + 4.0f, area.min.y + 10.0f), kSpiralColour,
-                                                "spiral onset");
+                                                d->onset_label().c_str());
         }
     }
     ImGui::GetWindowDrawList()->PopClipRect();

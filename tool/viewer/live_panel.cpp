@@ -241,14 +241,20 @@ void LiveRun::draw() {
                     static_cast<long long>(f->max_steps_per_frame),
                     static_cast<long long>(f->clamp_frames), static_cast<long long>(f->cap_frames));
         if (f->onset_frame) {
-            ImGui::TextColored(ImVec4(1.0f, 0.35f, 1.0f, 1.0f), "spiral of death from frame %lld",
+            ImGui::TextColored(ImVec4(1.0f, 0.35f, 1.0f, 1.0f), "%s from frame %lld",
+                               std::string(loop_state_name(f->state)).c_str(),
                                static_cast<long long>(*f->onset_frame));
             if (f->slow_motion_factor) {
                 ImGui::Text("slow motion: %.3f x real time", *f->slow_motion_factor);
             }
-        } else if (f->headroom_ns) {
-            ImGui::Text("headroom before the spiral: %s per step",
-                        format_ms(std::llround(*f->headroom_ns)).c_str());
+        } else {
+            ImGui::Text("verdict: %s", std::string(loop_state_name(f->state)).c_str());
+        }
+        ImGui::TextWrapped("cause: %s", f->cause.c_str());
+        if (f->headroom_ns) {
+            ImGui::TextWrapped("headroom: %s per step (%s)",
+                               format_ms(std::llround(*f->headroom_ns)).c_str(),
+                               f->headroom_formula.c_str());
         }
     }
     if (work_capped_frames_ > 0) {

@@ -55,6 +55,15 @@ void draw_one(const Document& doc, TimeView& view, float height, const LoopPlot&
                       reference_label);
     }
     draw_columns(area, axis, columns, plot.display, document_colour(doc.colour_index));
+    // The loop verdict's onset, as on the frame-time graph, so the catch-up lines up with it.
+    if (const auto onset = doc.spiral_onset_frame(); onset && *onset < doc.frames()) {
+        const float x = area.x_px(view, static_cast<double>(doc.x_ns[*onset]));
+        if (x >= area.min.x && x <= area.max.x) {
+            const ImU32 colour = IM_COL32(255, 80, 255, 255);
+            draw->AddLine(ImVec2(x, area.min.y), ImVec2(x, area.max.y), colour, 2.0f);
+            draw->AddText(ImVec2(x + 4.0f, area.min.y + 16.0f), colour, doc.onset_label().c_str());
+        }
+    }
     draw_selection(area, view);
     draw->AddText(ImVec2(area.min.x + 6.0f, area.min.y + 2.0f), IM_COL32(230, 230, 230, 255),
                   plot.title);
