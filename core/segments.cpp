@@ -130,10 +130,14 @@ StartupSegment detect_startup(std::span<const std::int64_t> frame_ns) {
     seg.frames = end;
     for (std::size_t i = 0; i < end; ++i)
         seg.duration_ns += frame_ns[i];
+    // The report names the capture frames beside this; the reason says what they were.
+    const bool one = end == 1;
     seg.reason = fmt::format(
-        "frames 0-{} ({:.3f} s) {} the steady median of {:.3f} ms", end - 1,
-        ns_to_s(seg.duration_ns),
-        seg.long_gap ? "include a gap of 1 s or more and frames far off" : "are far off",
+        "{}, {:.3f} s, {} the steady median of {:.3f} ms",
+        one ? std::string("1 frame") : fmt::format("{} frames", end), ns_to_s(seg.duration_ns),
+        seg.long_gap ? (one ? "a gap of 1 s or more, far off"
+                            : "including a gap of 1 s or more and frames far off")
+                     : "far off",
         seg.median_ms);
     return seg;
 }

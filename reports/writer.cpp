@@ -96,11 +96,13 @@ std::vector<std::string> capture_notes(const CaptureReport& r) {
             r.dropped_in_range));
     }
     if (r.startup.frames > 0) {
-        notes.push_back(fmt::format(
-            "Start-up segment: capture frames {}-{} ({}). Figures are shown with it and "
-            "without it.",
-            r.series.frame_number.front(), r.series.frame_number[r.startup.frames - 1],
-            r.startup.reason));
+        const auto first = r.series.frame_number.front();
+        const auto last = r.series.frame_number[r.startup.frames - 1];
+        notes.push_back(
+            fmt::format("Start-up segment: {} ({}). Figures are shown with it and without it.",
+                        first == last ? fmt::format("capture frame {}", first)
+                                      : fmt::format("capture frames {}-{}", first, last),
+                        r.startup.reason));
     }
     if (r.generated_without_frame_time > 0) {
         notes.push_back(fmt::format(

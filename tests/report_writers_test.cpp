@@ -238,5 +238,19 @@ TEST(ReportWriters, UnknownFormatIsAUsageError) {
     EXPECT_THROW(make_writer("pdf", {}), UsageError);
 }
 
+TEST(ReportWriters, AOneFrameStartUpSegmentIsNamedAsOneFrame) {
+    // A 2 s loading frame, then an ordinary 60 Hz run: the segment is that one frame.
+    Capture c = stutter_capture();  // the report points into it
+    for (std::size_t i = 0; i < c.frame_ns.size(); ++i) {
+        c.frame_ns[i] = i == 0 ? 2'000'000'000 : 16'666'667;
+        c.start_ns[i] = i == 0 ? 0 : c.start_ns[i - 1] + c.frame_ns[i - 1];
+    }
+    const Report r = single(c);
+    ASSERT_EQ(r.captures[0].startup.frames, 1u);
+    const std::string md = render(r, "md");
+    EXPECT_NE(md.find("Start-up segment: capture frame 0 ("), std::string::npos) << md;
+    EXPECT_EQ(md.find("frames 0-0"), std::string::npos) << md.substr(0, 600);
+}
+
 }  // namespace
 }  // namespace loopscope
