@@ -197,6 +197,9 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
                          l.sync_interval, l.allows_tearing}) {
         l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     }
+    // A row may leave out OCAT's info columns, never a column the layout reads: a shorter row
+    // is an error, not a row whose missing cells are read from the one before.
+    l.min_fields = std::max(l.min_fields, l.needed_fields);
     if (!missing.empty()) {
         layout_error(path, line, l.columns,
                      fmt::format("{} layout without {}", format, join_columns(missing)));

@@ -55,6 +55,17 @@ class ReadersMalformed : public ::testing::Test {
     int count_ = 0;
 };
 
+// OCAT may leave its info columns (Motherboard ...) out after the first row, but a row without a
+// column the reader needs is an error; before, its frame time was the previous row's cell.
+TEST_F(ReadersMalformed, AnOcatRowShorterThanTheColumnsItNeedsIsAnError) {
+    const std::string header =
+        "Application,ProcessID,SwapChainAddress,Motherboard,msBetweenPresents\n";
+    expect_error(write(header + "game.exe,1,0x1\n"), 2, 15,
+                 "expected 5 comma-separated columns as in the header, found 3");
+    expect_error(write(header + "game.exe,1,0x1,mb,16.6\ngame.exe,1,0x1,mb,16.6\ngame.exe,1,0x1\n"),
+                 4, 15, "found 3");
+}
+
 TEST_F(ReadersMalformed, MissingFile) {
     expect_error(dir_ + "/no-such-file.csv", 0, 0, "cannot open: No such file or directory");
 }
