@@ -92,12 +92,14 @@ std::int64_t parse_duration_ns(std::string_view text) {
 }
 
 std::string format_duration(std::int64_t ns) {
-    const auto abs_ns = ns < 0 ? -ns : ns;
-    if (abs_ns >= kNsPerS)
+    // Unsigned, so that INT64_MIN has a magnitude too (negating it is undefined).
+    const std::uint64_t abs_ns =
+        ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+    if (abs_ns >= static_cast<std::uint64_t>(kNsPerS))
         return fmt::format("{:.3f} s", ns_to_s(ns));
-    if (abs_ns >= kNsPerMs)
+    if (abs_ns >= static_cast<std::uint64_t>(kNsPerMs))
         return fmt::format("{:.3f} ms", ns_to_ms(ns));
-    if (abs_ns >= kNsPerUs)
+    if (abs_ns >= static_cast<std::uint64_t>(kNsPerUs))
         return fmt::format("{:.3f} us", ns_to_us(ns));
     return fmt::format("{} ns", ns);
 }

@@ -41,6 +41,9 @@ TEST(Duration, FormatsWithTheLargestUnitThatKeepsTheValueAboveOne) {
     EXPECT_EQ(format_duration(999), "999 ns");
     EXPECT_EQ(format_duration(1'500), "1.500 us");
     EXPECT_EQ(format_duration(2'000'000'000), "2.000 s");
+    // The extremes have a magnitude too (negating INT64_MIN would be undefined).
+    EXPECT_EQ(format_duration(INT64_MIN), "-9223372036.855 s");
+    EXPECT_EQ(format_duration(-1'500), "-1.500 us");
 }
 
 TEST(SortNs, OrdersLikeStdSortAcrossSizesAndRanges) {
