@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "core/trace_record.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 
@@ -97,7 +98,7 @@ class LoopEngine {
             r.clamped_ns = raw_ns;
             r.consumed_ns = c.dt_ns;
             r.steps = 1;
-            totals_.sim_ns += c.dt_ns;
+            totals_.sim_ns = saturating_add_ns(totals_.sim_ns, c.dt_ns);
         } else {
             r.clamped_ns = (c.clamp_ns > 0 && raw_ns > c.clamp_ns) ? c.clamp_ns : raw_ns;
             r.clamp_lost_ns = raw_ns - r.clamped_ns;
@@ -105,11 +106,11 @@ class LoopEngine {
             switch (c.policy) {
                 case Policy::variable:
                     r.steps = 1;
-                    totals_.sim_ns += r.consumed_ns;
+                    totals_.sim_ns = saturating_add_ns(totals_.sim_ns, r.consumed_ns);
                     break;
                 case Policy::semi_fixed:
                     r.steps = (r.consumed_ns + c.dt_ns - 1) / c.dt_ns;  // ceil; 0 when 0
-                    totals_.sim_ns += r.consumed_ns;
+                    totals_.sim_ns = saturating_add_ns(totals_.sim_ns, r.consumed_ns);
                     break;
                 default:
                     step_accumulator(r);
@@ -117,9 +118,9 @@ class LoopEngine {
             }
         }
         totals_.frames += 1;
-        totals_.real_ns += raw_ns;
-        totals_.clamp_lost_ns += r.clamp_lost_ns;
-        totals_.cap_dropped_ns += r.cap_dropped_ns;
+        totals_.real_ns = saturating_add_ns(totals_.real_ns, raw_ns);
+        totals_.clamp_lost_ns = saturating_add_ns(totals_.clamp_lost_ns, r.clamp_lost_ns);
+        totals_.cap_dropped_ns = saturating_add_ns(totals_.cap_dropped_ns, r.cap_dropped_ns);
         totals_.steps += r.steps;
         return r;
     }
@@ -152,7 +153,7 @@ class LoopEngine {
         r.steps = steps;
         r.acc_after_ns = acc_ns_;
         r.alpha = static_cast<double>(acc_ns_) / static_cast<double>(dt);
-        totals_.sim_ns += steps * dt;
+        totals_.sim_ns = saturating_add_ns(totals_.sim_ns, steps * dt);
     }
 
     LoopConfig config_;

@@ -9,6 +9,7 @@
 
 #include "core/duration.hpp"
 #include "core/loop_scenarios.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 
@@ -53,23 +54,23 @@ LoopFiguresBuilder::LoopFiguresBuilder(const LoopConfig& config, std::int64_t wi
 
 void LoopFiguresBuilder::AfterOnset::add(const Slot& s) {
     ++frames;
-    sim_ns += s.sim_ns;
-    real_ns += s.raw_ns;
+    sim_ns = saturating_add_ns(sim_ns, s.sim_ns);
+    real_ns = saturating_add_ns(real_ns, s.raw_ns);
     if (s.step_cost_ns > 0) {
-        step_cost_ns += s.step_cost_ns;
+        step_cost_ns = saturating_add_ns(step_cost_ns, s.step_cost_ns);
         cost_steps += s.steps;
     }
-    other_ns += s.other_ns;
-    clamp_lost_ns += s.clamp_lost_ns;
-    cap_dropped_ns += s.cap_dropped_ns;
+    other_ns = saturating_add_ns(other_ns, s.other_ns);
+    clamp_lost_ns = saturating_add_ns(clamp_lost_ns, s.clamp_lost_ns);
+    cap_dropped_ns = saturating_add_ns(cap_dropped_ns, s.cap_dropped_ns);
     engaged_frames += s.engaged ? 1 : 0;
 }
 
 void LoopFiguresBuilder::add(const FrameRecord& r) {
     const std::int64_t i = f_.frames++;
     const std::int64_t sim_ns = frame_sim_ns(r, config_);
-    f_.real_ns += r.raw_ns;
-    f_.sim_ns += sim_ns;
+    f_.real_ns = saturating_add_ns(f_.real_ns, r.raw_ns);
+    f_.sim_ns = saturating_add_ns(f_.sim_ns, sim_ns);
     f_.steps += r.steps;
     f_.max_steps_per_frame = std::max(f_.max_steps_per_frame, r.steps);
     ++f_.steps_histogram[r.steps];
@@ -82,8 +83,8 @@ void LoopFiguresBuilder::add(const FrameRecord& r) {
         f_.alpha_min = std::min(f_.alpha_min, r.alpha);
         f_.alpha_max = std::max(f_.alpha_max, r.alpha);
     }
-    f_.clamp_lost_ns += r.clamp_lost_ns;
-    f_.cap_dropped_ns += r.cap_dropped_ns;
+    f_.clamp_lost_ns = saturating_add_ns(f_.clamp_lost_ns, r.clamp_lost_ns);
+    f_.cap_dropped_ns = saturating_add_ns(f_.cap_dropped_ns, r.cap_dropped_ns);
     if (r.clamp_lost_ns > 0)
         ++f_.clamp_frames;
     if (r.cap_dropped_ns > 0)
@@ -97,12 +98,12 @@ void LoopFiguresBuilder::add(const FrameRecord& r) {
     if (r.step_cost_ns > 0) {
         f_.has_step_costs = true;
         cost_steps_ += r.steps;
-        cost_total_ += r.step_cost_ns;
+        cost_total_ = saturating_add_ns(cost_total_, r.step_cost_ns);
     }
     // What the frame spent besides the previous frame's steps and wait: render, input, present.
     // Frame 0 has no previous frame, so its time is no frame time.
     const std::int64_t other_ns = i == 0 ? 0 : r.raw_ns - previous_spent_ns_;
-    other_total_ns_ += other_ns;
+    other_total_ns_ = saturating_add_ns(other_total_ns_, other_ns);
     previous_spent_ns_ = r.step_cost_ns + r.wait_ns;
 
     // The simulation time owed at this frame: what it must step plus all the time the guards

@@ -100,14 +100,16 @@ VirtualRunResult run_replay(std::span<const std::int64_t> input_frame_ns, const 
     VirtualRunResult result;
     std::int64_t carried_ns = 0;  // the modelled cost of the previous frame's steps
     for (std::int64_t input : input_frame_ns) {
-        const std::int64_t raw = std::max<std::int64_t>(input, 0) + carried_ns;
+        const std::int64_t raw = saturating_add_ns(std::max<std::int64_t>(input, 0), carried_ns);
         if (raw > kFrozenFrameNs) {
             result.froze = true;
             result.frozen_frame_ns = raw;
             break;
         }
         FrameRecord r = engine.advance(raw);
-        r.step_cost_ns = r.steps * step_cost_ns;
+        // A cost past the frozen-frame limit stops the replay at the next frame whatever its
+        // size, so it is kept just over that limit: sums of step costs stay in range.
+        r.step_cost_ns = std::min(saturating_mul_ns(r.steps, step_cost_ns), kFrozenFrameNs + 1);
         carried_ns = r.step_cost_ns;
         sink(r);
         ++result.frames;

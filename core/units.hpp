@@ -23,6 +23,21 @@ constexpr double ns_to_ms(double ns) {
     return ns / 1e6;
 }
 
+// Durations that stop at the int64 range instead of wrapping: a modelled cost (steps × cost per
+// step) or a sum that would overflow is in any case far past every limit it is compared with.
+constexpr std::int64_t saturating_add_ns(std::int64_t a, std::int64_t b) {
+    std::int64_t sum = 0;
+    if (__builtin_add_overflow(a, b, &sum))
+        return a > 0 ? INT64_MAX : INT64_MIN;
+    return sum;
+}
+constexpr std::int64_t saturating_mul_ns(std::int64_t a, std::int64_t b) {
+    std::int64_t product = 0;
+    if (__builtin_mul_overflow(a, b, &product))
+        return (a > 0) == (b > 0) ? INT64_MAX : INT64_MIN;
+    return product;
+}
+
 // Rounds to the nearest nanosecond; callers check the range first where input is untrusted.
 std::int64_t ms_to_ns(double ms);
 std::int64_t s_to_ns(double s);

@@ -40,6 +40,26 @@ TEST(LoopEngine, PolicyNamesRoundTrip) {
     EXPECT_FALSE(parse_policy("").has_value());
 }
 
+// Guard totals that would pass the int64 range stop at it instead of wrapping negative: a
+// million-fold timescale with a cap of one step drops about 1.7e13 ns of simulation time a frame.
+TEST(LoopEngine, TotalsPastTheInt64RangeSaturate) {
+    LoopConfig c;
+    c.policy = Policy::fixed;
+    c.dt_ns = 16'666'667;
+    c.max_steps = 1;
+    c.timescale = 1e6;
+    LoopEngine engine(c);
+    for (int i = 0; i < 1'000'000; ++i)
+        engine.advance(16'666'667);
+    EXPECT_EQ(engine.totals().cap_dropped_ns, INT64_MAX);
+    EXPECT_EQ(engine.totals().sim_ns, std::int64_t{1'000'000} * 16'666'667);
+    EXPECT_EQ(saturating_add_ns(INT64_MAX, 1), INT64_MAX);
+    EXPECT_EQ(saturating_add_ns(INT64_MIN, -1), INT64_MIN);
+    EXPECT_EQ(saturating_mul_ns(INT64_MAX / 2, 3), INT64_MAX);
+    EXPECT_EQ(saturating_mul_ns(-(INT64_MAX / 2), 3), INT64_MIN);
+    EXPECT_EQ(saturating_mul_ns(7, 6), 42);
+}
+
 TEST(LoopEngine, RejectsBadKnobs) {
     LoopConfig c;
     c.dt_ns = 0;

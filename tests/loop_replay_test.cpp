@@ -54,6 +54,19 @@ TEST(ReplayCommand, EveryRealCaptureReplaysWithStepsAndAlphaFigures) {
     EXPECT_GE(replayed, 10);
 }
 
+// A step cost so large that steps × cost passes the int64 range: the replay stops at the frame
+// it freezes, with no negative frame time written.
+TEST(ReplayCommand, AHugeStepCostFreezesTheReplayWithoutOverflow) {
+    const std::string dir = test::make_temp_dir("loopscope-replay");
+    const test::RunResult r = test::run_loopscope("replay --step-cost 5000000000s -o '" + dir +
+                                                  "/t.csv' '" + test::test_data("plain.txt") + "'");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("froze"), std::string::npos) << r.out;
+    const std::string trace = test::read_text(dir + "/t.csv");
+    EXPECT_EQ(trace.find(",-"), std::string::npos) << trace;
+    std::filesystem::remove_all(dir);
+}
+
 TEST(ReplayCommand, PlainListInMicrosecondsAndBadUnit) {
     const std::string dir = test::make_temp_dir("replay");
     std::string list;
