@@ -132,7 +132,8 @@ CapFrameXStutter capframex_stutter(std::span<const std::int64_t> frame_ns) {
     r.window = capframex_window(ns_to_ms(static_cast<double>(total) / static_cast<double>(n)));
     // Count share: ft > 2.5 × total / n, i.e. 2·n·ft > 5·total.
     for (const std::int64_t ft : frame_ns) {
-        if (2 * n * ft > 5 * total)
+        if (compare_products(2 * static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(ft), 5,
+                             static_cast<std::uint64_t>(total)) > 0)
             ++r.above_mean;
     }
     r.count_share = static_cast<double>(r.above_mean) / static_cast<double>(n);
@@ -141,7 +142,9 @@ CapFrameXStutter capframex_stutter(std::span<const std::int64_t> frame_ns) {
     std::vector<std::int64_t> averaged(frame_ns.size());
     averaged[0] = frame_ns[0];
     for (std::size_t i = 1; i < frame_ns.size(); ++i) {
-        averaged[i] = frame_ns[i] > 3 * frame_ns[i - 1] ? frame_ns[i - 1] : frame_ns[i];
+        const bool outlier = compare_products(1, static_cast<std::uint64_t>(frame_ns[i]), 3,
+                                              static_cast<std::uint64_t>(frame_ns[i - 1])) > 0;
+        averaged[i] = outlier ? frame_ns[i - 1] : frame_ns[i];
     }
     std::int64_t window_sum = 0;  // sum of averaged[i - k + 1 .. i]
     std::size_t k = 0;
@@ -152,7 +155,8 @@ CapFrameXStutter capframex_stutter(std::span<const std::int64_t> frame_ns) {
         } else {
             window_sum -= averaged[i - r.window];
         }
-        if (2 * frame_ns[i] * static_cast<std::int64_t>(k) > 5 * window_sum) {
+        if (compare_products(2 * k, static_cast<std::uint64_t>(frame_ns[i]), 5,
+                             static_cast<std::uint64_t>(window_sum)) > 0) {
             r.frames.push_back(i);
             r.stutter_ns += frame_ns[i];
         }
@@ -169,7 +173,9 @@ UnrealHitches unreal_hitches(std::span<const std::int64_t> frame_ns,
     for (std::size_t i = 0; i < frame_ns.size(); ++i) {
         const std::int64_t ft = frame_ns[i];
         const std::int64_t start = start_ns.size() == frame_ns.size() ? start_ns[i] : t;
-        if (i > 0 && ft > kHitchThresholdNs && 2 * ft >= 3 * frame_ns[i - 1]) {
+        if (i > 0 && ft > kHitchThresholdNs &&
+            compare_products(2, static_cast<std::uint64_t>(ft), 3,
+                             static_cast<std::uint64_t>(frame_ns[i - 1])) >= 0) {
             Hitch h;
             h.index = i;
             h.start_ns = start;
@@ -209,12 +215,14 @@ double on_grid_share(std::span<const std::int64_t> frame_ns, int rate_hz) {
     const std::int64_t rate = rate_hz;
     std::size_t on = 0;
     for (const std::int64_t ft : frame_ns) {
-        // ft·R in ns·Hz; one period is 1e9 of these units.
-        const std::int64_t scaled = ft * rate;
-        std::int64_t k = (scaled + kNsPerS / 2) / kNsPerS;
-        if (k < 1)
-            k = 1;
-        if (std::llabs(scaled - k * kNsPerS) <= kRefreshToleranceNs * rate)
+        // ft·R in ns·Hz; one period is 1e9 of these units. The distance to the nearest whole
+        // number k >= 1 of periods is taken from (ft·R) mod 1e9, which never forms ft·R itself
+        // (a frame of years times 360 Hz passes the int64 range).
+        const std::int64_t m = (ft % kNsPerS) * rate % kNsPerS;
+        const bool under_half_period = ft < kNsPerS && ft * rate < kNsPerS / 2;  // then k = 1
+        const std::int64_t distance =
+            under_half_period ? kNsPerS - ft * rate : std::min(m, kNsPerS - m);
+        if (distance <= kRefreshToleranceNs * rate)
             ++on;
     }
     return static_cast<double>(on) / static_cast<double>(frame_ns.size());

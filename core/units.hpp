@@ -38,6 +38,29 @@ constexpr std::int64_t saturating_mul_ns(std::int64_t a, std::int64_t b) {
     return product;
 }
 
+// Compares a·b with c·d exactly for non-negative values whose products may pass the int64 range
+// (the stutter rules compare 2·n·ft with 5·Σft): -1, 0 or 1. The products are formed in 128 bits
+// from 32-bit halves, which every compiler has.
+constexpr int compare_products(std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t d) {
+    struct U128 {
+        std::uint64_t hi, lo;
+    };
+    const auto mul = [](std::uint64_t x, std::uint64_t y) {
+        const std::uint64_t x_lo = x & 0xffffffffu, x_hi = x >> 32;
+        const std::uint64_t y_lo = y & 0xffffffffu, y_hi = y >> 32;
+        const std::uint64_t lo_lo = x_lo * y_lo, hi_lo = x_hi * y_lo;
+        const std::uint64_t lo_hi = x_lo * y_hi, hi_hi = x_hi * y_hi;
+        const std::uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xffffffffu) + lo_hi;
+        return U128{hi_hi + (hi_lo >> 32) + (cross >> 32), (cross << 32) | (lo_lo & 0xffffffffu)};
+    };
+    const U128 p = mul(a, b), q = mul(c, d);
+    if (p.hi != q.hi)
+        return p.hi < q.hi ? -1 : 1;
+    if (p.lo != q.lo)
+        return p.lo < q.lo ? -1 : 1;
+    return 0;
+}
+
 // Rounds to the nearest nanosecond; callers check the range first where input is untrusted.
 std::int64_t ms_to_ns(double ms);
 std::int64_t s_to_ns(double s);

@@ -1,5 +1,6 @@
 // The frame-pacing statistics on small hand-made series whose figures are worked out by hand.
 #include "core/frame_stats.hpp"
+#include "core/units.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,6 +23,29 @@ std::vector<std::int64_t> ms_list(std::initializer_list<double> values) {
     for (double v : values)
         out.push_back(ms(v));
     return out;
+}
+
+TEST(FrameStats, ProductsAreComparedExactlyPastTheInt64Range) {
+    EXPECT_EQ(compare_products(6, 7, 21, 2), 0);
+    EXPECT_EQ(compare_products(6, 7, 41, 1), 1);
+    const std::uint64_t big = std::uint64_t{1} << 62;
+    EXPECT_EQ(compare_products(big, 8, big, 7), 1);  // 2^65 against 7·2^62
+    EXPECT_EQ(compare_products(big, 4, big * 2, 2), 0);
+    EXPECT_EQ(compare_products(UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX - 1), 1);
+    EXPECT_EQ(compare_products(0xffffffffu, 0x100000001u, UINT64_MAX, 1), 0);
+}
+
+// A frame of about 31 years among 60 Hz frames: the stutter rules and the refresh grid compare
+// its products exactly (2·n·ft, ft·R) instead of wrapping.
+TEST(FrameStats, AFrameOfYearsIsOneStutterAndOffTheGrid) {
+    std::vector<std::int64_t> frames(100, 16'666'667);
+    frames[50] = 1'000'000'000'008'333'333;  // half a 60 Hz period past a whole second
+    const CapFrameXStutter s = capframex_stutter(frames);
+    EXPECT_EQ(s.above_mean, 1u);
+    ASSERT_EQ(s.frames.size(), 1u);
+    EXPECT_EQ(s.frames[0], 50u);
+    EXPECT_NEAR(on_grid_share(frames, 60), 99.0 / 100.0, 1e-12);
+    EXPECT_EQ(unreal_hitches(frames, {}).hitches.size(), 1u);
 }
 
 TEST(FrameStats, PercentilesInterpolateLinearlyAtPTimesNMinusOne) {
