@@ -18,6 +18,7 @@ InputError::InputError(std::string file, std::int64_t line, std::int64_t column,
                        const std::string& what)
     : std::runtime_error(fmt::format("{}: {}", place(file, line, column), what)),
       file_(std::move(file)),
+      message_(what),
       line_(line),
       column_(column) {}
 

@@ -26,9 +26,12 @@ class InputError : public std::runtime_error {
     const std::string& file() const { return file_; }
     std::int64_t line() const { return line_; }
     std::int64_t column() const { return column_; }
+    // What went wrong, without the place in front (what() has both).
+    const std::string& message() const { return message_; }
 
   private:
     std::string file_;
+    std::string message_;
     std::int64_t line_;
     std::int64_t column_;
 };

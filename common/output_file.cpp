@@ -140,6 +140,73 @@ void refuse_output_over_input(const std::string& output, std::span<const std::st
     }
 }
 
+SpooledInput::SpooledInput(std::string path) : path_(std::move(path)) {
+    std::FILE* in = nullptr;
+    if (path_ == "-") {
+        in = stdin;
+    } else {
+        std::error_code ec;
+        const auto status = std::filesystem::status(path_, ec);
+        if (ec || !std::filesystem::exists(status) || std::filesystem::is_regular_file(status) ||
+            std::filesystem::is_directory(status)) {
+            return;  // read in place; the reader reports a missing file or a folder
+        }
+        in = std::fopen(path_.c_str(), "rb");
+        if (!in)
+            throw InputError(path_, fmt::format("cannot open: {}", std::strerror(errno)));
+    }
+    static std::atomic<int> count{0};
+    std::error_code ec;
+    const auto folder = std::filesystem::temp_directory_path(ec);
+    copy_path_ = ((ec ? std::filesystem::path(".") : folder) /
+                  fmt::format("loopscope-input.{}.{}", current_process_id(), count++))
+                     .string();
+    register_temporary(copy_path_.c_str());
+    spooled_ = true;  // from here the destructor removes the copy
+    std::FILE* out = std::fopen(copy_path_.c_str(), "wb");
+    const auto fail = [&](const std::string& what) {
+        if (out)
+            std::fclose(out);
+        if (in != stdin)
+            std::fclose(in);
+        std::filesystem::remove(copy_path_, ec);
+        unregister_temporary(copy_path_.c_str());
+        spooled_ = false;
+        throw InputError(path_, what);
+    };
+    if (!out) {
+        fail(fmt::format("cannot copy it into '{}' to read it: {}", copy_path_,
+                         std::strerror(errno)));
+    }
+    std::array<char, 1 << 16> block;
+    for (;;) {
+        const std::size_t n = std::fread(block.data(), 1, block.size(), in);
+        if (n > 0 && std::fwrite(block.data(), 1, n, out) != n) {
+            fail(fmt::format("cannot copy it into '{}' to read it: {}", copy_path_,
+                             std::strerror(errno)));
+        }
+        if (n < block.size())
+            break;
+    }
+    if (std::ferror(in))
+        fail(fmt::format("cannot read: {}", std::strerror(errno)));
+    if (std::fclose(out) != 0) {
+        out = nullptr;
+        fail(fmt::format("cannot copy it into '{}' to read it: {}", copy_path_,
+                         std::strerror(errno)));
+    }
+    if (in != stdin)
+        std::fclose(in);
+}
+
+SpooledInput::~SpooledInput() {
+    if (!spooled_)
+        return;
+    std::error_code ec;
+    std::filesystem::remove(copy_path_, ec);
+    unregister_temporary(copy_path_.c_str());
+}
+
 void write_file_atomically(const std::string& path, std::string_view text) {
     OutputFile out(path);
     out.write(text);

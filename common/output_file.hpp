@@ -40,6 +40,28 @@ class OutputFile {
 void refuse_output_over_input(const std::string& output, std::span<const std::string> inputs,
                               std::string_view option = "-o");
 
+// A temporary copy of an input that cannot be read more than once (standard input as "-", a pipe,
+// a FIFO, a character device): the readers open a capture several times (format detection, then
+// the reader), so such an input is copied once, in blocks, into a file in the temporary folder.
+// A regular file is used in place. The copy is removed on destruction and on Ctrl+C / SIGTERM.
+class SpooledInput {
+  public:
+    // Throws InputError naming `path` when it cannot be opened or read.
+    explicit SpooledInput(std::string path);
+    ~SpooledInput();
+    SpooledInput(const SpooledInput&) = delete;
+    SpooledInput& operator=(const SpooledInput&) = delete;
+
+    // The file to open: the copy, or `path` itself.
+    const std::string& path() const { return spooled_ ? copy_path_ : path_; }
+    bool spooled() const { return spooled_; }
+
+  private:
+    std::string path_;
+    std::string copy_path_;
+    bool spooled_ = false;
+};
+
 // Writes a whole text at once through OutputFile.
 void write_file_atomically(const std::string& path, std::string_view text);
 

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "common/errors.hpp"
+#include "common/output_file.hpp"
 #include "core/trace_record.hpp"
 #include "reports/csv_scanner.hpp"
 #include "reports/read_formats.hpp"
@@ -149,7 +150,7 @@ std::string detect_format_of(const std::string& path) {
 
 namespace {
 
-std::vector<Capture> read_streams(const std::string& path, const ReadOptions& options) {
+std::vector<Capture> read_streams_of_file(const std::string& path, const ReadOptions& options) {
     const std::string format = detail::detect_format_of(path);
     if (format == "loopscope-trace")
         return detail::read_trace_streams(path, options.frame_times_only);
@@ -160,6 +161,23 @@ std::vector<Capture> read_streams(const std::string& path, const ReadOptions& op
     if (format == "capframex-json")
         return detail::read_capframex_json_streams(path);
     return detail::read_presentmon_streams(path);
+}
+
+// Standard input ("-") and pipes are copied once (the readers open a file more than once); the
+// errors and the captures then name the input as given, never the copy.
+std::vector<Capture> read_streams(const std::string& path, const ReadOptions& options) {
+    const SpooledInput input(path);
+    if (!input.spooled())
+        return read_streams_of_file(path, options);
+    std::vector<Capture> streams;
+    try {
+        streams = read_streams_of_file(input.path(), options);
+    } catch (const InputError& e) {
+        throw InputError(path, e.line(), e.column(), e.message());
+    }
+    for (Capture& c : streams)
+        c.source.file = path;
+    return streams;
 }
 
 CaptureStreamInfo info_of(const Capture& c) {

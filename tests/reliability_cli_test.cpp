@@ -3,6 +3,7 @@
 // output that cannot be written, a sweep value refused only after the trace was written, an
 // empty output folder, an HTML time axis of no length, and the live ball under a tiny dt.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdlib>
@@ -89,6 +90,38 @@ TEST(Reliability, CtrlCOrSigtermLeavesNoTemporaryFileBehind) {
         EXPECT_GT(std::stoi(read_text(dir + "/status")), 128) << signal;
         fs::remove_all(dir);
     }
+}
+
+// A capture on standard input ("-") or through a pipe is read once (copied aside), so format
+// detection sees its first line and an error names the input and the line as given.
+TEST(Reliability, StandardInputAndPipesAreReadOnce) {
+    const std::string dir = make_temp_dir("loopscope-rel");
+    const std::string capture = test_data("presentmon1.csv");
+    const std::string exe = std::string("'") + LOOPSCOPE_EXE + "'";
+    const auto shell = [&](const std::string& command) {
+        return system_exit_code(std::system(("sh -c \"" + command + "\"").c_str()));
+    };
+    const RunResult direct = run_loopscope("report --format json '" + capture + "'");
+    ASSERT_EQ(direct.exit_code, 0) << direct.err;
+    nlohmann::json expected = nlohmann::json::parse(direct.out);
+    for (const std::string input : {"-", "/dev/stdin"}) {
+        ASSERT_EQ(shell("cat '" + capture + "' | " + exe + " report --format json " + input +
+                        " >'" + dir + "/out' 2>'" + dir + "/err'"),
+                  0)
+            << read_text(dir + "/err");
+        nlohmann::json got = nlohmann::json::parse(read_text(dir + "/out"));
+        EXPECT_EQ(got["source"]["file"], input);
+        got["source"]["file"] = expected["source"]["file"];
+        EXPECT_EQ(got, expected) << input;
+    }
+    // A bad line 3 through a pipe: blamed on line 3 of "-", nothing left in the temporary folder.
+    EXPECT_EQ(shell("printf '16.6\\n16.7\\nabc\\n' | " + exe + " report - >/dev/null 2>'" + dir +
+                    "/err'"),
+              2);
+    EXPECT_EQ(read_text(dir + "/err").rfind("loopscope: error: -:3:1: ", 0), 0u)
+        << read_text(dir + "/err");
+    EXPECT_EQ(read_text(dir + "/err").find("loopscope-input."), std::string::npos);
+    fs::remove_all(dir);
 }
 
 TEST(Reliability, ABadSweepValueIsRefusedBeforeTheTraceIsWritten) {

@@ -214,7 +214,7 @@ void add_replay_command(CLI::App& app, int& exit_code) {
         "Feed a trace's or capture's frame times through a loop policy and print the loop figures");
     cmd->add_option("FILE", args->input,
                     "A loopscope trace, PresentMon/OCAT/FrameView/CapFrameX/MangoHud capture, or a "
-                    "plain list of frame times (one a line)")
+                    "plain list of frame times (one a line); - reads standard input")
         ->required();
     cmd->add_option("--unit", args->unit, "Unit of a plain list: ns, us, ms or s (default ms)");
     cmd->add_option("--process", args->process,

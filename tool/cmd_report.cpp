@@ -152,7 +152,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
         "Frame-pacing report of a capture (loopscope trace, PresentMon, OCAT, FrameView, "
         "CapFrameX, MangoHud, plain list), or of two captures side by side (A then B) with the "
         "difference in each figure and a bootstrap interval for it.");
-    cmd->add_option("FILE", args->inputs, "A capture, or two to compare (A before, B after)")
+    cmd->add_option("FILE", args->inputs,
+                    "A capture, or two to compare (A before, B after); - reads standard input")
         ->required()
         ->expected(1, 2);
     cmd->add_option("--format", args->format,
