@@ -124,6 +124,21 @@ TEST(Reliability, StandardInputAndPipesAreReadOnce) {
     fs::remove_all(dir);
 }
 
+// A trace that cannot be created is refused before the loop runs, with the OS's reason and exit
+// code 2, on the real clock as on the virtual one.
+TEST(Reliability, ATraceInAMissingFolderIsRefusedOnEveryClock) {
+    for (const char* clock : {"virtual", "steady_clock"}) {
+        const RunResult r = run_loopscope(std::string("run --clock ") + clock +
+                                          " --frames 5 -o /nonexistent-folder/t.csv");
+        EXPECT_EQ(r.exit_code, 2) << clock;
+        EXPECT_EQ(r.err,
+                  "loopscope: error: cannot write '/nonexistent-folder/t.csv': No such file or "
+                  "directory\n")
+            << clock;
+        EXPECT_EQ(r.out, "") << clock;
+    }
+}
+
 TEST(Reliability, ABadSweepValueIsRefusedBeforeTheTraceIsWritten) {
     const std::string dir = make_temp_dir("loopscope-rel");
     const RunResult r = run_loopscope("replay --sweep --sweep-dt abc '" + test_data("plain.txt") +

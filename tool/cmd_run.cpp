@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <vector>
 
@@ -225,6 +226,14 @@ int run_command(const RunArgs& args) {
     if (!plan.clock) {
         header = run_on_virtual_clock(plan, output, summary, froze);
     } else {
+        // The recorder opens the trace itself once the loop runs; a trace that cannot be
+        // created is refused first, with the reason, as on the virtual clock.
+        // (A device or a pipe is left alone: opening a FIFO twice would end its reader's input.)
+        std::error_code ec;
+        const auto status = std::filesystem::status(output, ec);
+        if (!output.empty() && output != "-" &&
+            (!std::filesystem::exists(status) || std::filesystem::is_regular_file(status)))
+            OutputFile{output};
         bool trace_ok = true;
         header = run_on_real_clock(plan, output, summary, trace_ok, froze);
         if (!trace_ok) {
