@@ -50,41 +50,65 @@ std::string source_column(std::string_view format, Timeline timeline) {
 
 }  // namespace
 
+namespace {
+
+bool parse_whole(const std::string& v, std::int64_t& out) {
+    const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+    return ec == std::errc() && ptr == v.data() + v.size();
+}
+
+bool parse_whole(const std::string& v, double& out) {
+    const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+    return ec == std::errc() && ptr == v.data() + v.size() && std::isfinite(out);
+}
+
+}  // namespace
+
+std::optional<std::string> loop_metadata_problem(const std::string& key, const std::string& value) {
+    if (key == "policy") {
+        if (!parse_policy(value))
+            return fmt::format("expected a policy: {}", policy_names());
+        return std::nullopt;
+    }
+    if (key == "dt_ns" || key == "clamp_ns" || key == "max_steps") {
+        std::int64_t n = 0;
+        const std::int64_t least = key == "dt_ns" ? 1 : 0;
+        if (!parse_whole(value, n) || n < least) {
+            return fmt::format("expected a whole number {} (found '{}')",
+                               least == 1 ? "above 0" : "of 0 or more", value);
+        }
+        return std::nullopt;
+    }
+    if (key == "timescale") {
+        double x = 0;
+        if (!parse_whole(value, x) || x < 0)
+            return fmt::format("expected a number of 0 or more (found '{}')", value);
+    }
+    return std::nullopt;
+}
+
 std::optional<LoopConfig> loop_config_from_metadata(const Capture& capture) {
     const auto& meta = capture.metadata;
     if (!meta.contains("policy") || !meta.contains("dt_ns"))
         return std::nullopt;
-    LoopConfig c;
-    const auto bad = [&](const std::string& key, const std::string& value) {
-        return InputError(capture.source.file,
-                          fmt::format("metadata '{}: {}' is not a valid value", key, value));
-    };
-    const auto integer = [&](const std::string& key, std::int64_t& out) {
+    for (const char* key : {"policy", "dt_ns", "clamp_ns", "max_steps", "timescale"}) {
         const auto it = meta.find(key);
         if (it == meta.end())
-            return;
-        const std::string& v = it->second;
-        const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-        if (ec != std::errc() || ptr != v.data() + v.size() || out < 0)
-            throw bad(key, v);
-    };
-    const auto policy = parse_policy(meta.at("policy"));
-    if (!policy)
-        throw bad("policy", meta.at("policy"));
-    c.policy = *policy;
-    integer("dt_ns", c.dt_ns);
-    integer("clamp_ns", c.clamp_ns);
-    integer("max_steps", c.max_steps);
-    if (const auto it = meta.find("timescale"); it != meta.end()) {
-        const std::string& v = it->second;
-        const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), c.timescale);
-        if (ec != std::errc() || ptr != v.data() + v.size() || !(c.timescale >= 0) ||
-            !std::isfinite(c.timescale)) {
-            throw bad("timescale", v);
+            continue;
+        if (const auto problem = loop_metadata_problem(key, it->second)) {
+            throw InputError(capture.source.file,
+                             fmt::format("metadata '{}: {}': {}", key, it->second, *problem));
         }
     }
-    if (c.dt_ns <= 0)
-        throw bad("dt_ns", meta.at("dt_ns"));
+    LoopConfig c;
+    c.policy = *parse_policy(meta.at("policy"));
+    parse_whole(meta.at("dt_ns"), c.dt_ns);
+    if (const auto it = meta.find("clamp_ns"); it != meta.end())
+        parse_whole(it->second, c.clamp_ns);
+    if (const auto it = meta.find("max_steps"); it != meta.end())
+        parse_whole(it->second, c.max_steps);
+    if (const auto it = meta.find("timescale"); it != meta.end())
+        parse_whole(it->second, c.timescale);
     return c;
 }
 

@@ -70,6 +70,11 @@ struct CaptureReport {
 // not parse. The report and the viewer both read the configuration through this.
 std::optional<LoopConfig> loop_config_from_metadata(const Capture& capture);
 
+// What is wrong with one loop metadata value (`policy`, `dt_ns`, `clamp_ns`, `max_steps`,
+// `timescale`), as "expected ..." text, or nullopt when it is valid or the key is not a loop
+// key. The trace reader checks each line with it, so that an error names its line and column.
+std::optional<std::string> loop_metadata_problem(const std::string& key, const std::string& value);
+
 // Throws UsageError when the options select no frames or the capture lacks the timeline.
 CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& options);
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "common/errors.hpp"
+#include "core/analysis.hpp"
 #include "core/trace_record.hpp"
 #include "reports/csv_scanner.hpp"
 #include "reports/read_formats.hpp"
@@ -54,8 +55,14 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
             const std::string_view kv = trim(line.substr(1));
             const std::size_t colon = kv.find(':');
             if (colon != std::string_view::npos) {
-                c.metadata[std::string(trim(kv.substr(0, colon)))] =
-                    std::string(trim(kv.substr(colon + 1)));
+                const std::string key(trim(kv.substr(0, colon)));
+                const std::string_view value = trim(kv.substr(colon + 1));
+                // The loop keys are checked here, where the line is known.
+                if (const auto problem = loop_metadata_problem(key, std::string(value))) {
+                    throw InputError(path, place.line, (value.data() - line.data()) + 1,
+                                     fmt::format("metadata '{}: {}': {}", key, value, *problem));
+                }
+                c.metadata[key] = std::string(value);
             }
             continue;
         }

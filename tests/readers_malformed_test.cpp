@@ -66,6 +66,18 @@ TEST_F(ReadersMalformed, AnOcatRowShorterThanTheColumnsItNeedsIsAnError) {
                  4, 15, "found 3");
 }
 
+// A trace's loop metadata is checked on its own line: the error names the line and the column
+// of the value, and what was expected.
+TEST_F(ReadersMalformed, BadLoopMetadataNamesItsLineAndColumn) {
+    const std::string top = "# loopscope-trace v1\n# clock: virtual\n";
+    expect_error(write(top + "# policy: weird\n# dt_ns: 16666667\n"), 3, 11,
+                 "metadata 'policy: weird': expected a policy: ");
+    expect_error(write(top + "# policy: fixed\n# dt_ns: 0\n"), 4, 10,
+                 "metadata 'dt_ns: 0': expected a whole number above 0 (found '0')");
+    expect_error(write(top + "# policy: fixed\n# dt_ns: 100\n#   timescale:  -1\n"), 5, 17,
+                 "metadata 'timescale: -1': expected a number of 0 or more");
+}
+
 TEST_F(ReadersMalformed, MissingFile) {
     expect_error(dir_ + "/no-such-file.csv", 0, 0, "cannot open: No such file or directory");
 }
