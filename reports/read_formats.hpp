@@ -2,6 +2,7 @@
 // file as a Capture (the caller picks one). Not part of the public API; see readers.hpp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,6 +11,15 @@
 #include "reports/readers.hpp"
 
 namespace loopscope::detail {
+
+// Limits that keep a reader's memory proportional to the frames it keeps, whatever the rows say.
+// Every stream costs about 1 KB however few frames it has, so a file whose rows each name a new
+// process or swap chain would take 25× its size: real captures hold a few streams (PresentMon's
+// -captureall of a busy desktop, a few hundred), so more than kMaxStreams is refused.
+inline constexpr std::size_t kMaxStreams = 4096;
+// The file's metadata (CapFrameX's `//Key=Value` lines, a trace's `# key: value`) is given to
+// every stream, so its total size is bounded: a few lines of system information in practice.
+inline constexpr std::size_t kMaxMetadataBytes = 64 * 1024;
 
 std::vector<Capture> read_trace_streams(const std::string& path, bool frame_times_only = false);
 std::vector<Capture> read_plain_streams(const std::string& path, const std::string& unit);

@@ -237,6 +237,7 @@ Header read_header(LineReader& reader, const std::string& path,
     LinePlace place{&path, 0};
     Header h;
     bool have_header = false;
+    std::size_t metadata_bytes = 0;
     while (reader.next(line)) {
         place.line = reader.line_number();
         if (line.empty())
@@ -246,6 +247,13 @@ Header read_header(LineReader& reader, const std::string& path,
             const std::string_view kv = line.substr(2);
             const std::size_t eq = kv.find('=');
             if (eq != std::string_view::npos) {
+                metadata_bytes += kv.size();
+                if (metadata_bytes > kMaxMetadataBytes) {
+                    throw_at(place, 1,
+                             fmt::format("the //Key=Value lines pass {} KiB: expected a few "
+                                         "lines of capture information",
+                                         kMaxMetadataBytes / 1024));
+                }
                 metadata[std::string(kv.substr(0, eq))] = std::string(kv.substr(eq + 1));
             }
             continue;
@@ -285,6 +293,12 @@ class StreamTable {
         std::string key;
         key.reserve(app.text.size() + pid.text.size() + swap.text.size() + 2);
         key.append(app.text).append(1, '\x1f').append(pid.text).append(1, '\x1f').append(swap.text);
+        if (streams.size() == kMaxStreams && !index_.contains(key)) {
+            throw_at(place, app.column,
+                     fmt::format("more than {} streams (application, process ID, swap chain): "
+                                 "expected a capture of a few processes",
+                                 kMaxStreams));
+        }
         const auto [it, added] = index_.try_emplace(std::move(key), streams.size());
         if (added) {
             StreamBuild s;

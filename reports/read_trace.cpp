@@ -47,6 +47,7 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
             fmt::format("expected '{}' on the first line (a newer trace version?)", kTraceMagic));
     }
     bool have_header = false;
+    std::size_t metadata_bytes = 0;
     while (reader.next(line)) {
         place.line = reader.line_number();
         if (line.empty())
@@ -55,6 +56,13 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
             const std::string_view kv = trim(line.substr(1));
             const std::size_t colon = kv.find(':');
             if (colon != std::string_view::npos) {
+                metadata_bytes += kv.size();
+                if (metadata_bytes > kMaxMetadataBytes) {
+                    throw InputError(path, place.line, 1,
+                                     fmt::format("the '# key: value' lines pass {} KiB: expected "
+                                                 "a few lines of trace information",
+                                                 kMaxMetadataBytes / 1024));
+                }
                 const std::string key(trim(kv.substr(0, colon)));
                 const std::string_view value = trim(kv.substr(colon + 1));
                 // The loop keys are checked here, where the line is known.

@@ -78,6 +78,30 @@ TEST_F(ReadersMalformed, BadLoopMetadataNamesItsLineAndColumn) {
                  "metadata 'timescale: -1': expected a number of 0 or more");
 }
 
+// A row per new stream would cost about 1 KB a row: past 4096 streams the file is refused at
+// the row that opens one more.
+TEST_F(ReadersMalformed, MoreStreamsThanTheLimitAreRefusedAtTheRowThatOpensOneMore) {
+    std::string text = kPm1Header;
+    for (int i = 0; i < 4100; ++i)
+        text += "game.exe," + std::to_string(i) + ",0x1,DXGI,0,0.5,16.6,16.7\n";
+    expect_error(write(text), 4098, 1, "more than 4096 streams");
+    // Many rows of few streams are fine.
+    std::string few = kPm1Header;
+    for (int i = 0; i < 5000; ++i)
+        few += "game.exe," + std::to_string(i % 3) + ",0x1,DXGI,0," + std::to_string(i) +
+               ",16.6,16.7\n";
+    EXPECT_EQ(list_capture_streams(write(few)).size(), 3u);
+}
+
+// The metadata lines go to every stream, so their total is bounded.
+TEST_F(ReadersMalformed, MetadataPastItsLimitIsRefused) {
+    const std::string big_value(40 * 1024, 'x');
+    expect_error(write("//A=" + big_value + "\n//B=" + big_value + "\n" + kPm1Header + kPm1Row), 2,
+                 1, "the //Key=Value lines pass 64 KiB");
+    expect_error(write("# loopscope-trace v1\n# a: " + big_value + "\n# b: " + big_value + "\n"), 3,
+                 1, "the '# key: value' lines pass 64 KiB");
+}
+
 TEST_F(ReadersMalformed, MissingFile) {
     expect_error(dir_ + "/no-such-file.csv", 0, 0, "cannot open: No such file or directory");
 }
