@@ -93,8 +93,6 @@ constexpr auto kRefresh = [](const FrameStats& s) { return s.refresh.rate_hz; };
 constexpr auto kOnGrid = [](const FrameStats& s) { return s.refresh.on_grid_share; };
 
 // The five frame-to-frame variation buckets, one summary row each.
-constexpr std::array<const char*, 5> kBucketNames = {"< 2 ms", "< 4 ms", "< 8 ms", "< 12 ms",
-                                                     ">= 12 ms"};
 template <std::size_t B>
 std::string bucket_text(const CaptureReport& r) {
     const VariationBuckets& v = r.stats.variation;

@@ -29,7 +29,6 @@ constexpr double kWidth = 1000, kHeight = 260;
 constexpr double kLeft = 60, kRight = 20, kTop = 20, kBottom = 40;
 constexpr std::size_t kHitchRows = 500;
 constexpr std::size_t kHitchMarks = 300;
-const char* const kColours[2] = {"#1f6fb4", "#e0711c"};
 
 // Tick values 1, 2 or 5 × 10^k apart, about `count` of them over [0, hi].
 std::vector<double> ticks(double hi, int count) {
