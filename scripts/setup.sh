@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages loopscope needs to build and test, and nothing that is already
 # there. Says what it checks and what it installs; needs root (or sudo) only when something is
-# missing. LOOPSCOPE_SETUP_BROWSER=0 leaves out Chromium (only the HTML rendering test uses it).
+# missing. LOOPSCOPE_SETUP_BROWSER=0 leaves out Chromium (only the HTML rendering test uses it);
+# LOOPSCOPE_SETUP_FUZZ=1 adds clang for scripts/fuzz.sh.
 set -euo pipefail
 
 packages=(
@@ -13,6 +14,10 @@ packages=(
 )
 if [ "${LOOPSCOPE_SETUP_BROWSER:-1}" != 0 ]; then
     packages+=(chromium)
+fi
+# The fuzz stage (scripts/fuzz.sh, run by .ci/run) needs clang and its libFuzzer runtime.
+if [ "${LOOPSCOPE_SETUP_FUZZ:-0}" = 1 ]; then
+    packages+=(clang libclang-rt-14-dev)
 fi
 
 missing=()

@@ -2,7 +2,8 @@
 // `build/test/tests/loopscope_bench`); each such path must be one that the commands the README
 // gives produce: its folder is the build folder of scripts/diagnose.sh or scripts/test.sh, the
 // file exists in this (complete) build, and a file under diagnose.sh's folder is one of the
-// targets diagnose.sh builds.
+// targets diagnose.sh builds. Under scripts/fuzz.sh's folder (the CI's fuzz stage): only the
+// folders that script makes.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -49,6 +50,10 @@ TEST(DocsPaths, EveryBuildPathTheDocsNameIsMadeByTheReadmeCommands) {
     const std::string test = script_build_dir("test.sh");
     ASSERT_EQ(release, "build/release");
     ASSERT_EQ(test, "build/test");
+    const std::string fuzz = script_build_dir("fuzz.sh");
+    ASSERT_EQ(fuzz, "build/fuzz");
+    const std::string fuzz_script =
+        read_text(std::string(LOOPSCOPE_SOURCE_DIR) + "/scripts/fuzz.sh");
     const std::set<std::string> targets = diagnose_targets();
     ASSERT_TRUE(targets.count("loopscope"));
 
@@ -72,10 +77,19 @@ TEST(DocsPaths, EveryBuildPathTheDocsNameIsMadeByTheReadmeCommands) {
                 from_diagnose = true;
             } else if (path.rfind(test + "/", 0) == 0) {
                 rest = path.substr(test.size() + 1);
-            } else if (path == release || path == test) {
+            } else if (path == release || path == test || path == fuzz) {
                 continue;  // the folder itself
+            } else if (path.rfind(fuzz + "/", 0) == 0) {
+                // scripts/fuzz.sh's build (not a README command): a folder the script makes.
+                const std::string first =
+                    path.substr(fuzz.size() + 1).substr(0, path.substr(fuzz.size() + 1).find('/'));
+                EXPECT_NE(fuzz_script.find("$build_dir/" + first), std::string::npos)
+                    << where << ": scripts/fuzz.sh makes no " << first;
+                ++checked;
+                continue;
             } else {
-                ADD_FAILURE() << where << " is not under " << release << " or " << test;
+                ADD_FAILURE() << where << " is not under " << release << ", " << test << " or "
+                              << fuzz;
                 continue;
             }
             ++checked;

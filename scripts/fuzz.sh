@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of tests/fuzz with clang (AddressSanitizer and
+# UndefinedBehaviorSanitizer) and runs each for FUZZ_SECONDS (default 60), seeded from tests/data/.
+# Any crash, sanitizer finding, leak, timeout or memory blow-up fails the run; the input that
+# caused it is left in build/fuzz/artifacts/TARGET/ (add it to tests/fuzz/corpus/ with the fix).
+# FUZZ_TARGETS picks targets (default: all); FUZZ_RUNS=N runs N inputs a target instead of a time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '==> %s\n' "$*"; }
+
+build_dir=${BUILD_DIR:-build/fuzz}
+seconds=${FUZZ_SECONDS:-60}
+targets=${FUZZ_TARGETS:-"trace plain mangohud capframex_json presentmon detect report"}
+command -v clang++ >/dev/null || { echo "fuzz: clang++ is missing (LOOPSCOPE_SETUP_FUZZ=1 ./scripts/setup.sh installs it)" >&2; exit 1; }
+
+step "Configuring the fuzz build (clang, libFuzzer, ASan + UBSan) in $build_dir"
+mkdir -p "$build_dir"
+if ! CC=clang CXX=clang++ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DLOOPSCOPE_FUZZ=ON -DLOOPSCOPE_TESTS=OFF -DLOOPSCOPE_VIEWER=OFF -DLOOPSCOPE_EXAMPLES=OFF \
+    >"$build_dir/configure.log" 2>&1; then
+    cat "$build_dir/configure.log"
+    exit 1
+fi
+step "Building the fuzz targets ([done/total] steps)"
+fuzz_targets=()
+for t in $targets; do fuzz_targets+=("fuzz_$t"); done
+NINJA_STATUS="build [%f/%t] " cmake --build "$build_dir" -j "$(nproc)" --target "${fuzz_targets[@]}"
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+for t in $targets; do
+    corpus="$build_dir/corpus/$t"
+    artifacts="$build_dir/artifacts/$t"
+    mkdir -p "$corpus" "$artifacts"
+    # Seeds: the synthetic captures and the kept findings (the corpus grows across runs).
+    cp -n tests/data/*.csv tests/data/*.json tests/data/*.txt tests/data/*.trace "$corpus"/ 2>/dev/null || true
+    find tests/fuzz/corpus -type f ! -name README.md -exec cp -n {} "$corpus"/ \;
+    if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); else limit=(-max_total_time="$seconds"); fi
+    step "Fuzzing $t (${FUZZ_RUNS:+$FUZZ_RUNS inputs}${FUZZ_RUNS:-$seconds s})"
+    log="$build_dir/fuzz_$t.log"
+    # -timeout: an input taking over 10 s is a hang; -rss_limit_mb: memory out of proportion.
+    if ! "$build_dir/tests/fuzz/fuzz_$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
+        -max_len=65536 -artifact_prefix="$artifacts/" -print_final_stats=1 "$corpus" \
+        >"$log" 2>&1; then
+        tail -n 60 "$log"
+        echo "fuzz: $t found a problem; the input is in $artifacts/ (log: $log)" >&2
+        exit 1
+    fi
+    grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|cov: ' "$log" | tail -n 3 | sed "s/^/  $t: /"
+done
+step "Every fuzz target ran without a finding"
