@@ -29,5 +29,7 @@ inline constexpr const char* kTraceColumns =
     "frame,start_ns,raw_ns,clamped_ns,clamp_lost_ns,consumed_ns,acc_before_ns,steps,"
     "cap_dropped_ns,acc_after_ns,alpha,step_cost_ns,render_ns,wait_ns";
 inline constexpr const char* kTraceMagic = "# loopscope-trace v1";
+// A `# clock_went_back: ...` line after the rows: the recorder saw the game's clock go back.
+inline constexpr const char* kTraceClockWentBackKey = "clock_went_back";
 
 }  // namespace loopscope

@@ -99,5 +99,10 @@ int main(int argc, char** argv) {
                 static_cast<long long>(recorder.recorded_frames()), path.c_str(),
                 static_cast<long long>(recorder.dropped_frames()),
                 decltype(recorder)::kEnabled ? "" : " (recording disabled)");
-    return recorder.ok() ? 0 : 1;
+    if (!recorder.ok()) {
+        std::fprintf(stderr, "example_game_loop: writing the trace %s failed (%lld frames lost)\n",
+                     path.c_str(), static_cast<long long>(recorder.dropped_frames()));
+        return 1;
+    }
+    return 0;
 }

@@ -48,30 +48,42 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
     }
     bool have_header = false;
     std::size_t metadata_bytes = 0;
+    // A `# key: value` line: before the header (the preamble) or after the rows (what the
+    // recorder found while recording, such as a clock that went back).
+    const auto take_metadata = [&](std::string_view text) {
+        const std::string_view kv = trim(text.substr(1));
+        const std::size_t colon = kv.find(':');
+        if (colon == std::string_view::npos)
+            return;
+        metadata_bytes += kv.size();
+        if (metadata_bytes > kMaxMetadataBytes) {
+            throw InputError(path, place.line, 1,
+                             fmt::format("the '# key: value' lines pass {} KiB: expected "
+                                         "a few lines of trace information",
+                                         kMaxMetadataBytes / 1024));
+        }
+        const std::string key(trim(kv.substr(0, colon)));
+        const std::string_view value = trim(kv.substr(colon + 1));
+        // The loop keys are checked here, where the line is known.
+        if (const auto problem = loop_metadata_problem(key, std::string(value))) {
+            throw InputError(path, place.line, (value.data() - text.data()) + 1,
+                             fmt::format("metadata '{}: {}': {}", key, value, *problem));
+        }
+        if (key == kTraceClockWentBackKey) {
+            c.warnings.push_back(fmt::format(
+                "{}:{}: the game's clock went back while recording ({}); each such frame's "
+                "times were recorded as 0, never negative, and the time counts on from the "
+                "latest reading",
+                path, place.line, value));
+        }
+        c.metadata[key] = std::string(value);
+    };
     while (reader.next(line)) {
         place.line = reader.line_number();
         if (line.empty())
             continue;
         if (line.front() == '#') {
-            const std::string_view kv = trim(line.substr(1));
-            const std::size_t colon = kv.find(':');
-            if (colon != std::string_view::npos) {
-                metadata_bytes += kv.size();
-                if (metadata_bytes > kMaxMetadataBytes) {
-                    throw InputError(path, place.line, 1,
-                                     fmt::format("the '# key: value' lines pass {} KiB: expected "
-                                                 "a few lines of trace information",
-                                                 kMaxMetadataBytes / 1024));
-                }
-                const std::string key(trim(kv.substr(0, colon)));
-                const std::string_view value = trim(kv.substr(colon + 1));
-                // The loop keys are checked here, where the line is known.
-                if (const auto problem = loop_metadata_problem(key, std::string(value))) {
-                    throw InputError(path, place.line, (value.data() - line.data()) + 1,
-                                     fmt::format("metadata '{}: {}': {}", key, value, *problem));
-                }
-                c.metadata[key] = std::string(value);
-            }
+            take_metadata(line);
             continue;
         }
         have_header = true;
@@ -136,6 +148,10 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
         place.line = reader.line_number();
         if (line.empty())
             continue;
+        if (line.front() == '#') {
+            take_metadata(line);
+            continue;
+        }
         FrameRecord r;
         if (reader.line_had_break()) {
             r = parse_row(line);

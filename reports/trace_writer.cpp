@@ -8,6 +8,8 @@ namespace loopscope {
 static_assert(std::string_view(trace_v1::kColumns) == std::string_view(kTraceColumns),
               "the recorder header and trace_record.hpp must name the same columns");
 static_assert(std::string_view(trace_v1::kMagic) == std::string_view(kTraceMagic));
+static_assert(std::string_view(trace_v1::kClockWentBackKey) ==
+              std::string_view(kTraceClockWentBackKey));
 
 // The recorder header's preamble, so that a trace written here and one a game records start
 // with the same lines for the same knobs.

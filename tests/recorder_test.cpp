@@ -147,7 +147,7 @@ TEST(Recorder, AnUnwritablePathIsReportedNotACrash) {
     rec.close();
     EXPECT_FALSE(rec.ok());
     EXPECT_EQ(rec.recorded_frames(), 0);
-    EXPECT_EQ(rec.dropped_frames(), 1);
+    EXPECT_EQ(rec.dropped_frames(), 2);  // both: the one still open at close() is lost too
 }
 
 TEST(Recorder, RowsAreTheSameTextAsTheTraceWriters) {
@@ -186,6 +186,50 @@ TEST(Recorder, RowsAreTheSameTextAsTheTraceWriters) {
     ASSERT_EQ(recorded.size(), records.size());
     for (std::size_t i = 0; i < records.size(); ++i)
         EXPECT_EQ(written[i], recorded[i]) << i;
+    std::filesystem::remove_all(dir);
+}
+
+// A clock that goes back 200 ns between two frames (and once inside a frame): no negative time
+// is written, the time counts on from the latest reading, the trace ends by saying so, and the
+// reader accepts it and reports it.
+TEST(Recorder, AClockThatGoesBackIsRecordedAsZeroAndReported) {
+    const std::string dir = test::make_temp_dir("recorder");
+    const std::string path = dir + "/t.csv";
+    fake_now = 1000;
+    Recorder rec(fake_options(path));
+    fake_now = 2000;
+    rec.begin_frame();  // frame 0: 1000 ns
+    fake_now = 1800;
+    rec.begin_frame();  // frame 1: the clock went back 200 ns
+    fake_now = 2500;
+    rec.end_steps();  // 500 ns of steps, from the latest reading (2000)
+    fake_now = 2400;
+    rec.end_render();  // back 100 ns: no render time
+    fake_now = 3000;
+    rec.begin_frame();  // frame 2: 1000 ns after 2000
+    fake_now = 3100;
+    rec.close();
+    EXPECT_EQ(rec.clock_backward_steps(), 2);
+    EXPECT_EQ(rec.largest_clock_backward_ns(), 200);
+    const std::vector<std::string> rows = rows_of(test::read_text(path));
+    ASSERT_EQ(rows.size(), 3u);
+    for (const std::string& row : rows)
+        EXPECT_EQ(row.find('-'), std::string::npos) << row;
+    const std::vector<std::string> lines = lines_of(test::read_text(path));
+    EXPECT_EQ(lines.back(), "# clock_went_back: 2 times, by up to 200 ns, first at frame 1");
+
+    const Capture c = read_capture(path);
+    ASSERT_EQ(c.frames(), 3u);
+    EXPECT_EQ(c.frame_ns[1], 0);
+    EXPECT_EQ(c.loop[1].step_cost_ns, 500);
+    EXPECT_EQ(c.loop[1].render_ns, 0);
+    EXPECT_EQ(c.frame_ns[2], 1000);
+    EXPECT_EQ(c.start_ns[2], 2000);
+    ASSERT_EQ(c.warnings.size(), 1u);
+    EXPECT_NE(c.warnings[0].find("the game's clock went back while recording (2 times, by up to "
+                                 "200 ns, first at frame 1)"),
+              std::string::npos)
+        << c.warnings[0];
     std::filesystem::remove_all(dir);
 }
 

@@ -313,7 +313,7 @@ TEST_P(RecorderWriter, AFileThatCannotBeOpenedStartsNoThread) {
         rec.close();
         EXPECT_FALSE(rec.ok());
         EXPECT_EQ(rec.recorded_frames(), 0);
-        EXPECT_EQ(rec.dropped_frames(), 4);  // the fifth was still open at close()
+        EXPECT_EQ(rec.dropped_frames(), 5);  // the fifth, still open at close(), too
     }
 #if defined(__linux__)
     EXPECT_EQ(threads_after_join(before), before);
@@ -328,6 +328,8 @@ TEST_P(RecorderWriter, AFailedWriteIsReportedByOk) {
     rec.close();
     EXPECT_FALSE(rec.ok());
     EXPECT_EQ(rec.recorded_frames(), 0);
+    // Every frame is accounted for, the one still open at close() too.
+    EXPECT_EQ(rec.dropped_frames(), 5);
 }
 #endif
 

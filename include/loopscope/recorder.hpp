@@ -70,6 +70,8 @@ namespace loopscope {
 namespace trace_v1 {
 
 inline constexpr const char* kMagic = "# loopscope-trace v1";
+// The line after the rows that says the game's clock went back while recording.
+inline constexpr const char* kClockWentBackKey = "clock_went_back";
 inline constexpr const char* kColumns =
     "frame,start_ns,raw_ns,clamped_ns,clamp_lost_ns,consumed_ns,acc_before_ns,steps,"
     "cap_dropped_ns,acc_after_ns,alpha,step_cost_ns,render_ns,wait_ns";
@@ -286,7 +288,7 @@ class Recorder {
         if (!to_stdout_)
             std::setvbuf(file_, nullptr, _IONBF, 0);
         write_header();
-        start_ns_ = previous_ns_ = now_ns();
+        start_ns_ = previous_ns_ = latest_ns_ = now_ns();
         if (streaming && options_.background_writer && !failed_) {
             try {
                 writer_ = std::thread([this] { writer_main(); });
@@ -310,16 +312,17 @@ class Recorder {
     // Starts a frame at now_ns (the game's own clock reading saves a read); ends the previous
     // one, whose wait is the time from its end_render (or end_steps) to now.
     void begin_frame(std::int64_t now) {
+        now = reading(now, next_frame_);
         if (open_)
             commit(now);
         Row& r = current_;
         r = Row{};
         r.frame = next_frame_++;
-        r.start_ns = now - start_ns_;
         r.raw_ns = now - previous_ns_;
+        r.start_ns = now - start_ns_;
+        previous_ns_ = now;
         r.clamped_ns = r.raw_ns;
         r.consumed_ns = r.raw_ns;
-        previous_ns_ = now;
         mark_ns_ = now;
         open_ = true;
     }
@@ -345,11 +348,13 @@ class Recorder {
     // Phase ends: the steps took from begin_frame (or the previous mark) to here; rendering
     // from end_steps to end_render.
     void end_steps(std::int64_t now) {
+        now = reading(now, current_.frame);
         current_.step_cost_ns += now - mark_ns_;
         mark_ns_ = now;
     }
     void end_steps() { end_steps(now_ns()); }
     void end_render(std::int64_t now) {
+        now = reading(now, current_.frame);
         current_.render_ns += now - mark_ns_;
         mark_ns_ = now;
     }
@@ -371,11 +376,15 @@ class Recorder {
         if (closed_)
             return;
         closed_ = true;
+        now = reading(now, current_.frame);
         if (open_ && !failed_) {
             // Closing may wait: the last frame is not dropped for a writer still busy.
             if (fill_ == 0 && handed_ >= blocks_)
                 wait_written(handed_ - blocks_ + 1);
             commit(now);
+        } else if (open_) {
+            open_ = false;
+            ++dropped_;  // the file failed: the last frame is lost like the others
         }
         hand_over();
         if (writer_.joinable()) {
@@ -385,6 +394,14 @@ class Recorder {
             }
             work_cv_.notify_one();
             writer_.join();
+        }
+        if (file_ && backward_steps_ > 0 && !failed_) {
+            // After the rows, where the reader takes `# key: value` lines too.
+            const std::string line = std::string("# ") + trace_v1::kClockWentBackKey + ": " +
+                                     std::to_string(backward_steps_) + " times, by up to " +
+                                     std::to_string(backward_max_ns_) + " ns, first at frame " +
+                                     std::to_string(backward_first_frame_) + "\n";
+            write(line.data(), line.size());
         }
         if (file_) {
             if (to_stdout_ ? std::fflush(file_) != 0 : std::fclose(file_) != 0)
@@ -408,8 +425,19 @@ class Recorder {
     bool writer_caught_up() const { return written_.load(std::memory_order_acquire) == handed_; }
 
     std::int64_t frames() const { return next_frame_; }
-    std::int64_t recorded_frames() const { return recorded_; }
-    std::int64_t dropped_frames() const { return dropped_; }
+    // Frames in the file, and frames lost: not kept for a writer a ring behind, or kept but
+    // in a block whose write failed (a full disk). Together they are every ended frame.
+    std::int64_t recorded_frames() const {
+        return recorded_ - lost_rows_.load(std::memory_order_acquire);
+    }
+    std::int64_t dropped_frames() const {
+        return dropped_ + lost_rows_.load(std::memory_order_acquire);
+    }
+    // How often the clock read earlier than the reading before it, and by how much at most:
+    // such a frame's or phase's time is recorded as 0 (never negative), and the trace ends
+    // with a `# clock_went_back:` line saying so.
+    std::int64_t clock_backward_steps() const { return backward_steps_; }
+    std::int64_t largest_clock_backward_ns() const { return backward_max_ns_; }
     // False when the file could not be opened or written.
     bool ok() const { return !failed_.load(std::memory_order_relaxed); }
     const std::string& path() const { return options_.path; }
@@ -447,6 +475,19 @@ class Recorder {
         ++recorded_;
         if (fill_ == block_rows_ && options_.flush_every > 0)
             hand_over();
+    }
+
+    // A clock reading, never earlier than the latest one: a reading that went back is counted
+    // (with its size and the frame) and taken as the latest, so no time comes out negative.
+    std::int64_t reading(std::int64_t now, std::int64_t frame) {
+        if (now >= latest_ns_) {
+            latest_ns_ = now;
+            return now;
+        }
+        if (backward_steps_++ == 0)
+            backward_first_frame_ = frame;
+        backward_max_ns_ = std::max(backward_max_ns_, latest_ns_ - now);
+        return latest_ns_;
     }
 
     // Block number handed_ reuses the slot of block handed_ - blocks_.
@@ -513,25 +554,42 @@ class Recorder {
     void write_block(std::size_t slot, std::size_t size) {
         if (options_.before_write)
             options_.before_write();
-        if (failed_.load(std::memory_order_relaxed))
+        if (failed_.load(std::memory_order_relaxed)) {
+            lost_rows_.fetch_add(static_cast<std::int64_t>(size), std::memory_order_release);
             return;
+        }
         const Row* rows = rows_.data() + slot * block_rows_;
         char* out = text_.data();
         char* const end = text_.data() + text_.size() - trace_v1::kMaxRowChars;
+        std::size_t piece_first = 0;  // the first row of the piece being formatted
         for (std::size_t i = 0; i < size; ++i) {
             out = trace_v1::format_row(out, rows[i]);
             if (out >= end || i + 1 == size) {
-                write(text_.data(), static_cast<std::size_t>(out - text_.data()));
+                const std::size_t written =
+                    write(text_.data(), static_cast<std::size_t>(out - text_.data()));
+                if (failed_.load(std::memory_order_relaxed)) {
+                    // The whole rows of this piece that reached the file are kept; the rest of
+                    // the piece and of the block are lost.
+                    const auto whole = static_cast<std::size_t>(
+                        std::count(text_.data(), text_.data() + written, '\n'));
+                    lost_rows_.fetch_add(static_cast<std::int64_t>(size - piece_first - whole),
+                                         std::memory_order_release);
+                    return;
+                }
                 out = text_.data();
+                piece_first = i + 1;
             }
         }
         if (std::fflush(file_) != 0)
             failed_ = true;
     }
 
-    void write(const char* data, std::size_t size) {
-        if (std::fwrite(data, 1, size, file_) != size)
+    // Returns the bytes written (all of them unless it failed).
+    std::size_t write(const char* data, std::size_t size) {
+        const std::size_t written = std::fwrite(data, 1, size, file_);
+        if (written != size)
             failed_ = true;
+        return written;
     }
 
     // The preamble in one write, on the constructing thread (before any writer starts).
@@ -574,6 +632,10 @@ class Recorder {
     std::int64_t next_frame_ = 0;
     std::int64_t recorded_ = 0;
     std::int64_t dropped_ = 0;
+    std::int64_t latest_ns_ = INT64_MIN;  // the latest clock reading
+    std::int64_t backward_steps_ = 0;
+    std::int64_t backward_max_ns_ = 0;
+    std::int64_t backward_first_frame_ = 0;
     bool open_ = false;
     bool explicit_wait_ = false;
     bool closed_ = false;
@@ -587,6 +649,7 @@ class Recorder {
     bool stop_ = false;                      // under mutex_
     std::atomic<std::uint64_t> written_{0};  // blocks the writer has finished
     std::atomic<bool> failed_{false};
+    std::atomic<std::int64_t> lost_rows_{0};  // rows counted in recorded_ that a failed write lost
     std::thread writer_;
 };
 
@@ -619,6 +682,8 @@ class Recorder {
     std::int64_t frames() const { return 0; }
     std::int64_t recorded_frames() const { return 0; }
     std::int64_t dropped_frames() const { return 0; }
+    std::int64_t clock_backward_steps() const { return 0; }
+    std::int64_t largest_clock_backward_ns() const { return 0; }
     bool ok() const { return true; }
     std::int64_t start_ns() const { return 0; }
     bool has_writer_thread() const { return false; }
