@@ -39,7 +39,9 @@ TEST(ClockProbe, MeasuresTheStreamOfAMadeUpClockExactly) {
     fake.fill = fill_fake;
     fake.spin = spin_fake;
     ClockProbeOptions options;
-    options.duration_ns = 1'000'000;  // 1 ms: the read count decides
+    // The read count decides; the time only bounds it (a probe stops at 5 x its time budget),
+    // so the budget leaves room for a slow build (ThreadSanitizer) on a busy machine.
+    options.duration_ns = 100'000'000;
     options.min_reads = 100'000;
     options.cross_thread = false;
     const ClockProbeResult r = run_clock_probe(options, {fake});
