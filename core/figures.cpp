@@ -972,7 +972,8 @@ std::string need_reason(FigureNeed need, const CaptureReport& r) {
             return fmt::format("{} has no display-change column", capture_name(r));
         case kNeedsSuspectedGeneration:
             if (r.has_generated || c.generated.size() == c.frames())
-                return "the capture marks generated frames (FrameType): nothing to suspect";
+                return "the capture has a FrameType column: generated frames are marked there, not "
+                       "suspected";
             return generation_absence(r);
     }
     return "not available";
