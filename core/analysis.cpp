@@ -18,14 +18,19 @@ const char* timeline_name(Timeline timeline) {
     return timeline == Timeline::display ? "display" : "present";
 }
 
-std::string timeline_label(const CaptureReport& r) {
-    std::string label = fmt::format("{} timeline", timeline_name(r.timeline));
+bool timeline_mixes_generated(const CaptureReport& r) {
     // A PresentMon 2.x present timeline holds the application frames only (generated frames
     // have no FrameTime and are left out of it): nothing is mixed there.
-    if (r.has_generated && r.generated_without_frame_time == 0)
-        label += " (application and generated frames mixed)";
-    else if (r.generation_suspicion.suspected)
+    return (r.has_generated && r.generated_without_frame_time == 0) ||
+           r.generation_suspicion.suspected;
+}
+
+std::string timeline_label(const CaptureReport& r) {
+    std::string label = fmt::format("{} timeline", timeline_name(r.timeline));
+    if (r.generation_suspicion.suspected)
         label += " (frame generation suspected: application and generated frames mixed)";
+    else if (timeline_mixes_generated(r))
+        label += " (application and generated frames mixed)";
     return label;
 }
 

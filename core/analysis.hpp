@@ -109,5 +109,7 @@ const char* timeline_name(Timeline timeline);
 // are marked or suspected on it, "present timeline (application and generated frames mixed)" /
 // "present timeline (frame generation suspected: application and generated frames mixed)".
 std::string timeline_label(const CaptureReport& report);
+// Whether the report's timeline mixes application and generated frames, marked or suspected.
+bool timeline_mixes_generated(const CaptureReport& report);
 
 }  // namespace loopscope

@@ -115,7 +115,7 @@ std::vector<std::string> capture_notes(const CaptureReport& r) {
             "The capture marks generated frames (frame generation){}: the application frames "
             "and the displayed frames are also given on their own cadence, with their "
             "percentiles, lows and stutter (section \"Frame generation\").",
-            r.generated_without_frame_time == 0
+            timeline_mixes_generated(r)
                 ? ", so the present timeline mixes application and generated frames"
                 : ""));
     }

@@ -71,10 +71,11 @@ Json cadence_json(const CadenceFigures& c) {
                 {"average_fps", c.average_fps},
                 {"interval_ms", frame_time_json(c.interval)},
                 {"fps", fps_json(c.fps)},
-                {"stutter", Json{{"capframex_time_share", c.stutter.time_share},
+                // The keys of the headline's stutter object, for the same figures.
+                {"stutter", Json{{"capframex_count", c.stutter.frames.size()},
                                  {"capframex_count_share", c.stutter.count_share},
-                                 {"capframex_frames", c.stutter.frames.size()},
-                                 {"window", c.stutter.window}}}};
+                                 {"capframex_time_share", c.stutter.time_share},
+                                 {"capframex_window", c.stutter.window}}}};
 }
 
 Json optional_number(const std::optional<double>& v, double scale = 1.0) {

@@ -190,6 +190,14 @@ TEST(FrameGenerationReport, MarkedFramesGiveEveryCadenceAndNameTheMixedTimeline)
     EXPECT_DOUBLE_EQ(*figure_value(r, "app_stutter_share"), 0.0);
     EXPECT_DOUBLE_EQ(*figure_value(r, "displayed_fps"), 400.0 / (200.0 * 16.0 / 1000.0));
     EXPECT_FALSE(figure_value(r, "suspected_generation_share").has_value());
+
+    // PresentMon 2.x: the present timeline holds the application frames only, nothing mixed.
+    c.source.format = "presentmon-2";
+    const CaptureReport v2 = analyse_capture(c, {});
+    EXPECT_TRUE(v2.has_generated);
+    EXPECT_EQ(v2.generated_without_frame_time, 200u);
+    EXPECT_FALSE(timeline_mixes_generated(v2));
+    EXPECT_EQ(timeline_label(v2), "present timeline");
 }
 
 // A copy of a CSV capture without its FrameType column: what a log that cannot mark generated
