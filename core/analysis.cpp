@@ -235,9 +235,11 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
         }
     }
     // Without FrameType the two cadences cannot be split, but the alternation frame generation
-    // leaves on the present timeline can be seen, and said, instead of mixing silently.
+    // leaves on the present timeline can be seen, and said, instead of mixing silently. A
+    // loopscope trace records the game's own loop, which never sees the frames the driver
+    // generates after it presents: an alternation there is the loop's, not frame generation.
     if (capture.generated.size() != n && options.timeline == Timeline::present &&
-        capture.per_frame) {
+        capture.per_frame && capture.loop.empty()) {
         r.generation_suspicion = suspect_frame_generation(r.series.frame_ns);
     }
     if ((r.has_generated || r.generation_suspicion.suspected) && have_display)

@@ -925,6 +925,9 @@ std::string generation_absence(const CaptureReport& r) {
         return "the display timeline does not split generated frames";
     if (r.capture->generated.size() == r.capture->frames())
         return "no generated frames among the frames analysed";
+    if (!r.loop.empty())
+        return "a loopscope trace records the game's own loop, which never sees the frames a "
+               "driver generates";
     const GenerationSuspicion& g = r.generation_suspicion;
     return fmt::format(
         "no generated frames marked (no FrameType column) and frame generation not suspected: {} "

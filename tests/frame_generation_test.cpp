@@ -165,6 +165,18 @@ TEST(FrameGenerationReport, UnmarkedAlternationIsSuspectedAndSaid) {
     EXPECT_EQ(timeline_label(d), "display timeline");
 }
 
+TEST(FrameGenerationReport, LoopscopeTracesAreNotExamined) {
+    // The game's own loop never sees generated frames: an alternation there is the loop's.
+    Capture c = synthetic_capture(alternating(400, ms(15), ms(1)));
+    c.source.format = "loopscope-trace";
+    c.display_ns.clear();
+    c.loop.resize(c.frames());
+    const CaptureReport r = analyse_capture(c, {});
+    EXPECT_FALSE(r.generation_suspicion.suspected);
+    const FigureValue v = figure_value(r, "suspected_generation_share");
+    EXPECT_NE(v.reason.find("game's own loop"), std::string::npos) << v.reason;
+}
+
 TEST(FrameGenerationReport, OrdinaryFramesAreNotSuspectedAndTheReasonGivesTheEvidence) {
     const Capture c = synthetic_capture(std::vector<std::int64_t>(400, ms(16)));
     const CaptureReport r = analyse_capture(c, {});
