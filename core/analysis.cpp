@@ -18,6 +18,22 @@ const char* timeline_name(Timeline timeline) {
     return timeline == Timeline::display ? "display" : "present";
 }
 
+bool timeline_mixes_generated(const CaptureReport& r) {
+    // A PresentMon 2.x present timeline holds the application frames only (generated frames
+    // have no FrameTime and are left out of it): nothing is mixed there.
+    return (r.has_generated && r.generated_without_frame_time == 0) ||
+           r.generation_suspicion.suspected;
+}
+
+std::string timeline_label(const CaptureReport& r) {
+    std::string label = fmt::format("{} timeline", timeline_name(r.timeline));
+    if (r.generation_suspicion.suspected)
+        label += " (frame generation suspected: application and generated frames mixed)";
+    else if (timeline_mixes_generated(r))
+        label += " (application and generated frames mixed)";
+    return label;
+}
+
 namespace {
 
 bool starts_with(std::string_view s, std::string_view prefix) {
@@ -242,6 +258,16 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                 r.application = application_cadence(app_interval, gen, frames);
         }
     }
+    // Without FrameType the two cadences cannot be split, but the alternation frame generation
+    // leaves on the present timeline can be seen, and said, instead of mixing silently. A
+    // loopscope trace records the game's own loop, which never sees the frames the driver
+    // generates after it presents: an alternation there is the loop's, not frame generation.
+    if (capture.generated.size() != n && options.timeline == Timeline::present &&
+        capture.per_frame && capture.loop.empty()) {
+        r.generation_suspicion = suspect_frame_generation(r.series.frame_ns);
+    }
+    if ((r.has_generated || r.generation_suspicion.suspected) && have_display)
+        r.displayed = displayed_cadence(slice(capture.display_ns), slice(capture.frame_ns));
 
     if (capture.per_frame) {
         r.startup = detect_startup(r.series.frame_ns);

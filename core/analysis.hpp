@@ -51,8 +51,17 @@ struct CaptureReport {
     FrameStats steady;  // without the start-up segment (only when startup.frames > 0)
 
     DisplayFigures display;  // over the range, whatever the timeline
+    // Present timeline: the capture marks generated frames (FrameType) in the range, so the
+    // present timeline mixes two cadences; each is also given on its own.
     bool has_generated = false;
     CadenceFigures application, generated;
+    // Present timeline of a per-frame capture that does not mark generated frames: whether the
+    // present-to-present times alternate as frame generation makes them (the evidence is kept
+    // either way).
+    GenerationSuspicion generation_suspicion;
+    // The displayed frames' cadence, when generated frames are marked or suspected and the
+    // capture has display-change times (frames = 0 otherwise).
+    CadenceFigures displayed;
 
     std::span<const FrameRecord> loop;  // loop records of the range (loopscope traces)
     // The loop configuration the trace's metadata states (policy, dt_ns, clamp_ns, max_steps,
@@ -100,5 +109,12 @@ struct Report {
 
 // Short names for the JSON and the text writers.
 const char* timeline_name(Timeline timeline);
+
+// The timeline as the report headings name it: "present timeline", or, when generated frames
+// are marked or suspected on it, "present timeline (application and generated frames mixed)" /
+// "present timeline (frame generation suspected: application and generated frames mixed)".
+std::string timeline_label(const CaptureReport& report);
+// Whether the report's timeline mixes application and generated frames, marked or suspected.
+bool timeline_mixes_generated(const CaptureReport& report);
 
 }  // namespace loopscope

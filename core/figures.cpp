@@ -105,6 +105,28 @@ std::string cadence_text(const CadenceFigures& c) {
                        fixed(c.interval.p99_ms, 3));
 }
 
+std::string cadence_percentiles_text(const CadenceFigures& c) {
+    const FrameTimeSummary& t = c.interval;
+    return fmt::format("p50 {}, p90 {}, p95 {}, p99 {}, p99.9 {} ms", fixed(t.p50_ms, 3),
+                       fixed(t.p90_ms, 3), fixed(t.p95_ms, 3), fixed(t.p99_ms, 3),
+                       fixed(t.p999_ms, 3));
+}
+std::string cadence_lows_text(const CadenceFigures& c) {
+    return fmt::format("1% low {}, 0.1% low {}, 1% low average {}, 1% low integral {} FPS",
+                       fixed(c.fps.p1_low, 2), fixed(c.fps.p01_low, 2),
+                       fixed(c.fps.low1_average, 2), fixed(c.fps.low1_integral, 2));
+}
+std::string cadence_stutter_text(const CadenceFigures& c) {
+    return fmt::format("{} of time ({} frames), count share {}", percent(c.stutter.time_share),
+                       c.stutter.frames.size(), percent(c.stutter.count_share));
+}
+constexpr std::string_view kCadencePercentiles =
+    "linear interpolation at h = p·(N-1) over the intervals, as for the frame time above";
+constexpr std::string_view kCadenceLows =
+    "the FPS lows above (percentile, CapFrameX average, integral) over the intervals";
+constexpr std::string_view kCadenceStutter =
+    "CapFrameX stutter time share and count share over the intervals, in order";
+
 std::string stutter_text(const FrameStats& s) {
     return fmt::format("{} of time ({} frames)", percent(s.stutter.time_share),
                        s.stutter.frames.size());
@@ -555,6 +577,109 @@ const std::array kCatalogue = {
                return r.generated.average_fps;
            },
            .text = [](const CaptureReport& r) { return cadence_text(r.generated); }},
+    // The headline figures per cadence: the application frames' (what the game simulated and
+    // rendered) and the displayed frames' (what the player saw); the present timeline above
+    // mixes the two.
+    Figure{.key = "app_p99_ms",
+           .section = "Frame generation",
+           .label = "application percentiles",
+           .unit = "ms",
+           .definition = kCadencePercentiles,
+           .needs = kNeedsFrames | kNeedsGeneratedFrames,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               return r.application.interval.p99_ms;
+           },
+           .text = [](const CaptureReport& r) { return cadence_percentiles_text(r.application); }},
+    Figure{.key = "app_low1_avg_fps",
+           .section = "Frame generation",
+           .label = "application lows",
+           .unit = "FPS",
+           .definition = kCadenceLows,
+           .needs = kNeedsFrames | kNeedsGeneratedFrames,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               return r.application.fps.low1_average;
+           },
+           .text = [](const CaptureReport& r) { return cadence_lows_text(r.application); }},
+    Figure{.key = "app_stutter_share",
+           .section = "Frame generation",
+           .label = "application stutter",
+           .definition = kCadenceStutter,
+           .needs = kNeedsFrames | kNeedsGeneratedFrames,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               return r.application.stutter.time_share;
+           },
+           .text = [](const CaptureReport& r) { return cadence_stutter_text(r.application); }},
+    Figure{.key = "displayed_fps",
+           .section = "Frame generation",
+           .label = "displayed frames",
+           .unit = "FPS",
+           .definition = "frames with a display change, application and generated; interval = "
+                         "time between display changes ({})",
+           .column = FigureColumn::display,
+           .needs = kNeedsFrames | kNeedsDisplayedCadence,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               return r.displayed.average_fps;
+           },
+           .text = [](const CaptureReport& r) { return cadence_text(r.displayed); }},
+    Figure{.key = "displayed_p99_ms",
+           .section = "Frame generation",
+           .label = "displayed percentiles",
+           .unit = "ms",
+           .definition = kCadencePercentiles,
+           .needs = kNeedsFrames | kNeedsDisplayedCadence,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               return r.displayed.interval.p99_ms;
+           },
+           .text = [](const CaptureReport& r) { return cadence_percentiles_text(r.displayed); }},
+    Figure{.key = "displayed_low1_avg_fps",
+           .section = "Frame generation",
+           .label = "displayed lows",
+           .unit = "FPS",
+           .definition = kCadenceLows,
+           .needs = kNeedsFrames | kNeedsDisplayedCadence,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               return r.displayed.fps.low1_average;
+           },
+           .text = [](const CaptureReport& r) { return cadence_lows_text(r.displayed); }},
+    Figure{.key = "displayed_stutter_share",
+           .section = "Frame generation",
+           .label = "displayed stutter",
+           .definition = kCadenceStutter,
+           .needs = kNeedsFrames | kNeedsDisplayedCadence,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               return r.displayed.stutter.time_share;
+           },
+           .text = [](const CaptureReport& r) { return cadence_stutter_text(r.displayed); }},
+    // Without FrameType: the alternation frame generation leaves, with its evidence.
+    Figure{.key = "suspected_generation_share",
+           .section = "Frame generation",
+           .label = "frame generation suspected",
+           .definition = "no FrameType column, but the present-to-present times alternate: share "
+                         "of the frames in runs of >= 8 frames each below half of both "
+                         "neighbours, two frames apart",
+           .needs = kNeedsFrames | kNeedsSuspectedGeneration,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               return r.generation_suspicion.alternating_share;
+           },
+           .text =
+               [](const CaptureReport& r) {
+                   const GenerationSuspicion& g = r.generation_suspicion;
+                   return fmt::format(
+                       "{} of frames alternate ({} runs, longest {} pairs): short {} ms, long {} "
+                       "ms",
+                       percent(g.alternating_share), g.runs, g.longest_run_dips,
+                       fixed(g.short_mean_ms, 3), fixed(g.long_mean_ms, 3));
+               },
+           .describe =
+               [](const CaptureReport& r) {
+                   return fmt::format(
+                       "no FrameType column, but the {} alternate: frames in runs of >= {} "
+                       "frames each below {} x both neighbours, two frames apart; suspected "
+                       "from {:.0f} % of the frames (short / long: the means of the two "
+                       "clusters in the runs)",
+                       r.frame_time_column, kGenerationMinRunDips, kGenerationDipRatio,
+                       kGenerationMinShare * 100.0);
+               }},
     // Loop
     Figure{.section = "Loop",
            .label = "policy",
@@ -792,6 +917,22 @@ std::string capture_name(const CaptureReport& r) {
     return fmt::format("'{}' ({})", r.capture->source.file, r.capture->source.format);
 }
 
+// Why neither marked nor suspected frame generation splits the cadences, with the evidence.
+std::string generation_absence(const CaptureReport& r) {
+    if (r.timeline == Timeline::display)
+        return "the display timeline does not split generated frames";
+    if (r.capture->generated.size() == r.capture->frames())
+        return "no generated frames among the frames analysed";
+    if (!r.loop.empty())
+        return "a loopscope trace records the game's own loop, which never sees the frames a "
+               "driver generates";
+    const GenerationSuspicion& g = r.generation_suspicion;
+    return fmt::format(
+        "no generated frames marked (no FrameType column) and frame generation not suspected: {} "
+        "of the present-to-present times alternate (a suspicion needs {:.0f} %)",
+        percent(g.alternating_share), kGenerationMinShare * 100.0);
+}
+
 std::string need_reason(FigureNeed need, const CaptureReport& r) {
     const Capture& c = *r.capture;
     switch (need) {
@@ -826,6 +967,15 @@ std::string need_reason(FigureNeed need, const CaptureReport& r) {
                 c.source.file);
         case kNeedsStartupSegment:
             return "no start-up segment was found";
+        case kNeedsDisplayedCadence:
+            if (!r.has_generated && !r.generation_suspicion.suspected)
+                return generation_absence(r);
+            return fmt::format("{} has no display-change column", capture_name(r));
+        case kNeedsSuspectedGeneration:
+            if (r.has_generated || c.generated.size() == c.frames())
+                return "the capture has a FrameType column: generated frames are marked there, not "
+                       "suspected";
+            return generation_absence(r);
     }
     return "not available";
 }
@@ -853,6 +1003,10 @@ bool has(FigureNeed need, const CaptureReport& r) {
             return r.loop_config.has_value();
         case kNeedsStartupSegment:
             return r.startup.frames > 0;
+        case kNeedsDisplayedCadence:
+            return r.displayed.frames > 0;
+        case kNeedsSuspectedGeneration:
+            return r.generation_suspicion.suspected;
     }
     return false;
 }
@@ -919,7 +1073,7 @@ std::vector<const Figure*> summary_figures() {
 }
 
 std::optional<std::string> figure_missing(const Figure& f, const CaptureReport& r) {
-    for (unsigned bit = 1; bit <= kNeedsStartupSegment; bit <<= 1) {
+    for (unsigned bit = 1; bit <= kNeedsLast; bit <<= 1) {
         const auto need = static_cast<FigureNeed>(bit);
         if ((f.needs & bit) && !has(need, r))
             return need_reason(need, r);

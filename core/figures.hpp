@@ -27,6 +27,10 @@ enum FigureNeed : unsigned {
     kNeedsAccumulator = 1u << 7,        // an accumulator policy (or accumulator columns)
     kNeedsLoopConfiguration = 1u << 8,  // a loop configuration in the trace's metadata
     kNeedsStartupSegment = 1u << 9,     // a start-up segment was found
+    // the displayed frames' cadence: generated frames marked or suspected, display-change times
+    kNeedsDisplayedCadence = 1u << 10,
+    kNeedsSuspectedGeneration = 1u << 11,  // no FrameType, but the alternation was seen
+    kNeedsLast = kNeedsSuspectedGeneration,
 };
 
 // Where a figure's definition names its source column ("{}" in `definition`).

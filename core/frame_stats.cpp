@@ -302,6 +302,19 @@ DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
     return d;
 }
 
+namespace {
+
+// The figures every cadence gives over its intervals.
+void summarise_cadence(CadenceFigures& c, std::span<const std::int64_t> intervals,
+                       std::int64_t total_ns) {
+    c.average_fps = total_ns > 0 ? static_cast<double>(c.frames) / ns_to_s(total_ns) : 0.0;
+    c.interval = summarize_frame_times(intervals);
+    c.fps = fps_figures(c.interval);
+    c.stutter = capframex_stutter(intervals);
+}
+
+}  // namespace
+
 CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
                                std::span<const std::uint8_t> generated, bool want_generated) {
     CadenceFigures c;
@@ -322,8 +335,7 @@ CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
         seen = true;
         since_last = 0;
     }
-    c.average_fps = total > 0 ? static_cast<double>(c.frames) / ns_to_s(total) : 0.0;
-    c.interval = summarize_frame_times(intervals);
+    summarise_cadence(c, intervals, total);
     return c;
 }
 
@@ -341,10 +353,72 @@ CadenceFigures application_cadence(std::span<const std::int64_t> app_interval_ns
         if (app_interval_ns[i] >= 0)
             intervals.push_back(app_interval_ns[i]);
     }
-    const std::int64_t total = std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0});
-    c.average_fps = total > 0 ? static_cast<double>(c.frames) / ns_to_s(total) : 0.0;
-    c.interval = summarize_frame_times(intervals);
+    summarise_cadence(c, intervals,
+                      std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0}));
     return c;
+}
+
+CadenceFigures displayed_cadence(std::span<const std::int64_t> display_ns,
+                                 std::span<const std::int64_t> frame_ns) {
+    CadenceFigures c;
+    std::vector<std::int64_t> intervals;
+    for (const std::int64_t d : display_ns) {
+        if (d >= 0)
+            intervals.push_back(d);
+    }
+    c.frames = intervals.size();
+    summarise_cadence(c, intervals,
+                      std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0}));
+    return c;
+}
+
+GenerationSuspicion suspect_frame_generation(std::span<const std::int64_t> frame_ns) {
+    GenerationSuspicion g;
+    const std::size_t n = frame_ns.size();
+    g.frames = n;
+    if (n < 3)
+        return g;
+    // ft < ratio × neighbour, compared as ft < neighbour / 2 in integers (ratio 0.5): 2·ft < nb.
+    static_assert(kGenerationDipRatio == 0.5);
+    std::vector<std::uint8_t> dip(n, 0);
+    for (std::size_t i = 1; i + 1 < n; ++i) {
+        dip[i] = 2 * frame_ns[i] < frame_ns[i - 1] && 2 * frame_ns[i] < frame_ns[i + 1];
+    }
+    std::vector<std::uint8_t> covered(n, 0);
+    std::int64_t short_sum = 0, long_sum = 0;
+    std::size_t short_count = 0, long_count = 0;
+    std::size_t i = 1;
+    while (i + 1 < n) {
+        if (!dip[i]) {
+            ++i;
+            continue;
+        }
+        std::size_t last = i;  // the run's last dip
+        while (last + 3 < n && dip[last + 2])
+            last += 2;
+        const std::size_t dips = (last - i) / 2 + 1;
+        g.longest_run_dips = std::max(g.longest_run_dips, dips);
+        if (dips >= kGenerationMinRunDips) {
+            ++g.runs;
+            for (std::size_t k = i - 1; k <= last + 1; ++k) {
+                covered[k] = 1;
+                if (dip[k]) {  // two dips are never adjacent: each is below half the other
+                    short_sum += frame_ns[k];
+                    ++short_count;
+                } else {
+                    long_sum += frame_ns[k];
+                    ++long_count;
+                }
+            }
+        }
+        i = last + 1;
+    }
+    g.covered_frames = static_cast<std::size_t>(std::count(covered.begin(), covered.end(), 1));
+    g.alternating_share = static_cast<double>(g.covered_frames) / static_cast<double>(n);
+    g.short_mean_ms = short_count ? ns_to_ms(short_sum) / static_cast<double>(short_count) : 0.0;
+    g.long_mean_ms = long_count ? ns_to_ms(long_sum) / static_cast<double>(long_count) : 0.0;
+    g.suspected = g.alternating_share >= kGenerationMinShare;
+    return g;
 }
 
 FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,

@@ -163,10 +163,15 @@ DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
 // time since the previous frame of the same class (the frame times in between summed), so that
 // alternating application / generated frames are not mixed into one misleading figure.
 // average_fps = frames of the class / total time of all frames.
+// Each cadence carries the headline figures of a frame series over its own intervals: the
+// percentiles and lows of `interval` (fps_figures) and CapFrameX's stutter, so a frame-generation
+// capture is judged per cadence rather than on the mixed present timeline.
 struct CadenceFigures {
     std::size_t frames = 0;
     double average_fps = 0;
     FrameTimeSummary interval;  // over frames - 1 intervals
+    FpsFigures fps;             // lows of `interval`
+    CapFrameXStutter stutter;   // CapFrameX's stutter over the intervals, in order
 };
 CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
                                std::span<const std::uint8_t> generated, bool want_generated);
@@ -176,6 +181,40 @@ CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
 CadenceFigures application_cadence(std::span<const std::int64_t> app_interval_ns,
                                    std::span<const std::uint8_t> generated,
                                    std::span<const std::int64_t> frame_ns);
+
+// The displayed frames' cadence: the time between display changes of the frames that were
+// displayed (display_ns >= 0), in order; average_fps = displayed frames / Σ frame_ns of all frames
+// (the same denominator as the other cadences). What the player saw, generated frames included.
+CadenceFigures displayed_cadence(std::span<const std::int64_t> display_ns,
+                                 std::span<const std::int64_t> frame_ns);
+
+// Frame generation suspected on a capture that does not mark generated frames (no FrameType, as
+// in FrameView logs and PresentMon 1.x). Frame generation presents two frames per application
+// frame; where the pair is not paced evenly, the present-to-present times alternate between a
+// short and a long cluster. Frame i (not the first or last) is a dip when its time is below
+// kGenerationDipRatio × both neighbours; an alternating run is a chain of dips two frames apart
+// with no dip between them; a run of at least kGenerationMinRunDips dips covers its dips and the
+// frames around them. Suspected when the runs cover at least kGenerationMinShare of the frames.
+// Thresholds from the shared captures (docs/reports.md): the two frame-generation recordings
+// without marks (test_case_8 with FrameType removed, test_case_9 in the 1.x layout) have 99.6 %
+// and 71.0 % of their frames in runs (longest 1133 and 436 dips), every other capture has no
+// dip at all, so the thresholds sit far from both. Evenly paced generation does not alternate
+// and is not detected; nor is multi-frame generation (one long, several short), which leaves
+// single dips.
+inline constexpr double kGenerationDipRatio = 0.5;
+inline constexpr std::size_t kGenerationMinRunDips = 8;
+inline constexpr double kGenerationMinShare = 0.1;
+struct GenerationSuspicion {
+    bool suspected = false;
+    std::size_t frames = 0;          // frames examined
+    std::size_t covered_frames = 0;  // frames inside alternating runs
+    double alternating_share = 0;    // covered_frames / frames
+    std::size_t runs = 0;            // alternating runs of at least kGenerationMinRunDips dips
+    std::size_t longest_run_dips = 0;
+    double short_mean_ms = 0;  // mean time of the dips inside runs
+    double long_mean_ms = 0;   // mean time of the other frames inside runs
+};
+GenerationSuspicion suspect_frame_generation(std::span<const std::int64_t> frame_ns);
 
 // All per-frame figures of one series.
 struct FrameStats {

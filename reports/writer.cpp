@@ -113,9 +113,25 @@ std::vector<std::string> capture_notes(const CaptureReport& r) {
             r.generated_without_frame_time));
     }
     if (r.has_generated) {
-        notes.push_back(
-            "The capture marks generated frames (frame generation): application and generated "
-            "frames are also given on their own cadence, since one number mixes the two.");
+        notes.push_back(fmt::format(
+            "The capture marks generated frames (frame generation){}: the application frames "
+            "and the displayed frames are also given on their own cadence, with their "
+            "percentiles, lows and stutter (section \"Frame generation\").",
+            timeline_mixes_generated(r)
+                ? ", so the present timeline mixes application and generated frames"
+                : ""));
+    }
+    if (r.generation_suspicion.suspected) {
+        const GenerationSuspicion& g = r.generation_suspicion;
+        notes.push_back(fmt::format(
+            "Frame generation suspected: the capture does not mark generated frames (no "
+            "FrameType column), but {} of its present-to-present times alternate between a short "
+            "and a long cluster (means {:.3f} ms and {:.3f} ms, {} runs), as frame generation "
+            "makes them. The present timeline then mixes application and generated frames{}.",
+            fmt::format("{:.2f} %", g.alternating_share * 100.0), g.short_mean_ms, g.long_mean_ms,
+            g.runs,
+            r.displayed.frames > 0 ? "; the displayed frames are also given on their own cadence"
+                                   : ""));
     }
     return notes;
 }

@@ -206,7 +206,7 @@ std::string frame_time_plot(const CaptureReport& r) {
         clipped += ns_to_ms(ns) > y_max ? 1 : 0;
     const auto budget = frame_budget(r);
     std::string caption =
-        fmt::format("Frame time ({} timeline, {})", timeline_name(r.timeline), r.frame_time_column);
+        fmt::format("Frame time ({}, {})", timeline_label(r), r.frame_time_column);
     if (budget)
         caption += fmt::format("; dashed: {:.3f} ms budget ({})", budget->first, budget->second);
     caption += "; red: Unreal hitches";
@@ -463,10 +463,10 @@ figure{margin:1em 0}figcaption{font-weight:600}.plot{fill:#fafafa;stroke:#999}
 // One capture: heading, notes, the summary table with definitions, the plots and the hitches.
 std::string capture_section(const CaptureReport& r, std::string_view prefix) {
     std::string h = fmt::format(
-        "<h2>{}{}</h2>\n<p><code>{}</code> ({}), {} timeline from <code>{}"
+        "<h2>{}{}</h2>\n<p><code>{}</code> ({}), {} from <code>{}"
         "</code>, capture frames {}-{}.</p>\n",
         html_escape(prefix), html_escape(capture_title(r)), html_escape(r.capture->source.file),
-        html_escape(r.capture->source.format), timeline_name(r.timeline),
+        html_escape(r.capture->source.format), html_escape(timeline_label(r)),
         html_escape(r.frame_time_column), r.range.begin, r.range.end - 1);
     for (const std::string& note : capture_notes(r)) {
         h += "<p class=\"note\">" + html_escape(note) + "</p>\n";

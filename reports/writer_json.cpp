@@ -69,7 +69,13 @@ Json refresh_absent_name(RefreshGuess::Absent absent) {
 Json cadence_json(const CadenceFigures& c) {
     return Json{{"frames", c.frames},
                 {"average_fps", c.average_fps},
-                {"interval_ms", frame_time_json(c.interval)}};
+                {"interval_ms", frame_time_json(c.interval)},
+                {"fps", fps_json(c.fps)},
+                // The keys of the headline's stutter object, for the same figures.
+                {"stutter", Json{{"capframex_count", c.stutter.frames.size()},
+                                 {"capframex_count_share", c.stutter.count_share},
+                                 {"capframex_time_share", c.stutter.time_share},
+                                 {"capframex_window", c.stutter.window}}}};
 }
 
 Json optional_number(const std::optional<double>& v, double scale = 1.0) {
@@ -163,6 +169,7 @@ Json capture_json(const CaptureReport& r) {
     j["per_frame"] = r.capture->per_frame;
     j["notes"] = capture_notes(r);
     j["timeline"] = timeline_name(r.timeline);
+    j["timeline_label"] = timeline_label(r);
     j["frame_time_column"] = r.frame_time_column;
     j["range"] = Json{{"first_frame", r.range.begin}, {"last_frame", r.range.end - 1}};
     j["frames"] = s.frame_time.frames;
@@ -207,6 +214,20 @@ Json capture_json(const CaptureReport& r) {
     if (r.has_generated) {
         j["frame_generation"] = Json{{"application", cadence_json(r.application)},
                                      {"generated", cadence_json(r.generated)}};
+        if (r.displayed.frames > 0)
+            j["frame_generation"]["displayed"] = cadence_json(r.displayed);
+    } else if (r.generation_suspicion.suspected) {
+        const GenerationSuspicion& g = r.generation_suspicion;
+        Json fg{{"suspected", true},
+                {"alternating_share", g.alternating_share},
+                {"alternating_frames", g.covered_frames},
+                {"runs", g.runs},
+                {"longest_run_pairs", g.longest_run_dips},
+                {"short_mean_ms", g.short_mean_ms},
+                {"long_mean_ms", g.long_mean_ms}};
+        if (r.displayed.frames > 0)
+            fg["displayed"] = cadence_json(r.displayed);
+        j["frame_generation"] = std::move(fg);
     }
     Json seg;
     if (r.startup.frames > 0) {

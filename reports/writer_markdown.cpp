@@ -19,10 +19,9 @@ class MarkdownWriter final : public ReportWriter {
             const std::string prefix =
                 report.captures.size() == 2 ? (i == 0 ? "A: " : "B: ") : std::string();
             text += fmt::format("\n## {}{}\n\n", prefix, capture_title(r));
-            text += fmt::format("`{}` ({}), {} timeline from `{}`, capture frames {}-{}.\n",
-                                r.capture->source.file, r.capture->source.format,
-                                timeline_name(r.timeline), r.frame_time_column, r.range.begin,
-                                r.range.end - 1);
+            text += fmt::format("`{}` ({}), {} from `{}`, capture frames {}-{}.\n",
+                                r.capture->source.file, r.capture->source.format, timeline_label(r),
+                                r.frame_time_column, r.range.begin, r.range.end - 1);
             for (const std::string& note : capture_notes(r))
                 text += "\n> " + note + "\n";
             MarkdownTable t;

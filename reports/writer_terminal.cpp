@@ -46,9 +46,8 @@ class TerminalWriter final : public ReportWriter {
     void write_capture(const CaptureReport& r, std::string& text) const {
         const CaptureSource& src = r.capture->source;
         text += heading(capture_title(r)) + "\n";
-        text += fmt::format("{} ({}), {} timeline from {}, capture frames {}-{}\n", src.file,
-                            src.format, timeline_name(r.timeline), r.frame_time_column,
-                            r.range.begin, r.range.end - 1);
+        text += fmt::format("{} ({}), {} from {}, capture frames {}-{}\n", src.file, src.format,
+                            timeline_label(r), r.frame_time_column, r.range.begin, r.range.end - 1);
         for (const std::string& note : capture_notes(r))
             text += warn("note: " + note) + "\n";
         const auto rows = summary_rows(r);

@@ -173,9 +173,14 @@ class App {
                 primary_ = i;
             }
             ImGui::SameLine();
-            ImGui::TextDisabled("%s, %zu %s, %.1f s", d.capture.source.format.c_str(), d.frames(),
+            // The frame-time graph is the present timeline: say when it mixes application and
+            // generated frames, as the report's heading does.
+            std::string mixed;
+            if (d.report && timeline_mixes_generated(*d.report))
+                mixed = ", " + timeline_label(*d.report);
+            ImGui::TextDisabled("%s, %zu %s, %.1f s%s", d.capture.source.format.c_str(), d.frames(),
                                 d.capture.per_frame ? "frames" : "samples (not per frame)",
-                                d.end_ns() / 1e9);
+                                d.end_ns() / 1e9, mixed.c_str());
             ImGui::SameLine();
             if (ImGui::SmallButton("close")) {
                 close_ = i;
