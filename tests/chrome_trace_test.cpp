@@ -102,9 +102,9 @@ void check_trace(const std::string& path, Checked& c) {
     std::size_t hitches = 0;
     for (std::size_t i = 0; i < slices.size(); ++i) {
         hitches += slices[i].name == "hitch" ? 1 : 0;
-        // A slice lasts its frame's time (the argument is rounded to 0.1 us).
+        // A slice lasts its frame's time, to the microsecond its ends are rounded to.
         const double length_ms = static_cast<double>(slices[i].end_ns - slices[i].begin_ns) / 1e6;
-        EXPECT_NEAR(length_ms, slices[i].frame_time_ms, 0.00005) << path << " slice " << i;
+        EXPECT_NEAR(length_ms, slices[i].frame_time_ms, 0.00105) << path << " slice " << i;
         if (i > 0) {
             EXPECT_GE(slices[i].begin_ns, slices[i - 1].end_ns) << path << " slice " << i;
         }
@@ -135,8 +135,9 @@ TEST(ChromeTrace, ALoopscopeHitchIsTheLongFrameFromItsStart) {
     ASSERT_NE(hitch, nullptr);
     EXPECT_EQ(hitch->name, "hitch");
     const std::int64_t origin = c.capture.loop.front().start_ns;
-    EXPECT_EQ(hitch->begin_ns, c.capture.loop[120].start_ns - origin);
-    EXPECT_EQ(hitch->end_ns, c.capture.loop[121].start_ns - origin);
+    // Times are whole microseconds, rounded to the nearest.
+    EXPECT_LE(std::abs(hitch->begin_ns - (c.capture.loop[120].start_ns - origin)), 500);
+    EXPECT_LE(std::abs(hitch->end_ns - (c.capture.loop[121].start_ns - origin)), 500);
     EXPECT_GT(c.capture.loop[120].render_ns, 200'000'000);
     // The last row's frame has no later row to measure it: frames 0 .. 298 of 300 rows.
     EXPECT_EQ(c.trace.tracks.begin()->second.front().frame, 0);
