@@ -3,8 +3,8 @@
 # there. Says what it checks and what it installs; needs root (or sudo) only when something is
 # missing. LOOPSCOPE_SETUP_BROWSER=0 leaves out Chromium (only the HTML rendering test uses it).
 # Then Chrome DevTools' trace engine (npm @paulirish/trace_engine, the version and its
-# dependencies pinned by tests/trace_engine/package-lock.json) goes into build/npm, outside the
-# tracked files, for the test that loads loopscope's Chrome traces with it.
+# dependencies pinned by tests/trace_engine/package-lock.json) goes into .cache/npm, which git
+# ignores, for the test that loads loopscope's Chrome traces with it.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -27,7 +27,7 @@ fi
 # The trace engine, installed with `npm ci` from the committed lock file; again only when the
 # installed copy is not that lock file's.
 install_trace_engine() {
-    local npm_dir="$repo/build/npm" lock="$repo/tests/trace_engine/package-lock.json"
+    local npm_dir="$repo/.cache/npm" lock="$repo/tests/trace_engine/package-lock.json"
     if ! command -v npm >/dev/null; then
         echo "setup: npm is missing: the Chrome trace engine test will be skipped" >&2
         return 0
