@@ -31,8 +31,13 @@ struct Capture {
     // present; an optional column is empty when the format lacks it.
     std::vector<std::int64_t> frame_ns;  // present-to-present frame time (the main timeline)
     // Frame start since the capture began; where a format has no time column, the running sum
-    // of frame_ns from 0.
+    // of frame_ns from 0. See start_ends_frame_time for where it sits on a frame's time.
     std::vector<std::int64_t> start_ns;
+    // Where start_ns[i] sits on the stretch of time frame_ns[i] measures. False: at its
+    // beginning (a running sum, a CPU start column). True: at its end: a present's time
+    // (TimeInSeconds, QPCTime) ends the time since the previous present, and a loopscope
+    // trace's frame start ends the previous frame, whose length that row's raw_ns is.
+    bool start_ends_frame_time = false;
     std::vector<std::int64_t> display_ns;  // time between display changes; -1 where not displayed
     std::vector<std::uint8_t> dropped;     // 1 where the frame was never displayed
     std::vector<std::uint8_t> generated;   // 1 where the frame was generated (FrameType != App)

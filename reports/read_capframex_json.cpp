@@ -230,6 +230,7 @@ std::vector<Capture> read_capframex_json_streams(const std::string& path) {
         }
         if (!r.has_time)
             c.start_ns = running_sum_starts(c.frame_ns);
+        c.start_ends_frame_time = r.has_time;  // TimeInSeconds is the present's time
         if (n > 0)
             out.push_back(std::move(c));
     }

@@ -100,6 +100,7 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
         c.frame_ns.push_back(frame_ns);
         c.start_ns.push_back(start_ns);
     }
+    c.start_ends_frame_time = elapsed >= 0;  // logged when the frame (interval) ended
     if (c.frame_ns.empty()) {
         throw InputError(path, header_line, 0,
                          "header only: expected sample rows after the header");

@@ -527,6 +527,10 @@ std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l,
         s.capture.metadata = metadata;
         if (l.start < 0)
             s.capture.start_ns = running_sum_starts(s.capture.frame_ns);
+        // A CPU start begins the application's frame; the other time columns are the present's,
+        // which ends the time since the previous present.
+        s.capture.start_ends_frame_time =
+            l.start >= 0 && !l.columns[static_cast<std::size_t>(l.start)].starts_with("CPUStart");
         if (l.display_is_time_on_screen)
             attribute_time_on_screen(s.capture);
         out.push_back(std::move(s.capture));

@@ -175,6 +175,8 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
         }
         c.frame_ns.push_back(r.raw_ns);
         c.start_ns.push_back(r.start_ns);
+        // raw_ns is measured at the frame's start: the length of the frame before it.
+        c.start_ends_frame_time = true;
         if (!frame_times_only)
             c.loop.push_back(r);
     }

@@ -18,6 +18,7 @@
 #include "core/plot_decimation.hpp"
 #include "core/sort_ns.hpp"
 #include "core/units.hpp"
+#include "reports/frame_spans.hpp"
 #include "reports/writer.hpp"
 
 namespace loopscope {
@@ -253,15 +254,17 @@ std::string frame_time_plot(const CaptureReport& r) {
             x, kTop, s.frame_number[i], ms, ns_to_s(s.start_ns[i]));
     }
     std::size_t marks = 0;
+    const std::vector<FrameSpan> spans = laid_out_frame_spans(r);
     for (const Hitch& h : r.stats.hitches.hitches) {
         if (++marks > kHitchMarks)
             break;
         const double ms = ns_to_ms(h.frame_ns);
+        const FrameSpan& long_frame = spans[h.index];
         svg += fmt::format(
             "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" class=\"hitch\"><title>frame {}: {:.3f} "
             "ms at {:.3f} s</title></circle>\n",
-            a.px(ns_to_s(h.start_ns)), a.py(std::min(ms, y_max)), s.frame_number[h.index], ms,
-            ns_to_s(h.start_ns));
+            a.px(ns_to_s(h.start_ns)), a.py(std::min(ms, y_max)), long_frame.frame, ms,
+            ns_to_s(long_frame.begin_ns));
     }
     svg += "</svg></figure>\n";
     return svg;
@@ -434,11 +437,13 @@ std::string hitch_table(const CaptureReport& r) {
         return s + "<p>None.</p>\n";
     s += "<table><tr><th>frame</th><th>time (s)</th><th>length (ms)</th><th>before (ms)</th>"
          "<th>after (ms)</th></tr>\n";
+    const std::vector<FrameSpan> spans = laid_out_frame_spans(r);
     for (std::size_t i = 0; i < hitches.size() && i < kHitchRows; ++i) {
         const Hitch& h = hitches[i];
+        const FrameSpan& long_frame = spans[h.index];
         s += fmt::format(
             "<tr><td>{}</td><td>{:.3f}</td><td>{:.3f}</td><td>{:.3f}</td><td>{}</td></tr>\n",
-            r.series.frame_number[h.index], ns_to_s(h.start_ns), ns_to_ms(h.frame_ns),
+            long_frame.frame, ns_to_s(long_frame.begin_ns), ns_to_ms(h.frame_ns),
             ns_to_ms(h.previous_ns),
             h.next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(h.next_ns)) : "-");
     }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/units.hpp"
+#include "reports/frame_spans.hpp"
 #include "reports/loop_json.hpp"
 #include "reports/writer.hpp"
 
@@ -28,11 +29,14 @@ Json fps_json(const FpsFigures& f) {
                 {"low01_integral", f.low01_integral}};
 }
 
-Json stutter_json(const FrameStats& s, const Series& series) {
+Json stutter_json(const FrameStats& s, const CaptureReport& r) {
     Json hitches = Json::array();
+    const std::vector<FrameSpan> spans =
+        s.hitches.hitches.empty() ? std::vector<FrameSpan>{} : laid_out_frame_spans(r);
     for (const Hitch& h : s.hitches.hitches) {
-        hitches.push_back(Json{{"frame", series.frame_number[h.index]},
-                               {"time_s", ns_to_s(h.start_ns)},
+        const FrameSpan& long_frame = spans[h.index];
+        hitches.push_back(Json{{"frame", long_frame.frame},
+                               {"time_s", ns_to_s(long_frame.begin_ns)},
                                {"frame_time_ms", ns_to_ms(h.frame_ns)},
                                {"previous_ms", ns_to_ms(h.previous_ns)},
                                {"next_ms", h.next_ns >= 0 ? Json(ns_to_ms(h.next_ns)) : Json()}});
@@ -190,7 +194,7 @@ Json capture_json(const CaptureReport& r) {
     j["duration_s"] = ns_to_s(s.frame_time.total_ns);
     j["frame_time_ms"] = frame_time_json(s.frame_time);
     j["fps"] = fps_json(s.fps);
-    j["stutter"] = stutter_json(s, r.series);
+    j["stutter"] = stutter_json(s, r);
     j["variation_buckets"] = variation_json(s.variation);
     j["refresh"] =
         Json{{"rate_hz", s.refresh.rate_hz > 0 ? Json(s.refresh.rate_hz) : Json()},
@@ -241,7 +245,7 @@ Json capture_json(const CaptureReport& r) {
                                       {"duration_s", ns_to_s(r.steady.frame_time.total_ns)},
                                       {"frame_time_ms", frame_time_json(r.steady.frame_time)},
                                       {"fps", fps_json(r.steady.fps)},
-                                      {"stutter", stutter_json(r.steady, r.series)}};
+                                      {"stutter", stutter_json(r.steady, r)}};
     } else {
         seg["startup"] = nullptr;
     }

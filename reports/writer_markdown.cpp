@@ -4,6 +4,7 @@
 
 #include "common/markdown_table.hpp"
 #include "core/units.hpp"
+#include "reports/frame_spans.hpp"
 #include "reports/writer.hpp"
 
 namespace loopscope {
@@ -40,9 +41,11 @@ class MarkdownWriter final : public ReportWriter {
                      {"frame", "time (s)", "length (ms)", "before (ms)", "after (ms)"}) {
                     h.add_column(c);
                 }
+                const std::vector<FrameSpan> spans = laid_out_frame_spans(r);
                 for (const Hitch& x : hitches) {
-                    h.add_row({fmt::format("{}", r.series.frame_number[x.index]),
-                               fmt::format("{:.3f}", ns_to_s(x.start_ns)),
+                    const FrameSpan& long_frame = spans[x.index];
+                    h.add_row({fmt::format("{}", long_frame.frame),
+                               fmt::format("{:.3f}", ns_to_s(long_frame.begin_ns)),
                                fmt::format("{:.3f}", ns_to_ms(x.frame_ns)),
                                fmt::format("{:.3f}", ns_to_ms(x.previous_ns)),
                                x.next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(x.next_ns)) : "-"});

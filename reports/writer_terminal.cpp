@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/units.hpp"
+#include "reports/frame_spans.hpp"
 #include "reports/writer.hpp"
 
 namespace loopscope {
@@ -85,10 +86,12 @@ class TerminalWriter final : public ReportWriter {
                 "\n";
             text += fmt::format("  {:>8}  {:>10}  {:>10}  {:>10}  {:>10}\n", "frame", "time s",
                                 "length ms", "before ms", "after ms");
+            const std::vector<FrameSpan> spans = laid_out_frame_spans(r);
             for (const Hitch* h : worst) {
+                const FrameSpan& long_frame = spans[h->index];
                 text += fmt::format(
-                    "  {:>8}  {:>10.3f}  {:>10}  {:>10.3f}  {:>10}\n",
-                    r.series.frame_number[h->index], ns_to_s(h->start_ns),
+                    "  {:>8}  {:>10.3f}  {:>10}  {:>10.3f}  {:>10}\n", long_frame.frame,
+                    ns_to_s(long_frame.begin_ns),
                     warn(fmt::format("{:.3f}", ns_to_ms(h->frame_ns))), ns_to_ms(h->previous_ns),
                     h->next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(h->next_ns)) : "-");
             }

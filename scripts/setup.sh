@@ -2,8 +2,12 @@
 # Installs the Debian 12 packages loopscope needs to build and test, and nothing that is already
 # there. Says what it checks and what it installs; needs root (or sudo) only when something is
 # missing. LOOPSCOPE_SETUP_BROWSER=0 leaves out Chromium (only the HTML rendering test uses it);
-# LOOPSCOPE_SETUP_FUZZ=1 adds clang for scripts/fuzz.sh.
+# LOOPSCOPE_SETUP_FUZZ=1 adds clang for scripts/fuzz.sh. Then Chrome DevTools' trace engine (npm
+# @paulirish/trace_engine, the version and its dependencies pinned by
+# tests/trace_engine/package-lock.json) goes into .cache/npm, which git ignores, for the test
+# that loads loopscope's Chrome traces with it.
 set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 packages=(
     build-essential cmake pkg-config ninja-build
@@ -19,6 +23,30 @@ fi
 if [ "${LOOPSCOPE_SETUP_FUZZ:-0}" = 1 ]; then
     packages+=(clang libclang-rt-14-dev)
 fi
+# node and npm from Debian unless they are there already (a NodeSource nodejs brings its own npm,
+# which Debian's npm package would conflict with).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    packages+=(nodejs npm)
+fi
+
+# The trace engine, installed with `npm ci` from the committed lock file; again only when the
+# installed copy is not that lock file's.
+install_trace_engine() {
+    local npm_dir="$repo/.cache/npm" lock="$repo/tests/trace_engine/package-lock.json"
+    if ! command -v npm >/dev/null; then
+        echo "setup: npm is missing: the Chrome trace engine test will be skipped" >&2
+        return 0
+    fi
+    if [ -f "$npm_dir/node_modules/@paulirish/trace_engine/package.json" ] &&
+        cmp -s "$lock" "$npm_dir/package-lock.json"; then
+        echo "setup: the Chrome trace engine is installed in $npm_dir" >&2
+        return 0
+    fi
+    echo "setup: installing the Chrome trace engine (npm ci) into $npm_dir" >&2
+    mkdir -p "$npm_dir"
+    cp "$repo/tests/trace_engine/package.json" "$lock" "$npm_dir/"
+    (cd "$npm_dir" && npm ci --no-audit --no-fund --loglevel=error >&2)
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -28,6 +56,7 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
     echo "setup: all ${#packages[@]} Debian packages loopscope needs are installed" >&2
+    install_trace_engine
     exit 0
 fi
 
@@ -56,4 +85,5 @@ if [ "$status" != 0 ]; then
     exit 1
 fi
 rm -f "$log"
+install_trace_engine
 echo "setup: done" >&2

@@ -152,9 +152,10 @@ TEST(ReportWriters, ChromeTraceHasASliceAFrameAndLoopCounters) {
         if (e["ph"] == "X" && e["name"] == "hitch")
             ++hitches;
     }
-    // Frame 0 of a loopscope trace has no previous frame: no slice, no counters.
+    // Frame 0's raw_ns is not a frame time, so 299 frame times: each row's raw_ns is the
+    // length of the frame before it. The loop's state is drawn at every frame's start.
     EXPECT_EQ(slices, 299u);
-    EXPECT_EQ(counters, 897u);  // accumulator, steps, alpha
+    EXPECT_EQ(counters, 900u);  // accumulator, steps, alpha
     EXPECT_EQ(hitches, 1u);
     const auto report_json = nlohmann::json::parse(render(r, "json"));
     EXPECT_EQ(report_json["loop"]["policy"], "fixed-interp");

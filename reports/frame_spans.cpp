@@ -1,0 +1,40 @@
+// Frame spans from the capture's frame times and where its time column sits on them.
+#include "reports/frame_spans.hpp"
+
+#include <algorithm>
+
+namespace loopscope {
+
+FrameSpan frame_span(const CaptureReport& report, std::size_t i) {
+    const Capture& capture = *report.capture;
+    const std::int64_t number = report.series.frame_number[i];
+    const std::int64_t length_ns = report.series.frame_ns[i];
+    const std::int64_t at_ns = report.series.start_ns[i];
+    if (!capture.start_ends_frame_time)
+        return {number, at_ns, at_ns + length_ns};
+    // In a loopscope trace the row that measured the time is the frame after the one that took
+    // it (frame 0 has no such row: its raw_ns is not a frame time).
+    const bool measured_by_next = !first_frame_is_frame_time(capture);
+    return {measured_by_next ? number - 1 : number, at_ns - length_ns, at_ns};
+}
+
+std::vector<FrameSpan> laid_out_frame_spans(const CaptureReport& report) {
+    const auto& number = report.series.frame_number;
+    std::vector<FrameSpan> spans;
+    spans.reserve(report.series.frame_ns.size());
+    for (std::size_t i = 0; i < report.series.frame_ns.size(); ++i) {
+        FrameSpan s = frame_span(report, i);
+        const std::int64_t length_ns = s.end_ns - s.begin_ns;
+        if (!spans.empty()) {
+            // The next frame of the capture begins where this one ended; after frames left out
+            // (never displayed, generated, NA), the capture's clock places it again.
+            s.begin_ns = number[i] == number[i - 1] + 1 ? spans.back().end_ns
+                                                        : std::max(s.begin_ns, spans.back().end_ns);
+        }
+        s.end_ns = s.begin_ns + length_ns;
+        spans.push_back(s);
+    }
+    return spans;
+}
+
+}  // namespace loopscope

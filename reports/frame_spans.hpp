@@ -1,0 +1,33 @@
+// The stretch of time each analysed frame time measures, and the frame it belongs to, for the
+// writers that place frames on a time axis (the Chrome trace) or name a frame (hitch lists).
+// A present's frame time ends at its present; a loopscope trace's raw_ns is measured at a frame's
+// start and is the length of the frame before it; a running sum begins each frame.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/analysis.hpp"
+
+namespace loopscope {
+
+struct FrameSpan {
+    std::int64_t frame = 0;     // the capture's number of the frame that took this time
+    std::int64_t begin_ns = 0;  // since the capture began
+    std::int64_t end_ns = 0;
+};
+
+// The span of series frame i as the capture's time column places it on its own.
+FrameSpan frame_span(const CaptureReport& report, std::size_t i);
+
+// Every series frame's span, laid end to end: a frame of the capture begins where the one before
+// it ended, so no two spans partially overlap and each lasts exactly its frame time. The first
+// frame, and the first after frames left out of the series, is placed by the capture's time
+// column (frame_span), never before the end of the previous span. Laying frames end to end
+// rather than each by its own time matters: time columns are rounded (0.1 us), and PresentMon
+// 2.4+'s CPUStartTime is the application's frame start, not the previous present where
+// MsBetweenPresents begins, so spans placed one by one overlap by up to tens of milliseconds.
+// The Chrome trace draws these spans and the hitch lists give their frame and start.
+std::vector<FrameSpan> laid_out_frame_spans(const CaptureReport& report);
+
+}  // namespace loopscope
