@@ -4,8 +4,8 @@
 // Both documents are read into their structs (probe_json.hpp), which checks their shape (a
 // one-line error on malformed input). Each section ("context", "clocks", and those other probes
 // add) has one entry in compare_sections(): a pure function from the two documents' results to
-// rows. A section missing from either document is
-// skipped and said so. Adding a probe's section is one more entry; nothing else changes.
+// rows. A section missing from either document is skipped and said so. Adding a probe's section
+// is its fields in probe_json and one more entry here; nothing else changes.
 #pragma once
 
 #include <string>
