@@ -96,15 +96,17 @@ void measure_cost(const ClockSource& s, std::int64_t budget_ns, int min_batches,
     // On a busy machine batches take longer than planned: stop at the budget, but never
     // before the minimum number of batches.
     const std::int64_t start = reference_now_ns();
+    std::vector<double> batch_costs_ns;
     for (int b = 0; b < batches; ++b) {
         if (b >= min_batches && reference_now_ns() - start >= budget_ns)
             break;
         const std::int64_t a = reference_now_ns();
         sink.fetch_add(s.spin(static_cast<std::size_t>(n)), std::memory_order_relaxed);
         const std::int64_t e = reference_now_ns();
-        r.batch_costs_ns.push_back(static_cast<double>(e - a) / static_cast<double>(n));
+        batch_costs_ns.push_back(static_cast<double>(e - a) / static_cast<double>(n));
     }
-    r.read_cost_ns = median(r.batch_costs_ns);
+    r.read_cost_batches = static_cast<std::int64_t>(batch_costs_ns.size());
+    r.read_cost_ns = median(std::move(batch_costs_ns));
 }
 
 // Two threads on two CPUs read the clock and publish the largest reading seen. A reading

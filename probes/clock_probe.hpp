@@ -43,8 +43,8 @@ struct ClockResult {
     // not judged (no known tick, or a clock finer than half a tick).
     double whole_tick_share = -1.0;
 
-    double read_cost_ns = 0.0;  // median over the batches
-    std::vector<double> batch_costs_ns;
+    double read_cost_ns = 0.0;           // median over the batches
+    std::int64_t read_cost_batches = 0;  // timed batches the median is over
     std::int64_t reads_per_batch = 0;
 
     bool cross_thread_checked = false;
@@ -58,6 +58,7 @@ struct ClockResult {
     // clock's granularity plus the time the two readings took, over the interval.
     double drift_uncertainty_ppm = 0.0;
     std::int64_t drift_interval_ns = 0;
+    friend bool operator==(const ClockResult&, const ClockResult&) = default;
 };
 
 struct ClockProbeResult {
@@ -66,6 +67,7 @@ struct ClockProbeResult {
     std::int64_t elapsed_ns = 0;
     std::int64_t duration_ns = 0;  // as asked
     std::int64_t min_reads = 0;
+    friend bool operator==(const ClockProbeResult&, const ClockProbeResult&) = default;
 };
 
 // Probes every clock source of this machine.

@@ -51,6 +51,7 @@ struct GranularityStats {
     std::int64_t min_ticks = 0;     // smallest positive delta; 0 when none was seen
     std::int64_t median_ticks = 0;  // lower median of the positive deltas; 0 when none
     double zero_delta_share = 0.0;  // 0 when there are no deltas
+    friend bool operator==(const GranularityStats&, const GranularityStats&) = default;
 };
 
 GranularityStats granularity_stats(const DeltaCounts& counts);
@@ -62,6 +63,7 @@ struct HistogramBucket {
     std::int64_t min_ns = 0;
     std::int64_t max_ns = 0;
     std::int64_t count = 0;
+    friend bool operator==(const HistogramBucket&, const HistogramBucket&) = default;
 };
 
 // Non-empty buckets of the zero and positive deltas, ascending. Backward steps are not in it.

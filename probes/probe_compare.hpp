@@ -1,16 +1,17 @@
 // `probe compare`: two probe documents side by side (two machines, two OSes, before and after a
 // kernel or BIOS change), with the differences that matter marked and explained.
 //
-// Each section of the document ("context", "clocks", and those other probes add) has one entry
-// in compare_sections(): a check of its shape (for a one-line error on malformed input) and a
-// pure function from the two sections to rows. A section missing from either document is
-// skipped and said so. Adding a probe's section is one more entry; nothing else changes.
+// Both documents are read into their structs (probe_json.hpp), which checks their shape (a
+// one-line error on malformed input). Each section ("context", "clocks", and those other probes
+// add) has one entry in compare_sections(): a pure function from the two documents' results to
+// rows. A section missing from either document is skipped and said so. Adding a probe's section
+// is its fields in probe_json and one more entry here; nothing else changes.
 #pragma once
-
-#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
+
+#include "probes/probe_json.hpp"
 
 namespace loopscope {
 
@@ -39,24 +40,23 @@ struct SectionSpec {
     const char* key;
     const char* title;
     std::vector<std::string> figures;
-    // Throws InputError (via throw_schema_error) when the section is malformed.
-    void (*validate)(const nlohmann::json& section, const std::string& path);
-    std::vector<CompareRow> (*compare)(const nlohmann::json& a, const nlohmann::json& b);
+    bool (*present)(const ProbeDocument& document);  // whether a document has the section
+    std::vector<CompareRow> (*compare)(const ProbeDocument& a, const ProbeDocument& b);
 };
 
 // The sections `probe compare` knows, in the order it prints them.
 const std::vector<SectionSpec>& compare_sections();
 
-// Reads a probe document for comparison: read_probe_document plus each known section's check.
-nlohmann::json load_probe_for_compare(const std::string& path);
+// Reads a probe document for comparison (read_probe_results): a field that does not fit gives
+// one line naming the file and the field.
+ProbeDocument load_probe_for_compare(const std::string& path);
 
-void validate_context_section(const nlohmann::json& context, const std::string& path);
-void validate_clocks_section(const nlohmann::json& clocks, const std::string& path);
-std::vector<CompareRow> compare_context(const nlohmann::json& a, const nlohmann::json& b);
+std::vector<CompareRow> compare_context(const SystemContext& a, const SystemContext& b);
 // Clocks are matched by name; a clock in one document only is a difference that matters.
-std::vector<CompareRow> compare_clocks(const nlohmann::json& a, const nlohmann::json& b);
+std::vector<CompareRow> compare_clocks(const std::vector<ClockResult>& a,
+                                       const std::vector<ClockResult>& b);
 
-std::vector<CompareSection> compare_documents(const nlohmann::json& a, const nlohmann::json& b);
+std::vector<CompareSection> compare_documents(const ProbeDocument& a, const ProbeDocument& b);
 
 // Markdown: one table per section (cells "A / B", differences that matter in bold), then the
 // list of differences that matter with the reason for each.

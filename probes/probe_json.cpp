@@ -3,11 +3,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
+#include <utility>
 
 #include "common/errors.hpp"
 #include "common/text_position.hpp"
@@ -16,8 +20,169 @@ namespace loopscope {
 
 using nlohmann::json;
 
-json context_to_json(const SystemContext& c) {
-    json j;
+ProbeSchemaMismatch::ProbeSchemaMismatch(std::string where_, std::string expected_)
+    : std::runtime_error(where_ + ": expected " + expected_),
+      where(std::move(where_)),
+      expected(std::move(expected_)) {}
+
+namespace {
+
+using J = ProbeJson;
+
+// Runs read; a mismatch found inside gets `prefix` in front of its path, so that each level of
+// the document adds its own part ("clocks[1]" + "." + "read_cost_ns").
+template <class Read>
+void within(const std::string& prefix, Read&& read) {
+    try {
+        read();
+    } catch (ProbeSchemaMismatch& e) {
+        if (e.where.empty())
+            e.where = prefix;
+        else
+            e.where = prefix + (e.where.front() == '[' ? "" : ".") + e.where;
+        throw;
+    }
+}
+
+// Required fields are those `probe compare` reads; the others may be missing (older or
+// hand-written documents) and keep their defaults, but are checked when present.
+enum class Need { optional, required };
+
+const J* member(const J& object, const char* key, Need need, const char* expected) {
+    const auto it = object.find(key);
+    if (it != object.end())
+        return &*it;
+    if (need == Need::required)
+        throw ProbeSchemaMismatch(key, expected);
+    return nullptr;
+}
+
+void read(const J& o, const char* key, std::string& out, Need need = Need::optional) {
+    if (const J* v = member(o, key, need, "a string")) {
+        if (!v->is_string())
+            throw ProbeSchemaMismatch(key, "a string");
+        out = v->get<std::string>();
+    }
+}
+
+void read(const J& o, const char* key, bool& out, Need need = Need::optional) {
+    if (const J* v = member(o, key, need, "true or false")) {
+        if (!v->is_boolean())
+            throw ProbeSchemaMismatch(key, "true or false");
+        out = v->get<bool>();
+    }
+}
+
+void read(const J& o, const char* key, double& out, Need need = Need::optional) {
+    if (const J* v = member(o, key, need, "a number")) {
+        if (!v->is_number())
+            throw ProbeSchemaMismatch(key, "a number");
+        out = v->get<double>();
+    }
+}
+
+void read(const J& o, const char* key, std::int64_t& out, Need need = Need::optional) {
+    if (const J* v = member(o, key, need, "an integer")) {
+        if (!v->is_number_integer())
+            throw ProbeSchemaMismatch(key, "an integer");
+        out = v->get<std::int64_t>();
+    }
+}
+
+void read(const J& o, const char* key, int& out, Need need = Need::optional) {
+    std::int64_t wide = out;
+    read(o, key, wide, need);
+    out = static_cast<int>(wide);
+}
+
+// A number where null means "unknown", stored as `if_null`.
+template <class Number>
+void read_nullable(const J& o, const char* key, Number& out, Number if_null,
+                   Need need = Need::optional) {
+    if (const J* v = member(o, key, need, "a number or null")) {
+        if (v->is_null())
+            out = if_null;
+        else if (v->is_number())
+            out = v->get<Number>();
+        else
+            throw ProbeSchemaMismatch(key, "a number or null");
+    }
+}
+
+J nullable(bool known, const J& value) {
+    return known ? value : J(nullptr);
+}
+
+// An array of T (each read with from_json); `expected` names what the array should be.
+template <class T>
+void read_array(const J& o, const char* key, std::vector<T>& out, const char* expected,
+                Need need = Need::optional) {
+    const J* v = member(o, key, need, expected);
+    if (!v)
+        return;
+    if (!v->is_array())
+        throw ProbeSchemaMismatch(key, expected);
+    out.clear();
+    for (std::size_t i = 0; i < v->size(); ++i) {
+        within(fmt::format("{}[{}]", key, i), [&] {
+            if constexpr (!std::is_arithmetic_v<T> && !std::is_same_v<T, std::string>) {
+                if (!(*v)[i].is_object())
+                    throw ProbeSchemaMismatch("", "an object");
+            }
+            out.push_back((*v)[i].template get<T>());
+        });
+    }
+}
+
+// An object field read by `read_object`; `expected` names what it should be.
+template <class ReadObject>
+void read_object(const J& o, const char* key, Need need, const char* expected,
+                 ReadObject&& read_object) {
+    const J* v = member(o, key, need, expected);
+    if (!v)
+        return;
+    if (!v->is_object())
+        throw ProbeSchemaMismatch(key, expected);
+    within(key, [&] { read_object(*v); });
+}
+
+// {min, p50, p99, max, mean}; the count is written beside it ("samples", "loops", "frames").
+J summary_json(const SampleSummary& s) {
+    return {{"min", s.min_ns},
+            {"p50", s.p50_ns},
+            {"p99", s.p99_ns},
+            {"max", s.max_ns},
+            {"mean", s.mean_ns}};
+}
+
+void read_summary(const J& o, const char* key, SampleSummary& s, Need need) {
+    read_object(o, key, need, "a summary object", [&](const J& v) {
+        read(v, "min", s.min_ns, Need::required);
+        read(v, "p50", s.p50_ns, Need::required);
+        read(v, "p99", s.p99_ns, Need::required);
+        read(v, "max", s.max_ns, Need::required);
+        read(v, "mean", s.mean_ns, Need::required);
+    });
+}
+
+void read_histogram(const J& o, const char* key, Histogram& h) {
+    read_object(o, key, Need::optional, "a histogram object",
+                [&](const J& v) { h = v.get<Histogram>(); });
+}
+
+// The document's unit for a clock is ns; the stats' ticks only tell whether a step was seen
+// (granularity_min_ns is null when none was). Rounding back to ticks is exact for the clocks
+// probed here, whose steps are a few ticks, so a result read back equals the one written.
+std::int64_t ticks_of(double ns, double ticks_per_second) {
+    if (ticks_per_second <= 0)
+        return 1;
+    return std::max<std::int64_t>(1, std::llround(ns * ticks_per_second / 1e9));
+}
+
+}  // namespace
+
+void to_json(J& j, const SystemContext& c) {
+    j = J::object();
     j["os"] = c.os;
     j["kernel"] = c.kernel;
     j["cpu_model"] = c.cpu_model;
@@ -25,83 +190,367 @@ json context_to_json(const SystemContext& c) {
     j["usable_cpus"] = c.usable_cpus;
     j["clocksource"] = c.clocksource;
     j["clocksources_available"] = c.clocksources_available;
-    j["timer_slack_ns"] = c.timer_slack_ns < 0 ? json(nullptr) : json(c.timer_slack_ns);
-    j["kernel_tick_ns"] = c.kernel_tick_ns <= 0 ? json(nullptr) : json(c.kernel_tick_ns);
+    j["timer_slack_ns"] = nullable(c.timer_slack_ns >= 0, c.timer_slack_ns);
+    j["kernel_tick_ns"] = nullable(c.kernel_tick_ns > 0, c.kernel_tick_ns);
     j["kernel_tick_from"] = c.kernel_tick_from;
-    j["hypervisor"] = c.hypervisor ? json(c.hypervisor_name) : json(nullptr);
+    j["hypervisor"] = nullable(c.hypervisor, c.hypervisor_name);
     j["tsc"] = c.has_tsc;
     j["invariant_tsc"] = c.invariant_tsc;
     j["build_type"] = c.build_type;
     j["compiler"] = c.compiler;
     j["sanitizers"] = c.sanitizers;
     j["warnings"] = context_warnings(c);
-    return j;
 }
 
-json clock_result_to_json(const ClockResult& c) {
-    json j;
+// "warnings" is not read: it follows from the rest (context_warnings).
+void from_json(const J& j, SystemContext& c) {
+    read(j, "os", c.os);
+    read(j, "kernel", c.kernel);
+    read(j, "cpu_model", c.cpu_model);
+    read(j, "logical_cpus", c.logical_cpus);
+    read(j, "usable_cpus", c.usable_cpus);
+    read(j, "clocksource", c.clocksource);
+    read_array(j, "clocksources_available", c.clocksources_available, "an array of names");
+    read_nullable(j, "timer_slack_ns", c.timer_slack_ns, std::int64_t{-1});
+    read_nullable(j, "kernel_tick_ns", c.kernel_tick_ns, std::int64_t{-1});
+    read(j, "kernel_tick_from", c.kernel_tick_from);
+    if (const J* h = member(j, "hypervisor", Need::optional, "")) {
+        if (h->is_string()) {
+            c.hypervisor = true;
+            c.hypervisor_name = h->get<std::string>();
+        } else if (!h->is_null()) {
+            throw ProbeSchemaMismatch("hypervisor", "a name or null");
+        }
+    }
+    read(j, "tsc", c.has_tsc);
+    read(j, "invariant_tsc", c.invariant_tsc);
+    read(j, "build_type", c.build_type);
+    read(j, "compiler", c.compiler);
+    read_array(j, "sanitizers", c.sanitizers, "an array of names");
+}
+
+void to_json(J& j, const HistogramBucket& b) {
+    j = J{{"min_ns", b.min_ns}, {"max_ns", b.max_ns}, {"count", b.count}};
+}
+
+void from_json(const J& j, HistogramBucket& b) {
+    read(j, "min_ns", b.min_ns, Need::required);
+    read(j, "max_ns", b.max_ns, Need::required);
+    read(j, "count", b.count, Need::required);
+}
+
+void to_json(J& j, const ClockResult& c) {
+    j = J::object();
     j["name"] = c.name;
     j["description"] = c.description;
     j["backing"] = c.backing;
     j["claims_steady"] = c.claims_steady;
-    j["resolution_ns"] = c.resolution_ns < 0 ? json(nullptr) : json(c.resolution_ns);
+    j["resolution_ns"] = nullable(c.resolution_ns >= 0, c.resolution_ns);
     j["resolution_from"] = c.resolution_from;
     j["ticks_per_second"] = c.ticks_per_second;
     j["read_cost_ns"] = c.read_cost_ns;
-    j["read_cost_batches"] = c.batch_costs_ns.size();
+    j["read_cost_batches"] = c.read_cost_batches;
     j["reads_per_batch"] = c.reads_per_batch;
     j["reads"] = c.reads;
     j["deltas"] = c.granularity.deltas;
-    j["granularity_min_ns"] =
-        c.granularity.min_ticks > 0 ? json(c.granularity_min_ns) : json(nullptr);
-    j["granularity_median_ns"] =
-        c.granularity.median_ticks > 0 ? json(c.granularity_median_ns) : json(nullptr);
+    j["granularity_min_ns"] = nullable(c.granularity.min_ticks > 0, c.granularity_min_ns);
+    j["granularity_median_ns"] = nullable(c.granularity.median_ticks > 0, c.granularity_median_ns);
     j["zero_delta_share"] = c.granularity.zero_delta_share;
     j["backward_steps"] = c.granularity.backward_steps;
     if (c.cross_thread_checked) {
-        j["cross_thread"] = {{"cpus", c.cross_thread_cpus},
-                             {"pinned", c.cross_thread_pinned},
-                             {"reads", c.cross_thread_reads},
-                             {"backward_steps", c.cross_thread_backward_steps}};
+        j["cross_thread"] = J{{"cpus", c.cross_thread_cpus},
+                              {"pinned", c.cross_thread_pinned},
+                              {"reads", c.cross_thread_reads},
+                              {"backward_steps", c.cross_thread_backward_steps}};
     } else {
         j["cross_thread"] = nullptr;
     }
-    j["whole_tick_share"] = c.whole_tick_share < 0 ? json(nullptr) : json(c.whole_tick_share);
+    j["whole_tick_share"] = nullable(c.whole_tick_share >= 0, c.whole_tick_share);
     j["drift_ppm"] = c.drift_ppm;
     j["drift_uncertainty_ppm"] = c.drift_uncertainty_ppm;
     j["drift_interval_ns"] = c.drift_interval_ns;
-    json h = json::array();
-    for (const auto& b : c.histogram) {
-        h.push_back({{"min_ns", b.min_ns}, {"max_ns", b.max_ns}, {"count", b.count}});
+    j["histogram"] = c.histogram;
+}
+
+void from_json(const J& j, ClockResult& c) {
+    const J* name = member(j, "name", Need::required, "a clock name");
+    if (!name->is_string() || name->get<std::string>().empty())
+        throw ProbeSchemaMismatch("name", "a clock name");
+    c.name = name->get<std::string>();
+    read(j, "description", c.description);
+    read(j, "backing", c.backing);
+    read(j, "claims_steady", c.claims_steady);
+    read_nullable(j, "resolution_ns", c.resolution_ns, -1.0, Need::required);
+    read(j, "resolution_from", c.resolution_from);
+    read(j, "ticks_per_second", c.ticks_per_second);
+    read(j, "read_cost_ns", c.read_cost_ns, Need::required);
+    read(j, "read_cost_batches", c.read_cost_batches);
+    read(j, "reads_per_batch", c.reads_per_batch);
+    read(j, "reads", c.reads);
+    GranularityStats& g = c.granularity;
+    read(j, "deltas", g.deltas);
+    read_nullable(j, "granularity_min_ns", c.granularity_min_ns, 0.0, Need::required);
+    read_nullable(j, "granularity_median_ns", c.granularity_median_ns, 0.0, Need::required);
+    read(j, "zero_delta_share", g.zero_delta_share, Need::required);
+    read(j, "backward_steps", g.backward_steps, Need::required);
+    g.zero_deltas = std::llround(g.zero_delta_share * static_cast<double>(g.deltas));
+    g.min_ticks = j.at("granularity_min_ns").is_null()
+                      ? 0
+                      : ticks_of(c.granularity_min_ns, c.ticks_per_second);
+    g.median_ticks = j.at("granularity_median_ns").is_null()
+                         ? 0
+                         : ticks_of(c.granularity_median_ns, c.ticks_per_second);
+    if (const J* cross = member(j, "cross_thread", Need::optional, "an object or null")) {
+        if (!cross->is_null()) {
+            if (!cross->is_object())
+                throw ProbeSchemaMismatch("cross_thread", "an object or null");
+            c.cross_thread_checked = true;
+            within("cross_thread", [&] {
+                read_array(*cross, "cpus", c.cross_thread_cpus, "an array of CPU numbers");
+                read(*cross, "pinned", c.cross_thread_pinned);
+                read(*cross, "reads", c.cross_thread_reads);
+                read(*cross, "backward_steps", c.cross_thread_backward_steps, Need::required);
+            });
+        }
     }
-    j["histogram"] = h;
-    return j;
+    read_nullable(j, "whole_tick_share", c.whole_tick_share, -1.0);
+    read(j, "drift_ppm", c.drift_ppm, Need::required);
+    read(j, "drift_uncertainty_ppm", c.drift_uncertainty_ppm);
+    read(j, "drift_interval_ns", c.drift_interval_ns);
+    read_array(j, "histogram", c.histogram, "an array of buckets", Need::required);
 }
 
-json clocks_to_json(const ClockProbeResult& result) {
-    json a = json::array();
-    for (const auto& c : result.clocks)
-        a.push_back(clock_result_to_json(c));
-    return a;
+void to_json(J& j, const Histogram& h) {
+    j = J{{"edges_ns", h.edges_ns}, {"counts", h.counts}};
 }
 
-json clocks_run_to_json(const ClockProbeResult& result) {
-    return {{"duration_ns", result.duration_ns},
-            {"elapsed_ns", result.elapsed_ns},
-            {"min_reads", result.min_reads},
-            {"reference_clock", result.reference_clock}};
+void from_json(const J& j, Histogram& h) {
+    read_array(j, "edges_ns", h.edges_ns, "an array of integers", Need::required);
+    read_array(j, "counts", h.counts, "an array of integers", Need::required);
 }
 
-json make_probe_document(const SystemContext& context) {
-    json doc;
-    doc["schema"] = kProbeSchema;
+// Each row type writes and reads its own fields one by one, even where two rows share a run of
+// them (one-shot and slack rows): the lists read as the docs' schema, in its order.
+void to_json(J& j, const OneShotRow& row) {
+    j = J{{"method", row.method},
+          {"requested_ns", row.requested_ns},
+          {"waited_ns", row.waited_ns},
+          {"samples", row.overshoot.count},
+          {"overshoot_ns", summary_json(row.overshoot)},
+          {"histogram", row.histogram},
+          {"verdict", row.verdict}};
+}
+
+void from_json(const J& j, OneShotRow& row) {
+    read(j, "method", row.method, Need::required);
+    read(j, "requested_ns", row.requested_ns, Need::required);
+    read(j, "waited_ns", row.waited_ns);
+    read(j, "samples", row.overshoot.count);
+    read_summary(j, "overshoot_ns", row.overshoot, Need::required);
+    read_histogram(j, "histogram", row.histogram);
+    read(j, "verdict", row.verdict);
+}
+
+void to_json(J& j, const PeriodicRow& row) {
+    j = J{{"scheduling", row.scheduling},
+          {"realtime", row.realtime},
+          {"mlockall", row.memory_locked},
+          {"ran", row.latency.count > 0},
+          {"interval_ns", row.interval_ns},
+          {"loops", row.latency.count},
+          {"note", row.note}};
+    if (row.latency.count > 0) {
+        J latency = summary_json(row.latency);
+        latency["avg"] = row.latency.mean_ns;  // cyclictest's name for the mean
+        j["latency_ns"] = std::move(latency);
+        j["histogram"] = row.histogram;
+        j["overflows"] = row.histogram.overflows();
+        j["missed_periods"] = row.missed_periods;
+    }
+    j["verdict"] = row.verdict;
+}
+
+// "ran" and "overflows" follow from "loops" and the histogram; the log-scale histogram is not in
+// the document (see probe_json.hpp).
+void from_json(const J& j, PeriodicRow& row) {
+    read(j, "scheduling", row.scheduling, Need::required);
+    read(j, "realtime", row.realtime, Need::required);
+    read(j, "mlockall", row.memory_locked);
+    read(j, "interval_ns", row.interval_ns);
+    read(j, "loops", row.latency.count);
+    read(j, "note", row.note);
+    if (j.contains("latency_ns")) {
+        read(j, "loops", row.latency.count, Need::required);
+        const std::int64_t loops = row.latency.count;
+        read_summary(j, "latency_ns", row.latency, Need::required);
+        within("latency_ns", [&] {
+            double avg = 0;
+            read(j.at("latency_ns"), "avg", avg, Need::required);
+        });
+        row.latency.count = loops;
+        std::int64_t overflows = 0;
+        read(j, "overflows", overflows, Need::required);
+        read_histogram(j, "histogram", row.histogram);
+        read(j, "missed_periods", row.missed_periods);
+    }
+    read(j, "verdict", row.verdict);
+}
+
+void to_json(J& j, const SlackRow& row) {
+    j = J{{"method", "nanosleep"},          {"requested_ns", row.requested_ns},
+          {"slack_ns", row.slack_ns},       {"as_found", row.current},
+          {"samples", row.overshoot.count}, {"overshoot_ns", summary_json(row.overshoot)},
+          {"histogram", row.histogram},     {"verdict", row.verdict}};
+}
+
+void from_json(const J& j, SlackRow& row) {
+    read(j, "requested_ns", row.requested_ns, Need::required);
+    read(j, "slack_ns", row.slack_ns, Need::required);
+    read(j, "as_found", row.current, Need::required);
+    read(j, "samples", row.overshoot.count);
+    read_summary(j, "overshoot_ns", row.overshoot, Need::required);
+    read_histogram(j, "histogram", row.histogram);
+    read(j, "verdict", row.verdict);
+}
+
+void to_json(J& j, const LimiterRow& row) {
+    j = J{{"limiter", row.limiter},
+          {"rate_hz", row.rate_hz},
+          {"period_ns", row.period_ns},
+          {"frames", row.error.count},
+          {"error_ns", summary_json(row.error)},
+          {"abs_error_p99_ns", row.abs_error_p99_ns},
+          {"cpu_per_frame_ns", summary_json(row.cpu)},
+          {"resyncs", row.resyncs},
+          {"histogram", row.histogram},
+          {"meets_bound", row.meets_bound},
+          {"verdict", row.verdict}};
+}
+
+// The CPU time is taken once a frame, so its count is the frames' (summarize_limiter).
+void from_json(const J& j, LimiterRow& row) {
+    read(j, "limiter", row.limiter, Need::required);
+    read(j, "rate_hz", row.rate_hz, Need::required);
+    read(j, "period_ns", row.period_ns);
+    read(j, "frames", row.error.count);
+    read_summary(j, "error_ns", row.error, Need::required);
+    read(j, "abs_error_p99_ns", row.abs_error_p99_ns, Need::required);
+    read_summary(j, "cpu_per_frame_ns", row.cpu, Need::required);
+    row.cpu.count = row.error.count;
+    read(j, "resyncs", row.resyncs);
+    read_histogram(j, "histogram", row.histogram);
+    read(j, "meets_bound", row.meets_bound, Need::required);
+    read(j, "verdict", row.verdict);
+}
+
+void to_json(J& j, const LimiterRecommendation& r) {
+    j = J{{"rate_hz", r.rate_hz},
+          {"limiter", nullable(r.limiter.has_value(), r.limiter.value_or(""))},
+          {"text", r.text}};
+}
+
+void from_json(const J& j, LimiterRecommendation& r) {
+    read(j, "rate_hz", r.rate_hz, Need::required);
+    const J* limiter = member(j, "limiter", Need::required, "a string or null");
+    if (limiter->is_string())
+        r.limiter = limiter->get<std::string>();
+    else if (!limiter->is_null())
+        throw ProbeSchemaMismatch("limiter", "a string or null");
+    read(j, "text", r.text);
+}
+
+void to_json(J& j, const TimerReport& r) {
+    j = J::object();
+    j["quick"] = r.quick;
+    j["elapsed_ns"] = r.elapsed_ns;
+    j["bound_ns"] = r.bound_ns;
+    j["one_shot"] = r.one_shot;
+    j["periodic"] = r.periodic;
+    j["timer_slack"] = r.slack;
+    j["timer_slack_note"] = r.slack_note;
+    j["limiters"] = r.limiters;
+    j["recommendations"] = r.recommendations;
+}
+
+void from_json(const J& j, TimerReport& r) {
+    read(j, "quick", r.quick);
+    read(j, "elapsed_ns", r.elapsed_ns);
+    read(j, "bound_ns", r.bound_ns);
+    read_array(j, "one_shot", r.one_shot, "an array");
+    read_array(j, "periodic", r.periodic, "an array");
+    read_array(j, "timer_slack", r.slack, "an array");
+    read(j, "timer_slack_note", r.slack_note);
+    read_array(j, "limiters", r.limiters, "an array");
+    read_array(j, "recommendations", r.recommendations, "an array");
+}
+
+ProbeDocument make_probe_document(const SystemContext& context) {
+    ProbeDocument doc;
 #ifdef LOOPSCOPE_VERSION
-    doc["generator"] = "loopscope " LOOPSCOPE_VERSION;
+    doc.generator = "loopscope " LOOPSCOPE_VERSION;
 #else
-    doc["generator"] = "loopscope";
+    doc.generator = "loopscope";
 #endif
-    doc["context"] = context_to_json(context);
+    doc.context = context;
     return doc;
+}
+
+void to_json(J& j, const ProbeDocument& d) {
+    j = J::object();
+    j["schema"] = kProbeSchema;
+    j["generator"] = d.generator;
+    if (d.context)
+        j["context"] = *d.context;
+    if (d.clocks) {
+        j["clocks_run"] = J{{"duration_ns", d.clocks->duration_ns},
+                            {"elapsed_ns", d.clocks->elapsed_ns},
+                            {"min_reads", d.clocks->min_reads},
+                            {"reference_clock", d.clocks->reference_clock}};
+        j["clocks"] = d.clocks->clocks;
+    }
+    if (d.timers)
+        j["timers"] = *d.timers;
+}
+
+void from_json(const J& j, ProbeDocument& d) {
+    if (!j.is_object())
+        throw ProbeSchemaMismatch("top level", "a JSON object");
+    const auto schema = j.find("schema");
+    if (schema == j.end() || !schema->is_string() || *schema != kProbeSchema) {
+        throw ProbeSchemaMismatch("\"schema\"",
+                                  fmt::format("\"{}\" (a loopscope probe result)", kProbeSchema));
+    }
+    d = {};
+    read(j, "generator", d.generator);
+    if (const J* context = member(j, "context", Need::optional, "an object")) {
+        if (!context->is_object())
+            throw ProbeSchemaMismatch("context", "an object");
+        within("context", [&] { d.context = context->get<SystemContext>(); });
+    }
+    if (j.contains("clocks")) {
+        ClockProbeResult clocks;
+        read_object(j, "clocks_run", Need::optional, "an object", [&](const J& run) {
+            read(run, "duration_ns", clocks.duration_ns);
+            read(run, "elapsed_ns", clocks.elapsed_ns);
+            read(run, "min_reads", clocks.min_reads);
+            read(run, "reference_clock", clocks.reference_clock);
+        });
+        if (!j.at("clocks").is_array())
+            throw ProbeSchemaMismatch("clocks", "an array of clock objects");
+        const J& array = j.at("clocks");
+        for (std::size_t i = 0; i < array.size(); ++i) {
+            if (!array[i].is_object())
+                throw ProbeSchemaMismatch(fmt::format("clocks[{}]", i), "a clock object");
+            within(fmt::format("clocks[{}]", i),
+                   [&] { clocks.clocks.push_back(array[i].get<ClockResult>()); });
+        }
+        d.clocks = std::move(clocks);
+    }
+    if (const J* timers = member(j, "timers", Need::optional, "an object")) {
+        if (!timers->is_object())
+            throw ProbeSchemaMismatch("timers", "an object");
+        within("timers", [&] { d.timers = timers->get<TimerReport>(); });
+    }
 }
 
 void throw_schema_error(const std::string& path, const std::string& where,
@@ -155,14 +604,15 @@ std::string read_probe_text(const std::string& path) {
     return text;
 }
 
-}  // namespace
-
-json read_probe_document(const std::string& path) {
+// The parsed document with its top level checked (see read_probe_document); Json is the plain
+// or the ordered nlohmann type.
+template <class Json>
+Json parse_probe_document(const std::string& path) {
     const std::string text = read_probe_text(path);
-    json doc;
+    Json doc;
     try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
+        doc = Json::parse(text);
+    } catch (const typename Json::parse_error& e) {
         // nlohmann's message is "[json.exception.parse_error.101] parse error at line L,
         // column C: DETAIL"; keep DETAIL, the place is given as file:line:column.
         std::string detail = e.what();
@@ -185,6 +635,21 @@ json read_probe_document(const std::string& path) {
         throw_schema_error(path, "\"context\"", "an object");
     }
     return doc;
+}
+
+}  // namespace
+
+json read_probe_document(const std::string& path) {
+    return parse_probe_document<json>(path);
+}
+
+ProbeDocument read_probe_results(const std::string& path) {
+    const ProbeJson doc = parse_probe_document<ProbeJson>(path);
+    try {
+        return doc.get<ProbeDocument>();
+    } catch (const ProbeSchemaMismatch& e) {
+        throw_schema_error(path, e.where, e.expected);
+    }
 }
 
 }  // namespace loopscope

@@ -2,7 +2,6 @@
 #include "probes/probe_run.hpp"
 
 #include "probes/probe_json.hpp"
-#include "probes/timer_report.hpp"
 
 namespace loopscope {
 
@@ -43,15 +42,15 @@ ProbeResults run_probes(const ProbeRunOptions& options, const ProbeRunCallbacks&
     return results;
 }
 
-nlohmann::json probe_results_to_json(const ProbeResults& results) {
-    nlohmann::json doc = make_probe_document(results.context);
-    if (results.clocks) {
-        doc["clocks_run"] = clocks_run_to_json(*results.clocks);
-        doc["clocks"] = clocks_to_json(*results.clocks);
-    }
-    if (results.timers)
-        doc["timers"] = timer_report_to_json(*results.timers);
+ProbeDocument probe_document(const ProbeResults& results) {
+    ProbeDocument doc = make_probe_document(results.context);
+    doc.clocks = results.clocks;
+    doc.timers = results.timers;
     return doc;
+}
+
+ProbeJson probe_results_to_json(const ProbeResults& results) {
+    return probe_document(results);
 }
 
 }  // namespace loopscope

@@ -4,13 +4,12 @@
 // order; each shows the results its own way (terminal, files, the probe tab).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
 #include <optional>
 #include <string_view>
 
 #include "probes/clock_probe.hpp"
+#include "probes/probe_json.hpp"
 #include "probes/system_info.hpp"
 #include "probes/timer_probe.hpp"
 
@@ -45,6 +44,7 @@ struct ProbeRunCallbacks {
 ProbeResults run_probes(const ProbeRunOptions& options, const ProbeRunCallbacks& callbacks = {});
 
 // The probe document (probe_json.hpp) of what was measured: context, then the sections run.
-nlohmann::json probe_results_to_json(const ProbeResults& results);
+ProbeDocument probe_document(const ProbeResults& results);
+ProbeJson probe_results_to_json(const ProbeResults& results);
 
 }  // namespace loopscope

@@ -40,6 +40,7 @@ struct SystemContext {
     std::string build_type;  // CMake build type of this program
     std::string compiler;
     std::vector<std::string> sanitizers;  // compiled in, e.g. "address"
+    friend bool operator==(const SystemContext&, const SystemContext&) = default;
 };
 
 // Reads the running machine (per-OS file).

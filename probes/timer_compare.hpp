@@ -5,25 +5,20 @@
 // misses the bound, a different recommendation.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
-#include <string>
 #include <vector>
 
 #include "probes/probe_compare.hpp"
+#include "probes/timer_probe.hpp"
 
 namespace loopscope {
 
-// Checks the fields compare reads; throws InputError naming the file and the field otherwise.
-void validate_timers_section(const nlohmann::json& timers, const std::string& path);
+// One compare_sections() entry per table; each compares its own part of the two timer results.
+std::vector<CompareRow> compare_timer_one_shot(const TimerReport& a, const TimerReport& b);
+std::vector<CompareRow> compare_timer_periodic(const TimerReport& a, const TimerReport& b);
+std::vector<CompareRow> compare_timer_slack(const TimerReport& a, const TimerReport& b);
+std::vector<CompareRow> compare_timer_limiters(const TimerReport& a, const TimerReport& b);
 
-// One compare_sections() entry per table; each reads its own part of the "timers" section.
-std::vector<CompareRow> compare_timer_one_shot(const nlohmann::json& a, const nlohmann::json& b);
-std::vector<CompareRow> compare_timer_periodic(const nlohmann::json& a, const nlohmann::json& b);
-std::vector<CompareRow> compare_timer_slack(const nlohmann::json& a, const nlohmann::json& b);
-std::vector<CompareRow> compare_timer_limiters(const nlohmann::json& a, const nlohmann::json& b);
-
-// The entries above, ready for compare_sections(); the first validates the whole section.
+// The entries above, ready for compare_sections().
 std::vector<SectionSpec> timer_compare_sections();
 
 }  // namespace loopscope

@@ -56,6 +56,7 @@ struct OneShotRow {
     SampleSummary overshoot;     // actual wait - requested wait
     Histogram histogram;
     std::string verdict;
+    friend bool operator==(const OneShotRow&, const OneShotRow&) = default;
 };
 
 struct PeriodicRow {
@@ -69,6 +70,7 @@ struct PeriodicRow {
     Histogram log_histogram;  // the same samples on the 1-2-5 scale, for the terminal
     std::int64_t missed_periods = 0;  // deadlines skipped because a wake-up came a period late
     std::string verdict;
+    friend bool operator==(const PeriodicRow&, const PeriodicRow&) = default;
 };
 
 struct SlackRow {
@@ -78,6 +80,7 @@ struct SlackRow {
     SampleSummary overshoot;
     Histogram histogram;
     std::string verdict;
+    friend bool operator==(const SlackRow&, const SlackRow&) = default;
 };
 
 struct LimiterRow {
@@ -91,12 +94,14 @@ struct LimiterRow {
     Histogram histogram;  // of the error
     bool meets_bound = false;
     std::string verdict;
+    friend bool operator==(const LimiterRow&, const LimiterRow&) = default;
 };
 
 struct LimiterRecommendation {
     int rate_hz = 0;
     std::optional<std::string> limiter;  // nullopt: none met the bound
     std::string text;
+    friend bool operator==(const LimiterRecommendation&, const LimiterRecommendation&) = default;
 };
 
 struct TimerReport {
@@ -109,6 +114,7 @@ struct TimerReport {
     std::vector<LimiterRow> limiters;
     std::vector<LimiterRecommendation> recommendations;
     std::int64_t elapsed_ns = 0;
+    friend bool operator==(const TimerReport&, const TimerReport&) = default;
 };
 
 // fraction done in [0, 1] and what is being measured.

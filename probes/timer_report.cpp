@@ -1,4 +1,5 @@
-// Markdown and JSON writers for TimerReport. Numbers are printed, never computed, here.
+// The Markdown writer for TimerReport (its JSON is in probe_json.cpp). Numbers are printed, never
+// computed, here.
 #include "probes/timer_report.hpp"
 
 #include <fmt/format.h>
@@ -32,18 +33,6 @@ void append_summary(std::vector<std::string>& cells, const SampleSummary& s) {
     cells.push_back(dur(s.p50_ns));
     cells.push_back(dur(s.p99_ns));
     cells.push_back(dur(s.max_ns));
-}
-
-nlohmann::json summary_json(const SampleSummary& s) {
-    return {{"min", s.min_ns},
-            {"p50", s.p50_ns},
-            {"p99", s.p99_ns},
-            {"max", s.max_ns},
-            {"mean", s.mean_ns}};
-}
-
-nlohmann::json histogram_json(const Histogram& h) {
-    return {{"edges_ns", h.edges_ns}, {"counts", h.counts}};
 }
 
 }  // namespace
@@ -177,79 +166,6 @@ std::string render_timer_markdown(const TimerReport& r) {
     out += fmt::format("\nMeasured in {:.1f} s{}.\n", ns_to_s(r.elapsed_ns),
                        r.quick ? " (--quick: few samples, rough percentiles)" : "");
     return out;
-}
-
-nlohmann::json timer_report_to_json(const TimerReport& r) {
-    nlohmann::json j;
-    j["quick"] = r.quick;
-    j["elapsed_ns"] = r.elapsed_ns;
-    j["bound_ns"] = r.bound_ns;
-
-    auto& one_shot = j["one_shot"] = nlohmann::json::array();
-    for (const auto& row : r.one_shot) {
-        one_shot.push_back({{"method", row.method},
-                            {"requested_ns", row.requested_ns},
-                            {"waited_ns", row.waited_ns},
-                            {"samples", row.overshoot.count},
-                            {"overshoot_ns", summary_json(row.overshoot)},
-                            {"histogram", histogram_json(row.histogram)},
-                            {"verdict", row.verdict}});
-    }
-
-    auto& periodic = j["periodic"] = nlohmann::json::array();
-    for (const auto& row : r.periodic) {
-        nlohmann::json p{{"scheduling", row.scheduling},
-                         {"realtime", row.realtime},
-                         {"mlockall", row.memory_locked},
-                         {"ran", row.latency.count > 0},
-                         {"interval_ns", row.interval_ns},
-                         {"loops", row.latency.count},
-                         {"note", row.note},
-                         {"verdict", row.verdict}};
-        if (row.latency.count > 0) {
-            p["latency_ns"] = summary_json(row.latency);
-            p["latency_ns"]["avg"] = row.latency.mean_ns;
-            p["histogram"] = histogram_json(row.histogram);
-            p["overflows"] = row.histogram.overflows();
-            p["missed_periods"] = row.missed_periods;
-        }
-        periodic.push_back(std::move(p));
-    }
-
-    auto& slack = j["timer_slack"] = nlohmann::json::array();
-    for (const auto& row : r.slack) {
-        slack.push_back({{"method", "nanosleep"},
-                         {"requested_ns", row.requested_ns},
-                         {"slack_ns", row.slack_ns},
-                         {"as_found", row.current},
-                         {"samples", row.overshoot.count},
-                         {"overshoot_ns", summary_json(row.overshoot)},
-                         {"histogram", histogram_json(row.histogram)},
-                         {"verdict", row.verdict}});
-    }
-    j["timer_slack_note"] = r.slack_note;
-
-    auto& limiters = j["limiters"] = nlohmann::json::array();
-    for (const auto& row : r.limiters) {
-        limiters.push_back({{"limiter", row.limiter},
-                            {"rate_hz", row.rate_hz},
-                            {"period_ns", row.period_ns},
-                            {"frames", row.error.count},
-                            {"error_ns", summary_json(row.error)},
-                            {"abs_error_p99_ns", row.abs_error_p99_ns},
-                            {"cpu_per_frame_ns", summary_json(row.cpu)},
-                            {"resyncs", row.resyncs},
-                            {"histogram", histogram_json(row.histogram)},
-                            {"meets_bound", row.meets_bound},
-                            {"verdict", row.verdict}});
-    }
-    auto& recs = j["recommendations"] = nlohmann::json::array();
-    for (const auto& rec : r.recommendations) {
-        recs.push_back({{"rate_hz", rec.rate_hz},
-                        {"limiter", rec.limiter ? nlohmann::json(*rec.limiter) : nlohmann::json()},
-                        {"text", rec.text}});
-    }
-    return j;
 }
 
 }  // namespace loopscope

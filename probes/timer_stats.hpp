@@ -19,6 +19,7 @@ struct SampleSummary {
     std::int64_t p99_ns = 0;
     std::int64_t max_ns = 0;
     double mean_ns = 0.0;
+    friend bool operator==(const SampleSummary&, const SampleSummary&) = default;
 };
 
 SampleSummary summarize(std::vector<std::int64_t> samples_ns);
@@ -36,6 +37,7 @@ struct Histogram {
 
     std::int64_t underflows() const { return counts.empty() ? 0 : counts.front(); }
     std::int64_t overflows() const { return counts.empty() ? 0 : counts.back(); }
+    friend bool operator==(const Histogram&, const Histogram&) = default;
 };
 
 Histogram make_histogram(const std::vector<std::int64_t>& samples_ns,

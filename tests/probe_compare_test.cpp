@@ -38,6 +38,21 @@ json document(const std::string& clocksource, json clocks) {
         {"clocks", std::move(clocks)}};
 }
 
+std::vector<CompareRow> compare_clocks_of(const json& a, const json& b);
+
+// The hand-written documents above as the structs `probe compare` reads them into.
+std::vector<ClockResult> clocks_of(const json& clocks) {
+    return ProbeJson::parse(clocks.dump()).get<std::vector<ClockResult>>();
+}
+
+ProbeDocument document_of(const json& doc) {
+    return ProbeJson::parse(doc.dump()).get<ProbeDocument>();
+}
+
+std::vector<CompareRow> compare_clocks_of(const json& a, const json& b) {
+    return compare_clocks(clocks_of(a), clocks_of(b));
+}
+
 const CompareCell& cell(const std::vector<CompareRow>& rows, const std::string& item,
                         std::size_t figure) {
     const auto it =
@@ -54,7 +69,7 @@ TEST(ProbeCompare, MarksADearerClockANewBackwardStepAndADrift) {
         json::array({clock("CLOCK_MONOTONIC", 25.0, 0, 0.1), clock("tsc", 10.0, 0, 0.0)});
     const json b =
         json::array({clock("CLOCK_MONOTONIC", 60.0, 3, 30.1), clock("tsc", 10.5, 0, 0.05)});
-    const auto rows = compare_clocks(a, b);
+    const auto rows = compare_clocks_of(a, b);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_TRUE(cell(rows, "CLOCK_MONOTONIC", kReadCost).matters);
     EXPECT_EQ(cell(rows, "CLOCK_MONOTONIC", kReadCost).why, "2.4x dearer in B");
@@ -67,8 +82,8 @@ TEST(ProbeCompare, MarksADearerClockANewBackwardStepAndADrift) {
 }
 
 TEST(ProbeCompare, AClockInOneDocumentOnlyMatters) {
-    const auto rows = compare_clocks(json::array({clock("rdtsc", 10, 0, 0)}),
-                                     json::array({clock("QueryPerformanceCounter", 30, 0, 0)}));
+    const auto rows = compare_clocks_of(json::array({clock("rdtsc", 10, 0, 0)}),
+                                        json::array({clock("QueryPerformanceCounter", 30, 0, 0)}));
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(cell(rows, "rdtsc", 0).why, "this clock is in A only");
     EXPECT_EQ(cell(rows, "rdtsc", 0).b, "-");
@@ -81,11 +96,11 @@ TEST(ProbeCompare, ACoarserClockMatters) {
     json b = a;
     b["granularity_min_ns"] = 10'000'000.0;
     a["granularity_min_ns"] = 4'000'000.0;
-    const auto rows = compare_clocks(json::array({a}), json::array({b}));
+    const auto rows = compare_clocks_of(json::array({a}), json::array({b}));
     EXPECT_TRUE(cell(rows, "CLOCK_MONOTONIC_COARSE", kMinStep).matters);
     // Seen only 10 times in B: too few steps to tell its smallest step.
     b["zero_delta_share"] = 0.99;
-    EXPECT_FALSE(compare_clocks(json::array({a}), json::array({b}))[0].cells[kMinStep].matters);
+    EXPECT_FALSE(compare_clocks_of(json::array({a}), json::array({b}))[0].cells[kMinStep].matters);
 }
 
 TEST(ProbeCompare, NoiseOfOneMachineDoesNotMatter) {
@@ -100,7 +115,7 @@ TEST(ProbeCompare, NoiseOfOneMachineDoesNotMatter) {
     ta["granularity_min_ns"] = 10.0;
     tb["granularity_min_ns"] = 0.39;
     ta["cross_thread"]["backward_steps"] = 40483;
-    const auto rows = compare_clocks(json::array({a, ta}), json::array({b, tb}));
+    const auto rows = compare_clocks_of(json::array({a, ta}), json::array({b, tb}));
     for (const auto& r : rows) {
         for (std::size_t f = 0; f < r.cells.size(); ++f) {
             EXPECT_FALSE(r.cells[f].matters) << r.item << " " << f << ": " << r.cells[f].why;
@@ -112,7 +127,7 @@ TEST(ProbeCompare, AnotherClocksourceMattersAndSkippedSectionsAreSaid) {
     const json a = document("tsc", json::array({clock("CLOCK_MONOTONIC", 25, 0, 0)}));
     json b = document("hpet", json::array());
     b.erase("clocks");
-    const auto sections = compare_documents(a, b);
+    const auto sections = compare_documents(document_of(a), document_of(b));
     ASSERT_EQ(sections.size(), 2u);
     EXPECT_EQ(sections[0].key, "context");
     EXPECT_TRUE(cell(sections[0].rows, "clocksource", 0).matters);
@@ -127,7 +142,7 @@ TEST(ProbeCompare, AnotherClocksourceMattersAndSkippedSectionsAreSaid) {
 
 TEST(ProbeCompare, IdenticalDocumentsHaveNoDifferenceThatMatters) {
     const json a = document("tsc", json::array({clock("CLOCK_MONOTONIC", 25, 0, 0)}));
-    const auto sections = compare_documents(a, a);
+    const auto sections = compare_documents(document_of(a), document_of(a));
     EXPECT_EQ(differences_that_matter(sections), 0);
     EXPECT_NE(comparison_markdown(sections, "a", "a").find("None."), std::string::npos);
 }

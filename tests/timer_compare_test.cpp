@@ -5,6 +5,7 @@
 
 #include "common/errors.hpp"
 #include "probes/probe_compare.hpp"
+#include "probes/probe_json.hpp"
 #include "probes/timer_compare.hpp"
 
 namespace loopscope {
@@ -21,8 +22,15 @@ json periodic_row(bool realtime, double avg_ns, std::int64_t overflows) {
     s["avg"] = avg_ns;
     return {{"scheduling", realtime ? "SCHED_FIFO 80" : "SCHED_OTHER"},
             {"realtime", realtime},
+            {"loops", 1000},
             {"latency_ns", s},
+            {"histogram", {{"edges_ns", {1000000}}, {"counts", {0, 1000 - overflows, overflows}}}},
             {"overflows", overflows}};
+}
+
+// A hand-written "timers" section as the TimerReport `probe compare` reads it into.
+TimerReport timers_of(const json& section) {
+    return ProbeJson::parse(section.dump()).get<TimerReport>();
 }
 
 json section(std::int64_t nanosleep_p99) {
@@ -46,7 +54,7 @@ json section(std::int64_t nanosleep_p99) {
 }
 
 TEST(TimerCompare, ALatenessTwiceAsLargeAndAbove100usMatters) {
-    const auto rows = compare_timer_one_shot(section(90000), section(400000));
+    const auto rows = compare_timer_one_shot(timers_of(section(90000)), timers_of(section(400000)));
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].item, "nanosleep 1.000 ms");
     ASSERT_EQ(rows[0].cells.size(), 3u);
@@ -61,15 +69,19 @@ TEST(TimerCompare, ALatenessTwiceAsLargeAndAbove100usMatters) {
 
 TEST(TimerCompare, SmallOrProportionallyMildDifferencesDoNotMatter) {
     // 20 us -> 90 us is 4.5x but under the 100 us noise floor; 1 ms -> 1.5 ms is under 2x.
-    EXPECT_FALSE(compare_timer_one_shot(section(20000), section(90000))[0].cells[1].matters);
-    EXPECT_FALSE(compare_timer_one_shot(section(1000000), section(1500000))[0].cells[1].matters);
+    EXPECT_FALSE(compare_timer_one_shot(timers_of(section(20000)), timers_of(section(90000)))[0]
+                     .cells[1]
+                     .matters);
+    EXPECT_FALSE(compare_timer_one_shot(timers_of(section(1000000)), timers_of(section(1500000)))[0]
+                     .cells[1]
+                     .matters);
 }
 
 TEST(TimerCompare, RowsOnOneSideShowADashAndSaySo) {
     json b = section(90000);
     b["one_shot"].push_back(
         {{"method", "SDL_Delay"}, {"requested_ns", 1000000}, {"overshoot_ns", summary(1, 2)}});
-    const auto rows = compare_timer_one_shot(section(90000), b);
+    const auto rows = compare_timer_one_shot(timers_of(section(90000)), timers_of(b));
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[1].item, "SDL_Delay 1.000 ms");
     EXPECT_EQ(rows[1].cells[0].a, "-");
@@ -81,9 +93,9 @@ TEST(TimerCompare, RowsOnOneSideShowADashAndSaySo) {
 TEST(TimerCompare, PeriodicOverflowsAndARefusedRealTimeRunMatter) {
     json a = section(1), b = section(1);
     a["periodic"].push_back(periodic_row(true, 40000.0, 0));
-    b["periodic"][0]["overflows"] = 3;
+    b["periodic"][0] = periodic_row(false, 90000.0, 3);
     b["periodic"].push_back({{"scheduling", "SCHED_FIFO"}, {"realtime", true}, {"ran", false}});
-    const auto rows = compare_timer_periodic(a, b);
+    const auto rows = compare_timer_periodic(timers_of(a), timers_of(b));
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].item, "default scheduling");
     EXPECT_TRUE(rows[0].cells[4].matters);
@@ -99,7 +111,7 @@ TEST(TimerCompare, ALimiterLeavingTheBoundAndADifferentRecommendationMatter) {
     b["limiters"][0]["meets_bound"] = false;
     b["limiters"][0]["abs_error_p99_ns"] = 900000;
     b["recommendations"][0]["limiter"] = nullptr;
-    const auto rows = compare_timer_limiters(section(1), b);
+    const auto rows = compare_timer_limiters(timers_of(section(1)), timers_of(b));
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].item, "60 Hz sleep");
     EXPECT_TRUE(rows[0].cells[0].matters);  // 300 us -> 900 us
@@ -113,7 +125,7 @@ TEST(TimerCompare, ALimiterLeavingTheBoundAndADifferentRecommendationMatter) {
 TEST(TimerCompare, SlackAsFoundThatDiffersMatters) {
     json b = section(1);
     b["timer_slack"][0]["slack_ns"] = 1;
-    const auto rows = compare_timer_slack(section(1), b);
+    const auto rows = compare_timer_slack(timers_of(section(1)), timers_of(b));
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].item, "100.000 us, slack as found");
     EXPECT_TRUE(rows[0].cells[0].matters);
@@ -122,7 +134,8 @@ TEST(TimerCompare, SlackAsFoundThatDiffersMatters) {
 TEST(TimerCompare, ProbeCompareHasTheTimerTables) {
     const json a{{"schema", "loopscope-probe/1"}, {"timers", section(90000)}};
     const json b{{"schema", "loopscope-probe/1"}, {"timers", section(400000)}};
-    const auto sections = compare_documents(a, b);
+    const auto sections = compare_documents(ProbeJson::parse(a.dump()).get<ProbeDocument>(),
+                                            ProbeJson::parse(b.dump()).get<ProbeDocument>());
     const std::string md = comparison_markdown(sections, "a.json", "b.json");
     EXPECT_NE(md.find("## Timers: one-shot sleep overshoot"), std::string::npos) << md;
     EXPECT_NE(md.find("## Timers: frame limiters"), std::string::npos) << md;
@@ -131,21 +144,22 @@ TEST(TimerCompare, ProbeCompareHasTheTimerTables) {
 }
 
 TEST(TimerCompare, RefusesAMalformedSectionNamingTheField) {
+    const auto mismatch = [](const json& timers) {
+        const json doc{{"schema", "loopscope-probe/1"}, {"timers", timers}};
+        try {
+            ProbeJson::parse(doc.dump()).get<ProbeDocument>();
+        } catch (const ProbeSchemaMismatch& e) {
+            return e.where + ": expected " + e.expected;
+        }
+        return std::string("accepted");
+    };
     json t = section(1);
     t["limiters"][0]["rate_hz"] = "sixty";
-    try {
-        validate_timers_section(t, "old.json");
-        FAIL() << "accepted a string rate";
-    } catch (const InputError& e) {
-        EXPECT_EQ(e.file(), "old.json");
-        EXPECT_NE(std::string(e.what()).find("timers.limiters[0].rate_hz"), std::string::npos)
-            << e.what();
-        EXPECT_NE(std::string(e.what()).find("an integer"), std::string::npos) << e.what();
-    }
-    EXPECT_THROW(validate_timers_section(json::array(), "x.json"), InputError);
+    EXPECT_EQ(mismatch(t), "timers.limiters[0].rate_hz: expected an integer");
+    EXPECT_EQ(mismatch(json::array()), "timers: expected an object");
     json missing = section(1);
     missing["one_shot"][0].erase("overshoot_ns");
-    EXPECT_THROW(validate_timers_section(missing, "x.json"), InputError);
+    EXPECT_EQ(mismatch(missing), "timers.one_shot[0].overshoot_ns: expected a summary object");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // summary and recommendation, and the report writers on a hand-made report.
 #include <gtest/gtest.h>
 
+#include "probes/probe_json.hpp"
 #include "probes/timer_probe.hpp"
 #include "probes/timer_report.hpp"
 #include "tests/timer_fake_clock.hpp"
@@ -145,7 +146,7 @@ TimerReport sample_report() {
 }
 
 TEST(TimerReportWriters, JsonNamesEveryFigureWithItsUnit) {
-    const auto j = timer_report_to_json(sample_report());
+    const ProbeJson j = sample_report();
     const auto& o = j.at("one_shot").at(0);
     EXPECT_EQ(o.at("method"), "nanosleep");
     EXPECT_EQ(o.at("requested_ns"), kMs);

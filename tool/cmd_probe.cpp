@@ -113,8 +113,8 @@ void add_compare(CLI::App& probe, int& exit_code) {
     cmd->callback([paths, &exit_code] {
         const std::string& a_path = (*paths)[0];
         const std::string& b_path = (*paths)[1];
-        const nlohmann::json a = load_probe_for_compare(a_path);
-        const nlohmann::json b = load_probe_for_compare(b_path);
+        const ProbeDocument a = load_probe_for_compare(a_path);
+        const ProbeDocument b = load_probe_for_compare(b_path);
         const auto sections = compare_documents(a, b);
         fmt::print("# loopscope probe compare\n\n{}",
                    comparison_markdown(sections, a_path, b_path));
