@@ -28,6 +28,8 @@ json context_to_json(const SystemContext& c) {
     j["timer_slack_ns"] = c.timer_slack_ns < 0 ? json(nullptr) : json(c.timer_slack_ns);
     j["kernel_tick_ns"] = c.kernel_tick_ns <= 0 ? json(nullptr) : json(c.kernel_tick_ns);
     j["kernel_tick_from"] = c.kernel_tick_from;
+    j["config_hz"] = c.config_hz <= 0 ? json(nullptr) : json(c.config_hz);
+    j["config_hz_from"] = c.config_hz_from;
     j["hypervisor"] = c.hypervisor ? json(c.hypervisor_name) : json(nullptr);
     j["tsc"] = c.has_tsc;
     j["invariant_tsc"] = c.invariant_tsc;
@@ -59,14 +61,39 @@ json clock_result_to_json(const ClockResult& c) {
     j["zero_delta_share"] = c.granularity.zero_delta_share;
     j["backward_steps"] = c.granularity.backward_steps;
     if (c.cross_thread_checked) {
-        j["cross_thread"] = {{"cpus", c.cross_thread_cpus},
-                             {"pinned", c.cross_thread_pinned},
-                             {"reads", c.cross_thread_reads},
-                             {"backward_steps", c.cross_thread_backward_steps}};
+        j["cross_thread"] = {
+            {"cpus", c.cross_thread_cpus},
+            {"pinned", c.cross_thread_pinned},
+            {"reads", c.cross_thread_reads},
+            {"backward_steps", c.cross_thread_backward_steps},
+            {"read", c.cross_thread_read.empty() ? json(nullptr) : json(c.cross_thread_read)}};
+        if (c.cross_thread_unordered_backward_steps >= 0) {
+            j["cross_thread"]["unordered"] = {
+                {"reads", c.cross_thread_unordered_reads},
+                {"backward_steps", c.cross_thread_unordered_backward_steps}};
+        } else {
+            j["cross_thread"]["unordered"] = nullptr;
+        }
     } else {
         j["cross_thread"] = nullptr;
     }
     j["whole_tick_share"] = c.whole_tick_share < 0 ? json(nullptr) : json(c.whole_tick_share);
+    if (c.steps_watched) {
+        const CoarseStepStats& s = c.steps;
+        j["coarse_steps"] = {{"watch_ns", c.steps_watch_ns},
+                             {"reads", c.steps_watch_reads},
+                             {"steps", s.steps},
+                             {"one_tick", s.one_tick},
+                             {"multi_tick", s.multi_tick},
+                             {"not_whole_ticks", s.other},
+                             {"multi_tick_watched", s.multi_tick_watched},
+                             {"multi_tick_watched_max_gap_ns", s.multi_tick_watched_max_gap_ns},
+                             {"max_ticks", s.max_ticks},
+                             {"median_step_ns", s.median_step_ns},
+                             {"median_reader_gap_ns", s.median_gap_ns}};
+    } else {
+        j["coarse_steps"] = nullptr;
+    }
     j["drift_ppm"] = c.drift_ppm;
     j["drift_uncertainty_ppm"] = c.drift_uncertainty_ppm;
     j["drift_interval_ns"] = c.drift_interval_ns;

@@ -1,6 +1,8 @@
 // The probe sequence (see probe_run.hpp).
 #include "probes/probe_run.hpp"
 
+#include <algorithm>
+
 #include "probes/probe_json.hpp"
 #include "probes/timer_report.hpp"
 
@@ -30,6 +32,8 @@ ProbeResults run_probes(const ProbeRunOptions& options, const ProbeRunCallbacks&
         ClockProbeOptions clock = options.clock;
         // The coarse clocks' expected granularity is the kernel tick the context measured.
         clock.kernel_tick_ns = results.context.kernel_tick_ns;
+        clock.config_hz = std::max(results.context.config_hz, 0);
+        clock.config_hz_from = results.context.config_hz_from;
         clock.progress = progress;
         results.clocks = run_clock_probe(clock);
         done(ProbeStage::clocks);
