@@ -63,10 +63,15 @@ std::string clocks_markdown(const ClockProbeResult& result) {
     t.add_column("back (2 cores)");
     t.add_column("drift ppm");
     for (const auto& c : result.clocks) {
-        const std::string cross = c.cross_thread_checked
-                                      ? fmt::format("{} in {}", c.cross_thread_backward_steps,
-                                                    format_count(c.cross_thread_reads))
-                                      : "n/a";
+        std::string cross = c.cross_thread_checked
+                                ? fmt::format("{} in {}", c.cross_thread_backward_steps,
+                                              format_count(c.cross_thread_reads))
+                                : "n/a";
+        // The verdict is the ordered read's; the plain read's reordering follows in brackets.
+        if (c.cross_thread_checked && c.cross_thread_unordered_backward_steps >= 0) {
+            cross += fmt::format(" (plain: {} in {})", c.cross_thread_unordered_backward_steps,
+                                 format_count(c.cross_thread_unordered_reads));
+        }
         t.add_row({c.name, format_ns(c.resolution_ns), format_ns(c.read_cost_ns),
                    c.granularity.min_ticks > 0 ? format_ns(c.granularity_min_ns) : "none",
                    c.granularity.median_ticks > 0 ? format_ns(c.granularity_median_ns) : "none",
