@@ -23,6 +23,7 @@ ProbeResults run_probes(const ProbeRunOptions& options, const ProbeRunCallbacks&
             callbacks.stage_done(s, results);
     };
 
+    const LoadSnapshot load_before = read_load_snapshot();
     started(ProbeStage::context);
     results.context = collect_system_context();
     done(ProbeStage::context);
@@ -44,8 +45,32 @@ ProbeResults run_probes(const ProbeRunOptions& options, const ProbeRunCallbacks&
         results.timers->quick = options.quick;
         done(ProbeStage::timers);
     }
+    results.load = machine_load_between(load_before, read_load_snapshot());
     return results;
 }
+
+namespace {
+nlohmann::json snapshot_to_json(const LoadSnapshot& s) {
+    using nlohmann::json;
+    auto load = [](double v) { return v < 0 ? json(nullptr) : json(v); };
+    return {
+        {"load_1m", load(s.load_1m)}, {"load_5m", load(s.load_5m)}, {"load_15m", load(s.load_15m)}};
+}
+
+nlohmann::json machine_load_to_json(const MachineLoad& m, int cpus) {
+    using nlohmann::json;
+    json j;
+    j["before"] = snapshot_to_json(m.before);
+    j["after"] = snapshot_to_json(m.after);
+    j["cpu_measured"] = m.measured;
+    j["other_cpu_share"] = m.measured ? json(m.other_share) : json(nullptr);
+    j["self_cpu_share"] = m.measured ? json(m.self_share) : json(nullptr);
+    j["steal_share"] = m.measured ? json(m.steal_share) : json(nullptr);
+    j["from"] = m.after.from;
+    j["warnings"] = machine_load_warnings(m, cpus);
+    return j;
+}
+}  // namespace
 
 nlohmann::json probe_results_to_json(const ProbeResults& results) {
     nlohmann::json doc = make_probe_document(results.context);
@@ -55,6 +80,7 @@ nlohmann::json probe_results_to_json(const ProbeResults& results) {
     }
     if (results.timers)
         doc["timers"] = timer_report_to_json(*results.timers);
+    doc["load"] = machine_load_to_json(results.load, results.context.logical_cpus);
     return doc;
 }
 

@@ -9,10 +9,6 @@
 #include <numeric>
 #include <thread>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
-
 #include "probes/clock_probe.hpp"
 #include "tests/test_support.hpp"
 
@@ -151,16 +147,15 @@ TEST(ProbeClocksCommand, RefusesABadDurationWithExitCode2) {
     }
 }
 
-#if defined(__x86_64__) || defined(__i386__)
 namespace {
 // An ordered-read check independent of the probe's: two threads pinned to two CPUs pass a
-// token back and forth; each, on receiving it, reads the counter with RDTSCP (which waits for
-// the load of the token) and checks that the reading is not below the one the other thread
-// took before passing the token. Returns {hand-overs, backward steps}.
-std::pair<std::int64_t, std::int64_t> token_passing_check(int cpu_a, int cpu_b,
+// token back and forth; each, on receiving it, reads the counter with `read` (RDTSCP, which
+// waits for the load of the token) and checks that the reading is not below the one the other
+// thread took before passing the token. Returns {hand-overs, backward steps}.
+std::pair<std::int64_t, std::int64_t> token_passing_check(ClockReadFn read, int cpu_a, int cpu_b,
                                                           std::int64_t budget_ns) {
     std::atomic<int> turn{0};
-    std::atomic<std::uint64_t> published{0};
+    std::atomic<std::int64_t> published{0};
     std::atomic<bool> stop{false};
     std::atomic<std::int64_t> hand_overs{0};
     std::atomic<std::int64_t> backward{0};
@@ -169,9 +164,8 @@ std::pair<std::int64_t, std::int64_t> token_passing_check(int cpu_a, int cpu_b,
         while (!stop.load(std::memory_order_relaxed)) {
             if (turn.load(std::memory_order_acquire) != me)
                 continue;
-            const std::uint64_t before = published.load(std::memory_order_relaxed);
-            unsigned aux = 0;
-            const std::uint64_t now = __rdtscp(&aux);
+            const std::int64_t before = published.load(std::memory_order_relaxed);
+            const std::int64_t now = read();
             if (now < before)
                 backward.fetch_add(1, std::memory_order_relaxed);
             published.store(now, std::memory_order_relaxed);
@@ -193,13 +187,18 @@ TEST(ClockProbe, CrossCoreVerdictOfTheTscAgreesWithAnIndependentOrderedReadCheck
     const std::vector<int> cpus = usable_cpus();
     if (cpus.size() < 2)
         GTEST_SKIP() << "one usable CPU: no cross-core check";
+    // The probe judges the TSC with lfence;rdtsc and the max-publishing method; the check
+    // beside it reads with RDTSCP and passes a token.
     std::vector<ClockSource> tsc;
+    ClockReadFn rdtscp = nullptr;
     for (auto& s : clock_sources()) {
         if (s.name == "rdtsc")
             tsc.push_back(s);
+        if (s.name == "rdtscp")
+            rdtscp = s.read;
     }
-    if (tsc.empty())
-        GTEST_SKIP() << "no TSC on this CPU";
+    if (tsc.empty() || rdtscp == nullptr)
+        GTEST_SKIP() << "no TSC with RDTSCP on this CPU";
     ClockProbeOptions options;
     options.duration_ns = 500'000'000;  // 100 ms of it for the two cross-core checks
     options.min_reads = 10'000;
@@ -212,11 +211,10 @@ TEST(ClockProbe, CrossCoreVerdictOfTheTscAgreesWithAnIndependentOrderedReadCheck
     EXPECT_GT(c.cross_thread_unordered_reads, 0);
     EXPECT_GE(c.cross_thread_unordered_backward_steps, 0);
 
-    const auto [hand_overs, backward] = token_passing_check(cpus[0], cpus[1], 100'000'000);
+    const auto [hand_overs, backward] = token_passing_check(rdtscp, cpus[0], cpus[1], 100'000'000);
     ASSERT_GT(hand_overs, 0);
     // Both say the counter is monotonic across cores, or both saw it go back.
     EXPECT_EQ(c.cross_thread_backward_steps == 0, backward == 0)
         << "probe: " << c.cross_thread_backward_steps << " back in " << c.cross_thread_reads
         << " ordered reads; token passing: " << backward << " back in " << hand_overs;
 }
-#endif
