@@ -75,7 +75,7 @@ std::vector<std::string> machine_load_warnings(const MachineLoad& load, int cpus
     return w;
 }
 
-std::string machine_load_markdown(const MachineLoad& load, int cpus) {
+std::string machine_load_markdown(const MachineLoad& load, int cpus, bool timers_measured) {
     MarkdownTable t;
     t.add_column("machine load", MarkdownTable::Align::left);
     t.add_column("value", MarkdownTable::Align::left);
@@ -96,6 +96,13 @@ std::string machine_load_markdown(const MachineLoad& load, int cpus) {
         out += "\nWarnings:\n\n";
         for (const auto& s : w)
             out += "- " + s + "\n";
+        if (timers_measured) {
+            out +=
+                "- the limiter recommendation and the periodic wake-up latency above were "
+                "each measured once, under this load, and not repeated: rerun `loopscope "
+                "probe timers` when the machine is quiet and compare the two with `loopscope "
+                "probe compare` before relying on them.\n";
+        }
     }
     return out;
 }

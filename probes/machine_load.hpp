@@ -44,7 +44,9 @@ MachineLoad machine_load_between(const LoadSnapshot& before, const LoadSnapshot&
 // to do; empty on a quiet machine. cpus: logical CPUs, for the load average.
 std::vector<std::string> machine_load_warnings(const MachineLoad& load, int cpus);
 
-// "## Machine load" with a before/after table and the warnings.
-std::string machine_load_markdown(const MachineLoad& load, int cpus);
+// "## Machine load" with a before/after table and the warnings. timers_measured: the run
+// included the timer probe, whose limiter recommendation and periodic latency are measured
+// once; on a busy machine the section then says so, since they were not repeated.
+std::string machine_load_markdown(const MachineLoad& load, int cpus, bool timers_measured = false);
 
 }  // namespace loopscope

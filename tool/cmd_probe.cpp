@@ -155,7 +155,8 @@ ProbeResults run_probes_and_print(const ProbeRunOptions& options, std::string_vi
     };
     ProbeResults results = run_probes(options, callbacks);
     if (markdown) {
-        fmt::print("\n{}", machine_load_markdown(results.load, results.context.logical_cpus));
+        fmt::print("\n{}", machine_load_markdown(results.load, results.context.logical_cpus,
+                                                 results.timers.has_value()));
         std::fflush(stdout);
     }
     return results;
