@@ -123,6 +123,37 @@ TEST(ProbeClocksCommand, WritesTheDocumentedJsonForEveryClock) {
     if (!tick.is_null() && !coarse->at("granularity_min_ns").is_null()) {
         EXPECT_GE(coarse->at("granularity_min_ns").get<double>(), 0.98 * tick.get<double>());
     }
+    // Watched step by step, a coarse clock's counts add up and its steps are at least a tick.
+    if (!tick.is_null()) {
+        const json& steps = coarse->at("coarse_steps");
+        ASSERT_TRUE(steps.is_object());
+        EXPECT_EQ(steps.at("one_tick").get<std::int64_t>() +
+                      steps.at("multi_tick").get<std::int64_t>() +
+                      steps.at("not_whole_ticks").get<std::int64_t>(),
+                  steps.at("steps").get<std::int64_t>());
+        EXPECT_LE(steps.at("multi_tick_watched").get<std::int64_t>(),
+                  steps.at("multi_tick").get<std::int64_t>());
+        if (steps.at("steps").get<std::int64_t>() > 0) {
+            EXPECT_GE(steps.at("median_step_ns").get<double>(), 0.98 * tick.get<double>());
+        }
+    }
+    EXPECT_TRUE(find_clock(clocks, "CLOCK_MONOTONIC")->at("coarse_steps").is_null());
+    // The two-core verdict of the TSC is taken with ordered reads, the plain read apart.
+    if (const json* tsc = find_clock(clocks, "rdtsc"); tsc && !tsc->at("cross_thread").is_null()) {
+        EXPECT_EQ(tsc->at("cross_thread").at("read"), "lfence;rdtsc");
+        EXPECT_GT(tsc->at("cross_thread").at("unordered").at("reads").get<std::int64_t>(), 0);
+    }
+    // How busy the machine was, before and after.
+    const json& load = doc.at("load");
+    EXPECT_TRUE(load.at("before").contains("load_1m"));
+    EXPECT_TRUE(load.at("after").contains("load_1m"));
+    if (load.at("cpu_measured").get<bool>()) {
+        const double other = load.at("other_cpu_share");
+        const double steal = load.at("steal_share");
+        EXPECT_GE(other, 0.0);
+        EXPECT_LE(other + steal, 1.0);
+    }
+    EXPECT_TRUE(load.at("warnings").is_array());
 }
 
 TEST(ProbeClocksCommand, PrintsContextAndTablesAsMarkdownAndWritesTheJsonFile) {
