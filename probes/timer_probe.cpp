@@ -160,6 +160,31 @@ std::string limiter_verdict(const LimiterRow& row, std::int64_t bound_ns) {
     return v;
 }
 
+void note_half_stability(std::vector<LimiterRecommendation>& recs,
+                         const std::vector<LimiterRecommendation>& first_half,
+                         const std::vector<LimiterRecommendation>& second_half) {
+    const auto pick = [](const std::vector<LimiterRecommendation>& v, int rate) {
+        for (const auto& r : v) {
+            if (r.rate_hz == rate)
+                return r.limiter;
+        }
+        return std::optional<std::string>{};
+    };
+    for (auto& rec : recs) {
+        const auto a = pick(first_half, rec.rate_hz);
+        const auto b = pick(second_half, rec.rate_hz);
+        rec.halves = {a, b};
+        if (a == rec.limiter && b == rec.limiter) {
+            rec.text += "; the same from either half of the frames";
+        } else {
+            rec.text += fmt::format(
+                "; not stable: the first half of the frames gives {}, the "
+                "second {}",
+                a.value_or("none"), b.value_or("none"));
+        }
+    }
+}
+
 std::vector<LimiterRecommendation> recommend_limiters(const std::vector<LimiterRow>& rows,
                                                       std::int64_t bound_ns) {
     std::vector<int> rates;
@@ -402,7 +427,8 @@ void measure_slack(const TimerProbeConfig& config, const std::optional<std::int6
 
 // 4. Frame limiters at each rate.
 void measure_limiters(const TimerProbeConfig& config, const std::vector<LimiterSpec>& limiters,
-                      ProgressTracker& tracker, TimerReport& report) {
+                      ProgressTracker& tracker, TimerReport& report,
+                      std::vector<LimiterRow>& first_half, std::vector<LimiterRow>& second_half) {
     for (int rate : config.run_limiters ? config.limiter_rates_hz : std::vector<int>{}) {
         const std::int64_t period_ns = (kNsPerS + rate / 2) / rate;
         const int frames = limiter_frames(rate, config);
@@ -411,6 +437,19 @@ void measure_limiters(const TimerProbeConfig& config, const std::vector<LimiterS
             const LimiterRun run = run_limiter(spec, system_limiter_clock(), period_ns, frames);
             report.limiters.push_back(summarize_limiter(spec.name(), rate, period_ns, run.error_ns,
                                                         run.cpu_ns, run.resyncs, config.bound_ns));
+            // The halves have no resync count of their own: 0, which the recommendation
+            // does not use.
+            const auto half = [&](bool second) {
+                const auto cut = [&](const std::vector<std::int64_t>& v) {
+                    const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+                    return second ? std::vector<std::int64_t>(mid, v.end())
+                                  : std::vector<std::int64_t>(v.begin(), mid);
+                };
+                return summarize_limiter(spec.name(), rate, period_ns, cut(run.error_ns),
+                                         cut(run.cpu_ns), 0, config.bound_ns);
+            };
+            first_half.push_back(half(false));
+            second_half.push_back(half(true));
         }
     }
 }
@@ -436,8 +475,11 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
     measure_one_shot(config, methods, tracker, report);
     measure_periodic(config, tracker, report);
     measure_slack(config, slack_before, slack_method, tracker, report);
-    measure_limiters(config, limiters, tracker, report);
+    std::vector<LimiterRow> first_half, second_half;
+    measure_limiters(config, limiters, tracker, report, first_half, second_half);
     report.recommendations = recommend_limiters(report.limiters, config.bound_ns);
+    note_half_stability(report.recommendations, recommend_limiters(first_half, config.bound_ns),
+                        recommend_limiters(second_half, config.bound_ns));
     tracker.finish();
     report.elapsed_ns = monotonic_now_ns() - started_ns;
     return report;

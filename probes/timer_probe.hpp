@@ -97,6 +97,9 @@ struct LimiterRecommendation {
     int rate_hz = 0;
     std::optional<std::string> limiter;  // nullopt: none met the bound
     std::string text;
+    // The run is not repeated, so its two halves stand in for repeats: the recommendation made
+    // from the first and from the second half of every limiter's frames (empty: not computed).
+    std::vector<std::optional<std::string>> halves;
 };
 
 struct TimerReport {
@@ -137,6 +140,12 @@ std::string limiter_verdict(const LimiterRow& row, std::int64_t bound_ns);
 // bound_ns, one per rate, in the order of the rates' first appearance in rows.
 std::vector<LimiterRecommendation> recommend_limiters(const std::vector<LimiterRow>& rows,
                                                       std::int64_t bound_ns);
+
+// Records in each recommendation what the first and the second half of the frames recommended
+// (matched by rate) and says in its text whether it held in both.
+void note_half_stability(std::vector<LimiterRecommendation>& recs,
+                         const std::vector<LimiterRecommendation>& first_half,
+                         const std::vector<LimiterRecommendation>& second_half);
 
 // Fills in the statistics, histogram and bound check of a limiter row from its per-frame data.
 LimiterRow summarize_limiter(std::string limiter, int rate_hz, std::int64_t period_ns,

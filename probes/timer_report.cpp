@@ -245,9 +245,13 @@ nlohmann::json timer_report_to_json(const TimerReport& r) {
     }
     auto& recs = j["recommendations"] = nlohmann::json::array();
     for (const auto& rec : r.recommendations) {
+        nlohmann::json halves = nlohmann::json::array();
+        for (const auto& h : rec.halves)
+            halves.push_back(h ? nlohmann::json(*h) : nlohmann::json());
         recs.push_back({{"rate_hz", rec.rate_hz},
                         {"limiter", rec.limiter ? nlohmann::json(*rec.limiter) : nlohmann::json()},
-                        {"text", rec.text}});
+                        {"text", rec.text},
+                        {"halves", rec.halves.empty() ? nlohmann::json() : halves}});
     }
     return j;
 }
