@@ -91,6 +91,20 @@ std::string one_shot_verdict(const SampleSummary& overshoot, std::int64_t reques
     return v;
 }
 
+std::string periodic_halves_text(const SampleSummary& first_half,
+                                 const SampleSummary& second_half) {
+    const std::int64_t a = first_half.p99_ns;
+    const std::int64_t b = second_half.p99_ns;
+    std::string out = fmt::format("p99 {} in the first half of the wake-ups, {} in the second",
+                                  format_duration(a), format_duration(b));
+    // Twice apart: more than the run-to-run spread of a p99 on a quiet machine.
+    const std::int64_t low = std::min(a, b);
+    const std::int64_t high = std::max(a, b);
+    if (high > 2 * std::max<std::int64_t>(low, 1))
+        out += " (not stable: the load changed during the run)";
+    return out;
+}
+
 std::string periodic_verdict(const SampleSummary& latency, std::int64_t interval_ns,
                              std::int64_t overflows) {
     const std::string avg = format_duration(std::llround(latency.mean_ns));
@@ -368,7 +382,11 @@ void measure_periodic(const TimerProbeConfig& config, ProgressTracker& tracker,
         row.histogram = make_histogram(latency_ns, linear_edges_ns(kNsPerUs, histogram_buckets));
         row.log_histogram = make_histogram(latency_ns, log_edges_ns(20 * kNsPerMs));
         row.missed_periods = missed;
-        row.verdict = periodic_verdict(row.latency, row.interval_ns, row.histogram.overflows());
+        const auto mid = latency_ns.begin() + static_cast<std::ptrdiff_t>(latency_ns.size() / 2);
+        row.first_half = summarize(std::vector<std::int64_t>(latency_ns.begin(), mid));
+        row.second_half = summarize(std::vector<std::int64_t>(mid, latency_ns.end()));
+        row.verdict = periodic_verdict(row.latency, row.interval_ns, row.histogram.overflows()) +
+                      "; " + periodic_halves_text(row.first_half, row.second_half);
         report.periodic.push_back(std::move(row));
     }
 }

@@ -68,6 +68,10 @@ struct PeriodicRow {
     Histogram histogram;      // cyclictest's: 1 us buckets up to the interval, then overflows
     Histogram log_histogram;  // the same samples on the 1-2-5 scale, for the terminal
     std::int64_t missed_periods = 0;  // deadlines skipped because a wake-up came a period late
+    // The run is not repeated, so its two halves stand in for repeats: the latency of the first
+    // and of the second half of the wake-ups.
+    SampleSummary first_half;
+    SampleSummary second_half;
     std::string verdict;
 };
 
@@ -132,6 +136,9 @@ std::string one_shot_verdict(const SampleSummary& overshoot, std::int64_t reques
                              std::int64_t waited_ns);
 std::string periodic_verdict(const SampleSummary& latency, std::int64_t interval_ns,
                              std::int64_t overflows);
+// How the two halves of a periodic run compare: "p99 X in the first half of the wake-ups, Y in
+// the second", and "(unstable: ...)" when one is more than twice the other.
+std::string periodic_halves_text(const SampleSummary& first_half, const SampleSummary& second_half);
 std::string slack_verdict(const SampleSummary& with_current, std::int64_t current_slack_ns,
                           const SampleSummary& with_test, std::int64_t test_slack_ns);
 std::string limiter_verdict(const LimiterRow& row, std::int64_t bound_ns);

@@ -209,6 +209,7 @@ nlohmann::json timer_report_to_json(const TimerReport& r) {
         if (row.latency.count > 0) {
             p["latency_ns"] = summary_json(row.latency);
             p["latency_ns"]["avg"] = row.latency.mean_ns;
+            p["halves_p99_ns"] = {row.first_half.p99_ns, row.second_half.p99_ns};
             p["histogram"] = histogram_json(row.histogram);
             p["overflows"] = row.histogram.overflows();
             p["missed_periods"] = row.missed_periods;

@@ -194,5 +194,15 @@ TEST(TimerProbe, ARecommendationSaysWhetherEitherHalfOfTheFramesGivesTheSame) {
     EXPECT_FALSE(recs[1].halves[1].has_value());
 }
 
+TEST(TimerProbe, PeriodicHalvesAreComparedAndAFarApartPairIsCalledUnstable) {
+    SampleSummary a, b;
+    a.p99_ns = 100'000;
+    b.p99_ns = 150'000;
+    EXPECT_EQ(periodic_halves_text(a, b),
+              "p99 100.000 us in the first half of the wake-ups, 150.000 us in the second");
+    b.p99_ns = 250'000;
+    EXPECT_NE(periodic_halves_text(a, b).find("(not stable"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace loopscope
