@@ -109,14 +109,17 @@ void measure_cost(const ClockSource& s, std::int64_t budget_ns, int min_batches,
     r.read_cost_ns = median(std::move(batch_costs_ns));
 }
 
+struct CrossCount {
+    std::int64_t reads = 0;
+    std::int64_t backward = 0;
+    bool pinned = true;
+};
+
 // Two threads on two CPUs read the clock and publish the largest reading seen. A reading
-// smaller than a value already published before it was taken is a step back across cores.
-void measure_cross_thread(const ClockSource& s, std::int64_t budget_ns, ClockResult& r) {
-    const std::vector<int> cpus = usable_cpus();
-    if (cpus.size() < 2)
-        return;
-    r.cross_thread_checked = true;
-    r.cross_thread_cpus = {cpus[0], cpus[1]};
+// smaller than a value already published before it was taken is a step back across cores, if
+// the read really happened after the load of the published value: `read` must be ordered.
+CrossCount count_cross_thread(ClockReadFn read, const std::vector<int>& cpus,
+                              std::int64_t budget_ns) {
     std::atomic<std::int64_t> last{std::numeric_limits<std::int64_t>::min()};
     std::atomic<int> ready{0};
     std::atomic<bool> stop{false};
@@ -124,7 +127,7 @@ void measure_cross_thread(const ClockSource& s, std::int64_t budget_ns, ClockRes
     std::int64_t reads[2] = {0, 0};
     std::int64_t backward[2] = {0, 0};
     auto worker = [&](int index) {
-        if (!pin_current_thread(r.cross_thread_cpus[static_cast<std::size_t>(index)])) {
+        if (!pin_current_thread(cpus[static_cast<std::size_t>(index)])) {
             pinned = false;
         }
         ready.fetch_add(1);
@@ -134,7 +137,7 @@ void measure_cross_thread(const ClockSource& s, std::int64_t budget_ns, ClockRes
         std::int64_t back = 0;
         while (!stop.load(std::memory_order_relaxed)) {
             std::int64_t seen = last.load(std::memory_order_acquire);
-            const std::int64_t now = s.read();
+            const std::int64_t now = read();
             if (now < seen)
                 ++back;
             while (now > seen &&
@@ -153,9 +156,58 @@ void measure_cross_thread(const ClockSource& s, std::int64_t budget_ns, ClockRes
     stop = true;
     a.join();
     b.join();
-    r.cross_thread_pinned = pinned.load();
-    r.cross_thread_reads = reads[0] + reads[1];
-    r.cross_thread_backward_steps = backward[0] + backward[1];
+    return {reads[0] + reads[1], backward[0] + backward[1], pinned.load()};
+}
+
+// The verdict comes from the ordered read; a clock with a separate ordered read also gets the
+// plain read's count, reported apart as reordering.
+void measure_cross_thread(const ClockSource& s, std::int64_t budget_ns, ClockResult& r) {
+    const std::vector<int> cpus = usable_cpus();
+    if (cpus.size() < 2)
+        return;
+    r.cross_thread_checked = true;
+    r.cross_thread_cpus = {cpus[0], cpus[1]};
+    const bool two_reads = s.ordered_read != nullptr;
+    const CrossCount ordered =
+        count_cross_thread(two_reads ? s.ordered_read : s.read, r.cross_thread_cpus,
+                           two_reads ? budget_ns / 2 : budget_ns);
+    r.cross_thread_pinned = ordered.pinned;
+    r.cross_thread_reads = ordered.reads;
+    r.cross_thread_backward_steps = ordered.backward;
+    if (two_reads) {
+        r.cross_thread_read = s.ordered_read_name;
+        const CrossCount plain = count_cross_thread(s.read, r.cross_thread_cpus, budget_ns / 2);
+        r.cross_thread_pinned = r.cross_thread_pinned && plain.pinned;
+        r.cross_thread_unordered_reads = plain.reads;
+        r.cross_thread_unordered_backward_steps = plain.backward;
+    }
+}
+
+// Reads a coarse clock and the finer clock it samples back to back for budget_ns and records
+// every step with the time between the two reads around it.
+void watch_coarse_steps(const ClockSource& s, std::int64_t budget_ns, std::int64_t tick_ns,
+                        ClockResult& r) {
+    std::vector<CoarseStep> steps;
+    std::int64_t previous = s.read();
+    std::int64_t previous_fine = s.sampled_from();
+    const std::int64_t start = previous_fine;
+    std::int64_t reads = 0;
+    for (;;) {
+        const std::int64_t v = s.read();
+        const std::int64_t fine = s.sampled_from();
+        ++reads;
+        if (v != previous) {
+            steps.push_back({s.scale.to_ns(v - previous), fine - previous_fine});
+            previous = v;
+        }
+        previous_fine = fine;
+        if (fine - start >= budget_ns)
+            break;
+    }
+    r.steps_watched = true;
+    r.steps_watch_ns = previous_fine - start;
+    r.steps_watch_reads = reads;
+    r.steps = coarse_step_stats(steps, tick_ns, tick_ns / 50);
 }
 
 TickScale calibrated_scale(const Pair& a, const Pair& b) {
@@ -180,6 +232,9 @@ ClockProbeResult run_clock_probe(const ClockProbeOptions& options,
     out.reference_clock = reference_clock_name();
     out.duration_ns = options.duration_ns;
     out.min_reads = options.min_reads;
+    out.kernel_tick_ns = options.kernel_tick_ns;
+    out.config_hz = options.config_hz;
+    out.config_hz_from = options.config_hz_from;
     const std::int64_t run_start = reference_now_ns();
 
     const std::size_t n = sources.size();
@@ -208,8 +263,15 @@ ClockProbeResult run_clock_probe(const ClockProbeOptions& options,
             }
         };
         report(0.0);
-        measure_granularity(s, per_clock_ns * 6 / 10, options.min_reads, counts[i], r.reads,
-                            [&](double f) { report(0.6 * f); });
+        // A coarse clock needs few reads for its granularity but a long watch to see enough
+        // of its steps, so it gives two thirds of the granularity's time to the watch.
+        const bool watch = s.sampled_from != nullptr && options.kernel_tick_ns > 0;
+        measure_granularity(s, per_clock_ns * (watch ? 2 : 6) / 10, options.min_reads, counts[i],
+                            r.reads, [&](double f) { report((watch ? 0.2 : 0.6) * f); });
+        if (watch) {
+            report(0.2);
+            watch_coarse_steps(s, per_clock_ns * 4 / 10, options.kernel_tick_ns, r);
+        }
         report(0.6);
         measure_cost(s, per_clock_ns * 2 / 10, options.cost_batches, r);
         report(0.8);

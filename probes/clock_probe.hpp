@@ -21,6 +21,8 @@ struct ClockProbeOptions {
     std::int64_t min_reads = 1'000'000;        // per clock, for the granularity stream
     int cost_batches = 9;                      // at least; read cost = median over batches
     std::int64_t kernel_tick_ns = 0;           // to judge coarse clocks; 0 = unknown
+    int config_hz = 0;                         // the kernel's CONFIG_HZ; 0 = unknown
+    std::string config_hz_from;                // where config_hz was read
     bool cross_thread = true;                  // read each clock from two cores at once
     std::function<void(double fraction, std::string_view clock)> progress;
 };
@@ -52,6 +54,20 @@ struct ClockResult {
     bool cross_thread_pinned = false;
     std::int64_t cross_thread_reads = 0;
     std::int64_t cross_thread_backward_steps = 0;
+    // How the cross-core reads were taken: the ordered read (e.g. "lfence;rdtsc") for a clock
+    // that has one, else empty (the clock's own read, already ordered). The verdict above.
+    std::string cross_thread_read;
+    // The same check with the clock's plain read, for a clock that has an ordered one: its
+    // backward steps are reads executed ahead of the load before them (out-of-order execution).
+    // -1 when not measured.
+    std::int64_t cross_thread_unordered_reads = -1;
+    std::int64_t cross_thread_unordered_backward_steps = -1;
+
+    // A coarse clock watched step by step against the finer clock it samples; see CoarseStep.
+    bool steps_watched = false;
+    std::int64_t steps_watch_ns = 0;
+    std::int64_t steps_watch_reads = 0;
+    CoarseStepStats steps;
 
     double drift_ppm = 0.0;
     // How far the drift may be off from reading the clock at two instants only: a step of the
@@ -67,6 +83,9 @@ struct ClockProbeResult {
     std::int64_t elapsed_ns = 0;
     std::int64_t duration_ns = 0;  // as asked
     std::int64_t min_reads = 0;
+    std::int64_t kernel_tick_ns = 0;  // as given in the options; 0 = unknown
+    int config_hz = 0;
+    std::string config_hz_from;
     friend bool operator==(const ClockProbeResult&, const ClockProbeResult&) = default;
 };
 

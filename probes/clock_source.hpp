@@ -69,6 +69,13 @@ struct ClockSource {
     // that finer clock, in nanoseconds. Reading both tells how late a step became visible.
     ClockReadFn sampled_from = nullptr;
     ClockReadFn read = nullptr;
+    // A read that waits for every instruction before it (lfence;rdtsc) for a clock whose plain
+    // read may execute ahead of earlier loads (rdtsc); nullptr when `read` is already ordered
+    // (rdtscp, clock_gettime, whose vDSO orders its own counter read). Ordering across cores is
+    // judged with this read: an unordered read can see a value another core published after it
+    // and still be taken "earlier", which is out-of-order execution, not a clock going back.
+    ClockReadFn ordered_read = nullptr;
+    std::string ordered_read_name;  // how ordered_read reads, e.g. "lfence;rdtsc"
     ClockFillFn fill = nullptr;
     ClockSpinFn spin = nullptr;
 };

@@ -43,6 +43,12 @@ std::int64_t read_chrono() {
 std::int64_t read_rdtsc() {
     return static_cast<std::int64_t>(__rdtsc());
 }
+// LFENCE waits until every earlier instruction has completed locally, so the counter is read
+// after the load before it, as the kernel's rdtsc_ordered() does.
+std::int64_t read_rdtsc_ordered() {
+    _mm_lfence();
+    return static_cast<std::int64_t>(__rdtsc());
+}
 std::int64_t read_rdtscp() {
     unsigned aux;
     return static_cast<std::int64_t>(__rdtscp(&aux));
@@ -190,7 +196,11 @@ std::vector<ClockSource> clock_sources() {
         s.resolution_from = "1 tick at the calibrated frequency";
         s.calibrate_scale = true;
         set_reader<read_rdtsc>(s);
+        s.ordered_read = read_rdtsc_ordered;
+        s.ordered_read_name = "lfence;rdtsc";
         v.push_back(s);
+        s.ordered_read = nullptr;
+        s.ordered_read_name.clear();
         if (cpu.has_rdtscp) {
             s.name = "rdtscp";
             s.description = "the time-stamp counter read after earlier instructions complete";

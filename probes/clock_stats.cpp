@@ -127,4 +127,47 @@ double share_in_whole_ticks(const DeltaCounts& counts, TickScale scale, std::int
     return n > 0 ? static_cast<double>(whole) / static_cast<double>(n) : 0.0;
 }
 
+namespace {
+std::int64_t lower_median(std::vector<std::int64_t> v) {
+    if (v.empty())
+        return 0;
+    const auto mid = v.begin() + static_cast<std::ptrdiff_t>((v.size() - 1) / 2);
+    std::nth_element(v.begin(), mid, v.end());
+    return *mid;
+}
+}  // namespace
+
+CoarseStepStats coarse_step_stats(std::span<const CoarseStep> steps, std::int64_t tick_ns,
+                                  std::int64_t tolerance_ns) {
+    CoarseStepStats s;
+    std::vector<std::int64_t> sizes, gaps;
+    for (const CoarseStep& c : steps) {
+        ++s.steps;
+        sizes.push_back(c.step_ns);
+        gaps.push_back(c.reader_gap_ns);
+        if (tick_ns <= 0)
+            continue;
+        const std::int64_t ticks = (c.step_ns + tick_ns / 2) / tick_ns;
+        const std::int64_t off = c.step_ns - ticks * tick_ns;
+        if (ticks < 1 || off > tolerance_ns || -off > tolerance_ns) {
+            ++s.other;
+            continue;
+        }
+        s.max_ticks = std::max(s.max_ticks, ticks);
+        if (ticks == 1) {
+            ++s.one_tick;
+            continue;
+        }
+        ++s.multi_tick;
+        if (c.reader_gap_ns < tick_ns / 2) {
+            ++s.multi_tick_watched;
+            s.multi_tick_watched_max_gap_ns =
+                std::max(s.multi_tick_watched_max_gap_ns, c.reader_gap_ns);
+        }
+    }
+    s.median_step_ns = lower_median(std::move(sizes));
+    s.median_gap_ns = lower_median(std::move(gaps));
+    return s;
+}
+
 }  // namespace loopscope

@@ -81,4 +81,33 @@ double median(std::vector<double> values);
 double share_in_whole_ticks(const DeltaCounts& counts, TickScale scale, std::int64_t tick_ns,
                             std::int64_t tolerance_ns);
 
+// One step of a coarse clock as seen by a reader that reads it and the finer clock it samples
+// back to back: how far it moved, and how much time (by the finer clock) lay between the read
+// before the step and the read that saw it. A step of several ticks seen across a gap much
+// shorter than a tick was made by the kernel at once; across a gap of a tick or more the reader
+// was away (preempted) and simply missed the steps in between.
+struct CoarseStep {
+    std::int64_t step_ns = 0;
+    std::int64_t reader_gap_ns = 0;
+};
+
+struct CoarseStepStats {
+    std::int64_t steps = 0;
+    std::int64_t one_tick = 0;    // within the tolerance of one tick
+    std::int64_t multi_tick = 0;  // within the tolerance of two or more ticks
+    std::int64_t other = 0;       // not a whole number of ticks
+    // Multi-tick steps seen between two reads less than half a tick apart (the reader was
+    // watching: the clock itself jumped), and the widest such gap.
+    std::int64_t multi_tick_watched = 0;
+    std::int64_t multi_tick_watched_max_gap_ns = 0;
+    std::int64_t max_ticks = 0;       // largest whole-tick step, in ticks
+    std::int64_t median_step_ns = 0;  // lower median of the steps; 0 when none
+    std::int64_t median_gap_ns = 0;   // lower median of the reader gaps at the steps
+    friend bool operator==(const CoarseStepStats&, const CoarseStepStats&) = default;
+};
+
+// Classifies the steps against tick_ns (the kernel tick). Pure: tests feed made-up steps.
+CoarseStepStats coarse_step_stats(std::span<const CoarseStep> steps, std::int64_t tick_ns,
+                                  std::int64_t tolerance_ns);
+
 }  // namespace loopscope

@@ -146,6 +146,18 @@ void read_object(const J& o, const char* key, Need need, const char* expected,
     within(key, [&] { read_object(*v); });
 }
 
+// The same for an object that may be null (not measured): null leaves the fields as they are.
+template <class ReadObject>
+void read_object_or_null(const J& o, const char* key, const char* expected,
+                         ReadObject&& read_object_fields) {
+    const J* v = member(o, key, Need::optional, expected);
+    if (!v || v->is_null())
+        return;
+    if (!v->is_object())
+        throw ProbeSchemaMismatch(key, expected);
+    within(key, [&] { read_object_fields(*v); });
+}
+
 // {min, p50, p99, max, mean}; the count is written beside it ("samples", "loops", "frames").
 J summary_json(const SampleSummary& s) {
     return {{"min", s.min_ns},
@@ -193,6 +205,8 @@ void to_json(J& j, const SystemContext& c) {
     j["timer_slack_ns"] = nullable(c.timer_slack_ns >= 0, c.timer_slack_ns);
     j["kernel_tick_ns"] = nullable(c.kernel_tick_ns > 0, c.kernel_tick_ns);
     j["kernel_tick_from"] = c.kernel_tick_from;
+    j["config_hz"] = nullable(c.config_hz > 0, c.config_hz);
+    j["config_hz_from"] = c.config_hz_from;
     j["hypervisor"] = nullable(c.hypervisor, c.hypervisor_name);
     j["tsc"] = c.has_tsc;
     j["invariant_tsc"] = c.invariant_tsc;
@@ -214,6 +228,8 @@ void from_json(const J& j, SystemContext& c) {
     read_nullable(j, "timer_slack_ns", c.timer_slack_ns, std::int64_t{-1});
     read_nullable(j, "kernel_tick_ns", c.kernel_tick_ns, std::int64_t{-1});
     read(j, "kernel_tick_from", c.kernel_tick_from);
+    read_nullable(j, "config_hz", c.config_hz, -1);
+    read(j, "config_hz_from", c.config_hz_from);
     if (const J* h = member(j, "hypervisor", Need::optional, "")) {
         if (h->is_string()) {
             c.hypervisor = true;
@@ -258,12 +274,36 @@ void to_json(J& j, const ClockResult& c) {
     j["zero_delta_share"] = c.granularity.zero_delta_share;
     j["backward_steps"] = c.granularity.backward_steps;
     if (c.cross_thread_checked) {
-        j["cross_thread"] = J{{"cpus", c.cross_thread_cpus},
-                              {"pinned", c.cross_thread_pinned},
-                              {"reads", c.cross_thread_reads},
-                              {"backward_steps", c.cross_thread_backward_steps}};
+        J cross{{"cpus", c.cross_thread_cpus},
+                {"pinned", c.cross_thread_pinned},
+                {"reads", c.cross_thread_reads},
+                {"backward_steps", c.cross_thread_backward_steps},
+                {"read", nullable(!c.cross_thread_read.empty(), c.cross_thread_read)}};
+        if (c.cross_thread_unordered_backward_steps >= 0) {
+            cross["unordered"] = J{{"reads", c.cross_thread_unordered_reads},
+                                   {"backward_steps", c.cross_thread_unordered_backward_steps}};
+        } else {
+            cross["unordered"] = nullptr;
+        }
+        j["cross_thread"] = std::move(cross);
     } else {
         j["cross_thread"] = nullptr;
+    }
+    if (c.steps_watched) {
+        const CoarseStepStats& s = c.steps;
+        j["coarse_steps"] = J{{"watch_ns", c.steps_watch_ns},
+                              {"reads", c.steps_watch_reads},
+                              {"steps", s.steps},
+                              {"one_tick", s.one_tick},
+                              {"multi_tick", s.multi_tick},
+                              {"not_whole_ticks", s.other},
+                              {"multi_tick_watched", s.multi_tick_watched},
+                              {"multi_tick_watched_max_gap_ns", s.multi_tick_watched_max_gap_ns},
+                              {"max_ticks", s.max_ticks},
+                              {"median_step_ns", s.median_step_ns},
+                              {"median_reader_gap_ns", s.median_gap_ns}};
+    } else {
+        j["coarse_steps"] = nullptr;
     }
     j["whole_tick_share"] = nullable(c.whole_tick_share >= 0, c.whole_tick_share);
     j["drift_ppm"] = c.drift_ppm;
@@ -310,10 +350,34 @@ void from_json(const J& j, ClockResult& c) {
                 read(*cross, "pinned", c.cross_thread_pinned);
                 read(*cross, "reads", c.cross_thread_reads);
                 read(*cross, "backward_steps", c.cross_thread_backward_steps, Need::required);
+                if (const J* r = member(*cross, "read", Need::optional, "a name or null");
+                    r && !r->is_null()) {
+                    read(*cross, "read", c.cross_thread_read);
+                }
+                read_object_or_null(*cross, "unordered", "an object or null", [&](const J& u) {
+                    read(u, "reads", c.cross_thread_unordered_reads);
+                    read(u, "backward_steps", c.cross_thread_unordered_backward_steps,
+                         Need::required);
+                });
             });
         }
     }
     read_nullable(j, "whole_tick_share", c.whole_tick_share, -1.0);
+    read_object_or_null(j, "coarse_steps", "an object or null", [&](const J& o) {
+        CoarseStepStats& s = c.steps;
+        c.steps_watched = true;
+        read(o, "watch_ns", c.steps_watch_ns);
+        read(o, "reads", c.steps_watch_reads);
+        read(o, "steps", s.steps);
+        read(o, "one_tick", s.one_tick);
+        read(o, "multi_tick", s.multi_tick);
+        read(o, "not_whole_ticks", s.other);
+        read(o, "multi_tick_watched", s.multi_tick_watched);
+        read(o, "multi_tick_watched_max_gap_ns", s.multi_tick_watched_max_gap_ns);
+        read(o, "max_ticks", s.max_ticks);
+        read(o, "median_step_ns", s.median_step_ns);
+        read(o, "median_reader_gap_ns", s.median_gap_ns);
+    });
     read(j, "drift_ppm", c.drift_ppm, Need::required);
     read(j, "drift_uncertainty_ppm", c.drift_uncertainty_ppm);
     read(j, "drift_interval_ns", c.drift_interval_ns);
@@ -363,6 +427,7 @@ void to_json(J& j, const PeriodicRow& row) {
         J latency = summary_json(row.latency);
         latency["avg"] = row.latency.mean_ns;  // cyclictest's name for the mean
         j["latency_ns"] = std::move(latency);
+        j["halves_p99_ns"] = J::array({row.first_half.p99_ns, row.second_half.p99_ns});
         j["histogram"] = row.histogram;
         j["overflows"] = row.histogram.overflows();
         j["missed_periods"] = row.missed_periods;
@@ -388,6 +453,14 @@ void from_json(const J& j, PeriodicRow& row) {
             read(j.at("latency_ns"), "avg", avg, Need::required);
         });
         row.latency.count = loops;
+        if (const J* halves = member(j, "halves_p99_ns", Need::optional, "two numbers")) {
+            if (!halves->is_array() || halves->size() != 2 || !(*halves)[0].is_number() ||
+                !(*halves)[1].is_number()) {
+                throw ProbeSchemaMismatch("halves_p99_ns", "two numbers");
+            }
+            row.first_half.p99_ns = (*halves)[0].get<std::int64_t>();
+            row.second_half.p99_ns = (*halves)[1].get<std::int64_t>();
+        }
         std::int64_t overflows = 0;
         read(j, "overflows", overflows, Need::required);
         read_histogram(j, "histogram", row.histogram);
@@ -444,9 +517,13 @@ void from_json(const J& j, LimiterRow& row) {
 }
 
 void to_json(J& j, const LimiterRecommendation& r) {
+    J halves = J::array();
+    for (const auto& h : r.halves)
+        halves.push_back(nullable(h.has_value(), h.value_or("")));
     j = J{{"rate_hz", r.rate_hz},
           {"limiter", nullable(r.limiter.has_value(), r.limiter.value_or(""))},
-          {"text", r.text}};
+          {"text", r.text},
+          {"halves", nullable(!r.halves.empty(), halves)}};
 }
 
 void from_json(const J& j, LimiterRecommendation& r) {
@@ -457,6 +534,19 @@ void from_json(const J& j, LimiterRecommendation& r) {
     else if (!limiter->is_null())
         throw ProbeSchemaMismatch("limiter", "a string or null");
     read(j, "text", r.text);
+    if (const J* halves = member(j, "halves", Need::optional, "an array or null");
+        halves && !halves->is_null()) {
+        if (!halves->is_array())
+            throw ProbeSchemaMismatch("halves", "an array or null");
+        for (const J& h : *halves) {
+            if (h.is_string())
+                r.halves.emplace_back(h.get<std::string>());
+            else if (h.is_null())
+                r.halves.emplace_back(std::nullopt);
+            else
+                throw ProbeSchemaMismatch("halves", "limiter names or null");
+        }
+    }
 }
 
 void to_json(J& j, const TimerReport& r) {
@@ -510,6 +600,24 @@ void to_json(J& j, const ProbeDocument& d) {
     }
     if (d.timers)
         j["timers"] = *d.timers;
+    if (d.load) {
+        const MachineLoad& m = *d.load;
+        const auto snapshot = [](const LoadSnapshot& s) {
+            return J{{"load_1m", nullable(s.load_1m >= 0, s.load_1m)},
+                     {"load_5m", nullable(s.load_5m >= 0, s.load_5m)},
+                     {"load_15m", nullable(s.load_15m >= 0, s.load_15m)}};
+        };
+        J load = J::object();
+        load["before"] = snapshot(m.before);
+        load["after"] = snapshot(m.after);
+        load["cpu_measured"] = m.measured;
+        load["other_cpu_share"] = nullable(m.measured, m.other_share);
+        load["self_cpu_share"] = nullable(m.measured, m.self_share);
+        load["steal_share"] = nullable(m.measured, m.steal_share);
+        load["from"] = m.after.from;
+        load["warnings"] = machine_load_warnings(m, d.context ? d.context->logical_cpus : 0);
+        j["load"] = std::move(load);
+    }
 }
 
 void from_json(const J& j, ProbeDocument& d) {
@@ -551,6 +659,25 @@ void from_json(const J& j, ProbeDocument& d) {
             throw ProbeSchemaMismatch("timers", "an object");
         within("timers", [&] { d.timers = timers->get<TimerReport>(); });
     }
+    // "warnings" is not read: it follows from the rest (machine_load_warnings).
+    read_object(j, "load", Need::optional, "an object", [&](const J& o) {
+        MachineLoad m;
+        const auto snapshot = [&](const char* key, LoadSnapshot& s) {
+            read_object(o, key, Need::optional, "an object", [&](const J& v) {
+                read_nullable(v, "load_1m", s.load_1m, -1.0);
+                read_nullable(v, "load_5m", s.load_5m, -1.0);
+                read_nullable(v, "load_15m", s.load_15m, -1.0);
+            });
+        };
+        snapshot("before", m.before);
+        snapshot("after", m.after);
+        read(o, "cpu_measured", m.measured);
+        read_nullable(o, "other_cpu_share", m.other_share, 0.0);
+        read_nullable(o, "self_cpu_share", m.self_share, 0.0);
+        read_nullable(o, "steal_share", m.steal_share, 0.0);
+        read(o, "from", m.after.from);
+        d.load = std::move(m);
+    });
 }
 
 void throw_schema_error(const std::string& path, const std::string& where,

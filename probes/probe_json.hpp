@@ -28,6 +28,7 @@
 #include <string>
 
 #include "probes/clock_probe.hpp"
+#include "probes/machine_load.hpp"
 #include "probes/system_info.hpp"
 #include "probes/timer_probe.hpp"
 
@@ -44,6 +45,9 @@ struct ProbeDocument {
     std::optional<SystemContext> context;
     std::optional<ClockProbeResult> clocks;  // "clocks_run" and "clocks"
     std::optional<TimerReport> timers;
+    // How busy the machine was during the run. Its raw counters are not in the document: read
+    // back, only the load averages, the shares and where they were read from are set.
+    std::optional<MachineLoad> load;
     friend bool operator==(const ProbeDocument&, const ProbeDocument&) = default;
 };
 

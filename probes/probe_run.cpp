@@ -1,6 +1,8 @@
 // The probe sequence (see probe_run.hpp).
 #include "probes/probe_run.hpp"
 
+#include <algorithm>
+
 #include "probes/probe_json.hpp"
 
 namespace loopscope {
@@ -20,6 +22,7 @@ ProbeResults run_probes(const ProbeRunOptions& options, const ProbeRunCallbacks&
             callbacks.stage_done(s, results);
     };
 
+    const LoadSnapshot load_before = read_load_snapshot();
     started(ProbeStage::context);
     results.context = collect_system_context();
     done(ProbeStage::context);
@@ -29,6 +32,8 @@ ProbeResults run_probes(const ProbeRunOptions& options, const ProbeRunCallbacks&
         ClockProbeOptions clock = options.clock;
         // The coarse clocks' expected granularity is the kernel tick the context measured.
         clock.kernel_tick_ns = results.context.kernel_tick_ns;
+        clock.config_hz = std::max(results.context.config_hz, 0);
+        clock.config_hz_from = results.context.config_hz_from;
         clock.progress = progress;
         results.clocks = run_clock_probe(clock);
         done(ProbeStage::clocks);
@@ -39,6 +44,7 @@ ProbeResults run_probes(const ProbeRunOptions& options, const ProbeRunCallbacks&
         results.timers->quick = options.quick;
         done(ProbeStage::timers);
     }
+    results.load = machine_load_between(load_before, read_load_snapshot());
     return results;
 }
 
@@ -46,6 +52,7 @@ ProbeDocument probe_document(const ProbeResults& results) {
     ProbeDocument doc = make_probe_document(results.context);
     doc.clocks = results.clocks;
     doc.timers = results.timers;
+    doc.load = results.load;
     return doc;
 }
 

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "probes/clock_probe.hpp"
+#include "probes/machine_load.hpp"
 #include "probes/probe_json.hpp"
 #include "probes/system_info.hpp"
 #include "probes/timer_probe.hpp"
@@ -30,6 +31,8 @@ struct ProbeResults {
     SystemContext context;
     std::optional<ClockProbeResult> clocks;
     std::optional<TimerReport> timers;
+    // How busy the machine was from before the context to after the last stage.
+    MachineLoad load;
 };
 
 // Each callback may be empty. stage_started comes before a stage, progress during it (fraction

@@ -74,6 +74,11 @@ std::string context_markdown(const SystemContext& c) {
                    ? "unknown"
                    : fmt::format("{} ({:.0f} Hz, from {})", format_duration(c.kernel_tick_ns),
                                  1e9 / static_cast<double>(c.kernel_tick_ns), c.kernel_tick_from)});
+    if (c.config_hz > 0) {
+        t.add_row({"CONFIG_HZ",
+                   fmt::format("{} (a tick of {}, from {})", c.config_hz,
+                               format_duration(1'000'000'000 / c.config_hz), c.config_hz_from)});
+    }
     t.add_row({"hypervisor", c.hypervisor ? c.hypervisor_name : "none detected (CPUID)"});
     if (c.has_tsc) {
         t.add_row({"TSC", c.invariant_tsc ? "invariant (CPUID.80000007H:EDX[8])"

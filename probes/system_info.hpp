@@ -33,6 +33,8 @@ struct SystemContext {
     std::int64_t timer_slack_ns = -1;  // -1: unknown
     std::int64_t kernel_tick_ns = -1;  // resolution of the coarse clocks; -1: unknown
     std::string kernel_tick_from;      // where kernel_tick_ns comes from
+    int config_hz = -1;                // the kernel's CONFIG_HZ as built; -1: unknown
+    std::string config_hz_from;        // the kernel config it was read from
     bool hypervisor = false;
     std::string hypervisor_name;  // "KVM", "Hyper-V", ... or the raw CPUID signature
     bool has_tsc = false;

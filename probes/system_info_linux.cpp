@@ -4,9 +4,11 @@
 #include <sched.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -64,6 +66,54 @@ const char* build_type() {
 #endif
 }
 
+// CONFIG_HZ from a kernel config's text: the tick rate the kernel was built with, which the
+// coarse clocks' measured steps are checked against.
+int config_hz_in(std::istream& in) {
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("CONFIG_HZ=", 0) == 0) {
+            try {
+                return std::stoi(line.substr(10));
+            } catch (const std::exception&) {
+                return -1;
+            }
+        }
+    }
+    return -1;
+}
+
+// The kernel config is /boot/config-<release> on Debian, or /proc/config.gz where the kernel
+// exposes it (decompressed by gzip, so that no zlib is linked for one line).
+void read_config_hz(SystemContext& c) {
+    struct utsname u {};
+    if (::uname(&u) == 0) {
+        const std::string path = std::string("/boot/config-") + u.release;
+        std::ifstream f(path);
+        if (f) {
+            c.config_hz = config_hz_in(f);
+            if (c.config_hz > 0) {
+                c.config_hz_from = path;
+                return;
+            }
+        }
+    }
+    if (::access("/proc/config.gz", R_OK) != 0)
+        return;
+    FILE* pipe = ::popen("gzip -dc /proc/config.gz 2>/dev/null", "r");
+    if (pipe == nullptr)
+        return;
+    std::string text;
+    char buffer[4096];
+    std::size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0)
+        text.append(buffer, n);
+    ::pclose(pipe);
+    std::istringstream in(text);
+    c.config_hz = config_hz_in(in);
+    if (c.config_hz > 0)
+        c.config_hz_from = "/proc/config.gz";
+}
+
 std::vector<std::string> sanitizers() {
     std::vector<std::string> s;
 #if defined(__SANITIZE_ADDRESS__)
@@ -113,6 +163,7 @@ SystemContext collect_system_context() {
         c.kernel_tick_ns = static_cast<std::int64_t>(res.tv_sec) * 1'000'000'000 + res.tv_nsec;
         c.kernel_tick_from = "clock_getres(CLOCK_MONOTONIC_COARSE)";
     }
+    read_config_hz(c);
     c.hypervisor = cpu.hypervisor;
     if (cpu.hypervisor)
         c.hypervisor_name = hypervisor_name(cpu.hypervisor_vendor);

@@ -91,6 +91,20 @@ std::string one_shot_verdict(const SampleSummary& overshoot, std::int64_t reques
     return v;
 }
 
+std::string periodic_halves_text(const SampleSummary& first_half,
+                                 const SampleSummary& second_half) {
+    const std::int64_t a = first_half.p99_ns;
+    const std::int64_t b = second_half.p99_ns;
+    std::string out = fmt::format("p99 {} in the first half of the wake-ups, {} in the second",
+                                  format_duration(a), format_duration(b));
+    // Twice apart: more than the run-to-run spread of a p99 on a quiet machine.
+    const std::int64_t low = std::min(a, b);
+    const std::int64_t high = std::max(a, b);
+    if (high > 2 * std::max<std::int64_t>(low, 1))
+        out += " (not stable: the load changed during the run)";
+    return out;
+}
+
 std::string periodic_verdict(const SampleSummary& latency, std::int64_t interval_ns,
                              std::int64_t overflows) {
     const std::string avg = format_duration(std::llround(latency.mean_ns));
@@ -158,6 +172,31 @@ std::string limiter_verdict(const LimiterRow& row, std::int64_t bound_ns) {
     if (row.resyncs > 0)
         v += fmt::format("; {} frames lost a whole period", row.resyncs);
     return v;
+}
+
+void note_half_stability(std::vector<LimiterRecommendation>& recs,
+                         const std::vector<LimiterRecommendation>& first_half,
+                         const std::vector<LimiterRecommendation>& second_half) {
+    const auto pick = [](const std::vector<LimiterRecommendation>& v, int rate) {
+        for (const auto& r : v) {
+            if (r.rate_hz == rate)
+                return r.limiter;
+        }
+        return std::optional<std::string>{};
+    };
+    for (auto& rec : recs) {
+        const auto a = pick(first_half, rec.rate_hz);
+        const auto b = pick(second_half, rec.rate_hz);
+        rec.halves = {a, b};
+        if (a == rec.limiter && b == rec.limiter) {
+            rec.text += "; the same from either half of the frames";
+        } else {
+            rec.text += fmt::format(
+                "; not stable: the first half of the frames gives {}, the "
+                "second {}",
+                a.value_or("none"), b.value_or("none"));
+        }
+    }
 }
 
 std::vector<LimiterRecommendation> recommend_limiters(const std::vector<LimiterRow>& rows,
@@ -343,7 +382,11 @@ void measure_periodic(const TimerProbeConfig& config, ProgressTracker& tracker,
         row.histogram = make_histogram(latency_ns, linear_edges_ns(kNsPerUs, histogram_buckets));
         row.log_histogram = make_histogram(latency_ns, log_edges_ns(20 * kNsPerMs));
         row.missed_periods = missed;
-        row.verdict = periodic_verdict(row.latency, row.interval_ns, row.histogram.overflows());
+        const auto mid = latency_ns.begin() + static_cast<std::ptrdiff_t>(latency_ns.size() / 2);
+        row.first_half = summarize(std::vector<std::int64_t>(latency_ns.begin(), mid));
+        row.second_half = summarize(std::vector<std::int64_t>(mid, latency_ns.end()));
+        row.verdict = periodic_verdict(row.latency, row.interval_ns, row.histogram.overflows()) +
+                      "; " + periodic_halves_text(row.first_half, row.second_half);
         report.periodic.push_back(std::move(row));
     }
 }
@@ -402,7 +445,8 @@ void measure_slack(const TimerProbeConfig& config, const std::optional<std::int6
 
 // 4. Frame limiters at each rate.
 void measure_limiters(const TimerProbeConfig& config, const std::vector<LimiterSpec>& limiters,
-                      ProgressTracker& tracker, TimerReport& report) {
+                      ProgressTracker& tracker, TimerReport& report,
+                      std::vector<LimiterRow>& first_half, std::vector<LimiterRow>& second_half) {
     for (int rate : config.run_limiters ? config.limiter_rates_hz : std::vector<int>{}) {
         const std::int64_t period_ns = (kNsPerS + rate / 2) / rate;
         const int frames = limiter_frames(rate, config);
@@ -411,6 +455,19 @@ void measure_limiters(const TimerProbeConfig& config, const std::vector<LimiterS
             const LimiterRun run = run_limiter(spec, system_limiter_clock(), period_ns, frames);
             report.limiters.push_back(summarize_limiter(spec.name(), rate, period_ns, run.error_ns,
                                                         run.cpu_ns, run.resyncs, config.bound_ns));
+            // The halves have no resync count of their own: 0, which the recommendation
+            // does not use.
+            const auto half = [&](bool second) {
+                const auto cut = [&](const std::vector<std::int64_t>& v) {
+                    const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+                    return second ? std::vector<std::int64_t>(mid, v.end())
+                                  : std::vector<std::int64_t>(v.begin(), mid);
+                };
+                return summarize_limiter(spec.name(), rate, period_ns, cut(run.error_ns),
+                                         cut(run.cpu_ns), 0, config.bound_ns);
+            };
+            first_half.push_back(half(false));
+            second_half.push_back(half(true));
         }
     }
 }
@@ -436,8 +493,11 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
     measure_one_shot(config, methods, tracker, report);
     measure_periodic(config, tracker, report);
     measure_slack(config, slack_before, slack_method, tracker, report);
-    measure_limiters(config, limiters, tracker, report);
+    std::vector<LimiterRow> first_half, second_half;
+    measure_limiters(config, limiters, tracker, report, first_half, second_half);
     report.recommendations = recommend_limiters(report.limiters, config.bound_ns);
+    note_half_stability(report.recommendations, recommend_limiters(first_half, config.bound_ns),
+                        recommend_limiters(second_half, config.bound_ns));
     tracker.finish();
     report.elapsed_ns = monotonic_now_ns() - started_ns;
     return report;

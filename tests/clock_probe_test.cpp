@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <numeric>
+#include <thread>
 
 #include "probes/clock_probe.hpp"
 #include "tests/test_support.hpp"
@@ -122,6 +125,37 @@ TEST(ProbeClocksCommand, WritesTheDocumentedJsonForEveryClock) {
     if (!tick.is_null() && !coarse->at("granularity_min_ns").is_null()) {
         EXPECT_GE(coarse->at("granularity_min_ns").get<double>(), 0.98 * tick.get<double>());
     }
+    // Watched step by step, a coarse clock's counts add up and its steps are at least a tick.
+    if (!tick.is_null()) {
+        const json& steps = coarse->at("coarse_steps");
+        ASSERT_TRUE(steps.is_object());
+        EXPECT_EQ(steps.at("one_tick").get<std::int64_t>() +
+                      steps.at("multi_tick").get<std::int64_t>() +
+                      steps.at("not_whole_ticks").get<std::int64_t>(),
+                  steps.at("steps").get<std::int64_t>());
+        EXPECT_LE(steps.at("multi_tick_watched").get<std::int64_t>(),
+                  steps.at("multi_tick").get<std::int64_t>());
+        if (steps.at("steps").get<std::int64_t>() > 0) {
+            EXPECT_GE(steps.at("median_step_ns").get<double>(), 0.98 * tick.get<double>());
+        }
+    }
+    EXPECT_TRUE(find_clock(clocks, "CLOCK_MONOTONIC")->at("coarse_steps").is_null());
+    // The two-core verdict of the TSC is taken with ordered reads, the plain read apart.
+    if (const json* tsc = find_clock(clocks, "rdtsc"); tsc && !tsc->at("cross_thread").is_null()) {
+        EXPECT_EQ(tsc->at("cross_thread").at("read"), "lfence;rdtsc");
+        EXPECT_GT(tsc->at("cross_thread").at("unordered").at("reads").get<std::int64_t>(), 0);
+    }
+    // How busy the machine was, before and after.
+    const json& load = doc.at("load");
+    EXPECT_TRUE(load.at("before").contains("load_1m"));
+    EXPECT_TRUE(load.at("after").contains("load_1m"));
+    if (load.at("cpu_measured").get<bool>()) {
+        const double other = load.at("other_cpu_share");
+        const double steal = load.at("steal_share");
+        EXPECT_GE(other, 0.0);
+        EXPECT_LE(other + steal, 1.0);
+    }
+    EXPECT_TRUE(load.at("warnings").is_array());
 }
 
 TEST(ProbeClocksCommand, PrintsContextAndTablesAsMarkdownAndWritesTheJsonFile) {
@@ -144,4 +178,76 @@ TEST(ProbeClocksCommand, RefusesABadDurationWithExitCode2) {
         EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
         EXPECT_NE(r.err.find("error"), std::string::npos) << bad;
     }
+}
+
+namespace {
+// An ordered-read check independent of the probe's: two threads pinned to two CPUs pass a
+// token back and forth; each, on receiving it, reads the counter with `read` (RDTSCP, which
+// waits for the load of the token) and checks that the reading is not below the one the other
+// thread took before passing the token. Returns {hand-overs, backward steps}.
+std::pair<std::int64_t, std::int64_t> token_passing_check(ClockReadFn read, int cpu_a, int cpu_b,
+                                                          std::int64_t budget_ns) {
+    std::atomic<int> turn{0};
+    std::atomic<std::int64_t> published{0};
+    std::atomic<bool> stop{false};
+    std::atomic<std::int64_t> hand_overs{0};
+    std::atomic<std::int64_t> backward{0};
+    auto worker = [&](int me, int cpu) {
+        pin_current_thread(cpu);
+        while (!stop.load(std::memory_order_relaxed)) {
+            if (turn.load(std::memory_order_acquire) != me)
+                continue;
+            const std::int64_t before = published.load(std::memory_order_relaxed);
+            const std::int64_t now = read();
+            if (now < before)
+                backward.fetch_add(1, std::memory_order_relaxed);
+            published.store(now, std::memory_order_relaxed);
+            hand_overs.fetch_add(1, std::memory_order_relaxed);
+            turn.store(1 - me, std::memory_order_release);
+        }
+    };
+    std::thread a(worker, 0, cpu_a);
+    std::thread b(worker, 1, cpu_b);
+    std::this_thread::sleep_for(std::chrono::nanoseconds(budget_ns));
+    stop = true;
+    a.join();
+    b.join();
+    return {hand_overs.load(), backward.load()};
+}
+}  // namespace
+
+TEST(ClockProbe, CrossCoreVerdictOfTheTscAgreesWithAnIndependentOrderedReadCheck) {
+    const std::vector<int> cpus = usable_cpus();
+    if (cpus.size() < 2)
+        GTEST_SKIP() << "one usable CPU: no cross-core check";
+    // The probe judges the TSC with lfence;rdtsc and the max-publishing method; the check
+    // beside it reads with RDTSCP and passes a token.
+    std::vector<ClockSource> tsc;
+    ClockReadFn rdtscp = nullptr;
+    for (auto& s : clock_sources()) {
+        if (s.name == "rdtsc")
+            tsc.push_back(s);
+        if (s.name == "rdtscp")
+            rdtscp = s.read;
+    }
+    if (tsc.empty() || rdtscp == nullptr)
+        GTEST_SKIP() << "no TSC with RDTSCP on this CPU";
+    ClockProbeOptions options;
+    options.duration_ns = 500'000'000;  // 100 ms of it for the two cross-core checks
+    options.min_reads = 10'000;
+    const ClockProbeResult r = run_clock_probe(options, tsc);
+    ASSERT_EQ(r.clocks.size(), 1u);
+    const ClockResult& c = r.clocks[0];
+    ASSERT_TRUE(c.cross_thread_checked);
+    EXPECT_EQ(c.cross_thread_read, "lfence;rdtsc");
+    EXPECT_GT(c.cross_thread_reads, 0);
+    EXPECT_GT(c.cross_thread_unordered_reads, 0);
+    EXPECT_GE(c.cross_thread_unordered_backward_steps, 0);
+
+    const auto [hand_overs, backward] = token_passing_check(rdtscp, cpus[0], cpus[1], 100'000'000);
+    ASSERT_GT(hand_overs, 0);
+    // Both say the counter is monotonic across cores, or both saw it go back.
+    EXPECT_EQ(c.cross_thread_backward_steps == 0, backward == 0)
+        << "probe: " << c.cross_thread_backward_steps << " back in " << c.cross_thread_reads
+        << " ordered reads; token passing: " << backward << " back in " << hand_overs;
 }

@@ -202,3 +202,25 @@ TEST(ClockStats, TickScaleConvertsWithoutOverflow) {
     EXPECT_DOUBLE_EQ(tsc.ns_per_tick(), 0.4);
     EXPECT_DOUBLE_EQ(tsc.ticks_per_second(), 2.5e9);
 }
+
+TEST(CoarseSteps, AreClassifiedByWholeTicksAndByHowLongTheReaderWasAway) {
+    const std::vector<CoarseStep> steps = {
+        {4'000'000, 30},          // one tick
+        {8'000'001, 40},          // two ticks while watching: the clock jumped
+        {12'000'000, 5'000'000},  // three ticks after the reader was away longer than half a tick
+        {2'500'000, 50},          // not a whole tick
+        {3'990'000, 25},          // one tick within the 2% tolerance
+    };
+    const CoarseStepStats s = coarse_step_stats(steps, 4'000'000, 80'000);
+    EXPECT_EQ(s.steps, 5);
+    EXPECT_EQ(s.one_tick, 2);
+    EXPECT_EQ(s.multi_tick, 2);
+    EXPECT_EQ(s.other, 1);
+    EXPECT_EQ(s.multi_tick_watched, 1);
+    EXPECT_EQ(s.multi_tick_watched_max_gap_ns, 40);
+    EXPECT_EQ(s.max_ticks, 3);
+    EXPECT_EQ(s.median_step_ns, 4'000'000);  // lower median of 2.5, 3.99, 4, 8, 12 ms
+    EXPECT_EQ(s.median_gap_ns, 40);
+    EXPECT_EQ(coarse_step_stats({}, 4'000'000, 80'000).steps, 0);
+    EXPECT_EQ(coarse_step_stats({}, 4'000'000, 80'000).median_step_ns, 0);
+}

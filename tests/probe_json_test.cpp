@@ -138,8 +138,10 @@ KeyOrders documented_key_orders() {
     KeyOrders out;
     const std::string clocks = section(doc_text("probe-clocks.md"), "## The JSON document");
     keys_of_sketch(code_block(clocks), out);
-    // docs/probe-timers.md: the timer probe adds its section after the clocks'.
-    out[""].push_back("timers");
+    // docs/probe-timers.md: the timer probe adds its section after the clocks' (and before the
+    // machine load, which every run ends with).
+    auto& top = out[""];
+    top.insert(std::find(top.begin(), top.end(), "clocks") + 1, "timers");
     keys_of_table(clocks, "`context`:", "context", out);
     keys_of_table(clocks, "Each object of `clocks`:", "clocks[]", out);
     // "`clocks_run`: `duration_ns` (as asked), `elapsed_ns` (as taken), `min_reads`, ..."
@@ -232,6 +234,9 @@ ClockResult sample_clock(const std::string& name, double ticks_per_second, std::
     r.cross_thread_pinned = true;
     r.cross_thread_reads = 700'000;
     r.cross_thread_backward_steps = 12;
+    r.cross_thread_read = "lfence;rdtsc";
+    r.cross_thread_unordered_reads = 800'000;
+    r.cross_thread_unordered_backward_steps = 3;
     r.drift_ppm = -0.125;
     r.drift_uncertainty_ppm = 0.03;
     r.drift_interval_ns = 500'000'000;
@@ -303,10 +308,32 @@ ProbeDocument sample_document() {
     unseen.cross_thread_pinned = false;
     unseen.cross_thread_reads = 0;
     unseen.cross_thread_backward_steps = 0;
+    unseen.cross_thread_read.clear();
+    unseen.cross_thread_unordered_reads = -1;
+    unseen.cross_thread_unordered_backward_steps = -1;
     unseen.whole_tick_share = 0.98;
+    // A coarse clock watched step by step.
+    unseen.steps_watched = true;
+    unseen.steps_watch_ns = 200'000'000;
+    unseen.steps_watch_reads = 5'000'000;
+    unseen.steps = {50, 40, 8, 2, 6, 2'900, 3, 4'000'000, 1'000};
     clocks.clocks.push_back(unseen);
     d.clocks = clocks;
     d.timers = sample_timers();
+    // Only what the document holds: the raw counters are not in it.
+    MachineLoad load;
+    load.before.load_1m = 0.5;
+    load.before.load_5m = 0.25;
+    load.before.load_15m = 0.125;
+    load.after.load_1m = 1.5;
+    load.after.load_5m = -1.0;  // unknown: null
+    load.after.load_15m = 0.75;
+    load.after.from = "/proc/loadavg, /proc/stat";
+    load.measured = true;
+    load.other_share = 0.25;
+    load.self_share = 0.5;
+    load.steal_share = 0.0625;
+    d.load = load;
     return d;
 }
 
@@ -378,8 +405,8 @@ TEST(ProbeJson, ADocumentWrittenByProbeClocksReadsBackInTheDocumentedOrder) {
     KeyOrders seen;
     expect_documented_order(ProbeJson::parse(test::read_text(path)), "", documented_key_orders(),
                             seen);
-    EXPECT_EQ(seen[""],
-              (std::vector<std::string>{"schema", "generator", "context", "clocks_run", "clocks"}));
+    EXPECT_EQ(seen[""], (std::vector<std::string>{"schema", "generator", "context", "clocks_run",
+                                                  "clocks", "load"}));
     EXPECT_FALSE(seen["clocks[]"].empty());
     std::filesystem::remove_all(dir);
 }

@@ -175,5 +175,35 @@ TEST(TimerReportWriters, MarkdownHasATableForEachMeasurement) {
     EXPECT_NE(md.find("- 60 Hz: sleep, the cheapest within 500.000 us"), std::string::npos) << md;
 }
 
+TEST(TimerProbe, ARecommendationSaysWhetherEitherHalfOfTheFramesGivesTheSame) {
+    std::vector<LimiterRecommendation> recs(2);
+    recs[0].rate_hz = 60;
+    recs[0].limiter = "sleep";
+    recs[0].text = "60 Hz: sleep";
+    recs[1].rate_hz = 144;
+    recs[1].limiter = "spin";
+    recs[1].text = "144 Hz: spin";
+    std::vector<LimiterRecommendation> first = recs, second = recs;
+    second[1].limiter = std::nullopt;
+    note_half_stability(recs, first, second);
+    EXPECT_EQ(recs[0].text, "60 Hz: sleep; the same from either half of the frames");
+    EXPECT_EQ(recs[1].text,
+              "144 Hz: spin; not stable: the first half of the frames gives spin, "
+              "the second none");
+    ASSERT_EQ(recs[1].halves.size(), 2u);
+    EXPECT_EQ(recs[1].halves[0], std::optional<std::string>("spin"));
+    EXPECT_FALSE(recs[1].halves[1].has_value());
+}
+
+TEST(TimerProbe, PeriodicHalvesAreComparedAndAFarApartPairIsCalledUnstable) {
+    SampleSummary a, b;
+    a.p99_ns = 100'000;
+    b.p99_ns = 150'000;
+    EXPECT_EQ(periodic_halves_text(a, b),
+              "p99 100.000 us in the first half of the wake-ups, 150.000 us in the second");
+    b.p99_ns = 250'000;
+    EXPECT_NE(periodic_halves_text(a, b).find("(not stable"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace loopscope

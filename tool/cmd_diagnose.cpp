@@ -239,6 +239,8 @@ int run_diagnose(const DiagnoseArgs& args) {
     const SystemContext& context = probes.context;
     const std::string clocks_md = clocks_section_markdown(*probes.clocks);
     const std::string timers_md = render_timer_markdown(*probes.timers);
+    const std::string load_md =
+        machine_load_markdown(probes.load, context.logical_cpus, probes.timers.has_value());
 
     const std::vector<ScenarioOutcome> outcomes = run_scenarios(args.quick, dir);
     const std::vector<CaptureReport> reports = analyse_scenarios(outcomes);
@@ -247,7 +249,8 @@ int run_diagnose(const DiagnoseArgs& args) {
 
     write_diagnosis_files(dir,
                           fmt::format("# {}\n\n", kTitle) + context_section_markdown(context) +
-                              "\n" + clocks_md + "\n" + timers_md + "\n" + loops_md,
+                              "\n" + clocks_md + "\n" + timers_md + "\n" + load_md + "\n" +
+                              loops_md,
                           outcomes, reports, probes);
 
     fmt::print(
@@ -273,7 +276,8 @@ void add_diagnose_command(CLI::App& app, int& exit_code) {
         "report, replay and view).");
     cmd->add_option("-o,--output", args->output_dir, "Output folder (created if missing)")
         ->capture_default_str();
-    cmd->add_flag("--quick", args->quick, "A shorter run: about 13 s instead of about 35 s, with fewer samples");
+    cmd->add_flag("--quick", args->quick,
+                  "A shorter run: about 13 s instead of about 35 s, with fewer samples");
     cmd->callback([args, &exit_code] { exit_code = run_diagnose(*args); });
 }
 

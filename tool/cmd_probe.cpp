@@ -153,7 +153,13 @@ ProbeResults run_probes_and_print(const ProbeRunOptions& options, std::string_vi
             fmt::print("{}{}", options.clocks ? "\n" : "", render_timer_markdown(*r.timers));
         std::fflush(stdout);
     };
-    return run_probes(options, callbacks);
+    ProbeResults results = run_probes(options, callbacks);
+    if (markdown) {
+        fmt::print("\n{}", machine_load_markdown(results.load, results.context.logical_cpus,
+                                                 results.timers.has_value()));
+        std::fflush(stdout);
+    }
+    return results;
 }
 
 void add_probe_command(CLI::App& app, int& exit_code) {
