@@ -49,24 +49,33 @@ MachineLoad machine_load_between(const LoadSnapshot& before, const LoadSnapshot&
     return m;
 }
 
+LoadBusy machine_load_busy(const MachineLoad& load, int cpus) {
+    LoadBusy b;
+    b.other = load.measured && load.other_share >= kOtherShareBusy;
+    b.steal = load.measured && load.steal_share >= kStealShareBusy;
+    const double peak = std::max(load.before.load_1m, load.after.load_1m);
+    b.queueing = cpus > 0 && peak > static_cast<double>(cpus);
+    return b;
+}
+
 std::vector<std::string> machine_load_warnings(const MachineLoad& load, int cpus) {
     std::vector<std::string> w;
-    if (load.measured && load.other_share >= kOtherShareBusy) {
+    const LoadBusy busy = machine_load_busy(load, cpus);
+    if (busy.other) {
         w.push_back(fmt::format(
             "the machine was busy: other processes used {} of all CPU time during the run "
             "(this one {}): waits and read costs include time spent waiting for a CPU; rerun "
             "on a quiet machine before trusting tails and recommendations.",
             share(load.other_share), share(load.self_share)));
     }
-    if (load.measured && load.steal_share >= kStealShareBusy) {
+    if (busy.steal) {
         w.push_back(fmt::format(
             "the hypervisor ran other work on this guest's CPUs for {} of the run (steal "
             "time): wake-ups and frame times may be late by a host's time slice; measure on "
             "bare metal or a less loaded host.",
             share(load.steal_share)));
     }
-    const double peak = std::max(load.before.load_1m, load.after.load_1m);
-    if (cpus > 0 && peak > static_cast<double>(cpus)) {
+    if (busy.queueing) {
         w.push_back(fmt::format(
             "the 1-minute load average was {:.2f} before and {:.2f} after on {} CPUs: runnable "
             "threads were queueing for a CPU.",

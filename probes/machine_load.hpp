@@ -42,6 +42,17 @@ struct MachineLoad {
 
 MachineLoad machine_load_between(const LoadSnapshot& before, const LoadSnapshot& after);
 
+// Which kinds of "busy" a run met, each against its threshold in machine_load.cpp. Pure, so
+// `probe compare` marks a run that was busy when the other was not by the same rule as the
+// warnings below.
+struct LoadBusy {
+    bool other = false;     // other processes took a large share of the CPU time
+    bool steal = false;     // the hypervisor ran other work on this guest's CPUs
+    bool queueing = false;  // the 1-minute load average exceeded the CPU count
+    bool any() const { return other || steal || queueing; }
+};
+LoadBusy machine_load_busy(const MachineLoad& load, int cpus);
+
 // Warnings when the machine was busy enough to distort timing, each with its figures and what
 // to do; empty on a quiet machine. cpus: logical CPUs, for the load average.
 std::vector<std::string> machine_load_warnings(const MachineLoad& load, int cpus);

@@ -12,6 +12,7 @@
 #include "common/markdown_table.hpp"
 #include "core/duration.hpp"
 #include "probes/clock_report.hpp"
+#include "probes/machine_load.hpp"
 #include "probes/timer_compare.hpp"
 
 namespace loopscope {
@@ -27,6 +28,11 @@ struct ClockFigures {
         cross_backward_steps, drift_ppm;
     double drift_uncertainty_ppm = 0;
     double steps_seen = -1;  // positive deltas seen; -1 when unknown
+    std::string cross_read;  // how the cross-core reads were taken ("" = the clock's own read)
+    Number reordered;        // backward steps of the plain read across cores (TSC only)
+    Number reordered_reads;
+    Number jumps_watched;  // multi-tick steps of a coarse clock while watched
+    Number steps_watched;  // its steps seen while watched
 };
 
 ClockFigures figures_of(const ClockResult* c) {
@@ -47,6 +53,15 @@ ClockFigures figures_of(const ClockResult* c) {
     f.drift_ppm = c->drift_ppm;
     f.drift_uncertainty_ppm = c->drift_uncertainty_ppm;
     f.steps_seen = static_cast<double>(g.deltas - g.zero_deltas - g.backward_steps);
+    f.cross_read = c->cross_thread_read;
+    if (c->cross_thread_unordered_backward_steps >= 0) {
+        f.reordered = static_cast<double>(c->cross_thread_unordered_backward_steps);
+        f.reordered_reads = static_cast<double>(c->cross_thread_unordered_reads);
+    }
+    if (c->steps_watched) {
+        f.jumps_watched = static_cast<double>(c->steps.multi_tick_watched);
+        f.steps_watched = static_cast<double>(c->steps.steps);
+    }
     return f;
 }
 
@@ -116,6 +131,31 @@ CompareCell backward_cell(Number x, Number y, const char* where, bool steady) {
     return c;
 }
 
+// The cross-core check of both runs, or a cell saying they were taken with different reads: a
+// plain RDTSC's count is reordering, an ordered read's is the clock going back, and the two are
+// not one figure (documents written before the ordered read have the plain one).
+CompareCell cross_cell(const ClockFigures& a, const ClockFigures& b, bool steady) {
+    CompareCell c =
+        backward_cell(a.cross_backward_steps, b.cross_backward_steps, "across cores", steady);
+    if (a.cross_backward_steps && b.cross_backward_steps && a.cross_read != b.cross_read) {
+        const auto read = [](const std::string& r) { return r.empty() ? "own read" : r; };
+        c.a += fmt::format(" ({})", read(a.cross_read));
+        c.b += fmt::format(" ({})", read(b.cross_read));
+        c.matters = false;
+        c.why.clear();
+    }
+    return c;
+}
+
+// Shown, never marked: plain RDTSC's reordering against the load before it varies from run to
+// run on one machine, and a coarse clock's jumps while watched are how the kernel updates it.
+CompareCell count_of_cell(Number x, Number of_x, Number y, Number of_y) {
+    const auto text = [](Number n, Number of) {
+        return n ? fmt::format("{:.0f} of {:.0f}", *n, of.value_or(0.0)) : std::string("-");
+    };
+    return cell(text(x, of_x), text(y, of_y));
+}
+
 CompareCell drift_cell(const ClockFigures& a, const ClockFigures& b) {
     const Number x = a.drift_ppm, y = b.drift_ppm;
     CompareCell c =
@@ -148,7 +188,9 @@ std::vector<CompareCell> clock_cells(const ClockResult* ca, const ClockResult* c
             // coarse clock take several ticks at once, which moves the median from run to run.
             min_step, share_cell(a.zero_delta_share, b.zero_delta_share),
             backward_cell(a.backward_steps, b.backward_steps, "in one thread", steady),
-            backward_cell(a.cross_backward_steps, b.cross_backward_steps, "across cores", steady),
+            cross_cell(a, b, steady),
+            count_of_cell(a.reordered, a.reordered_reads, b.reordered, b.reordered_reads),
+            count_of_cell(a.jumps_watched, a.steps_watched, b.jumps_watched, b.steps_watched),
             drift_cell(a, b)};
 }
 
@@ -262,6 +304,39 @@ std::vector<CompareRow> compare_clocks(const std::vector<ClockResult>& a,
     return rows;
 }
 
+std::vector<CompareRow> compare_load(const MachineLoad& a, int cpus_a, const MachineLoad& b,
+                                     int cpus_b) {
+    const LoadBusy busy_a = machine_load_busy(a, cpus_a), busy_b = machine_load_busy(b, cpus_b);
+    const auto averages = [](const MachineLoad& m) {
+        const auto one = [](const LoadSnapshot& s) {
+            // Read back from a document, only the averages are set (not `valid`).
+            return s.load_1m >= 0 ? fmt::format("{:.2f}", s.load_1m) : std::string("unknown");
+        };
+        return one(m.before) + " -> " + one(m.after);
+    };
+    const auto share = [](const MachineLoad& m, double v) {
+        return m.measured ? fmt::format("{:.1f}%", v * 100.0) : std::string("not measured");
+    };
+    // A run that was busy when the other was not: its waits and read costs include time spent
+    // waiting for a CPU, so a difference in them may be the load, not the machine.
+    const auto row = [](const char* label, std::string x, std::string y, bool busy_x, bool busy_y,
+                        const char* what) {
+        CompareCell c = cell(std::move(x), std::move(y));
+        if (busy_x != busy_y) {
+            c.matters = true;
+            c.why = fmt::format("{} in {} only: its timing figures include waiting for a CPU", what,
+                                busy_x ? "A" : "B");
+        }
+        return CompareRow{label, {c}};
+    };
+    return {row("load average (1 min) before -> after", averages(a), averages(b), busy_a.queueing,
+                busy_b.queueing, "more runnable threads than CPUs"),
+            row("CPU time of other processes", share(a, a.other_share), share(b, b.other_share),
+                busy_a.other, busy_b.other, "a busy machine"),
+            row("steal time", share(a, a.steal_share), share(b, b.steal_share), busy_a.steal,
+                busy_b.steal, "a host short of CPU for this guest")};
+}
+
 const std::vector<SectionSpec>& compare_sections() {
     static const std::vector<SectionSpec> sections = [] {
         std::vector<SectionSpec> all = {
@@ -275,7 +350,7 @@ const std::vector<SectionSpec>& compare_sections() {
             {"clocks",
              "Clock sources",
              {"resolution", "read cost", "min step", "zero deltas", "back (1 thread)",
-              "back (2 cores)", "drift ppm"},
+              "back (2 cores)", "plain read reordered", "multi-tick jumps watched", "drift ppm"},
              [](const ProbeDocument& d) { return d.clocks.has_value(); },
              [](const ProbeDocument& a, const ProbeDocument& b) {
                  return compare_clocks(a.clocks->clocks, b.clocks->clocks);
@@ -283,6 +358,16 @@ const std::vector<SectionSpec>& compare_sections() {
         };
         for (auto& s : timer_compare_sections())
             all.push_back(std::move(s));
+        all.push_back({"load",
+                       "Machine load",
+                       {"value"},
+                       [](const ProbeDocument& d) { return d.load.has_value(); },
+                       [](const ProbeDocument& a, const ProbeDocument& b) {
+                           const auto cpus = [](const ProbeDocument& d) {
+                               return d.context ? d.context->logical_cpus : 0;
+                           };
+                           return compare_load(*a.load, cpus(a), *b.load, cpus(b));
+                       }});
         return all;
     }();
     return sections;
@@ -334,10 +419,11 @@ std::string comparison_markdown(const std::vector<CompareSection>& sections,
             continue;
         }
         MarkdownTable t;
-        t.add_column(s.key == "context" ? "" : "name", MarkdownTable::Align::left);
+        // Sections of one text value a row (context, load) read left to right.
+        const bool text_rows = s.key == "context" || s.key == "load";
+        t.add_column(text_rows ? "" : "name", MarkdownTable::Align::left);
         for (const auto& f : s.figures)
-            t.add_column(
-                f, s.key == "context" ? MarkdownTable::Align::left : MarkdownTable::Align::right);
+            t.add_column(f, text_rows ? MarkdownTable::Align::left : MarkdownTable::Align::right);
         for (const auto& r : s.rows) {
             std::vector<std::string> cells{r.item};
             for (std::size_t i = 0; i < r.cells.size(); ++i) {
@@ -358,8 +444,20 @@ std::string comparison_markdown(const std::vector<CompareSection>& sections,
     out += fmt::format("\n## Differences that matter ({})\n\n", matters.size());
     if (matters.empty())
         out += "None.\n";
-    for (const auto& m : matters)
-        out += "- " + m + "\n";
+    // A run measured on a busy machine when the other was not is said first: every timing
+    // difference after it may be the load rather than the machine or the change compared.
+    const auto is_load = [](const std::string& m) { return m.rfind("Machine load, ", 0) == 0; };
+    const std::size_t load_items =
+        static_cast<std::size_t>(std::count_if(matters.begin(), matters.end(), is_load));
+    std::stable_partition(matters.begin(), matters.end(), is_load);
+    for (std::size_t i = 0; i < matters.size(); ++i) {
+        out += "- " + matters[i] + "\n";
+        if (i + 1 == load_items && load_items < matters.size())
+            out +=
+                "\nOne run was measured on a busy machine and the other was not: the timing "
+                "differences below may come from that load. Compare runs taken on quiet "
+                "machines.\n\n";
+    }
     return out;
 }
 

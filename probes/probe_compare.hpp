@@ -56,6 +56,11 @@ std::vector<CompareRow> compare_context(const SystemContext& a, const SystemCont
 std::vector<CompareRow> compare_clocks(const std::vector<ClockResult>& a,
                                        const std::vector<ClockResult>& b);
 
+// The load each run was measured under (probes/machine_load.hpp). cpus: the document's logical
+// CPUs (0 = unknown). A run busy by the warnings' rules when the other was not matters.
+std::vector<CompareRow> compare_load(const MachineLoad& a, int cpus_a, const MachineLoad& b,
+                                     int cpus_b);
+
 std::vector<CompareSection> compare_documents(const ProbeDocument& a, const ProbeDocument& b);
 
 // Markdown: one table per section (cells "A / B", differences that matter in bold), then the

@@ -61,7 +61,8 @@ const CompareCell& cell(const std::vector<CompareRow>& rows, const std::string& 
     return it->cells.at(figure);
 }
 
-constexpr std::size_t kReadCost = 1, kMinStep = 2, kBackward = 4, kDrift = 6;
+constexpr std::size_t kReadCost = 1, kMinStep = 2, kBackward = 4, kCross = 5, kReordered = 6,
+                      kJumps = 7, kDrift = 8;
 }  // namespace
 
 TEST(ProbeCompare, MarksADearerClockANewBackwardStepAndADrift) {
@@ -77,7 +78,7 @@ TEST(ProbeCompare, MarksADearerClockANewBackwardStepAndADrift) {
     EXPECT_TRUE(cell(rows, "CLOCK_MONOTONIC", kDrift).matters);
     EXPECT_FALSE(cell(rows, "CLOCK_MONOTONIC", kMinStep).matters);
     // Half a nanosecond dearer and 0.05 ppm apart: noise, not a difference that matters.
-    for (std::size_t f = 0; f < 7; ++f)
+    for (std::size_t f = 0; f < rows[1].cells.size(); ++f)
         EXPECT_FALSE(cell(rows, "tsc", f).matters) << f;
 }
 
@@ -121,6 +122,94 @@ TEST(ProbeCompare, NoiseOfOneMachineDoesNotMatter) {
             EXPECT_FALSE(r.cells[f].matters) << r.item << " " << f << ": " << r.cells[f].why;
         }
     }
+}
+
+TEST(ProbeCompare, CrossCoreCountsTakenWithDifferentReadsAreNotComparedAsOne) {
+    // A document from before the ordered read: the TSC's cross-core count is plain RDTSC's
+    // reordering. The newer one checks with lfence;rdtsc and keeps the plain count apart.
+    json a = clock("tsc", 10, 0, 0);
+    a["cross_thread"] = {{"backward_steps", 40483}};
+    json b = clock("tsc", 10, 0, 0);
+    b["cross_thread"] = {{"backward_steps", 0},
+                         {"read", "lfence;rdtsc"},
+                         {"unordered", {{"reads", 1100000}, {"backward_steps", 682}}}};
+    const auto rows = compare_clocks_of(json::array({a}), json::array({b}));
+    const CompareCell& cross = cell(rows, "tsc", kCross);
+    EXPECT_FALSE(cross.matters) << cross.why;
+    EXPECT_EQ(cross.a, "40483 (own read)");
+    EXPECT_EQ(cross.b, "0 (lfence;rdtsc)");
+    const CompareCell& reordered = cell(rows, "tsc", kReordered);
+    EXPECT_FALSE(reordered.matters);
+    EXPECT_EQ(reordered.a, "-");
+    EXPECT_EQ(reordered.b, "682 of 1100000");
+    // Taken the same way, a steady clock that goes back in one run only still matters.
+    a["cross_thread"] = {{"backward_steps", 3}, {"read", "lfence;rdtsc"}};
+    EXPECT_TRUE(cell(compare_clocks_of(json::array({a}), json::array({b})), "tsc", kCross).matters);
+}
+
+TEST(ProbeCompare, ACoarseClocksJumpsWhileWatchedAreShownNotMarked) {
+    json a = clock("CLOCK_MONOTONIC_COARSE", 5, 0, 0);
+    json b = a;
+    a["coarse_steps"] = {{"watch_ns", 200000000}, {"reads", 1000},   {"steps", 50},
+                         {"one_tick", 50},        {"multi_tick", 0}, {"multi_tick_watched", 0}};
+    b["coarse_steps"] = a["coarse_steps"];
+    b["coarse_steps"]["multi_tick"] = 14;
+    b["coarse_steps"]["multi_tick_watched"] = 11;
+    const auto rows = compare_clocks_of(json::array({a}), json::array({b}));
+    const CompareCell& jumps = cell(rows, "CLOCK_MONOTONIC_COARSE", kJumps);
+    EXPECT_EQ(jumps.a, "0 of 50");
+    EXPECT_EQ(jumps.b, "11 of 50");
+    EXPECT_FALSE(jumps.matters);
+}
+
+TEST(ProbeCompare, ARunOnABusyMachineWhenTheOtherWasQuietMatters) {
+    const auto load = [](double other, double load_1m) {
+        return json{{"before", {{"load_1m", load_1m}, {"load_5m", 1.0}, {"load_15m", 1.0}}},
+                    {"after", {{"load_1m", load_1m}, {"load_5m", 1.0}, {"load_15m", 1.0}}},
+                    {"cpu_measured", true},
+                    {"other_cpu_share", other},
+                    {"self_cpu_share", 0.2},
+                    {"steal_share", 0.0},
+                    {"from", "/proc/stat"}};
+    };
+    json a = document("tsc", json::array({clock("CLOCK_MONOTONIC", 25, 0, 0)}));
+    a["context"]["logical_cpus"] = 2;
+    json b = a;
+    a["load"] = load(0.05, 0.4);
+    b["load"] = load(0.74, 7.2);
+    const auto sections = compare_documents(document_of(a), document_of(b));
+    const auto it = std::find_if(sections.begin(), sections.end(),
+                                 [](const CompareSection& s) { return s.key == "load"; });
+    ASSERT_NE(it, sections.end());
+    const CompareCell& other = cell(it->rows, "CPU time of other processes", 0);
+    EXPECT_TRUE(other.matters);
+    EXPECT_EQ(other.a, "5.0%");
+    EXPECT_EQ(other.b, "74.0%");
+    EXPECT_NE(other.why.find("in B only"), std::string::npos) << other.why;
+    const CompareCell& averages = cell(it->rows, "load average (1 min) before -> after", 0);
+    EXPECT_TRUE(averages.matters);  // 7.2 runnable threads on 2 CPUs
+    EXPECT_EQ(averages.b, "7.20 -> 7.20");
+    EXPECT_FALSE(cell(it->rows, "steal time", 0).matters);
+    // The load is said first, and that the timing differences after it may come from it.
+    b["clocks"] = json::array({clock("CLOCK_MONOTONIC", 60, 0, 0)});
+    const std::string md =
+        comparison_markdown(compare_documents(document_of(a), document_of(b)), "a", "b");
+    const auto load_line = md.find("- Machine load, CPU time of other processes");
+    const auto caveat = md.find("may come from that load");
+    const auto clock_line = md.find("- Clock sources, CLOCK_MONOTONIC, read cost");
+    ASSERT_NE(load_line, std::string::npos) << md;
+    ASSERT_NE(clock_line, std::string::npos) << md;
+    EXPECT_LT(load_line, caveat);
+    EXPECT_LT(caveat, clock_line);
+    b["clocks"] = a["clocks"];
+    // Both busy: the load is not a difference between the two runs.
+    a["load"] = b["load"];
+    EXPECT_EQ(differences_that_matter(compare_documents(document_of(a), document_of(b))), 0);
+    // Only one document says how busy its machine was: the section is named and skipped.
+    a.erase("load");
+    const auto one = compare_documents(document_of(a), document_of(b));
+    EXPECT_EQ(one.back().key, "load");
+    EXPECT_EQ(one.back().skipped, "only B has this section");
 }
 
 TEST(ProbeCompare, AnotherClocksourceMattersAndSkippedSectionsAreSaid) {
