@@ -102,12 +102,16 @@ class TerminalWriter final : public ReportWriter {
         text += "\n" + heading("Comparison (B - A)") + "\n";
         text += dim(comparison_method(c)) + "\n";
         const auto rows = comparison_rows(c);
-        text += fmt::format("  {:<16} {:>12} {:>12} {:>12}  {:<26} {}\n", "figure", "A", "B",
+        // The name column fits the longest name (displayed_low1_avg_fps), at least 16 wide.
+        std::size_t width = 16;
+        for (const ComparisonRow& row : rows)
+            width = std::max(width, row.figure.size());
+        text += fmt::format("  {:<{}} {:>12} {:>12} {:>12}  {:<26} {}\n", "figure", width, "A", "B",
                             "B - A", "95 % interval", "verdict");
         for (const ComparisonRow& row : rows) {
             const std::string verdict = row.verdict == "changed" ? warn(row.verdict) : row.verdict;
-            text += fmt::format("  {:<16} {:>12} {:>12} {:>12}  {:<26} {}\n", row.figure, row.a,
-                                row.b, row.difference, row.interval, verdict);
+            text += fmt::format("  {:<{}} {:>12} {:>12} {:>12}  {:<26} {}\n", row.figure, width,
+                                row.a, row.b, row.difference, row.interval, verdict);
         }
     }
 
