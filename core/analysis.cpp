@@ -8,6 +8,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <numeric>
 
 #include "common/errors.hpp"
 #include "core/units.hpp"
@@ -141,6 +142,37 @@ LoopConfig records_only_config(std::span<const FrameRecord> records) {
     return c;
 }
 
+// The application and displayed cadences from the first frame after the start-up segment to the
+// end of the range, computed as over the whole range. The segment is counted in series frames;
+// its end is mapped to the capture frame it stands for (a 2.x present timeline leaves generated
+// frames out of the series).
+void steady_cadences(CaptureReport& r, const Capture& capture) {
+    if (r.startup.frames >= r.series.frame_number.size())
+        return;
+    const auto first = static_cast<std::size_t>(r.series.frame_number[r.startup.frames]);
+    if (first < r.range.begin || first >= r.range.end)
+        return;
+    const std::size_t count = r.range.end - first;
+    const auto after = [&](const auto& v) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        return std::span<const T>(v).subspan(first, count);
+    };
+    const auto frames = after(capture.frame_ns);
+    const std::int64_t total_ns = std::accumulate(frames.begin(), frames.end(), std::int64_t{0});
+    if (r.has_generated) {
+        const auto gen = after(capture.generated);
+        const auto intervals = capture.app_interval_ns.size() == capture.frames()
+                                   ? application_intervals(after(capture.app_interval_ns), gen)
+                                   : cadence_intervals(frames, gen, false);
+        r.steady_application = summarise_cadence(
+            intervals, static_cast<std::size_t>(std::count(gen.begin(), gen.end(), 0)), total_ns);
+    }
+    if (r.displayed.frames > 0) {
+        const auto intervals = displayed_intervals(after(capture.display_ns));
+        r.steady_displayed = summarise_cadence(intervals, intervals.size(), total_ns);
+    }
+}
+
 }  // namespace
 
 CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& options) {
@@ -248,14 +280,18 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
         r.has_generated = std::any_of(gen.begin(), gen.end(), [](std::uint8_t g) { return g; });
         if (r.has_generated) {
             const auto frames = slice(capture.frame_ns);
-            r.application = cadence_figures(frames, gen, false);
             r.generated = cadence_figures(frames, gen, true);
             // The application's cadence from its own frame starts where the capture has them
             // (2.x FrameTime, 2.4+ MsBetweenAppStart), as the same recording in either layout
             // gives it.
             const auto app_interval = slice(capture.app_interval_ns);
-            if (!app_interval.empty())
-                r.application = application_cadence(app_interval, gen, frames);
+            r.application_intervals_ns = app_interval.empty()
+                                             ? cadence_intervals(frames, gen, false)
+                                             : application_intervals(app_interval, gen);
+            r.application =
+                summarise_cadence(r.application_intervals_ns,
+                                  static_cast<std::size_t>(std::count(gen.begin(), gen.end(), 0)),
+                                  std::accumulate(frames.begin(), frames.end(), std::int64_t{0}));
         }
     }
     // Without FrameType the two cadences cannot be split, but the alternation frame generation
@@ -266,8 +302,13 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
         capture.per_frame && capture.loop.empty()) {
         r.generation_suspicion = suspect_frame_generation(r.series.frame_ns);
     }
-    if ((r.has_generated || r.generation_suspicion.suspected) && have_display)
-        r.displayed = displayed_cadence(slice(capture.display_ns), slice(capture.frame_ns));
+    if ((r.has_generated || r.generation_suspicion.suspected) && have_display) {
+        r.displayed_intervals_ns = displayed_intervals(slice(capture.display_ns));
+        const auto frames = slice(capture.frame_ns);
+        r.displayed =
+            summarise_cadence(r.displayed_intervals_ns, r.displayed_intervals_ns.size(),
+                              std::accumulate(frames.begin(), frames.end(), std::int64_t{0}));
+    }
 
     if (capture.per_frame) {
         r.startup = detect_startup(r.series.frame_ns);
@@ -282,6 +323,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                 h.index += r.startup.frames;
             for (std::size_t& f : r.steady.stutter.frames)
                 f += r.startup.frames;
+            steady_cadences(r, capture);
         }
     }
     if (capture.loop.size() == n) {

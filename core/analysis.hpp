@@ -62,6 +62,12 @@ struct CaptureReport {
     // The displayed frames' cadence, when generated frames are marked or suspected and the
     // capture has display-change times (frames = 0 otherwise).
     CadenceFigures displayed;
+    // The intervals the application and displayed cadences summarise, in order (empty when the
+    // cadence is not given): the comparison resamples them.
+    std::vector<std::int64_t> application_intervals_ns, displayed_intervals_ns;
+    // The same two cadences without the start-up segment (frames = 0 when there is no segment
+    // or no such cadence).
+    CadenceFigures steady_application, steady_displayed;
 
     std::span<const FrameRecord> loop;  // loop records of the range (loopscope traces)
     // The loop configuration the trace's metadata states (policy, dt_ns, clamp_ns, max_steps,
@@ -99,6 +105,10 @@ struct Comparison {
     std::vector<FigureDifference> figures;
     std::size_t resamples = 0;
     std::size_t block_a = 0, block_b = 0;  // block lengths in frames
+    // The per-cadence figures (frame generation) resample each cadence's own intervals: block
+    // lengths in intervals, 0 when that cadence is not compared.
+    std::size_t block_application_a = 0, block_application_b = 0;
+    std::size_t block_displayed_a = 0, block_displayed_b = 0;
     std::uint64_t seed = 0;
 };
 

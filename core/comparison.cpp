@@ -2,6 +2,7 @@
 #include "core/comparison.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <exception>
@@ -43,6 +44,9 @@ double interval_point(std::vector<double> values, double p) {
         return values.back();
     return values[lo] + (h - static_cast<double>(lo)) * (values[lo + 1] - values[lo]);
 }
+
+// Salt of the per-cadence figures' generator ("cadence" in ASCII).
+constexpr std::uint64_t kCadenceSeedSalt = 0x63616465'6e6365ULL;
 
 }  // namespace
 
@@ -90,6 +94,40 @@ std::vector<const Figure*> compared_figures() {
     return figures;
 }
 
+std::vector<const Figure*> compared_cadence_figures(const CaptureReport& a,
+                                                    const CaptureReport& b) {
+    const auto both = [&](Cadence c) {
+        const auto has = [c](const CaptureReport& r) {
+            return c == Cadence::application
+                       ? r.has_generated && !r.application_intervals_ns.empty()
+                       : r.displayed.frames > 0 && !r.displayed_intervals_ns.empty();
+        };
+        return has(a) && has(b);
+    };
+    std::vector<const Figure*> figures;
+    for (const Figure& f : figure_catalogue()) {
+        if (f.compared && f.cadence_value && both(f.cadence))
+            figures.push_back(&f);
+    }
+    return figures;
+}
+
+namespace {
+
+// One cadence's intervals of A and B, resampled as the frame times are: the blocks and the
+// generator state at the start of each resample, fixed before any thread runs.
+struct CadenceResampling {
+    std::span<const std::int64_t> a, b;
+    std::size_t block_a = 0, block_b = 0;
+    std::vector<std::uint64_t> state_a, state_b;
+};
+
+const std::vector<std::int64_t>& intervals_of(const CaptureReport& r, Cadence c) {
+    return c == Cadence::application ? r.application_intervals_ns : r.displayed_intervals_ns;
+}
+
+}  // namespace
+
 Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std::size_t resamples,
                             std::uint64_t seed, const std::function<void(double)>& progress,
                             unsigned threads) {
@@ -120,6 +158,35 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
         skip(frames_b, c.block_b);
     }
 
+    // The per-cadence figures draw from a generator of their own, so adding them leaves the
+    // frame-time figures' intervals as they were.
+    const std::vector<const Figure*> cadence_names = compared_cadence_figures(a, b);
+    std::vector<std::vector<double>> cadence_diffs(cadence_names.size(),
+                                                   std::vector<double>(resamples));
+    std::array<CadenceResampling, 2> cadences;  // application, displayed
+    std::uint64_t cadence_state = seed ^ kCadenceSeedSalt;
+    for (const Cadence which : {Cadence::application, Cadence::displayed}) {
+        const bool compared = std::any_of(cadence_names.begin(), cadence_names.end(),
+                                          [which](const Figure* f) { return f->cadence == which; });
+        if (!compared)
+            continue;
+        CadenceResampling& cr = cadences[which == Cadence::application ? 0 : 1];
+        cr.a = intervals_of(a, which);
+        cr.b = intervals_of(b, which);
+        cr.block_a = bootstrap_block_frames(cr.a.size());
+        cr.block_b = bootstrap_block_frames(cr.b.size());
+        cr.state_a.resize(resamples);
+        cr.state_b.resize(resamples);
+        for (std::size_t k = 0; k < resamples; ++k) {
+            cr.state_a[k] = cadence_state;
+            draw_block_starts(cr.a.size(), cr.block_a, cadence_state, [](std::size_t) {});
+            cr.state_b[k] = cadence_state;
+            draw_block_starts(cr.b.size(), cr.block_b, cadence_state, [](std::size_t) {});
+        }
+        (which == Cadence::application ? c.block_application_a : c.block_displayed_a) = cr.block_a;
+        (which == Cadence::application ? c.block_application_b : c.block_displayed_b) = cr.block_b;
+    }
+
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
     std::mutex failure_mutex;
@@ -135,6 +202,25 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
                 const FrameStats sb = compute_frame_stats(rb, {}, false);
                 for (std::size_t f = 0; f < names.size(); ++f) {
                     diffs[f][k] = *names[f]->frame_value(sb) - *names[f]->frame_value(sa);
+                }
+                for (std::size_t i = 0; i < cadences.size(); ++i) {
+                    const CadenceResampling& cr = cadences[i];
+                    if (cr.state_a.empty())
+                        continue;
+                    std::uint64_t ca_state = cr.state_a[k];
+                    std::uint64_t cb_state = cr.state_b[k];
+                    // Frames and total time only set average_fps, which is not compared.
+                    const CadenceFigures ca =
+                        summarise_cadence(block_resample(cr.a, cr.block_a, ca_state), 0, 0);
+                    const CadenceFigures cb =
+                        summarise_cadence(block_resample(cr.b, cr.block_b, cb_state), 0, 0);
+                    const Cadence which = i == 0 ? Cadence::application : Cadence::displayed;
+                    for (std::size_t f = 0; f < cadence_names.size(); ++f) {
+                        if (cadence_names[f]->cadence == which) {
+                            cadence_diffs[f][k] = *cadence_names[f]->cadence_value(cb) -
+                                                  *cadence_names[f]->cadence_value(ca);
+                        }
+                    }
                 }
                 const std::size_t finished = ++done;
                 if (report && progress)
@@ -186,6 +272,19 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
         if (!diffs[f].empty()) {
             d.low = interval_point(diffs[f], 0.025);
             d.high = interval_point(diffs[f], 0.975);
+            d.significant = d.low > 0 || d.high < 0;
+        }
+        c.figures.push_back(std::move(d));
+    }
+    for (std::size_t f = 0; f < cadence_names.size(); ++f) {
+        FigureDifference d;
+        d.name = std::string(cadence_names[f]->key);
+        d.a = *cadence_names[f]->value(a);
+        d.b = *cadence_names[f]->value(b);
+        d.difference = d.b - d.a;
+        if (!cadence_diffs[f].empty()) {
+            d.low = interval_point(cadence_diffs[f], 0.025);
+            d.high = interval_point(cadence_diffs[f], 0.975);
             d.significant = d.low > 0 || d.high < 0;
         }
         c.figures.push_back(std::move(d));

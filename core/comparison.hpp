@@ -34,6 +34,10 @@ struct Figure;
 // times alone (not frames, duration_s or the refresh grid, which a resample does not change
 // meaningfully).
 std::vector<const Figure*> compared_figures();
+// The per-cadence figures compared for these two captures: those of the application cadence
+// when both mark generated frames, those of the displayed cadence when both have it. Each is
+// resampled from its cadence's intervals (CaptureReport::application_intervals_ns, ...).
+std::vector<const Figure*> compared_cadence_figures(const CaptureReport& a, const CaptureReport& b);
 
 // The resamples run on every core the machine has; the result is the same whatever the number
 // of threads (each resample's generator state is fixed before any of them runs). `progress`,

@@ -120,6 +120,30 @@ std::string cadence_stutter_text(const CadenceFigures& c) {
     return fmt::format("{} of time ({} frames), count share {}", percent(c.stutter.time_share),
                        c.stutter.frames.size(), percent(c.stutter.count_share));
 }
+// The per-cadence figures' numbers, once: the catalogue's value reads them from the report's
+// cadence, the comparison from a resampled one.
+double cadence_p99(const CadenceFigures& c) {
+    return c.interval.p99_ms;
+}
+double cadence_low1_average(const CadenceFigures& c) {
+    return c.fps.low1_average;
+}
+double cadence_stutter_share(const CadenceFigures& c) {
+    return c.stutter.time_share;
+}
+template <double (*Get)(const CadenceFigures&)>
+std::optional<double> of_cadence(const CadenceFigures& c) {
+    return Get(c);
+}
+template <double (*Get)(const CadenceFigures&)>
+std::optional<double> of_application(const CaptureReport& r) {
+    return Get(r.application);
+}
+template <double (*Get)(const CadenceFigures&)>
+std::optional<double> of_displayed(const CaptureReport& r) {
+    return Get(r.displayed);
+}
+
 constexpr std::string_view kCadencePercentiles =
     "linear interpolation at h = p·(N-1) over the intervals, as for the frame time above";
 constexpr std::string_view kCadenceLows =
@@ -586,9 +610,10 @@ const std::array kCatalogue = {
            .unit = "ms",
            .definition = kCadencePercentiles,
            .needs = kNeedsFrames | kNeedsGeneratedFrames,
-           .value = [](const CaptureReport& r) -> std::optional<double> {
-               return r.application.interval.p99_ms;
-           },
+           .value = of_application<cadence_p99>,
+           .compared = true,
+           .cadence = Cadence::application,
+           .cadence_value = of_cadence<cadence_p99>,
            .text = [](const CaptureReport& r) { return cadence_percentiles_text(r.application); }},
     Figure{.key = "app_low1_avg_fps",
            .section = "Frame generation",
@@ -596,18 +621,20 @@ const std::array kCatalogue = {
            .unit = "FPS",
            .definition = kCadenceLows,
            .needs = kNeedsFrames | kNeedsGeneratedFrames,
-           .value = [](const CaptureReport& r) -> std::optional<double> {
-               return r.application.fps.low1_average;
-           },
+           .value = of_application<cadence_low1_average>,
+           .compared = true,
+           .cadence = Cadence::application,
+           .cadence_value = of_cadence<cadence_low1_average>,
            .text = [](const CaptureReport& r) { return cadence_lows_text(r.application); }},
     Figure{.key = "app_stutter_share",
            .section = "Frame generation",
            .label = "application stutter",
            .definition = kCadenceStutter,
            .needs = kNeedsFrames | kNeedsGeneratedFrames,
-           .value = [](const CaptureReport& r) -> std::optional<double> {
-               return r.application.stutter.time_share;
-           },
+           .value = of_application<cadence_stutter_share>,
+           .compared = true,
+           .cadence = Cadence::application,
+           .cadence_value = of_cadence<cadence_stutter_share>,
            .text = [](const CaptureReport& r) { return cadence_stutter_text(r.application); }},
     Figure{.key = "displayed_fps",
            .section = "Frame generation",
@@ -627,9 +654,10 @@ const std::array kCatalogue = {
            .unit = "ms",
            .definition = kCadencePercentiles,
            .needs = kNeedsFrames | kNeedsDisplayedCadence,
-           .value = [](const CaptureReport& r) -> std::optional<double> {
-               return r.displayed.interval.p99_ms;
-           },
+           .value = of_displayed<cadence_p99>,
+           .compared = true,
+           .cadence = Cadence::displayed,
+           .cadence_value = of_cadence<cadence_p99>,
            .text = [](const CaptureReport& r) { return cadence_percentiles_text(r.displayed); }},
     Figure{.key = "displayed_low1_avg_fps",
            .section = "Frame generation",
@@ -637,18 +665,20 @@ const std::array kCatalogue = {
            .unit = "FPS",
            .definition = kCadenceLows,
            .needs = kNeedsFrames | kNeedsDisplayedCadence,
-           .value = [](const CaptureReport& r) -> std::optional<double> {
-               return r.displayed.fps.low1_average;
-           },
+           .value = of_displayed<cadence_low1_average>,
+           .compared = true,
+           .cadence = Cadence::displayed,
+           .cadence_value = of_cadence<cadence_low1_average>,
            .text = [](const CaptureReport& r) { return cadence_lows_text(r.displayed); }},
     Figure{.key = "displayed_stutter_share",
            .section = "Frame generation",
            .label = "displayed stutter",
            .definition = kCadenceStutter,
            .needs = kNeedsFrames | kNeedsDisplayedCadence,
-           .value = [](const CaptureReport& r) -> std::optional<double> {
-               return r.displayed.stutter.time_share;
-           },
+           .value = of_displayed<cadence_stutter_share>,
+           .compared = true,
+           .cadence = Cadence::displayed,
+           .cadence_value = of_cadence<cadence_stutter_share>,
            .text = [](const CaptureReport& r) { return cadence_stutter_text(r.displayed); }},
     // Without FrameType: the alternation frame generation leaves, with its evidence.
     Figure{.key = "suspected_generation_share",
@@ -855,6 +885,18 @@ const std::array kCatalogue = {
                    return fmt::format("{}", r.steady.hitches.hitches.size());
                },
            .describe = as_above},
+    // The two cadences of a frame-generation capture without the start-up segment: the headline
+    // rows above mix them, as the present timeline does.
+    Figure{.section = "Without start-up",
+           .label = "application frames",
+           .definition = "as in \"Frame generation\", after the start-up segment",
+           .needs = kNeedsFrames | kNeedsStartupSegment | kNeedsGeneratedFrames,
+           .text = [](const CaptureReport& r) { return cadence_text(r.steady_application); }},
+    Figure{.section = "Without start-up",
+           .label = "displayed frames",
+           .definition = "as in \"Frame generation\", after the start-up segment",
+           .needs = kNeedsFrames | kNeedsStartupSegment | kNeedsDisplayedCadence,
+           .text = [](const CaptureReport& r) { return cadence_text(r.steady_displayed); }},
     // Samples: what a sampled log (one row an interval average) can honestly give.
     Figure{.key = "samples",
            .section = "Samples",

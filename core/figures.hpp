@@ -36,6 +36,9 @@ enum FigureNeed : unsigned {
 // Where a figure's definition names its source column ("{}" in `definition`).
 enum class FigureColumn { none, frame_time, display };
 
+// The cadence a frame-generation figure is of (CaptureReport::application / ::displayed).
+enum class Cadence { none, application, displayed };
+
 struct Figure {
     // Stable name for --fail-if, the comparison and the JSON "figures" object; empty for a row
     // of the human-readable summary that has no single number (a histogram, a list).
@@ -57,6 +60,10 @@ struct Figure {
     // (the comparison); `compared` selects those the comparison shows.
     std::optional<double> (*frame_value)(const FrameStats&) = nullptr;
     bool compared = false;
+    // For a figure of one cadence: which, and its number from that cadence's figures alone, so
+    // the comparison recomputes it on resampled intervals of the cadence (`compared` as above).
+    Cadence cadence = Cadence::none;
+    std::optional<double> (*cadence_value)(const CadenceFigures&) = nullptr;
     // The summary cell as text, for figures with a label.
     std::string (*text)(const CaptureReport&) = nullptr;
     // The summary definition when it depends on more than the column (a window length, a

@@ -302,74 +302,84 @@ DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
     return d;
 }
 
-namespace {
-
-// The figures every cadence gives over its intervals.
-void summarise_cadence(CadenceFigures& c, std::span<const std::int64_t> intervals,
-                       std::int64_t total_ns) {
-    c.average_fps = total_ns > 0 ? static_cast<double>(c.frames) / ns_to_s(total_ns) : 0.0;
+CadenceFigures summarise_cadence(std::span<const std::int64_t> intervals, std::size_t frames,
+                                 std::int64_t total_ns) {
+    CadenceFigures c;
+    c.frames = frames;
+    c.average_fps = total_ns > 0 ? static_cast<double>(frames) / ns_to_s(total_ns) : 0.0;
     c.interval = summarize_frame_times(intervals);
     c.fps = fps_figures(c.interval);
     c.stutter = capframex_stutter(intervals);
+    return c;
 }
 
-}  // namespace
-
-CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
-                               std::span<const std::uint8_t> generated, bool want_generated) {
-    CadenceFigures c;
-    if (generated.size() != frame_ns.size())
-        return c;
+std::vector<std::int64_t> cadence_intervals(std::span<const std::int64_t> frame_ns,
+                                            std::span<const std::uint8_t> generated,
+                                            bool want_generated) {
     std::vector<std::int64_t> intervals;
+    if (generated.size() != frame_ns.size())
+        return intervals;
     std::int64_t since_last = 0;
     bool seen = false;
-    std::int64_t total = 0;
     for (std::size_t i = 0; i < frame_ns.size(); ++i) {
         since_last += frame_ns[i];
-        total += frame_ns[i];
         if ((generated[i] != 0) != want_generated)
             continue;
-        ++c.frames;
         if (seen)
             intervals.push_back(since_last);
         seen = true;
         since_last = 0;
     }
-    summarise_cadence(c, intervals, total);
-    return c;
+    return intervals;
+}
+
+CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
+                               std::span<const std::uint8_t> generated, bool want_generated) {
+    if (generated.size() != frame_ns.size())
+        return {};
+    const auto frames = static_cast<std::size_t>(
+        std::count_if(generated.begin(), generated.end(),
+                      [&](std::uint8_t g) { return (g != 0) == want_generated; }));
+    return summarise_cadence(cadence_intervals(frame_ns, generated, want_generated), frames,
+                             std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0}));
+}
+
+std::vector<std::int64_t> application_intervals(std::span<const std::int64_t> app_interval_ns,
+                                                std::span<const std::uint8_t> generated) {
+    std::vector<std::int64_t> intervals;
+    if (generated.size() != app_interval_ns.size())
+        return intervals;
+    for (std::size_t i = 0; i < app_interval_ns.size(); ++i) {
+        if (generated[i] == 0 && app_interval_ns[i] >= 0)
+            intervals.push_back(app_interval_ns[i]);
+    }
+    return intervals;
 }
 
 CadenceFigures application_cadence(std::span<const std::int64_t> app_interval_ns,
                                    std::span<const std::uint8_t> generated,
                                    std::span<const std::int64_t> frame_ns) {
-    CadenceFigures c;
     if (generated.size() != app_interval_ns.size())
-        return c;
-    std::vector<std::int64_t> intervals;
-    for (std::size_t i = 0; i < app_interval_ns.size(); ++i) {
-        if (generated[i] != 0)
-            continue;
-        ++c.frames;
-        if (app_interval_ns[i] >= 0)
-            intervals.push_back(app_interval_ns[i]);
-    }
-    summarise_cadence(c, intervals,
-                      std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0}));
-    return c;
+        return {};
+    const auto frames = static_cast<std::size_t>(std::count(generated.begin(), generated.end(), 0));
+    return summarise_cadence(application_intervals(app_interval_ns, generated), frames,
+                             std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0}));
 }
 
-CadenceFigures displayed_cadence(std::span<const std::int64_t> display_ns,
-                                 std::span<const std::int64_t> frame_ns) {
-    CadenceFigures c;
+std::vector<std::int64_t> displayed_intervals(std::span<const std::int64_t> display_ns) {
     std::vector<std::int64_t> intervals;
     for (const std::int64_t d : display_ns) {
         if (d >= 0)
             intervals.push_back(d);
     }
-    c.frames = intervals.size();
-    summarise_cadence(c, intervals,
-                      std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0}));
-    return c;
+    return intervals;
+}
+
+CadenceFigures displayed_cadence(std::span<const std::int64_t> display_ns,
+                                 std::span<const std::int64_t> frame_ns) {
+    const auto intervals = displayed_intervals(display_ns);
+    return summarise_cadence(intervals, intervals.size(),
+                             std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0}));
 }
 
 GenerationSuspicion suspect_frame_generation(std::span<const std::int64_t> frame_ns) {

@@ -175,6 +175,17 @@ struct CadenceFigures {
 };
 CadenceFigures cadence_figures(std::span<const std::int64_t> frame_ns,
                                std::span<const std::uint8_t> generated, bool want_generated);
+// The intervals each cadence below is summarised over, in order, and the summary itself: the
+// comparison resamples a cadence's intervals and summarises each resample the same way.
+std::vector<std::int64_t> cadence_intervals(std::span<const std::int64_t> frame_ns,
+                                            std::span<const std::uint8_t> generated,
+                                            bool want_generated);
+std::vector<std::int64_t> application_intervals(std::span<const std::int64_t> app_interval_ns,
+                                                std::span<const std::uint8_t> generated);
+std::vector<std::int64_t> displayed_intervals(std::span<const std::int64_t> display_ns);
+// frames: the class's frame count; total_ns: the time of all frames (for average_fps).
+CadenceFigures summarise_cadence(std::span<const std::int64_t> intervals, std::size_t frames,
+                                 std::int64_t total_ns);
 // The application frames' cadence from the time since the application's previous frame start
 // (app_interval_ns: 2.x FrameTime, 2.4+ MsBetweenAppStart; < 0 where unknown): interval = that
 // time of each application frame; average_fps = application frames / Σ frame_ns of all frames.

@@ -164,10 +164,21 @@ std::vector<ComparisonRow> comparison_rows(const Comparison& c) {
 }
 
 std::string comparison_method(const Comparison& c) {
-    return fmt::format(
+    std::string text = fmt::format(
         "B - A with a 95 % interval from a moving-block bootstrap ({} resamples, blocks of {} / "
         "{} consecutive frames, seed {}): \"changed\" when the interval excludes 0.",
         c.resamples, c.block_a, c.block_b, c.seed);
+    // The per-cadence figures resample their cadence's own intervals.
+    const auto cadence = [&](const char* name, std::size_t a, std::size_t b) {
+        if (a > 0)
+            text += fmt::format(
+                " The {} figures resample that cadence's intervals, in blocks "
+                "of {} / {}.",
+                name, a, b);
+    };
+    cadence("application", c.block_application_a, c.block_application_b);
+    cadence("displayed", c.block_displayed_a, c.block_displayed_b);
+    return text;
 }
 
 }  // namespace loopscope

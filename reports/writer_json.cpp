@@ -246,6 +246,11 @@ Json capture_json(const CaptureReport& r) {
                                       {"frame_time_ms", frame_time_json(r.steady.frame_time)},
                                       {"fps", fps_json(r.steady.fps)},
                                       {"stutter", stutter_json(r.steady, r)}};
+        // The cadences of a frame-generation capture, after the segment as in frame_generation.
+        if (r.steady_application.frames > 0)
+            seg["without_startup"]["application"] = cadence_json(r.steady_application);
+        if (r.steady_displayed.frames > 0)
+            seg["without_startup"]["displayed"] = cadence_json(r.steady_displayed);
     } else {
         seg["startup"] = nullptr;
     }
@@ -266,12 +271,22 @@ Json comparison_json(const Comparison& c) {
                                {"ci95_high", d.high},
                                {"significant", d.significant}};
     }
-    return Json{{"method", "moving-block bootstrap of B - A, 95 % percentile interval"},
-                {"resamples", c.resamples},
-                {"block_frames_a", c.block_a},
-                {"block_frames_b", c.block_b},
-                {"seed", c.seed},
-                {"figures", std::move(figures)}};
+    Json j{{"method", "moving-block bootstrap of B - A, 95 % percentile interval"},
+           {"resamples", c.resamples},
+           {"block_frames_a", c.block_a},
+           {"block_frames_b", c.block_b}};
+    // Per-cadence figures resample their cadence's own intervals (only when compared).
+    if (c.block_application_a > 0) {
+        j["block_application_intervals_a"] = c.block_application_a;
+        j["block_application_intervals_b"] = c.block_application_b;
+    }
+    if (c.block_displayed_a > 0) {
+        j["block_displayed_intervals_a"] = c.block_displayed_a;
+        j["block_displayed_intervals_b"] = c.block_displayed_b;
+    }
+    j["seed"] = c.seed;
+    j["figures"] = std::move(figures);
+    return j;
 }
 
 class JsonWriter final : public ReportWriter {

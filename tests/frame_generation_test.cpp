@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "core/analysis.hpp"
+#include "core/comparison.hpp"
 #include "core/figures.hpp"
 #include "reports/readers.hpp"
+#include "reports/writer.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {
@@ -210,6 +212,106 @@ TEST(FrameGenerationReport, MarkedFramesGiveEveryCadenceAndNameTheMixedTimeline)
     EXPECT_EQ(v2.generated_without_frame_time, 200u);
     EXPECT_FALSE(timeline_mixes_generated(v2));
     EXPECT_EQ(timeline_label(v2), "present timeline");
+}
+
+// Marked frame generation: generated (even) and application (odd) presents alternating.
+Capture marked_capture(std::vector<std::int64_t> frames) {
+    Capture c = synthetic_capture(std::move(frames));
+    c.generated.resize(c.frames());
+    for (std::size_t i = 0; i < c.generated.size(); ++i)
+        c.generated[i] = i % 2 == 0 ? 1 : 0;
+    return c;
+}
+
+TEST(FrameGenerationReport, WithoutStartUpEachCadenceIsGivenAfterTheSegment) {
+    // 30 loading presents of 100 ms, then 400 evenly paced presents 8 ms apart, generated and
+    // application in turn. (Presents alternating 15 / 1 ms would leave no start-up segment to
+    // find on the mixed timeline: half of them are far off its median.)
+    std::vector<std::int64_t> frames(30, ms(100));
+    frames.insert(frames.end(), 400, ms(8));
+    const Capture c = marked_capture(frames);
+    const CaptureReport r = analyse_capture(c, {});
+    ASSERT_GT(r.startup.frames, 0u) << r.startup.reason;
+    // Over the whole range the loading presents sit in the application intervals (200 ms each);
+    // after the segment the application runs every 16 ms.
+    EXPECT_GT(r.application.interval.p99_ms, 100.0);
+    const std::size_t after = r.startup.frames;
+    const std::span<const std::int64_t> steady_frames =
+        std::span<const std::int64_t>(c.frame_ns).subspan(after);
+    const std::span<const std::uint8_t> steady_generated =
+        std::span<const std::uint8_t>(c.generated).subspan(after);
+    const CadenceFigures expected = cadence_figures(steady_frames, steady_generated, false);
+    EXPECT_EQ(r.steady_application.frames, expected.frames);
+    EXPECT_DOUBLE_EQ(r.steady_application.interval.p99_ms, expected.interval.p99_ms);
+    EXPECT_DOUBLE_EQ(r.steady_application.average_fps, expected.average_fps);
+    EXPECT_EQ(after, 30u);
+    EXPECT_DOUBLE_EQ(r.steady_application.interval.p99_ms, 16.0);
+    EXPECT_EQ(r.steady_displayed.frames, c.frames() - after);
+
+    // Both rows in the summary's "Without start-up" section, beside the mixed headline.
+    int rows = 0;
+    for (const SummaryRow& row : summary_rows(r)) {
+        if (row.section == "Without start-up" &&
+            (row.label == "application frames" || row.label == "displayed frames"))
+            ++rows;
+    }
+    EXPECT_EQ(rows, 2);
+
+    // Without frame generation the rows are absent, not zero.
+    // (A report points into its capture: the capture must outlive it.)
+    const Capture plain_capture =
+        synthetic_capture(std::vector<std::int64_t>(frames.begin(), frames.begin() + 60));
+    const CaptureReport plain = analyse_capture(plain_capture, {});
+    for (const SummaryRow& row : summary_rows(plain))
+        EXPECT_NE(row.label, "application frames") << row.section;
+}
+
+TEST(FrameGenerationCompare, EachCadenceIsComparedOnItsOwnIntervals) {
+    // A: the application every 16 ms. B: every 20 ms (a 19 ms generated present then 1 ms).
+    const Capture ca = marked_capture(alternating(600, ms(15), ms(1)));
+    const Capture cb = marked_capture(alternating(600, ms(19), ms(1)));
+    const CaptureReport a = analyse_capture(ca, {});
+    const CaptureReport b = analyse_capture(cb, {});
+    const Comparison one = compare_captures(a, b, 60, kBootstrapSeed, {}, 1);
+    const auto find = [&](const Comparison& c, const std::string& key) {
+        const auto it = std::find_if(c.figures.begin(), c.figures.end(),
+                                     [&](const FigureDifference& d) { return d.name == key; });
+        EXPECT_NE(it, c.figures.end()) << key;
+        return *it;
+    };
+    const FigureDifference app = find(one, "app_p99_ms");
+    EXPECT_DOUBLE_EQ(app.a, 16.0);
+    EXPECT_DOUBLE_EQ(app.b, 20.0);
+    EXPECT_TRUE(app.significant);
+    EXPECT_GT(one.block_application_a, 0u);
+    // Both have display-change times (8 ms apart): the displayed cadence did not change.
+    const FigureDifference shown = find(one, "displayed_p99_ms");
+    EXPECT_DOUBLE_EQ(shown.difference, 0.0);
+    EXPECT_FALSE(shown.significant);
+    EXPECT_NE(comparison_method(one).find("application figures resample that cadence's"),
+              std::string::npos);
+
+    // The threads change nothing but the time taken, for these figures too.
+    const Comparison two = compare_captures(a, b, 60, kBootstrapSeed, {}, 2);
+    ASSERT_EQ(one.figures.size(), two.figures.size());
+    for (std::size_t i = 0; i < one.figures.size(); ++i) {
+        EXPECT_EQ(one.figures[i].low, two.figures[i].low) << one.figures[i].name;
+        EXPECT_EQ(one.figures[i].high, two.figures[i].high) << one.figures[i].name;
+    }
+
+    // Captures without frame generation compare the frame-time figures only, with the same
+    // intervals as before the per-cadence figures existed (their generator is apart).
+    const Capture cpa = synthetic_capture(alternating(600, ms(16), ms(17)));
+    const Capture cpb = synthetic_capture(alternating(600, ms(16), ms(18)));
+    const CaptureReport pa = analyse_capture(cpa, {});
+    const CaptureReport pb = analyse_capture(cpb, {});
+    const Comparison plain = compare_captures(pa, pb, 60);
+    EXPECT_EQ(plain.figures.size(), compared_figures().size());
+    EXPECT_EQ(plain.block_application_a, 0u);
+    // One side without marks: the application cadence is not compared.
+    const Comparison mixed = compare_captures(a, pb, 60);
+    for (const FigureDifference& d : mixed.figures)
+        EXPECT_NE(d.name, "app_p99_ms");
 }
 
 // A copy of a CSV capture without its FrameType column: what a log that cannot mark generated
