@@ -108,9 +108,10 @@ std::string machine_load_markdown(const MachineLoad& load, int cpus, bool timers
         if (timers_measured) {
             out +=
                 "- the limiter recommendation and the periodic wake-up latency above were "
-                "each measured once, under this load, and not repeated: rerun `loopscope "
-                "probe timers` when the machine is quiet and compare the two with `loopscope "
-                "probe compare` before relying on them.\n";
+                "measured in two runs, both under this load: runs that agree were stable under "
+                "it, not necessarily on a quiet machine. Rerun `loopscope probe timers` when the "
+                "machine is quiet and compare the two with `loopscope probe compare` before "
+                "relying on them.\n";
         }
     }
     return out;

@@ -58,8 +58,8 @@ LoadBusy machine_load_busy(const MachineLoad& load, int cpus);
 std::vector<std::string> machine_load_warnings(const MachineLoad& load, int cpus);
 
 // "## Machine load" with a before/after table and the warnings. timers_measured: the run
-// included the timer probe, whose limiter recommendation and periodic latency are measured
-// once; on a busy machine the section then says so, since they were not repeated.
+// included the timer probe, whose limiter recommendation and periodic latency are measured in
+// runs that all share this load; on a busy machine the section then says so.
 std::string machine_load_markdown(const MachineLoad& load, int cpus, bool timers_measured = false);
 
 }  // namespace loopscope

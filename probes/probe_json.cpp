@@ -427,7 +427,10 @@ void to_json(J& j, const PeriodicRow& row) {
         J latency = summary_json(row.latency);
         latency["avg"] = row.latency.mean_ns;  // cyclictest's name for the mean
         j["latency_ns"] = std::move(latency);
-        j["halves_p99_ns"] = J::array({row.first_half.p99_ns, row.second_half.p99_ns});
+        J repeats = J::array();
+        for (const SampleSummary& r : row.repeats)
+            repeats.push_back(r.p99_ns);
+        j["repeats_p99_ns"] = std::move(repeats);
         j["histogram"] = row.histogram;
         j["overflows"] = row.histogram.overflows();
         j["missed_periods"] = row.missed_periods;
@@ -453,13 +456,19 @@ void from_json(const J& j, PeriodicRow& row) {
             read(j.at("latency_ns"), "avg", avg, Need::required);
         });
         row.latency.count = loops;
-        if (const J* halves = member(j, "halves_p99_ns", Need::optional, "two numbers")) {
-            if (!halves->is_array() || halves->size() != 2 || !(*halves)[0].is_number() ||
-                !(*halves)[1].is_number()) {
-                throw ProbeSchemaMismatch("halves_p99_ns", "two numbers");
+        // "halves_p99_ns": what documents called the two runs before the periodic measurement
+        // was repeated (the two halves of one run); read as two repeats.
+        const char* key = j.contains("repeats_p99_ns") ? "repeats_p99_ns" : "halves_p99_ns";
+        if (const J* repeats = member(j, key, Need::optional, "an array of numbers")) {
+            if (!repeats->is_array())
+                throw ProbeSchemaMismatch(key, "an array of numbers");
+            for (const J& v : *repeats) {
+                if (!v.is_number_integer())
+                    throw ProbeSchemaMismatch(key, "an array of numbers");
+                SampleSummary r;
+                r.p99_ns = v.get<std::int64_t>();
+                row.repeats.push_back(r);
             }
-            row.first_half.p99_ns = (*halves)[0].get<std::int64_t>();
-            row.second_half.p99_ns = (*halves)[1].get<std::int64_t>();
         }
         std::int64_t overflows = 0;
         read(j, "overflows", overflows, Need::required);
@@ -517,13 +526,13 @@ void from_json(const J& j, LimiterRow& row) {
 }
 
 void to_json(J& j, const LimiterRecommendation& r) {
-    J halves = J::array();
-    for (const auto& h : r.halves)
-        halves.push_back(nullable(h.has_value(), h.value_or("")));
+    J repeats = J::array();
+    for (const auto& h : r.repeats)
+        repeats.push_back(nullable(h.has_value(), h.value_or("")));
     j = J{{"rate_hz", r.rate_hz},
           {"limiter", nullable(r.limiter.has_value(), r.limiter.value_or(""))},
           {"text", r.text},
-          {"halves", nullable(!r.halves.empty(), halves)}};
+          {"repeats", nullable(!r.repeats.empty(), repeats)}};
 }
 
 void from_json(const J& j, LimiterRecommendation& r) {
@@ -534,17 +543,19 @@ void from_json(const J& j, LimiterRecommendation& r) {
     else if (!limiter->is_null())
         throw ProbeSchemaMismatch("limiter", "a string or null");
     read(j, "text", r.text);
-    if (const J* halves = member(j, "halves", Need::optional, "an array or null");
-        halves && !halves->is_null()) {
-        if (!halves->is_array())
-            throw ProbeSchemaMismatch("halves", "an array or null");
-        for (const J& h : *halves) {
+    // "halves": the name before the limiters were repeated (the two halves of one run).
+    const char* key = j.contains("repeats") ? "repeats" : "halves";
+    if (const J* repeats = member(j, key, Need::optional, "an array or null");
+        repeats && !repeats->is_null()) {
+        if (!repeats->is_array())
+            throw ProbeSchemaMismatch(key, "an array or null");
+        for (const J& h : *repeats) {
             if (h.is_string())
-                r.halves.emplace_back(h.get<std::string>());
+                r.repeats.emplace_back(h.get<std::string>());
             else if (h.is_null())
-                r.halves.emplace_back(std::nullopt);
+                r.repeats.emplace_back(std::nullopt);
             else
-                throw ProbeSchemaMismatch("halves", "limiter names or null");
+                throw ProbeSchemaMismatch(key, "limiter names or null");
         }
     }
 }

@@ -91,17 +91,27 @@ std::string one_shot_verdict(const SampleSummary& overshoot, std::int64_t reques
     return v;
 }
 
-std::string periodic_halves_text(const SampleSummary& first_half,
-                                 const SampleSummary& second_half) {
-    const std::int64_t a = first_half.p99_ns;
-    const std::int64_t b = second_half.p99_ns;
-    std::string out = fmt::format("p99 {} in the first half of the wake-ups, {} in the second",
-                                  format_duration(a), format_duration(b));
+namespace {
+const char* ordinal(std::size_t i) {
+    static constexpr const char* kNames[] = {"first", "second", "third", "fourth", "fifth"};
+    return i < std::size(kNames) ? kNames[i] : "next";
+}
+}  // namespace
+
+std::string periodic_repeats_text(const std::vector<SampleSummary>& repeats) {
+    if (repeats.empty())
+        return "";
+    std::string out = "p99";
+    std::int64_t low = repeats[0].p99_ns, high = repeats[0].p99_ns;
+    for (std::size_t i = 0; i < repeats.size(); ++i) {
+        out += fmt::format("{} {} in the {}", i == 0 ? "" : ",", format_duration(repeats[i].p99_ns),
+                           i == 0 ? "first run" : ordinal(i));
+        low = std::min(low, repeats[i].p99_ns);
+        high = std::max(high, repeats[i].p99_ns);
+    }
     // Twice apart: more than the run-to-run spread of a p99 on a quiet machine.
-    const std::int64_t low = std::min(a, b);
-    const std::int64_t high = std::max(a, b);
     if (high > 2 * std::max<std::int64_t>(low, 1))
-        out += " (not stable: the load changed during the run)";
+        out += " (not stable: the load changed between the runs)";
     return out;
 }
 
@@ -174,9 +184,8 @@ std::string limiter_verdict(const LimiterRow& row, std::int64_t bound_ns) {
     return v;
 }
 
-void note_half_stability(std::vector<LimiterRecommendation>& recs,
-                         const std::vector<LimiterRecommendation>& first_half,
-                         const std::vector<LimiterRecommendation>& second_half) {
+void note_repeat_stability(std::vector<LimiterRecommendation>& recs,
+                           const std::vector<std::vector<LimiterRecommendation>>& per_repeat) {
     const auto pick = [](const std::vector<LimiterRecommendation>& v, int rate) {
         for (const auto& r : v) {
             if (r.rate_hz == rate)
@@ -185,16 +194,22 @@ void note_half_stability(std::vector<LimiterRecommendation>& recs,
         return std::optional<std::string>{};
     };
     for (auto& rec : recs) {
-        const auto a = pick(first_half, rec.rate_hz);
-        const auto b = pick(second_half, rec.rate_hz);
-        rec.halves = {a, b};
-        if (a == rec.limiter && b == rec.limiter) {
-            rec.text += "; the same from either half of the frames";
-        } else {
-            rec.text += fmt::format(
-                "; not stable: the first half of the frames gives {}, the "
-                "second {}",
-                a.value_or("none"), b.value_or("none"));
+        rec.repeats.clear();
+        bool same = true;
+        for (const auto& run : per_repeat) {
+            rec.repeats.push_back(pick(run, rec.rate_hz));
+            same = same && rec.repeats.back() == rec.limiter;
+        }
+        if (rec.repeats.empty())
+            continue;
+        if (same) {
+            rec.text += fmt::format("; the same in each of the {} runs", rec.repeats.size());
+            continue;
+        }
+        rec.text += "; not stable:";
+        for (std::size_t i = 0; i < rec.repeats.size(); ++i) {
+            rec.text += fmt::format("{} the {} run gives {}", i == 0 ? "" : ",", ordinal(i),
+                                    rec.repeats[i].value_or("none"));
         }
     }
 }
@@ -343,50 +358,86 @@ void measure_one_shot(const TimerProbeConfig& config, const std::vector<WaitMeth
     }
 }
 
-// 2. Periodic wake-up latency, at default scheduling and then real-time when allowed.
+// The share of `total` that repeat `r` of kTimerRepeats takes (the remainder to the first ones).
+int repeat_share(int total, int r) {
+    return total / kTimerRepeats + (r < total % kTimerRepeats ? 1 : 0);
+}
+
+// 2. Periodic wake-up latency, at default scheduling and then real-time when allowed, in
+// kTimerRepeats rounds over both.
 void measure_periodic(const TimerProbeConfig& config, ProgressTracker& tracker,
                       TimerReport& report) {
+    if (!config.run_periodic)
+        return;
     const int histogram_buckets =
         static_cast<int>(std::max<std::int64_t>(config.periodic_interval_ns / kNsPerUs, 1));
-    for (bool realtime : {false, true}) {
-        if (!config.run_periodic || (realtime && !config.periodic_realtime)) {
-            break;
-        }
-        tracker.start(config.periodic_loops * config.periodic_interval_ns,
-                      realtime ? "periodic, SCHED_FIFO" : "periodic, default scheduling");
+    struct Scheduled {
+        bool realtime = false;
+        bool ran = false;
+        bool refused = false;
+        ScheduledRun first;  // how the first round ran
         std::vector<std::int64_t> latency_ns;
+        std::vector<SampleSummary> repeats;
         std::int64_t missed = 0;
-        const ScheduledRun run = run_on_thread(realtime, [&] {
-            latency_ns =
-                measure_periodic_latency(system_limiter_clock(), config.periodic_interval_ns,
-                                         config.periodic_loops, &missed);
-        });
-        // Real-time was refused: the run was a second default-scheduling run. Keep it only to
-        // say so; its numbers would repeat the first row's meaning.
-        if (realtime && !run.realtime) {
-            PeriodicRow row;
+    };
+    std::vector<Scheduled> runs;
+    runs.emplace_back();
+    if (config.periodic_realtime) {
+        runs.emplace_back();
+        runs.back().realtime = true;
+    }
+    for (int r = 0; r < kTimerRepeats; ++r) {
+        const int loops = repeat_share(config.periodic_loops, r);
+        for (Scheduled& s : runs) {
+            if (s.refused || loops <= 0)
+                continue;
+            tracker.start(
+                loops * config.periodic_interval_ns,
+                fmt::format("{}, run {} of {}",
+                            s.realtime ? "periodic, SCHED_FIFO" : "periodic, default scheduling",
+                            r + 1, kTimerRepeats));
+            std::vector<std::int64_t> latency_ns;
+            std::int64_t missed = 0;
+            const ScheduledRun run = run_on_thread(s.realtime, [&] {
+                latency_ns = measure_periodic_latency(system_limiter_clock(),
+                                                      config.periodic_interval_ns, loops, &missed);
+            });
+            if (!s.ran)
+                s.first = run;
+            s.ran = true;
+            // Real-time was refused: the run was another default-scheduling run. Keep it only
+            // to say so; its numbers would repeat the first row's meaning.
+            if (s.realtime && !run.realtime) {
+                s.refused = true;
+                continue;
+            }
+            s.repeats.push_back(summarize(latency_ns));
+            s.latency_ns.insert(s.latency_ns.end(), latency_ns.begin(), latency_ns.end());
+            s.missed += missed;
+        }
+    }
+    for (const Scheduled& s : runs) {
+        if (!s.ran)
+            continue;
+        PeriodicRow row;
+        row.interval_ns = config.periodic_interval_ns;
+        row.note = s.first.note;
+        if (s.refused) {
             row.scheduling = "SCHED_FIFO";
-            row.note = run.note;
-            row.interval_ns = config.periodic_interval_ns;
-            row.verdict = "not run: " + run.note;
+            row.verdict = "not run: " + s.first.note;
             report.periodic.push_back(std::move(row));
             continue;
         }
-        PeriodicRow row;
-        row.scheduling = run.scheduling;
-        row.realtime = run.realtime;
-        row.memory_locked = run.memory_locked;
-        row.note = run.note;
-        row.interval_ns = config.periodic_interval_ns;
-        row.latency = summarize(latency_ns);
-        row.histogram = make_histogram(latency_ns, linear_edges_ns(kNsPerUs, histogram_buckets));
-        row.log_histogram = make_histogram(latency_ns, log_edges_ns(20 * kNsPerMs));
-        row.missed_periods = missed;
-        const auto mid = latency_ns.begin() + static_cast<std::ptrdiff_t>(latency_ns.size() / 2);
-        row.first_half = summarize(std::vector<std::int64_t>(latency_ns.begin(), mid));
-        row.second_half = summarize(std::vector<std::int64_t>(mid, latency_ns.end()));
+        row.scheduling = s.first.scheduling;
+        row.realtime = s.first.realtime;
+        row.memory_locked = s.first.memory_locked;
+        row.latency = summarize(s.latency_ns);
+        row.histogram = make_histogram(s.latency_ns, linear_edges_ns(kNsPerUs, histogram_buckets));
+        row.log_histogram = make_histogram(s.latency_ns, log_edges_ns(20 * kNsPerMs));
+        row.missed_periods = s.missed;
+        row.repeats = s.repeats;
         row.verdict = periodic_verdict(row.latency, row.interval_ns, row.histogram.overflows()) +
-                      "; " + periodic_halves_text(row.first_half, row.second_half);
+                      "; " + periodic_repeats_text(row.repeats);
         report.periodic.push_back(std::move(row));
     }
 }
@@ -443,32 +494,49 @@ void measure_slack(const TimerProbeConfig& config, const std::optional<std::int6
     }
 }
 
-// 4. Frame limiters at each rate.
+// 4. Frame limiters at each rate, in kTimerRepeats rounds over every rate and limiter. The rows
+// are over the frames of all rounds; `per_repeat` gets each round's rows alone.
 void measure_limiters(const TimerProbeConfig& config, const std::vector<LimiterSpec>& limiters,
                       ProgressTracker& tracker, TimerReport& report,
-                      std::vector<LimiterRow>& first_half, std::vector<LimiterRow>& second_half) {
-    for (int rate : config.run_limiters ? config.limiter_rates_hz : std::vector<int>{}) {
-        const std::int64_t period_ns = (kNsPerS + rate / 2) / rate;
-        const int frames = limiter_frames(rate, config);
-        for (const auto& spec : limiters) {
-            tracker.start(frames * period_ns, fmt::format("{} at {} Hz", spec.name(), rate));
-            const LimiterRun run = run_limiter(spec, system_limiter_clock(), period_ns, frames);
-            report.limiters.push_back(summarize_limiter(spec.name(), rate, period_ns, run.error_ns,
-                                                        run.cpu_ns, run.resyncs, config.bound_ns));
-            // The halves have no resync count of their own: 0, which the recommendation
-            // does not use.
-            const auto half = [&](bool second) {
-                const auto cut = [&](const std::vector<std::int64_t>& v) {
-                    const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-                    return second ? std::vector<std::int64_t>(mid, v.end())
-                                  : std::vector<std::int64_t>(v.begin(), mid);
-                };
-                return summarize_limiter(spec.name(), rate, period_ns, cut(run.error_ns),
-                                         cut(run.cpu_ns), 0, config.bound_ns);
-            };
-            first_half.push_back(half(false));
-            second_half.push_back(half(true));
+                      std::vector<std::vector<LimiterRow>>& per_repeat) {
+    struct Frames {
+        std::string name;
+        int rate_hz = 0;
+        std::int64_t period_ns = 0;
+        std::vector<std::int64_t> error_ns, cpu_ns;
+        std::int64_t resyncs = 0;
+    };
+    std::vector<Frames> all;  // rate by rate, each limiter in turn: the rows' order
+    const std::vector<int> rates =
+        config.run_limiters ? config.limiter_rates_hz : std::vector<int>{};
+    for (int r = 0; r < kTimerRepeats; ++r) {
+        std::vector<LimiterRow> round;
+        std::size_t next = 0;
+        for (int rate : rates) {
+            const std::int64_t period_ns = (kNsPerS + rate / 2) / rate;
+            const int frames = repeat_share(limiter_frames(rate, config), r);
+            for (const auto& spec : limiters) {
+                if (r == 0)
+                    all.push_back({spec.name(), rate, period_ns, {}, {}, 0});
+                Frames& f = all[next++];
+                if (frames <= 0)
+                    continue;
+                tracker.start(frames * period_ns,
+                              fmt::format("{} at {} Hz, run {} of {}", spec.name(), rate, r + 1,
+                                          kTimerRepeats));
+                const LimiterRun run = run_limiter(spec, system_limiter_clock(), period_ns, frames);
+                round.push_back(summarize_limiter(spec.name(), rate, period_ns, run.error_ns,
+                                                  run.cpu_ns, run.resyncs, config.bound_ns));
+                f.error_ns.insert(f.error_ns.end(), run.error_ns.begin(), run.error_ns.end());
+                f.cpu_ns.insert(f.cpu_ns.end(), run.cpu_ns.begin(), run.cpu_ns.end());
+                f.resyncs += run.resyncs;
+            }
         }
+        per_repeat.push_back(std::move(round));
+    }
+    for (const Frames& f : all) {
+        report.limiters.push_back(summarize_limiter(f.name, f.rate_hz, f.period_ns, f.error_ns,
+                                                    f.cpu_ns, f.resyncs, config.bound_ns));
     }
 }
 
@@ -493,11 +561,13 @@ TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress&
     measure_one_shot(config, methods, tracker, report);
     measure_periodic(config, tracker, report);
     measure_slack(config, slack_before, slack_method, tracker, report);
-    std::vector<LimiterRow> first_half, second_half;
-    measure_limiters(config, limiters, tracker, report, first_half, second_half);
+    std::vector<std::vector<LimiterRow>> per_repeat;
+    measure_limiters(config, limiters, tracker, report, per_repeat);
     report.recommendations = recommend_limiters(report.limiters, config.bound_ns);
-    note_half_stability(report.recommendations, recommend_limiters(first_half, config.bound_ns),
-                        recommend_limiters(second_half, config.bound_ns));
+    std::vector<std::vector<LimiterRecommendation>> repeat_recommendations;
+    for (const auto& rows : per_repeat)
+        repeat_recommendations.push_back(recommend_limiters(rows, config.bound_ns));
+    note_repeat_stability(report.recommendations, repeat_recommendations);
     tracker.finish();
     report.elapsed_ns = monotonic_now_ns() - started_ns;
     return report;

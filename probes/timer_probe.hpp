@@ -59,6 +59,11 @@ struct OneShotRow {
     friend bool operator==(const OneShotRow&, const OneShotRow&) = default;
 };
 
+// The periodic and limiter measurements run this many times, one round over the whole set after
+// the other (so a change of load between rounds shows), each round with its share of the loops or
+// frames; their verdicts say whether every round agreed. The rows' figures are over all rounds.
+inline constexpr int kTimerRepeats = 2;
+
 struct PeriodicRow {
     std::string scheduling;  // "SCHED_OTHER", "SCHED_FIFO 80"
     bool realtime = false;
@@ -69,10 +74,8 @@ struct PeriodicRow {
     Histogram histogram;      // cyclictest's: 1 us buckets up to the interval, then overflows
     Histogram log_histogram;  // the same samples on the 1-2-5 scale, for the terminal
     std::int64_t missed_periods = 0;  // deadlines skipped because a wake-up came a period late
-    // The run is not repeated, so its two halves stand in for repeats: the latency of the first
-    // and of the second half of the wake-ups.
-    SampleSummary first_half;
-    SampleSummary second_half;
+    // The latency of each of the kTimerRepeats runs, in order (`latency` is over all of them).
+    std::vector<SampleSummary> repeats;
     std::string verdict;
     friend bool operator==(const PeriodicRow&, const PeriodicRow&) = default;
 };
@@ -105,9 +108,9 @@ struct LimiterRecommendation {
     int rate_hz = 0;
     std::optional<std::string> limiter;  // nullopt: none met the bound
     std::string text;
-    // The run is not repeated, so its two halves stand in for repeats: the recommendation made
-    // from the first and from the second half of every limiter's frames (empty: not computed).
-    std::vector<std::optional<std::string>> halves;
+    // The recommendation made from each of the kTimerRepeats runs of the limiters alone (empty:
+    // not computed).
+    std::vector<std::optional<std::string>> repeats;
     friend bool operator==(const LimiterRecommendation&, const LimiterRecommendation&) = default;
 };
 
@@ -142,9 +145,9 @@ std::string one_shot_verdict(const SampleSummary& overshoot, std::int64_t reques
                              std::int64_t waited_ns);
 std::string periodic_verdict(const SampleSummary& latency, std::int64_t interval_ns,
                              std::int64_t overflows);
-// How the two halves of a periodic run compare: "p99 X in the first half of the wake-ups, Y in
-// the second", and "(unstable: ...)" when one is more than twice the other.
-std::string periodic_halves_text(const SampleSummary& first_half, const SampleSummary& second_half);
+// How the repeated runs of a periodic measurement compare: "p99 X in the first run, Y in the
+// second", and "(not stable: ...)" when the highest is more than twice the lowest.
+std::string periodic_repeats_text(const std::vector<SampleSummary>& repeats);
 std::string slack_verdict(const SampleSummary& with_current, std::int64_t current_slack_ns,
                           const SampleSummary& with_test, std::int64_t test_slack_ns);
 std::string limiter_verdict(const LimiterRow& row, std::int64_t bound_ns);
@@ -154,11 +157,10 @@ std::string limiter_verdict(const LimiterRow& row, std::int64_t bound_ns);
 std::vector<LimiterRecommendation> recommend_limiters(const std::vector<LimiterRow>& rows,
                                                       std::int64_t bound_ns);
 
-// Records in each recommendation what the first and the second half of the frames recommended
-// (matched by rate) and says in its text whether it held in both.
-void note_half_stability(std::vector<LimiterRecommendation>& recs,
-                         const std::vector<LimiterRecommendation>& first_half,
-                         const std::vector<LimiterRecommendation>& second_half);
+// Records in each recommendation what each repeated run of the limiters recommended (matched by
+// rate) and says in its text whether it held in all of them.
+void note_repeat_stability(std::vector<LimiterRecommendation>& recs,
+                           const std::vector<std::vector<LimiterRecommendation>>& per_repeat);
 
 // Fills in the statistics, histogram and bound check of a limiter row from its per-frame data.
 LimiterRow summarize_limiter(std::string limiter, int rate_hz, std::int64_t period_ns,

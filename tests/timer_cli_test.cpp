@@ -87,6 +87,12 @@ TEST(TimerCli, QuickRunHasEveryMeasurementWithSaneFigures) {
         EXPECT_GE(row.at("latency_ns").at("min").get<std::int64_t>(), 0);
         expect_ordered(row.at("latency_ns"), "periodic");
         EXPECT_EQ(histogram_total(row.at("histogram")), 200);
+        // Measured in two runs of 100 wake-ups each, one after the other.
+        ASSERT_EQ(row.at("repeats_p99_ns").size(), 2u);
+        for (const auto& p99 : row.at("repeats_p99_ns")) {
+            EXPECT_GE(p99.get<std::int64_t>(), row.at("latency_ns").at("min").get<std::int64_t>());
+            EXPECT_LE(p99.get<std::int64_t>(), row.at("latency_ns").at("max").get<std::int64_t>());
+        }
     }
 
     // Timer slack: each request as found and at 1 ns, and the slack restored.
@@ -112,6 +118,14 @@ TEST(TimerCli, QuickRunHasEveryMeasurementWithSaneFigures) {
             EXPECT_TRUE(limiters.count({rate, l})) << rate << l;
     }
     EXPECT_EQ(t.at("recommendations").size(), 3u);
+    // Each recommendation was made again from each of the two runs of the limiters alone.
+    for (const auto& rec : t.at("recommendations")) {
+        ASSERT_EQ(rec.at("repeats").size(), 2u) << rec.dump();
+        const std::string text = rec.at("text");
+        EXPECT_TRUE(text.find("; the same in each of the 2 runs") != std::string::npos ||
+                    text.find("; not stable: the first run gives") != std::string::npos)
+            << text;
+    }
 }
 
 TEST(TimerCli, BadOptionsFailBeforeMeasuring) {

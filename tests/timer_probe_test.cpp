@@ -175,7 +175,7 @@ TEST(TimerReportWriters, MarkdownHasATableForEachMeasurement) {
     EXPECT_NE(md.find("- 60 Hz: sleep, the cheapest within 500.000 us"), std::string::npos) << md;
 }
 
-TEST(TimerProbe, ARecommendationSaysWhetherEitherHalfOfTheFramesGivesTheSame) {
+TEST(TimerProbe, ARecommendationSaysWhetherEveryRunGivesTheSame) {
     std::vector<LimiterRecommendation> recs(2);
     recs[0].rate_hz = 60;
     recs[0].limiter = "sleep";
@@ -185,24 +185,23 @@ TEST(TimerProbe, ARecommendationSaysWhetherEitherHalfOfTheFramesGivesTheSame) {
     recs[1].text = "144 Hz: spin";
     std::vector<LimiterRecommendation> first = recs, second = recs;
     second[1].limiter = std::nullopt;
-    note_half_stability(recs, first, second);
-    EXPECT_EQ(recs[0].text, "60 Hz: sleep; the same from either half of the frames");
+    note_repeat_stability(recs, {first, second});
+    EXPECT_EQ(recs[0].text, "60 Hz: sleep; the same in each of the 2 runs");
     EXPECT_EQ(recs[1].text,
-              "144 Hz: spin; not stable: the first half of the frames gives spin, "
-              "the second none");
-    ASSERT_EQ(recs[1].halves.size(), 2u);
-    EXPECT_EQ(recs[1].halves[0], std::optional<std::string>("spin"));
-    EXPECT_FALSE(recs[1].halves[1].has_value());
+              "144 Hz: spin; not stable: the first run gives spin, the second run gives none");
+    ASSERT_EQ(recs[1].repeats.size(), 2u);
+    EXPECT_EQ(recs[1].repeats[0], std::optional<std::string>("spin"));
+    EXPECT_FALSE(recs[1].repeats[1].has_value());
 }
 
-TEST(TimerProbe, PeriodicHalvesAreComparedAndAFarApartPairIsCalledUnstable) {
-    SampleSummary a, b;
-    a.p99_ns = 100'000;
-    b.p99_ns = 150'000;
-    EXPECT_EQ(periodic_halves_text(a, b),
-              "p99 100.000 us in the first half of the wake-ups, 150.000 us in the second");
-    b.p99_ns = 250'000;
-    EXPECT_NE(periodic_halves_text(a, b).find("(not stable"), std::string::npos);
+TEST(TimerProbe, PeriodicRunsAreComparedAndAFarApartPairIsCalledUnstable) {
+    std::vector<SampleSummary> runs(2);
+    runs[0].p99_ns = 100'000;
+    runs[1].p99_ns = 150'000;
+    EXPECT_EQ(periodic_repeats_text(runs),
+              "p99 100.000 us in the first run, 150.000 us in the second");
+    runs[1].p99_ns = 250'000;
+    EXPECT_NE(periodic_repeats_text(runs).find("(not stable"), std::string::npos);
 }
 
 }  // namespace
