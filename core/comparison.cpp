@@ -45,6 +45,22 @@ double interval_point(std::vector<double> values, double p) {
     return values[lo] + (h - static_cast<double>(lo)) * (values[lo + 1] - values[lo]);
 }
 
+// A figure's B - A with the interval of its resampled differences.
+FigureDifference figure_difference(const Figure& figure, double a, double b,
+                                   const std::vector<double>& resampled) {
+    FigureDifference d;
+    d.name = std::string(figure.key);
+    d.a = a;
+    d.b = b;
+    d.difference = b - a;
+    if (!resampled.empty()) {
+        d.low = interval_point(resampled, 0.025);
+        d.high = interval_point(resampled, 0.975);
+        d.significant = d.low > 0 || d.high < 0;
+    }
+    return d;
+}
+
 // Salt of the per-cadence figures' generator ("cadence" in ASCII).
 constexpr std::uint64_t kCadenceSeedSalt = 0x63616465'6e6365ULL;
 
@@ -264,30 +280,12 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
         progress(1.0);
 
     for (std::size_t f = 0; f < names.size(); ++f) {
-        FigureDifference d;
-        d.name = std::string(names[f]->key);
-        d.a = *names[f]->frame_value(a.stats);
-        d.b = *names[f]->frame_value(b.stats);
-        d.difference = d.b - d.a;
-        if (!diffs[f].empty()) {
-            d.low = interval_point(diffs[f], 0.025);
-            d.high = interval_point(diffs[f], 0.975);
-            d.significant = d.low > 0 || d.high < 0;
-        }
-        c.figures.push_back(std::move(d));
+        c.figures.push_back(figure_difference(*names[f], *names[f]->frame_value(a.stats),
+                                              *names[f]->frame_value(b.stats), diffs[f]));
     }
     for (std::size_t f = 0; f < cadence_names.size(); ++f) {
-        FigureDifference d;
-        d.name = std::string(cadence_names[f]->key);
-        d.a = *cadence_names[f]->value(a);
-        d.b = *cadence_names[f]->value(b);
-        d.difference = d.b - d.a;
-        if (!cadence_diffs[f].empty()) {
-            d.low = interval_point(cadence_diffs[f], 0.025);
-            d.high = interval_point(cadence_diffs[f], 0.975);
-            d.significant = d.low > 0 || d.high < 0;
-        }
-        c.figures.push_back(std::move(d));
+        c.figures.push_back(figure_difference(*cadence_names[f], *cadence_names[f]->value(a),
+                                              *cadence_names[f]->value(b), cadence_diffs[f]));
     }
     return c;
 }
