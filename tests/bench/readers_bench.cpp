@@ -1,8 +1,9 @@
 // Reading a capture of hours: a generated PresentMon 1.x file of 1,000,000 presents (the game
 // interleaved with dwm.exe, as in real captures, 21 columns like PresentMon 1.x writes) read with
 // read_capture, with and without the frame statistics, against `wc -l` on the same file, which
-// only counts line breaks: the floor for anything that looks at every byte. Goal: read +
-// analyse within 10x `wc -l`. The file is written once to a temporary folder and removed at exit.
+// only counts line breaks: the floor for anything that looks at every byte; and the whole
+// `loopscope report` process on it. tests/bench/ratios.sh prints the ratios. The file is written
+// once to a temporary folder and removed at exit.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
@@ -112,7 +113,24 @@ void BM_ReadAndAnalyse(benchmark::State& state) {
     state.counters["presents"] = kPresents;
 }
 
+// The whole `loopscope report FILE --format json -o OUT` process on the same file: start-up,
+// reading, analysis and the JSON writer, as a user runs it (LOOPSCOPE_BIN: the CLI built beside
+// this benchmark).
+void BM_ReportProcess(benchmark::State& state) {
+    const GeneratedCapture& c = capture_file();
+    const std::string out = c.dir + "/report.json";
+    const std::string cmd = fmt::format("'{}' report '{}' --format json -o '{}' 2>/dev/null",
+                                        LOOPSCOPE_BIN, c.path, out);
+    for (auto _ : state) {
+        if (std::system(cmd.c_str()) != 0)
+            state.SkipWithError("loopscope report failed");
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * c.bytes));
+    state.counters["presents"] = kPresents;
+}
+
 BENCHMARK(BM_WcL)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
+BENCHMARK(BM_ReportProcess)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
 BENCHMARK(BM_ReadCapture)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
 BENCHMARK(BM_ReadAndAnalyse)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
 

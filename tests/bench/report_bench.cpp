@@ -92,6 +92,19 @@ void BM_ReportCompare100k(benchmark::State& state) {
     }
 }
 
+// The comparison as `loopscope report A B` runs it on two captures of a million frames each.
+void BM_ReportCompare1M(benchmark::State& state) {
+    const Capture& c = million_frames();
+    AnalysisOptions b;
+    b.from = {RangeBound::Kind::frame, 1};  // not the very same frames
+    const CaptureReport ra = analyse_capture(c, {});
+    const CaptureReport rb = analyse_capture(c, b);
+    for (auto _ : state) {
+        const Comparison cmp = compare_captures(ra, rb);
+        benchmark::DoNotOptimize(&cmp);
+    }
+}
+
 // Sorting the million frame times, the step every percentile needs: sort_ns against std::sort.
 void BM_SortFrameTimes(benchmark::State& state, bool radix) {
     const std::vector<std::int64_t>& frames = million_frames().frame_ns;
@@ -114,5 +127,6 @@ BENCHMARK(BM_ReportAnalyse)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRe
 BENCHMARK(BM_ReportWriteJson)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 BENCHMARK(BM_ReportWriteHtml)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 BENCHMARK(BM_ReportCompare100k)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
+BENCHMARK(BM_ReportCompare1M)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 
 }  // namespace

@@ -1,0 +1,33 @@
+#!/bin/sh
+# The speed goals as ratios: reading and analysing a generated 1,000,000-present PresentMon
+# capture in process (BM_ReadAndAnalyse) and as a whole `loopscope report` process
+# (BM_ReportProcess), each against `wc -l` on the same file in the same run (BM_WcL), which
+# only counts line breaks: the floor for anything that looks at every byte. Ratios, not times,
+# are what to compare between machines and between runs on a busy one.
+#
+#   tests/bench/ratios.sh [BUILD_DIR]     (default build/test; build it first)
+set -eu
+build=${1:-build/test}
+bench="$build/tests/loopscope_bench"
+if [ ! -x "$bench" ]; then
+    echo "ratios.sh: no benchmark binary at $bench: build the project first (scripts/test.sh)" >&2
+    exit 2
+fi
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+out=$("$bench" --benchmark_filter='^BM_(WcL|ReadAndAnalyse|ReportProcess)/' 2>/dev/null)
+echo "$out" | grep '^BM_'
+echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+# Each row's wall time in ms ("BM_x/iterations:5/real_time   27.1 ms   ..."), then the ratios.
+echo "$out" | awk '
+    function ms(value, unit) {
+        if (unit == "ns") return value / 1e6
+        if (unit == "us") return value / 1e3
+        if (unit == "s") return value * 1e3
+        return value
+    }
+    /^BM_/ { split($1, name, "/"); t[name[1]] = ms($2, $3) }
+    END {
+        if (!("BM_WcL" in t) || t["BM_WcL"] <= 0) { print "ratios.sh: no BM_WcL row" > "/dev/stderr"; exit 2 }
+        printf "read + analyse in process: %.1f x wc -l (goal <= 3)\n", t["BM_ReadAndAnalyse"] / t["BM_WcL"]
+        printf "whole report process:      %.1f x wc -l (goal <= 5)\n", t["BM_ReportProcess"] / t["BM_WcL"]
+    }'
