@@ -141,14 +141,22 @@ class LoopEngine {
         const std::int64_t dt = config_.dt_ns;
         acc_ns_ += r.consumed_ns;
         r.acc_before_ns = acc_ns_;
-        // The while loop of the model, in closed form: whole steps that fit, up to the cap.
-        std::int64_t steps = acc_ns_ / dt;
-        if (config_.max_steps > 0 && steps > config_.max_steps)
+        // The while loop of the model, in closed form: the whole steps that fit, then the cap
+        // drops the steps past it and keeps the remainder. A frame usually holds a step or two,
+        // so they are counted by subtraction; a 64-bit division costs more than a few of those.
+        std::int64_t steps = 0;
+        if ((acc_ns_ >> 2) < dt) {  // under four steps, without 4 * dt overflowing
+            while (acc_ns_ >= dt) {
+                acc_ns_ -= dt;
+                ++steps;
+            }
+        } else {
+            steps = acc_ns_ / dt;
+            acc_ns_ -= steps * dt;
+        }
+        if (config_.max_steps > 0 && steps > config_.max_steps) {
+            r.cap_dropped_ns = (steps - config_.max_steps) * dt;
             steps = config_.max_steps;
-        acc_ns_ -= steps * dt;
-        if (acc_ns_ >= dt) {  // cap hit: drop whole steps, keep the remainder
-            r.cap_dropped_ns = acc_ns_ - acc_ns_ % dt;
-            acc_ns_ %= dt;
         }
         r.steps = steps;
         r.acc_after_ns = acc_ns_;

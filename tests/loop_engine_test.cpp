@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "core/loop_scenarios.hpp"
 #include "core/units.hpp"
 
 namespace loopscope {
@@ -244,6 +245,59 @@ TEST(LoopEngine, StartIsTheSumOfFrameTimesAndFramesCountFromZero) {
     EXPECT_EQ(a.start_ns, 5);
     EXPECT_EQ(b.frame, 1);
     EXPECT_EQ(b.start_ns, 12);
+}
+
+}  // namespace
+}  // namespace loopscope
+
+namespace loopscope {
+namespace {
+
+// The accumulator as the model states it (DESIGN.md, "The loop model"): add the consumed time,
+// step while a whole dt fits and the cap allows, then drop whole steps past the cap.
+struct ModelLoop {
+    std::int64_t acc_ns = 0;
+    FrameRecord advance(const LoopConfig& c, std::int64_t consumed_ns) {
+        FrameRecord r;
+        acc_ns += consumed_ns;
+        r.acc_before_ns = acc_ns;
+        while (acc_ns >= c.dt_ns && (c.max_steps == 0 || r.steps < c.max_steps)) {
+            acc_ns -= c.dt_ns;
+            ++r.steps;
+        }
+        while (acc_ns >= c.dt_ns) {
+            acc_ns -= c.dt_ns;
+            r.cap_dropped_ns += c.dt_ns;
+        }
+        r.acc_after_ns = acc_ns;
+        return r;
+    }
+};
+
+TEST(LoopEngine, AccumulatorEqualsTheModelsWhileLoopOnRandomFrames) {
+    SeededRandom random(11);
+    const auto below = [&random](std::int64_t n) {
+        return static_cast<std::int64_t>(random.next() % static_cast<std::uint64_t>(n));
+    };
+    for (int config_index = 0; config_index < 200; ++config_index) {
+        LoopConfig c;
+        c.policy = Policy::fixed_interp;
+        c.dt_ns = 1 + below(20'000'000);
+        c.clamp_ns = 0;
+        c.max_steps = static_cast<std::int64_t>(below(6));  // 0 = unlimited
+        LoopEngine engine(c);
+        ModelLoop model;
+        for (int i = 0; i < 500; ++i) {
+            // Mostly a step or two, sometimes many (a hitch), sometimes none.
+            const std::int64_t raw = below(10) == 0 ? below(30 * c.dt_ns) : below(2 * c.dt_ns);
+            const FrameRecord got = engine.advance(raw);
+            const FrameRecord want = model.advance(c, raw);
+            ASSERT_EQ(got.steps, want.steps) << "dt " << c.dt_ns << " cap " << c.max_steps;
+            ASSERT_EQ(got.acc_before_ns, want.acc_before_ns);
+            ASSERT_EQ(got.cap_dropped_ns, want.cap_dropped_ns);
+            ASSERT_EQ(got.acc_after_ns, want.acc_after_ns);
+        }
+    }
 }
 
 }  // namespace

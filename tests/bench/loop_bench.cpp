@@ -48,6 +48,27 @@ BENCHMARK(BM_EngineReplayIntoRecords)
     ->Arg(static_cast<int>(Policy::semi_fixed))
     ->Unit(benchmark::kMillisecond);
 
+// The same frames when only the totals are wanted (a sweep row, a verdict over a long replay):
+// the records are not kept, so the engine's arithmetic alone is timed.
+void BM_EngineReplaySummary(benchmark::State& state) {
+    const auto& frames = frame_times();
+    LoopConfig config;
+    config.policy = static_cast<Policy>(state.range(0));
+    config.max_steps = 5;
+    for (auto _ : state) {
+        LoopEngine engine(config);
+        for (const std::int64_t frame_ns : frames)
+            benchmark::DoNotOptimize(engine.advance(frame_ns).steps);
+        benchmark::DoNotOptimize(engine.totals().sim_ns);
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(frames.size()));
+    state.SetLabel(std::string(policy_name(config.policy)));
+}
+BENCHMARK(BM_EngineReplaySummary)
+    ->Arg(static_cast<int>(Policy::fixed_interp))
+    ->Arg(static_cast<int>(Policy::semi_fixed))
+    ->Unit(benchmark::kMillisecond);
+
 std::int64_t steady_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
