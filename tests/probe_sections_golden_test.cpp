@@ -97,6 +97,8 @@ TEST(ProbeSectionsGolden, ABusyMachineAndUnreadableCounters) {
 }
 
 TEST(ProbeSectionsGolden, TimerSectionsLeftOutRefusedOrEmpty) {
+    // Its own rows, though shaped like probe_json_test's sample: these values are frozen with
+    // the golden text, so a change to the other fixture must not change this file's output.
     TimerReport r;
     r.quick = true;
     r.bound_ns = 500 * kUs;
