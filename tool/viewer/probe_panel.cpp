@@ -59,6 +59,9 @@ void ProbePanel::start(Which which, bool quick) {
         worker_.join();  // the previous run has finished: running was false
     }
     error_.clear();
+    // The load was read over the previous run and says nothing of this one; the new run's
+    // comes when it ends.
+    load_.reset();
     quick_ = quick;
     started_ = Clock::now();
     try {
