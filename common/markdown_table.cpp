@@ -1,4 +1,4 @@
-// Padded Markdown tables (see markdown_table.hpp).
+// Tables and sections as Markdown (see markdown_table.hpp).
 #include "common/markdown_table.hpp"
 
 #include <algorithm>
@@ -35,23 +35,49 @@ std::string pad(const std::string& s, std::size_t width, MarkdownTable::Align al
 }
 }  // namespace
 
+std::string sparkline_text(const Sparkline& bars) {
+    static const char* const kBars[] = {"·", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+    if (bars.levels.empty())
+        return "(empty)";
+    std::string out = bars.left + " ";
+    for (const int level : bars.levels)
+        out += kBars[std::clamp(level, 0, 8)];
+    return out + " " + bars.right;
+}
+
 void MarkdownTable::add_column(std::string title, Align align) {
-    titles_.push_back(escape_markdown_cell(title));
-    aligns_.push_back(align);
+    columns_.push_back({std::move(title), align});
 }
 
 void MarkdownTable::add_row(std::vector<std::string> cells) {
-    cells.resize(titles_.size());
+    std::vector<TableCell> row;
+    row.reserve(cells.size());
     for (std::string& cell : cells)
-        cell = escape_markdown_cell(cell);
+        row.emplace_back(std::move(cell));
+    add_cells(std::move(row));
+}
+
+void MarkdownTable::add_cells(std::vector<TableCell> cells) {
+    cells.resize(columns_.size());
     rows_.push_back(std::move(cells));
 }
 
 std::string MarkdownTable::render() const {
-    std::vector<std::size_t> widths(titles_.size(), 3);
-    for (std::size_t c = 0; c < titles_.size(); ++c) {
-        widths[c] = std::max(widths[c], width_of(titles_[c]));
-        for (const auto& row : rows_)
+    const std::size_t n = columns_.size();
+    std::vector<std::string> titles;
+    for (const Column& c : columns_)
+        titles.push_back(escape_markdown_cell(c.title));
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& row : rows_) {
+        std::vector<std::string> cells;
+        for (const TableCell& cell : row)
+            cells.push_back(escape_markdown_cell(cell.text));
+        rows.push_back(std::move(cells));
+    }
+    std::vector<std::size_t> widths(n, 3);
+    for (std::size_t c = 0; c < n; ++c) {
+        widths[c] = std::max(widths[c], width_of(titles[c]));
+        for (const auto& row : rows)
             widths[c] = std::max(widths[c], width_of(row[c]));
     }
     std::string out;
@@ -59,20 +85,79 @@ std::string MarkdownTable::render() const {
         out += '|';
         for (std::size_t c = 0; c < cells.size(); ++c) {
             out += ' ';
-            out += pad(cells[c], widths[c], aligns_[c]);
+            out += pad(cells[c], widths[c], columns_[c].align);
             out += " |";
         }
         out += '\n';
     };
-    line(titles_);
+    line(titles);
     out += '|';
-    for (std::size_t c = 0; c < titles_.size(); ++c) {
-        out += aligns_[c] == Align::left ? ' ' + std::string(widths[c], '-') + " |"
-                                         : ' ' + std::string(widths[c] - 1, '-') + ": |";
+    for (std::size_t c = 0; c < n; ++c) {
+        out += columns_[c].align == Align::left ? ' ' + std::string(widths[c], '-') + " |"
+                                                : ' ' + std::string(widths[c] - 1, '-') + ": |";
     }
     out += '\n';
-    for (const auto& row : rows_)
+    for (const auto& row : rows)
         line(row);
+    return out;
+}
+
+namespace {
+TextBlock& add_block(TextSection& s, TextBlock b) {
+    b.blank_lines_before = s.blocks.empty() ? 0 : 1;
+    s.blocks.push_back(std::move(b));
+    return s.blocks.back();
+}
+}  // namespace
+
+TextBlock& TextSection::add_heading(std::string text) {
+    TextBlock b;
+    b.kind = TextBlock::Kind::heading;
+    b.text = std::move(text);
+    return add_block(*this, std::move(b));
+}
+
+TextBlock& TextSection::add_paragraph(std::string text) {
+    TextBlock b;
+    b.kind = TextBlock::Kind::paragraph;
+    b.text = std::move(text);
+    return add_block(*this, std::move(b));
+}
+
+TextBlock& TextSection::add_bullets(std::vector<std::string> items) {
+    TextBlock b;
+    b.kind = TextBlock::Kind::bullets;
+    b.items = std::move(items);
+    return add_block(*this, std::move(b));
+}
+
+TextBlock& TextSection::add_table(MarkdownTable table) {
+    TextBlock b;
+    b.kind = TextBlock::Kind::table;
+    b.table = std::move(table);
+    return add_block(*this, std::move(b));
+}
+
+std::string render_markdown(const TextSection& section) {
+    std::string out;
+    for (const TextBlock& b : section.blocks) {
+        out.append(static_cast<std::size_t>(std::max(b.blank_lines_before, 0)), '\n');
+        switch (b.kind) {
+            case TextBlock::Kind::heading:
+                out += "## " + b.text + "\n";
+                break;
+            case TextBlock::Kind::paragraph:
+                out += b.text + "\n";
+                break;
+            case TextBlock::Kind::bullets:
+                for (const std::string& item : b.items)
+                    out += "- " + item + "\n";
+                break;
+            case TextBlock::Kind::table:
+                out += b.table.render();
+                break;
+        }
+    }
     return out;
 }
 

@@ -1,4 +1,4 @@
-// Markdown and findings for the clock probe.
+// The clock probe's section of the probe output (tables, histograms, findings).
 #include "probes/clock_report.hpp"
 
 #include "core/duration.hpp"
@@ -49,9 +49,9 @@ const ClockResult* find(const ClockProbeResult& r, const std::string& name) {
     }
     return nullptr;
 }
-}  // namespace
 
-std::string clocks_markdown(const ClockProbeResult& result) {
+// The results table, the table of what each clock is, and the delta histograms.
+void add_clock_tables(TextSection& section, const ClockProbeResult& result) {
     MarkdownTable t;
     t.add_column("clock", MarkdownTable::Align::left);
     t.add_column("resolution");
@@ -79,20 +79,21 @@ std::string clocks_markdown(const ClockProbeResult& result) {
                    fmt::format("{} in {}", c.granularity.backward_steps, format_count(c.reads)),
                    cross, fmt::format("{:+.2f} ± {:.2f}", c.drift_ppm, c.drift_uncertainty_ppm)});
     }
-    std::string out = t.render();
+    section.add_table(std::move(t));
 
-    out += "\n";
     MarkdownTable what;
     what.add_column("clock", MarkdownTable::Align::left);
     what.add_column("what it is", MarkdownTable::Align::left);
     what.add_column("backed by", MarkdownTable::Align::left);
     for (const auto& c : result.clocks)
         what.add_row({c.name, c.description, c.backing});
-    out += what.render();
+    section.add_table(std::move(what));
 
-    out += "\nDeltas between back-to-back reads (share of all deltas; rarer buckets folded):\n\n";
+    section.add_paragraph(
+        "Deltas between back-to-back reads (share of all deltas; rarer buckets folded):");
+    std::vector<std::string> deltas;
     for (const auto& c : result.clocks) {
-        std::string line = fmt::format("- {}:", c.name);
+        std::string line = fmt::format("{}:", c.name);
         const double total = static_cast<double>(std::max<std::int64_t>(c.granularity.deltas, 1));
         std::int64_t rare = 0;
         std::int64_t rare_max_ns = 0;
@@ -114,12 +115,11 @@ std::string clocks_markdown(const ClockProbeResult& result) {
             line += fmt::format("{} {} more up to {}", first ? "" : ";", rare,
                                 format_ns(static_cast<double>(rare_max_ns)));
         }
-        out += line + "\n";
+        deltas.push_back(std::move(line));
     }
-    return out;
+    section.add_bullets(std::move(deltas));
 }
 
-namespace {
 std::string cpus_text(const ClockResult& c) {
     std::string out =
         c.cross_thread_cpus.size() == 2
@@ -285,19 +285,25 @@ std::vector<std::string> clock_findings(const ClockProbeResult& result) {
     return f;
 }
 
-std::string clocks_section_markdown(const ClockProbeResult& r) {
-    std::string out = fmt::format(
-        "## Clock sources\n\n{} clocks in {}; at least {} back-to-back reads each; read cost = "
-        "median of batches; drift against {}.\n\n",
-        r.clocks.size(), format_duration(r.elapsed_ns), r.min_reads, r.reference_clock);
-    out += clocks_markdown(r);
-    const auto findings = clock_findings(r);
+TextSection clocks_section(const ClockProbeResult& r) {
+    TextSection s;
+    s.title = "Clock sources";
+    s.add_heading("Clock sources");
+    s.add_paragraph(fmt::format(
+        "{} clocks in {}; at least {} back-to-back reads each; read cost = median of batches; "
+        "drift against {}.",
+        r.clocks.size(), format_duration(r.elapsed_ns), r.min_reads, r.reference_clock));
+    add_clock_tables(s, r);
+    auto findings = clock_findings(r);
     if (!findings.empty()) {
-        out += "\n## Findings\n\n";
-        for (const auto& f : findings)
-            out += "- " + f + "\n";
+        s.add_heading("Findings");
+        s.add_bullets(std::move(findings));
     }
-    return out;
+    return s;
+}
+
+std::string clocks_section_markdown(const ClockProbeResult& r) {
+    return render_markdown(clocks_section(r));
 }
 
 }  // namespace loopscope

@@ -1,4 +1,4 @@
-// What two load snapshots say: shares of the CPU time, warnings and the Markdown section.
+// What two load snapshots say: shares of the CPU time, warnings and the probe output's section.
 #include "probes/machine_load.hpp"
 
 #include <fmt/format.h>
@@ -84,7 +84,7 @@ std::vector<std::string> machine_load_warnings(const MachineLoad& load, int cpus
     return w;
 }
 
-std::string machine_load_markdown(const MachineLoad& load, int cpus, bool timers_measured) {
+TextSection machine_load_section(const MachineLoad& load, int cpus, bool timers_measured) {
     MarkdownTable t;
     t.add_column("machine load", MarkdownTable::Align::left);
     t.add_column("value", MarkdownTable::Align::left);
@@ -99,22 +99,28 @@ std::string machine_load_markdown(const MachineLoad& load, int cpus, bool timers
     } else {
         t.add_row({"CPU time", "not measured (counters unreadable)"});
     }
-    std::string out = "## Machine load during the run\n\n" + t.render();
-    const auto w = machine_load_warnings(load, cpus);
+    TextSection s;
+    s.title = "Machine load";
+    s.add_heading("Machine load during the run");
+    s.add_table(std::move(t));
+    auto w = machine_load_warnings(load, cpus);
     if (!w.empty()) {
-        out += "\nWarnings:\n\n";
-        for (const auto& s : w)
-            out += "- " + s + "\n";
         if (timers_measured) {
-            out +=
-                "- the limiter recommendation and the periodic wake-up latency above were "
+            w.push_back(
+                "the limiter recommendation and the periodic wake-up latency above were "
                 "measured in two runs, both under this load: runs that agree were stable under "
                 "it, not necessarily on a quiet machine. Rerun `loopscope probe timers` when the "
                 "machine is quiet and compare the two with `loopscope probe compare` before "
-                "relying on them.\n";
+                "relying on them.");
         }
+        s.add_paragraph("Warnings:");
+        s.add_bullets(std::move(w));
     }
-    return out;
+    return s;
+}
+
+std::string machine_load_markdown(const MachineLoad& load, int cpus, bool timers_measured) {
+    return render_markdown(machine_load_section(load, cpus, timers_measured));
 }
 
 }  // namespace loopscope

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "common/markdown_table.hpp"
+
 namespace loopscope {
 
 // One reading of the machine's counters. CPU times are in the OS's clock ticks (USER_HZ),
@@ -57,9 +59,11 @@ LoadBusy machine_load_busy(const MachineLoad& load, int cpus);
 // to do; empty on a quiet machine. cpus: logical CPUs, for the load average.
 std::vector<std::string> machine_load_warnings(const MachineLoad& load, int cpus);
 
-// "## Machine load" with a before/after table and the warnings. timers_measured: the run
-// included the timer probe, whose limiter recommendation and periodic latency are measured in
-// runs that all share this load; on a busy machine the section then says so.
+// "Machine load during the run": a before/after table and the warnings. timers_measured: the
+// run included the timer probe, whose limiter recommendation and periodic latency are measured
+// in runs that all share this load; on a busy machine the section then says so.
+TextSection machine_load_section(const MachineLoad& load, int cpus, bool timers_measured = false);
+// That section as Markdown, as `loopscope probe` prints it.
 std::string machine_load_markdown(const MachineLoad& load, int cpus, bool timers_measured = false);
 
 }  // namespace loopscope

@@ -1,4 +1,4 @@
-// The portable part of the machine context: the Markdown rendering and the warnings.
+// The portable part of the machine context: its section of the probe output and the warnings.
 #include "probes/system_info.hpp"
 
 #include <fmt/format.h>
@@ -54,7 +54,8 @@ bool clocksource_is_fast(const std::string& name) {
 }
 }  // namespace
 
-std::string context_markdown(const SystemContext& c) {
+namespace {
+MarkdownTable context_table(const SystemContext& c) {
     MarkdownTable t;
     t.add_column("context", MarkdownTable::Align::left);
     t.add_column("value", MarkdownTable::Align::left);
@@ -90,18 +91,29 @@ std::string context_markdown(const SystemContext& c) {
     if (!c.compiler.empty())
         build += fmt::format(", {}", c.compiler);
     t.add_row({"build", build});
-    return t.render();
+    return t;
+}
+}  // namespace
+
+std::string context_markdown(const SystemContext& c) {
+    return context_table(c).render();
+}
+
+TextSection context_section(const SystemContext& c) {
+    TextSection s;
+    s.title = "Machine context";
+    s.add_heading("Context");
+    s.add_table(context_table(c));
+    const auto warnings = context_warnings(c);
+    if (!warnings.empty()) {
+        s.add_paragraph("Warnings:");
+        s.add_bullets(warnings);
+    }
+    return s;
 }
 
 std::string context_section_markdown(const SystemContext& c) {
-    std::string out = "## Context\n\n" + context_markdown(c);
-    const auto warnings = context_warnings(c);
-    if (!warnings.empty()) {
-        out += "\nWarnings:\n\n";
-        for (const auto& w : warnings)
-            out += "- " + w + "\n";
-    }
-    return out;
+    return render_markdown(context_section(c));
 }
 
 std::vector<std::string> context_warnings(const SystemContext& c) {

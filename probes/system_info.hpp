@@ -1,12 +1,14 @@
 // The machine a probe ran on: what decides how its clocks and timers behave (OS, kernel,
 // clocksource, kernel tick, timer slack, hypervisor, build type). Collected by the per-OS file
-// (system_info_linux.cpp), printed before any result by context_markdown(), and turned into
+// (system_info_linux.cpp), shown before any result (context_section()), and turned into
 // warnings that say what to do by context_warnings(). Every probe prints the same context.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "common/markdown_table.hpp"
 
 namespace loopscope {
 
@@ -55,7 +57,9 @@ std::string machine_description();
 // The context as a two-column Markdown table ("| context | value |").
 std::string context_markdown(const SystemContext& context);
 
-// "## Context" with the table and the warnings as a list: what every probe prints first.
+// "Context": the table and the warnings as a list, what every probe shows first.
+TextSection context_section(const SystemContext& context);
+// That section as Markdown, as `loopscope probe` prints it.
 std::string context_section_markdown(const SystemContext& context);
 
 // Warnings about things that distort timing, each saying what to do. Pure: depends only on the

@@ -1,5 +1,5 @@
-// The Markdown writer for TimerReport (its JSON is in probe_json.cpp). Numbers are printed, never
-// computed, here.
+// The timer probe's section of the probe output (its JSON is in probe_json.cpp). Numbers are
+// printed, never computed, here.
 #include "probes/timer_report.hpp"
 
 #include <fmt/format.h>
@@ -28,26 +28,25 @@ void add_summary_columns(MarkdownTable& t) {
         t.add_column(c);
 }
 
-void append_summary(std::vector<std::string>& cells, const SampleSummary& s) {
-    cells.push_back(dur(s.min_ns));
-    cells.push_back(dur(s.p50_ns));
-    cells.push_back(dur(s.p99_ns));
-    cells.push_back(dur(s.max_ns));
+void append_summary(std::vector<TableCell>& cells, const SampleSummary& s) {
+    cells.emplace_back(dur(s.min_ns));
+    cells.emplace_back(dur(s.p50_ns));
+    cells.emplace_back(dur(s.p99_ns));
+    cells.emplace_back(dur(s.max_ns));
 }
 
 }  // namespace
 
-std::string render_timer_markdown(const TimerReport& r) {
-    std::string out;
-
-    // Sections are separated by a blank line; --only may leave any of them out.
-    auto gap = [&out] { return out.empty() ? "" : "\n"; };
+TextSection timers_section(const TimerReport& r) {
+    TextSection s;
+    s.title = "Timers and waits";
+    // --only may leave any measurement out.
     if (!r.one_shot.empty()) {
-        out +=
-            "## One-shot sleep overshoot\n\n"
+        s.add_heading("One-shot sleep overshoot");
+        s.add_paragraph(
             "overshoot = actual wait - requested wait on CLOCK_MONOTONIC; p50/p99 interpolated "
             "at\nh = p*(N-1); histogram: one bar per bucket of a 1-2-5 scale, height by "
-            "log(count),\nframed by the lowest and highest bucket edge in use.\n\n";
+            "log(count),\nframed by the lowest and highest bucket edge in use.");
         MarkdownTable t;
         t.add_column("method", Align::left);
         t.add_column("request");
@@ -56,23 +55,23 @@ std::string render_timer_markdown(const TimerReport& r) {
         t.add_column("histogram", Align::left);
         t.add_column("verdict", Align::left);
         for (const auto& row : r.one_shot) {
-            std::vector<std::string> cells{row.method, dur(row.requested_ns),
-                                           fmt::format("{}", row.overshoot.count)};
+            std::vector<TableCell> cells{row.method, dur(row.requested_ns),
+                                         fmt::format("{}", row.overshoot.count)};
             append_summary(cells, row.overshoot);
-            cells.push_back(sparkline(row.histogram));
-            cells.push_back(row.verdict);
-            t.add_row(std::move(cells));
+            cells.emplace_back(sparkline_bars(row.histogram));
+            cells.emplace_back(row.verdict);
+            t.add_cells(std::move(cells));
         }
-        out += t.render();
+        s.add_table(std::move(t));
     }
 
     if (!r.periodic.empty()) {
-        out += fmt::format(
-            "{}## Periodic wake-up latency (as cyclictest measures it)\n\n"
+        s.add_heading("Periodic wake-up latency (as cyclictest measures it)");
+        s.add_paragraph(fmt::format(
             "latency = actual wake-up - intended absolute deadline, one deadline every {};\n"
             "overflows = wake-ups a whole interval or more late (cyclictest's histogram "
-            "overflow).\n\n",
-            gap(), dur(r.periodic.front().interval_ns));
+            "overflow).",
+            dur(r.periodic.front().interval_ns)));
         MarkdownTable t;
         t.add_column("scheduling", Align::left);
         t.add_column("mlockall", Align::left);
@@ -90,24 +89,21 @@ std::string render_timer_markdown(const TimerReport& r) {
                 t.add_row({row.scheduling, "-", "0", "", "", "", "", "", "", "", row.verdict});
                 continue;
             }
-            t.add_row({row.scheduling, row.memory_locked ? "yes" : "no",
-                       fmt::format("{}", row.latency.count), dur(row.latency.min_ns),
-                       dur(row.latency.mean_ns), dur(row.latency.p50_ns), dur(row.latency.p99_ns),
-                       dur(row.latency.max_ns), fmt::format("{}", row.histogram.overflows()),
-                       sparkline(row.log_histogram), row.verdict});
+            t.add_cells({row.scheduling, row.memory_locked ? "yes" : "no",
+                         fmt::format("{}", row.latency.count), dur(row.latency.min_ns),
+                         dur(row.latency.mean_ns), dur(row.latency.p50_ns), dur(row.latency.p99_ns),
+                         dur(row.latency.max_ns), fmt::format("{}", row.histogram.overflows()),
+                         TableCell(sparkline_bars(row.log_histogram)), row.verdict});
         }
-        out += t.render();
+        s.add_table(std::move(t));
         for (const auto& row : r.periodic) {
-            if (row.latency.count > 0 && !row.note.empty()) {
-                out += fmt::format("\n{}: {}\n", row.scheduling, row.note);
-            }
+            if (row.latency.count > 0 && !row.note.empty())
+                s.add_paragraph(fmt::format("{}: {}", row.scheduling, row.note));
         }
     }
 
-    if (!r.slack.empty() || !r.slack_note.empty()) {
-        out += std::string(gap()) +
-               "## Timer slack (nanosleep, this thread's slack as found and at 1 ns)\n\n";
-    }
+    if (!r.slack.empty() || !r.slack_note.empty())
+        s.add_heading("Timer slack (nanosleep, this thread's slack as found and at 1 ns)");
     if (!r.slack.empty()) {
         MarkdownTable t;
         t.add_column("request");
@@ -117,26 +113,31 @@ std::string render_timer_markdown(const TimerReport& r) {
         t.add_column("histogram", Align::left);
         t.add_column("verdict", Align::left);
         for (const auto& row : r.slack) {
-            std::vector<std::string> cells{dur(row.requested_ns),
-                                           dur(row.slack_ns) + (row.current ? " (as found)" : ""),
-                                           fmt::format("{}", row.overshoot.count)};
+            std::vector<TableCell> cells{dur(row.requested_ns),
+                                         dur(row.slack_ns) + (row.current ? " (as found)" : ""),
+                                         fmt::format("{}", row.overshoot.count)};
             append_summary(cells, row.overshoot);
-            cells.push_back(sparkline(row.histogram));
-            cells.push_back(row.verdict);
-            t.add_row(std::move(cells));
+            cells.emplace_back(sparkline_bars(row.histogram));
+            cells.emplace_back(row.verdict);
+            t.add_cells(std::move(cells));
         }
-        out += t.render();
+        s.add_table(std::move(t));
     }
-    if (!r.slack_note.empty())
-        out += fmt::format("\nTimer slack: {}.\n", r.slack_note);
+    if (!r.slack_note.empty()) {
+        TextBlock& note = s.add_paragraph(fmt::format("Timer slack: {}.", r.slack_note));
+        // With no table under the heading the terminal has always shown two blank lines here;
+        // kept so that the output stays the same.
+        if (r.slack.empty())
+            note.blank_lines_before = 2;
+    }
 
     if (!r.limiters.empty()) {
-        out += fmt::format(
-            "{}## Frame limiters\n\n"
-            "error = achieved frame period - target period (no work in the frame); CPU = thread\n"
-            "CPU time per frame (CLOCK_THREAD_CPUTIME_ID); the bound ({}) is checked against the\n"
-            "p99 of |error|.\n\n",
-            gap(), dur(r.bound_ns));
+        s.add_heading("Frame limiters");
+        s.add_paragraph(fmt::format(
+            "error = achieved frame period - target period (no work in the frame); CPU = "
+            "thread\nCPU time per frame (CLOCK_THREAD_CPUTIME_ID); the bound ({}) is checked "
+            "against the\np99 of |error|.",
+            dur(r.bound_ns)));
         MarkdownTable t;
         t.add_column("rate");
         t.add_column("limiter", Align::left);
@@ -147,25 +148,35 @@ std::string render_timer_markdown(const TimerReport& r) {
         t.add_column("histogram", Align::left);
         t.add_column("verdict", Align::left);
         for (const auto& row : r.limiters) {
-            std::vector<std::string> cells{fmt::format("{} Hz", row.rate_hz), row.limiter,
-                                           fmt::format("{}", row.error.count)};
+            std::vector<TableCell> cells{fmt::format("{} Hz", row.rate_hz), row.limiter,
+                                         fmt::format("{}", row.error.count)};
             append_summary(cells, row.error);
-            cells.push_back(dur(row.abs_error_p99_ns));
-            cells.push_back(dur(row.cpu.mean_ns));
-            cells.push_back(sparkline(row.histogram));
-            cells.push_back(row.verdict);
-            t.add_row(std::move(cells));
+            cells.emplace_back(dur(row.abs_error_p99_ns));
+            cells.emplace_back(dur(row.cpu.mean_ns));
+            cells.emplace_back(sparkline_bars(row.histogram));
+            cells.emplace_back(row.verdict);
+            t.add_cells(std::move(cells));
         }
-        out += t.render();
-        out += fmt::format(
-            "\nRecommended limiter (least mean CPU per frame with p99 |error| <= {}):\n",
-            dur(r.bound_ns));
+        s.add_table(std::move(t));
+        s.add_paragraph(
+            fmt::format("Recommended limiter (least mean CPU per frame with p99 |error| <= {}):",
+                        dur(r.bound_ns)));
+        std::vector<std::string> recommendations;
         for (const auto& rec : r.recommendations)
-            out += "- " + rec.text + "\n";
+            recommendations.push_back(rec.text);
+        // The list follows its paragraph directly.
+        s.add_bullets(std::move(recommendations)).blank_lines_before = 0;
     }
-    out += fmt::format("\nMeasured in {:.1f} s{}.\n", ns_to_s(r.elapsed_ns),
-                       r.quick ? " (--quick: few samples, rough percentiles)" : "");
-    return out;
+    // A blank line before it even when nothing else was measured, as the terminal has always
+    // shown it.
+    s.add_paragraph(fmt::format("Measured in {:.1f} s{}.", ns_to_s(r.elapsed_ns),
+                                r.quick ? " (--quick: few samples, rough percentiles)" : ""))
+        .blank_lines_before = 1;
+    return s;
+}
+
+std::string render_timer_markdown(const TimerReport& r) {
+    return render_markdown(timers_section(r));
 }
 
 }  // namespace loopscope

@@ -102,8 +102,7 @@ std::string edge_label(std::int64_t ns) {
 
 }  // namespace
 
-std::string sparkline(const Histogram& histogram) {
-    static const char* const kBars[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+Sparkline sparkline_bars(const Histogram& histogram) {
     const auto& c = histogram.counts;
     std::size_t first = c.size(), last = 0;
     std::int64_t peak = 0;
@@ -114,24 +113,27 @@ std::string sparkline(const Histogram& histogram) {
         last = i;
         peak = std::max(peak, c[i]);
     }
+    Sparkline bars;
     if (peak == 0)
-        return "(empty)";
-    std::string bars;
+        return bars;
     const double top = std::log1p(static_cast<double>(peak));
     for (std::size_t i = first; i <= last; ++i) {
         if (c[i] == 0) {
-            bars += "·";
+            bars.levels.push_back(0);
             continue;
         }
         const double level = std::log1p(static_cast<double>(c[i])) / top;  // (0, 1]
-        const auto idx = std::clamp(static_cast<int>(std::ceil(level * 8.0)) - 1, 0, 7);
-        bars += kBars[idx];
+        bars.levels.push_back(std::clamp(static_cast<int>(std::ceil(level * 8.0)), 1, 8));
     }
     // Bucket i spans [edges[i-1], edges[i]); the under- and overflow buckets are open-ended.
     const auto& e = histogram.edges_ns;
-    const std::string lo = first == 0 ? "<" + edge_label(e.front()) : edge_label(e[first - 1]);
-    const std::string hi = last == e.size() ? ">" + edge_label(e.back()) : edge_label(e[last]);
-    return lo + " " + bars + " " + hi;
+    bars.left = first == 0 ? "<" + edge_label(e.front()) : edge_label(e[first - 1]);
+    bars.right = last == e.size() ? ">" + edge_label(e.back()) : edge_label(e[last]);
+    return bars;
+}
+
+std::string sparkline(const Histogram& histogram) {
+    return sparkline_text(sparkline_bars(histogram));
 }
 
 }  // namespace loopscope

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "common/markdown_table.hpp"
+
 namespace loopscope {
 
 // min / p50 / p99 / max / mean of a sample. Percentiles interpolate linearly at
@@ -59,5 +61,8 @@ std::vector<std::int64_t> signed_log_edges_ns(std::int64_t max_ns);
 // "·" for an empty bucket. Buckets outside the first and last non-empty ones are left out and
 // the result is framed as "[first edge] bars [last edge]", e.g. "50us ▁█▃· 1ms".
 std::string sparkline(const Histogram& histogram);
+// The same bars as levels (1 to 8, 0 for an empty bucket) and edge labels, for a front end that
+// draws them; no levels for an empty histogram. sparkline() is sparkline_text() of these.
+Sparkline sparkline_bars(const Histogram& histogram);
 
 }  // namespace loopscope

@@ -60,25 +60,6 @@ bool is_table_line(std::string_view line) {
     return line.size() >= 2 && line.front() == '|';
 }
 
-// 1..8 for U+2581..U+2588 (three bytes E2 96 81..88); 0 for "·" (C2 B7); -1 otherwise. `used`
-// receives the bytes taken.
-int bar_level(std::string_view s, std::size_t& used) {
-    if (s.size() >= 3 && static_cast<unsigned char>(s[0]) == 0xE2 &&
-        static_cast<unsigned char>(s[1]) == 0x96) {
-        const unsigned c = static_cast<unsigned char>(s[2]);
-        if (c >= 0x81 && c <= 0x88) {
-            used = 3;
-            return static_cast<int>(c - 0x80);
-        }
-    }
-    if (s.size() >= 2 && static_cast<unsigned char>(s[0]) == 0xC2 &&
-        static_cast<unsigned char>(s[1]) == 0xB7) {
-        used = 2;
-        return 0;
-    }
-    return -1;
-}
-
 }  // namespace
 
 std::vector<MarkdownBlock> parse_markdown_blocks(std::string_view markdown) {
@@ -150,46 +131,6 @@ std::vector<MarkdownBlock> parse_markdown_blocks(std::string_view markdown) {
         }
     }
     return blocks;
-}
-
-bool parse_sparkline(std::string_view cell, Sparkline& out) {
-    out = Sparkline{};
-    // "[first edge] bars [last edge]": the bars are the one token made of bar characters only.
-    std::vector<std::string_view> tokens;
-    std::string_view rest = trim(cell);
-    while (!rest.empty()) {
-        const auto sp = rest.find(' ');
-        tokens.push_back(rest.substr(0, sp));
-        if (sp == std::string_view::npos) {
-            break;
-        }
-        rest = trim(rest.substr(sp + 1));
-    }
-    for (std::size_t t = 0; t < tokens.size(); ++t) {
-        std::vector<int> levels;
-        std::string_view s = tokens[t];
-        while (!s.empty()) {
-            std::size_t used = 0;
-            const int level = bar_level(s, used);
-            if (level < 0) {
-                break;
-            }
-            levels.push_back(level);
-            s.remove_prefix(used);
-        }
-        if (levels.empty() || !s.empty()) {
-            continue;
-        }
-        out.levels = std::move(levels);
-        for (std::size_t k = 0; k < t; ++k) {
-            out.left += (k ? " " : "") + std::string(tokens[k]);
-        }
-        for (std::size_t k = t + 1; k < tokens.size(); ++k) {
-            out.right += (k > t + 1 ? " " : "") + std::string(tokens[k]);
-        }
-        return true;
-    }
-    return false;
 }
 
 }  // namespace loopscope

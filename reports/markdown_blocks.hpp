@@ -1,7 +1,7 @@
 // The probes write their results as Markdown (common/markdown_table.hpp) for the terminal and bug
-// reports. The HTML report (markdown_html.hpp) and the viewer's probe tab (markdown_view.hpp) show
-// that same text rather than a second rendering of the results: this is the one parser both use,
-// splitting it into headings, paragraphs, bullets and tables. Pure text handling, no ImGui.
+// reports. The HTML of `loopscope diagnose` (markdown_html.hpp) shows that same text rather than a
+// second rendering of the results: this parser splits it into headings, paragraphs, bullets and
+// tables. Pure text handling. (The viewer's probe tab draws the probes' TextSections directly.)
 #pragma once
 
 #include <string>
@@ -27,13 +27,5 @@ struct MarkdownBlock {
 // paragraph. As on GitHub, a table is a header row followed by a separator row whose every cell is
 // `:?-+:?` ("---", ":--", "--:", ":-:"); its rows run to the first line not starting with '|'.
 std::vector<MarkdownBlock> parse_markdown_blocks(std::string_view markdown);
-
-// A sparkline cell ("50us ▁█▃· 1ms") as its parts: the labels around it and one level per bar,
-// 0 (an empty bucket, "·") to 8 ("█"). False when the text holds no bar characters.
-struct Sparkline {
-    std::string left, right;
-    std::vector<int> levels;
-};
-bool parse_sparkline(std::string_view cell, Sparkline& out);
 
 }  // namespace loopscope

@@ -16,12 +16,16 @@ TEST(Diagnose, QuickRunWritesEveryFileOfTheReport) {
     const std::string out = dir + "/report";
     const RunResult r = run_loopscope("diagnose --quick -o '" + out + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (const char* section : {"## Context", "## Clock sources", "Game loops on the real clock",
-                                "steady-60", "spiral-clamp-cap", "## Files"}) {
+    for (const char* section :
+         {"## Context", "## Clock sources", "## Machine load during the run",
+          "Game loops on the real clock", "steady-60", "spiral-clamp-cap", "## Files"}) {
         EXPECT_NE(r.out.find(section), std::string::npos) << section;
     }
     const std::string html = read_text(out + "/index.html");
     EXPECT_NE(html.find("<h2>Clock sources</h2>"), std::string::npos);
+    // How busy the machine was while it was probed, with its table.
+    EXPECT_NE(html.find("<h2>Machine load during the run</h2>"), std::string::npos);
+    EXPECT_NE(html.find("load average before (1/5/15 min)"), std::string::npos);
     EXPECT_NE(html.find("<svg"), std::string::npos);
     EXPECT_NE(html.find("hitch-200ms: "), std::string::npos);
     EXPECT_EQ(html.find("http://"), std::string::npos);

@@ -61,16 +61,6 @@ TEST(MarkdownBlocks, SeparatorCellsAreDashesWithOptionalColons) {
     EXPECT_EQ(blocks[0].text, "| a | b | | : | -:- |");
 }
 
-TEST(MarkdownBlocks, SparklineCellsBecomeBarLevels) {
-    Sparkline s;
-    ASSERT_TRUE(parse_sparkline("50us \u2581\u2588\u2583\u00b7\u2584 1ms", s));
-    EXPECT_EQ(s.left, "50us");
-    EXPECT_EQ(s.right, "1ms");
-    EXPECT_EQ(s.levels, (std::vector<int>{1, 8, 3, 0, 4}));
-    EXPECT_FALSE(parse_sparkline("tight: 31 ns late at p99", s));
-    EXPECT_FALSE(parse_sparkline("1.00 ns", s));
-}
-
 // The clock probe's real Markdown writer on a made-up result: every clock becomes a table row.
 TEST(MarkdownBlocks, ClockSectionGivesOneRowPerClock) {
     ClockProbeResult result;

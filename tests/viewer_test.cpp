@@ -19,6 +19,10 @@
 
 #include "core/analysis.hpp"
 #include "core/frame_stats.hpp"
+#include "probes/clock_report.hpp"
+#include "probes/probe_json.hpp"
+#include "probes/system_info.hpp"
+#include "probes/timer_report.hpp"
 #include "reports/readers.hpp"
 #include "tests/test_support.hpp"
 #include "tool/viewer/document.hpp"
@@ -164,6 +168,108 @@ TEST_F(ViewerHeadless, ProbeTabRunsBothProbesAndShowsTheirTables) {
     EXPECT_GT(count_colour(out, 190, 150, 255, 6).matching, 1000u);
     // Section headings ("Clock sources", "One-shot sleep overshoot": kProbeHeadingColour).
     EXPECT_GT(count_colour(out, 255, 214, 120, 6).matching, 500u);
+}
+
+// The probe tab draws the probes' sections (TextSection) directly: every table's column titles
+// and cells, as handed to ImGui (--save-probe-tables), are the model's, and the model is the one
+// the pure section functions build from the results the run measured (the probe document saved
+// beside them). The window is tall enough that no table is scrolled out of view (ImGui skips
+// what it cannot show).
+TEST_F(ViewerHeadless, ProbeTabDrawsTheCellsOfTheProbeSections) {
+    const std::string out = png("probe_tables.png");
+    const std::string tables_path = dir_ + "/probe_tables.json";
+    const RunResult r = run_loopscope("view --probes --size 1600x4000 --frames 2 --screenshot '" +
+                                      out + "' --save-probe-tables '" + tables_path + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto saved = nlohmann::ordered_json::parse(read_text(tables_path));
+    const auto& sections = saved.at("sections");
+    std::vector<std::string> titles;
+    for (const auto& s : sections) {
+        titles.push_back(s.at("title").get<std::string>());
+    }
+    ASSERT_EQ(titles, (std::vector<std::string>{"Machine context", "Machine load", "Clock sources",
+                                                "Timers and waits"}));
+    for (const auto& s : sections) {
+        const std::string title = s.at("title").get<std::string>();
+        ASSERT_FALSE(s.at("drawn").is_null()) << title << " was not drawn";
+        const auto& model = s.at("model");
+        const auto& drawn = s.at("drawn");
+        ASSERT_GE(model.size(), 1u) << title;
+        ASSERT_EQ(drawn.size(), model.size()) << title;
+        for (std::size_t t = 0; t < model.size(); ++t) {
+            EXPECT_EQ(drawn[t].at("columns"), model[t].at("columns")) << title << " table " << t;
+            ASSERT_EQ(drawn[t].at("rows").size(), model[t].at("rows").size()) << title << " " << t;
+            for (std::size_t row = 0; row < model[t].at("rows").size(); ++row) {
+                EXPECT_EQ(drawn[t].at("rows")[row], model[t].at("rows")[row])
+                    << title << " table " << t << " row " << row;
+            }
+        }
+    }
+
+    // The model of the measured results: the sections built again here from the saved probe
+    // document must hold the same cells. The document leaves out the periodic rows' log-scale
+    // histograms (the terminal's bars), so that column is not compared; the machine load's raw
+    // counters are not in it either: that section is checked against its shares.
+    const ProbeDocument doc = saved.at("probe").get<ProbeDocument>();
+    ASSERT_TRUE(doc.context && doc.clocks && doc.timers && doc.load);
+    const auto model_cells = [](const TextSection& section) {
+        std::vector<std::vector<std::vector<std::string>>> tables;
+        for (const TextBlock& b : section.blocks) {
+            if (b.kind != TextBlock::Kind::table) {
+                continue;
+            }
+            auto& rows = tables.emplace_back();
+            for (const auto& row : b.table.rows()) {
+                auto& cells = rows.emplace_back();
+                for (const TableCell& cell : row) {
+                    cells.push_back(cell.text);
+                }
+            }
+        }
+        return tables;
+    };
+    const auto saved_cells = [&](std::size_t section) {
+        std::vector<std::vector<std::vector<std::string>>> tables;
+        for (const auto& t : sections[section].at("model")) {
+            tables.push_back(t.at("rows").get<std::vector<std::vector<std::string>>>());
+        }
+        return tables;
+    };
+    EXPECT_EQ(saved_cells(0), model_cells(context_section(*doc.context)));
+    EXPECT_EQ(saved_cells(2), model_cells(clocks_section(*doc.clocks)));
+    auto timers = model_cells(timers_section(*doc.timers));
+    auto shown = saved_cells(3);
+    ASSERT_EQ(shown.size(), timers.size());
+    for (std::size_t t = 0; t < timers.size(); ++t) {
+        const auto& columns = sections[3].at("model")[t].at("columns");
+        const bool periodic = columns[0] == "scheduling";
+        ASSERT_EQ(shown[t].size(), timers[t].size()) << "timer table " << t;
+        for (std::size_t row = 0; row < timers[t].size(); ++row) {
+            for (std::size_t c = 0; c < timers[t][row].size(); ++c) {
+                if (periodic && columns[c] == "histogram") {
+                    continue;
+                }
+                EXPECT_EQ(shown[t][row][c], timers[t][row][c])
+                    << "timer table " << t << " row " << row << " column " << columns[c];
+            }
+        }
+    }
+    const auto load_rows = saved_cells(1).at(0);
+    const auto share_row = [&](const std::string& name) {
+        for (const auto& row : load_rows) {
+            if (row.at(0) == name) {
+                return row.at(1);
+            }
+        }
+        return std::string("(no row)");
+    };
+    if (doc.load->measured) {  // unreadable counters leave a "not measured" row instead
+        EXPECT_EQ(share_row("CPU time of other processes"),
+                  fmt::format("{:.1f}%", doc.load->other_share * 100.0));
+        EXPECT_EQ(share_row("CPU time of this process"),
+                  fmt::format("{:.1f}%", doc.load->self_share * 100.0));
+        EXPECT_EQ(share_row("steal time"), fmt::format("{:.1f}%", doc.load->steal_share * 100.0));
+    }
 }
 
 // --drop pushes a real SDL drop event: the file must come through the window's event path and
@@ -347,6 +453,10 @@ TEST_F(ViewerHeadless, BadInputIsOneLineAndExitCodeTwoWithNoScreenshot) {
     r = run_loopscope("view --save-live-trace x.csv --frames 1 --screenshot '" + out + "'");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--live"), std::string::npos) << r.err;
+
+    r = run_loopscope("view --save-probe-tables t.json --frames 1 --screenshot '" + out + "'");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--save-probe-tables: needs --probes"), std::string::npos) << r.err;
 
     r = run_loopscope("view --scenario no-such-thing --frames 1 --screenshot '" + out + "'");
     EXPECT_EQ(r.exit_code, 2);

@@ -115,6 +115,10 @@ void add_view_command(CLI::App& app, int& exit_code) {
                     "test hook: with --live and --screenshot, save the live run here at the last "
                     "frame as the save button does")
         ->group("");
+    cmd->add_option("--save-probe-tables", args->viewer.save_probe_tables_path,
+                    "test hook: with --probes and --screenshot, write the probe tab's tables (as "
+                    "held and as drawn) and the probe results here (JSON) at the screenshot")
+        ->group("");
     cmd->callback([args, &exit_code] {
         ViewerOptions options = args->viewer;
         parse_size(args->size, options.width, options.height);
@@ -135,6 +139,10 @@ void add_view_command(CLI::App& app, int& exit_code) {
         if (!options.save_live_trace_path.empty() &&
             (!args->live || options.screenshot_path.empty())) {
             throw UsageError("--save-live-trace: needs --live and --screenshot");
+        }
+        if (!options.save_probe_tables_path.empty() &&
+            (!args->probes || options.screenshot_path.empty())) {
+            throw UsageError("--save-probe-tables: needs --probes and --screenshot");
         }
         if (!args->report_format.empty() && options.save_report_path.empty()) {
             throw UsageError("--format: only with --save-report FILE");

@@ -53,7 +53,7 @@ class App {
     explicit App(const ViewerOptions& options)
         : options_(options),
           live_(options.live_config, options.live_trace_path),
-          probes_(!options.screenshot_path.empty()),
+          probes_(!options.screenshot_path.empty(), !options.save_probe_tables_path.empty()),
           log_(!options.screenshot_path.empty()) {
         if (options.select_ns) {
             // As a shift-drag across the graph would, through the same TimeView.
@@ -71,6 +71,7 @@ class App {
     bool live_shown() const { return live_shown_; }
     // A probe run is under way (or its results are still to be shown).
     bool probes_busy() const { return probes_.busy(); }
+    bool save_probe_tables(const std::string& path) const { return probes_.save_tables(path); }
 
     void open_dropped(const std::vector<std::string>& paths) {
         for (const std::string& path : paths) {
@@ -402,6 +403,10 @@ int run_viewer(const ViewerOptions& options) {
                              "loopscope view: the probes did not finish within %lld s; the "
                              "screenshot shows them still running\n",
                              static_cast<long long>(kProbeWaitLimit.count()));
+                exit_code = kExitFailure;
+            }
+            if (!options.save_probe_tables_path.empty() &&
+                !app.save_probe_tables(options.save_probe_tables_path)) {
                 exit_code = kExitFailure;
             }
             write_back_buffer_png(options.screenshot_path, window.drawable_width(),

@@ -1,6 +1,6 @@
 // The probe panel (see probe_panel.hpp). The worker thread runs the probe sequence that `loopscope
-// probe` runs (probes/probe_run.hpp) and renders their results with the same Markdown writers; only
-// the finished text crosses to the window's thread.
+// probe` runs (probes/probe_run.hpp) and builds each stage's section with the functions the
+// terminal's Markdown comes from; only the finished sections cross to the window's thread.
 #include "tool/viewer/probe_panel.hpp"
 
 #include <fmt/format.h>
@@ -11,9 +11,12 @@
 #include <exception>
 #include <string_view>
 
+#include "common/output_file.hpp"
 #include "core/units.hpp"
 #include "probes/clock_probe.hpp"
 #include "probes/clock_report.hpp"
+#include "probes/machine_load.hpp"
+#include "probes/probe_json.hpp"
 #include "probes/probe_run.hpp"
 #include "probes/system_info.hpp"
 #include "probes/timer_probe.hpp"
@@ -32,7 +35,7 @@ constexpr int kSettleFrames = 3;
 
 }  // namespace
 
-ProbePanel::ProbePanel(bool log) : log_(log) {}
+ProbePanel::ProbePanel(bool log, bool record) : log_(log), record_(record) {}
 
 ProbePanel::~ProbePanel() {
     if (worker_.joinable()) {
@@ -56,6 +59,9 @@ void ProbePanel::start(Which which, bool quick) {
         worker_.join();  // the previous run has finished: running was false
     }
     error_.clear();
+    // The load was read over the previous run and says nothing of this one; the new run's
+    // comes when it ends.
+    load_.reset();
     quick_ = quick;
     started_ = Clock::now();
     try {
@@ -101,20 +107,28 @@ void ProbePanel::work(Which which, bool quick) {
             Result r;
             r.quick = quick;
             if (stage == ProbeStage::context) {
-                r.blocks = parse_markdown_blocks(context_section_markdown(results.context));
+                r.section = context_section(results.context);
             } else if (stage == ProbeStage::clocks) {
-                r.blocks = parse_markdown_blocks(clocks_section_markdown(*results.clocks));
-                r.seconds = static_cast<double>(results.clocks->elapsed_ns) / 1e9;
+                r.section = clocks_section(*results.clocks);
+                r.seconds = ns_to_s(results.clocks->elapsed_ns);
             } else {
-                r.blocks = parse_markdown_blocks(render_timer_markdown(*results.timers));
-                r.seconds = static_cast<double>(results.timers->elapsed_ns) / 1e9;
+                r.section = timers_section(*results.timers);
+                r.seconds = ns_to_s(results.timers->elapsed_ns);
             }
             const std::lock_guard lock(mutex_);
             (stage == ProbeStage::context  ? shared_.context
              : stage == ProbeStage::clocks ? shared_.clocks
                                            : shared_.timers) = std::move(r);
         };
-        run_probes(options, callbacks);
+        ProbeResults results = run_probes(options, callbacks);
+        // The load is read once more when the last stage has finished: its section comes last.
+        Result load;
+        load.quick = quick;
+        load.section = machine_load_section(results.load, results.context.logical_cpus,
+                                            results.timers.has_value());
+        const std::lock_guard lock(mutex_);
+        shared_.load = std::move(load);
+        shared_.results = std::move(results);
     } catch (const std::exception& e) {
         const std::lock_guard lock(mutex_);
         shared_.error = e.what();
@@ -131,7 +145,7 @@ void ProbePanel::work(Which which, bool quick) {
 bool ProbePanel::busy() const {
     const std::lock_guard lock(mutex_);
     return settle_frames_ > 0 || shared_.running || shared_.context || shared_.clocks ||
-           shared_.timers || !shared_.error.empty();
+           shared_.timers || shared_.load || !shared_.error.empty();
 }
 
 void ProbePanel::take(std::optional<Result>& pending, std::optional<Result>& shown,
@@ -143,8 +157,11 @@ void ProbePanel::take(std::optional<Result>& pending, std::optional<Result>& sho
     pending.reset();
     settle_frames_ = kSettleFrames;
     if (log_ && what) {
-        std::printf("probes: %s finished in %.1f s, %zu blocks\n", what, shown->seconds,
-                    shown->blocks.size());
+        const auto& blocks = shown->section.blocks;
+        const auto tables = std::count_if(blocks.begin(), blocks.end(), [](const TextBlock& b) {
+            return b.kind == TextBlock::Kind::table;
+        });
+        std::printf("probes: %s finished in %.1f s, %td tables\n", what, shown->seconds, tables);
         std::fflush(stdout);
     }
 }
@@ -155,6 +172,11 @@ void ProbePanel::poll() {
     take(shared_.context, context_, nullptr);
     take(shared_.clocks, clocks_, "clock probe");
     take(shared_.timers, timers_, "timer probe");
+    take(shared_.load, load_, nullptr);
+    if (shared_.results) {
+        results_ = std::move(shared_.results);
+        shared_.results.reset();
+    }
     if (!shared_.error.empty()) {
         error_ = std::move(shared_.error);
         shared_.error.clear();
@@ -222,15 +244,25 @@ void ProbePanel::draw() {
         "measurements and tables).");
     ImGui::PopStyleColor();
 
+    drawn_.clear();
+    const auto draw_section = [this](const Result& r, const char* id) {
+        draw_text_section(r.section, id, record_ ? &drawn_.emplace_back() : nullptr);
+    };
     const float w = ImGui::GetContentRegionAvail().x;
     ImGui::BeginChild("##probe_clocks", ImVec2(w * 0.5f - 4.0f, 0.0f), true);
-    if (context_ && ImGui::CollapsingHeader("Machine context")) {
-        draw_markdown_blocks(context_->blocks, "context");
+    // The machine first, as the terminal prints it: open, collapsible to leave the clocks room.
+    if (context_ &&
+        ImGui::CollapsingHeader(context_->section.title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+        draw_section(*context_, "context");
+    }
+    if (load_ &&
+        ImGui::CollapsingHeader(load_->section.title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+        draw_section(*load_, "load");
     }
     if (clocks_) {
         ImGui::TextDisabled("clock probe: %s run, %.1f s", clocks_->quick ? "quick" : "full",
                             clocks_->seconds);
-        draw_markdown_blocks(clocks_->blocks, "clocks");
+        draw_section(*clocks_, "clocks");
     } else {
         ImGui::TextDisabled(running && probe == "clock probe" ? "measuring the clocks ..."
                                                               : "Clock sources: not run yet.");
@@ -241,12 +273,80 @@ void ProbePanel::draw() {
     if (timers_) {
         ImGui::TextDisabled("timer probe: %s run, %.1f s", timers_->quick ? "quick" : "full",
                             timers_->seconds);
-        draw_markdown_blocks(timers_->blocks, "timers");
+        draw_section(*timers_, "timers");
     } else {
         ImGui::TextDisabled(running && probe == "timer probe" ? "measuring the timers ..."
                                                               : "Timers: not run yet.");
     }
     ImGui::EndChild();
+}
+
+namespace {
+
+ProbeJson drawn_table_json(const std::vector<std::string>& columns,
+                           const std::vector<std::vector<std::string>>& rows) {
+    ProbeJson t;
+    t["columns"] = columns;
+    t["rows"] = rows;
+    return t;
+}
+
+}  // namespace
+
+bool ProbePanel::save_tables(const std::string& path) const {
+    if (!record_ || !results_) {
+        std::fprintf(stderr, "loopscope view: %s: no finished probe run to save\n", path.c_str());
+        return false;
+    }
+    ProbeJson sections = ProbeJson::array();
+    const std::optional<Result>* const shown[] = {&context_, &load_, &clocks_, &timers_};
+    std::size_t next_drawn = 0;
+    for (const auto* r : shown) {
+        if (!*r) {
+            continue;
+        }
+        const TextSection& model = (*r)->section;
+        ProbeJson section;
+        section["title"] = model.title;
+        section["model"] = ProbeJson::array();
+        for (const TextBlock& b : model.blocks) {
+            if (b.kind != TextBlock::Kind::table) {
+                continue;
+            }
+            std::vector<std::string> columns;
+            for (const auto& c : b.table.columns()) {
+                columns.push_back(c.title);
+            }
+            std::vector<std::vector<std::string>> rows;
+            for (const auto& row : b.table.rows()) {
+                auto& cells = rows.emplace_back();
+                for (const TableCell& cell : row) {
+                    cells.push_back(cell.text);
+                }
+            }
+            section["model"].push_back(drawn_table_json(columns, rows));
+        }
+        // A collapsed section was not drawn: its "drawn" is null.
+        section["drawn"] = nullptr;
+        if (next_drawn < drawn_.size() && drawn_[next_drawn].title == model.title) {
+            section["drawn"] = ProbeJson::array();
+            for (const DrawnTable& t : drawn_[next_drawn].tables) {
+                section["drawn"].push_back(drawn_table_json(t.columns, t.rows));
+            }
+            ++next_drawn;
+        }
+        sections.push_back(std::move(section));
+    }
+    ProbeJson out;
+    out["probe"] = probe_results_to_json(*results_);
+    out["sections"] = std::move(sections);
+    try {
+        write_file_atomically(path, out.dump(1) + "\n");
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "loopscope view: %s\n", e.what());
+        return false;
+    }
+    return true;
 }
 
 }  // namespace loopscope

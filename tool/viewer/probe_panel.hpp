@@ -1,6 +1,7 @@
-// The probe panel: runs the clock probe and the timer probe (the same functions as `loopscope
-// probe`) on a background thread so the window keeps answering, shows their progress, and lays
-// out their Markdown results (the same text the terminal gets) as tables.
+// The probe panel: runs the probe sequence (the same run_probes as `loopscope probe`) on a
+// background thread so the window keeps answering, shows its progress, and draws the results'
+// sections (machine context, machine load, clock sources, timers: the same TextSections the
+// terminal prints as Markdown) as ImGui tables.
 #pragma once
 
 #include <chrono>
@@ -10,7 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "tool/viewer/markdown_view.hpp"
+#include "probes/probe_run.hpp"
+#include "tool/viewer/section_view.hpp"
 
 namespace loopscope {
 
@@ -19,7 +21,8 @@ class ProbePanel {
     enum class Which { clocks, timers, both };
 
     // log: print a line on standard output when a probe finishes (headless runs and tests).
-    explicit ProbePanel(bool log);
+    // record: keep what each draw() drew, for save_tables.
+    ProbePanel(bool log, bool record);
     // Waits for a running probe: the probes have no way to stop half-way.
     ~ProbePanel();
     ProbePanel(const ProbePanel&) = delete;
@@ -34,12 +37,16 @@ class ProbePanel {
     // Takes in finished results; call once per viewer frame whichever tab is shown.
     void poll();
     void draw();
+    // The headless test hook: writes the probe results of the last run (the probe JSON document)
+    // and the tables of the last draw(), as the model held them and as they were drawn (JSON).
+    // Needs `record` at construction. False, with the reason on standard error, on failure.
+    bool save_tables(const std::string& path) const;
 
   private:
     using Clock = std::chrono::steady_clock;
 
     struct Result {
-        std::vector<MarkdownBlock> blocks;
+        TextSection section;
         double seconds = 0.0;  // wall time the probe took, as it measured itself
         bool quick = false;
     };
@@ -49,7 +56,8 @@ class ProbePanel {
         std::string probe;  // "clock probe", "timer probe"
         double fraction = 0.0;
         std::string detail;
-        std::optional<Result> context, clocks, timers;  // finished, not yet taken by poll()
+        std::optional<Result> context, clocks, timers, load;  // finished, not yet taken by poll()
+        std::optional<ProbeResults> results;                  // the whole run, when it has finished
         std::string error;
         double run_s = 0.0;  // wall time of the last finished run, as the viewer saw it
     };
@@ -65,8 +73,11 @@ class ProbePanel {
     Clock::time_point started_;  // set before the worker starts, then only read
     double last_run_s_ = 0.0;
     int settle_frames_ = 0;  // frames still to draw before new tables are laid out
-    std::optional<Result> context_, clocks_, timers_;
+    std::optional<Result> context_, clocks_, timers_, load_;
+    std::optional<ProbeResults> results_;  // of the last finished run
     std::string error_;
+    bool record_ = false;
+    std::vector<DrawnSection> drawn_;  // what the last draw() drew, when record_
 };
 
 }  // namespace loopscope

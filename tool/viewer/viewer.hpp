@@ -31,6 +31,9 @@ struct ViewerOptions {
     std::vector<std::string> drop_files;  // pushed as SDL drop events before the first frame
     std::optional<std::pair<std::int64_t, std::int64_t>> select_ns;  // a range on the Captures tab
     std::string save_live_trace_path;  // the live run saved here at the last screenshot frame
+    // The probe tab's tables (as held and as drawn) and the results they came from, saved here
+    // at the screenshot (JSON).
+    std::string save_probe_tables_path;
     // The report of what the Captures tab shows, saved here at the last screenshot frame as
     // the "Save report..." button does, in this writer format.
     std::string save_report_path;
