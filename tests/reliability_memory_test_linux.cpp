@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/readers.hpp"
 #include "tests/test_support.hpp"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -178,6 +179,25 @@ TEST_F(ReliabilityMemory, TheDensestCaptureAPlainListStaysWithinTheFactor) {
     const std::string path = dir_ + "/plain.txt";
     write_repeated(path, "", "16\n", 1'000'000, "");
     expect_bounded({"report", path}, path, 0);
+}
+
+TEST(ReliabilityMemoryTrace, ATraceIsReadWithoutRoomForTwiceItsFrames) {
+    // Vectors grown by doubling held up to twice a trace's frames (2.3 GB for 9 M frames); the
+    // reader reserves room for the rows the file holds once it has measured the first rows.
+    const std::string dir = make_temp_dir("loopscope-memory");
+    const std::string path = dir + "/t.trace";
+    // Just past a power of two (2^17 rows), where doubling leaves the most room unused.
+    const RunResult run =
+        run_loopscope("run --clock virtual --frames 140000 -o '" + path + "' >/dev/null");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const Capture c = read_capture(path);
+    ASSERT_EQ(c.loop.size(), 140000u);
+    // The estimate from the first rows runs a little over (later rows have more digits).
+    const auto most = [&](std::size_t frames) { return frames + frames / 8 + 1024; };
+    EXPECT_LE(c.loop.capacity(), most(c.loop.size()));
+    EXPECT_LE(c.frame_ns.capacity(), most(c.frame_ns.size()));
+    EXPECT_LE(c.start_ns.capacity(), most(c.start_ns.size()));
+    fs::remove_all(dir);
 }
 
 }  // namespace
