@@ -34,15 +34,19 @@ using namespace std::chrono_literals;
 
 constexpr std::int64_t kFlushEvery = 16;
 
+LoopConfig fixed_interp(std::int64_t dt_ns, std::int64_t clamp_ns) {
+    LoopConfig c;
+    c.policy = Policy::fixed_interp;
+    c.dt_ns = dt_ns;
+    c.clamp_ns = clamp_ns;
+    return c;
+}
+
 // The killed game runs on a scripted clock, so that every row it records is known in advance
 // and the rows read back can be compared with it exactly; only where the kill lands is left to
 // the real time. Frame i lasts length_ns(i); every 50th frame is longer than the clamp.
 LoopConfig scripted_config() {
-    LoopConfig c;
-    c.policy = Policy::fixed_interp;
-    c.dt_ns = 4'000'000;
-    c.clamp_ns = 20'000'000;
-    return c;
+    return fixed_interp(4'000'000, 20'000'000);
 }
 std::int64_t length_ns(std::int64_t i) {
     return i % 50 == 49 ? 30'000'000 : 1'000'000 + (i % 7) * 137'000;
@@ -171,11 +175,7 @@ TEST(RecorderFaults, KillNineLeavesATraceOfExactlyTheFirstFramesUpToTheLastWritt
 
 // The stopped game runs on the real clock: 2 ms a frame, steps of 2 ms, frames clamped at 50 ms.
 LoopConfig stopped_config() {
-    LoopConfig c;
-    c.policy = Policy::fixed_interp;
-    c.dt_ns = 2'000'000;
-    c.clamp_ns = 50'000'000;
-    return c;
+    return fixed_interp(2'000'000, 50'000'000);
 }
 
 // The child: a game loop on steady_clock recording every frame; tells the test through
