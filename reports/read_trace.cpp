@@ -32,12 +32,13 @@ std::vector<std::string> split_names(std::string_view text) {
     }
 }
 
-// Vectors that grow by doubling hold up to twice their rows, and three times while they grow: a
-// 9 M-frame trace's loop records (112 bytes a frame) took 2.3 GB. Once the first rows show how
-// long a row is, room for the rows the rest of the file holds is reserved at once. Rows get
-// longer as frame numbers and start times gain digits, so the first rows over-estimate the count
-// a little, and the vectors never need to grow again; a file whose later rows are longer (or not
-// rows) reserves at most the file's size / the first rows' length.
+// Vectors that grow by doubling reserve up to twice their rows, and copy them all at each
+// growth: at 9 M frames the last growth of the loop records (112 bytes a frame) copied 0.94 GB
+// into a new block of 1.9 GB. Once the first rows show how long a row is, room for the rows the
+// rest of the file holds is reserved at once. Rows get longer as frame numbers and start times
+// gain digits, so the first rows over-estimate the count a little, and the vectors never need to
+// grow again; a file whose later rows are longer (or not rows) reserves at most the file's size /
+// the first rows' length.
 constexpr std::size_t kRowsToMeasure = 4096;
 
 std::size_t estimated_rows(std::uint64_t file_bytes, std::uint64_t measured_bytes,
