@@ -140,7 +140,9 @@ void refuse_output_over_input(const std::string& output, std::span<const std::st
     }
 }
 
-SpooledInput::SpooledInput(std::string path) : path_(std::move(path)) {
+SpooledInput::SpooledInput(std::string path,
+                           const std::function<void(std::string_view head)>& check_head)
+    : path_(std::move(path)) {
     std::FILE* in = nullptr;
     if (path_ == "-") {
         in = stdin;
@@ -164,7 +166,7 @@ SpooledInput::SpooledInput(std::string path) : path_(std::move(path)) {
     register_temporary(copy_path_.c_str());
     spooled_ = true;  // from here the destructor removes the copy
     std::FILE* out = std::fopen(copy_path_.c_str(), "wb");
-    const auto fail = [&](const std::string& what) {
+    const auto discard = [&] {
         if (out)
             std::fclose(out);
         if (in != stdin)
@@ -172,6 +174,9 @@ SpooledInput::SpooledInput(std::string path) : path_(std::move(path)) {
         std::filesystem::remove(copy_path_, ec);
         unregister_temporary(copy_path_.c_str());
         spooled_ = false;
+    };
+    const auto fail = [&](const std::string& what) {
+        discard();
         throw InputError(path_, what);
     };
     if (!out) {
@@ -179,8 +184,16 @@ SpooledInput::SpooledInput(std::string path) : path_(std::move(path)) {
                          std::strerror(errno)));
     }
     std::array<char, 1 << 16> block;
-    for (;;) {
+    for (bool first = true;; first = false) {
         const std::size_t n = std::fread(block.data(), 1, block.size(), in);
+        if (first && check_head) {
+            try {
+                check_head(std::string_view(block.data(), n));
+            } catch (...) {
+                discard();
+                throw;
+            }
+        }
         if (n > 0 && std::fwrite(block.data(), 1, n, out) != n) {
             fail(fmt::format("cannot copy it into '{}' to read it: {}", copy_path_,
                              std::strerror(errno)));

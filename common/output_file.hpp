@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -46,8 +47,11 @@ void refuse_output_over_input(const std::string& output, std::span<const std::st
 // A regular file is used in place. The copy is removed on destruction and on Ctrl+C / SIGTERM.
 class SpooledInput {
   public:
-    // Throws InputError naming `path` when it cannot be opened or read.
-    explicit SpooledInput(std::string path);
+    // Throws InputError naming `path` when it cannot be opened or read. `check_head`, when given,
+    // sees the first block (up to 64 KiB) before anything is copied and may throw to refuse the
+    // input: an endless device such as /dev/zero is refused there instead of filling the disk.
+    explicit SpooledInput(std::string path,
+                          const std::function<void(std::string_view head)>& check_head = {});
     ~SpooledInput();
     SpooledInput(const SpooledInput&) = delete;
     SpooledInput& operator=(const SpooledInput&) = delete;

@@ -57,9 +57,15 @@ class SessionSax : public nlohmann::json_sax<nlohmann::json> {
     bool start_object(std::size_t) override {
         if (!push(false))
             return false;
-        // Runs[i]: a new run starts.
-        if (stack_.size() == 3 && stack_[1].label == "Runs" && stack_[1].is_array)
+        // Runs[i]: a new run starts. Each is a stream, so their number is capped as PresentMon's.
+        if (stack_.size() == 3 && stack_[1].label == "Runs" && stack_[1].is_array) {
+            if (runs.size() == kMaxStreams) {
+                problem =
+                    fmt::format("more than {} runs: expected a capture of a few runs", kMaxStreams);
+                return false;
+            }
             runs.emplace_back();
+        }
         return true;
     }
     bool end_object() override { return pop(); }
@@ -163,7 +169,7 @@ class SessionSax : public nlohmann::json_sax<nlohmann::json> {
 
 }  // namespace
 
-std::vector<Capture> read_capframex_json_streams(const std::string& path) {
+FileStreams read_capframex_json_streams(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(path, "cannot open");
@@ -178,7 +184,8 @@ std::vector<Capture> read_capframex_json_streams(const std::string& path) {
         }
         throw InputError(path, sax.problem.empty() ? "malformed CapFrameX JSON" : sax.problem);
     }
-    std::vector<Capture> out;
+    FileStreams file;
+    std::vector<Capture>& out = file.streams;
     std::string process = sax.info.count("ProcessName") ? sax.info["ProcessName"] : "";
     if (process.empty() && sax.info.count("GameName"))
         process = sax.info["GameName"];
@@ -207,7 +214,6 @@ std::vector<Capture> read_capframex_json_streams(const std::string& path) {
         c.source.file = path;
         c.source.process = process;
         c.source.swap_chain = fmt::format("run {}", i + 1);
-        c.metadata = sax.info;
         const auto to_ns = [&](double v, double scale, const char* name, std::size_t k) {
             const double ns = v * scale;
             if (!(ns >= 0) || ns > 9.0e18) {
@@ -239,7 +245,8 @@ std::vector<Capture> read_capframex_json_streams(const std::string& path) {
                          "no frames: expected Runs[].CaptureData.MsBetweenPresents with "
                          "at least one entry");
     }
-    return out;
+    file.metadata = std::move(sax.info);  // the Info strings, given to the run kept
+    return file;
 }
 
 }  // namespace loopscope::detail

@@ -514,17 +514,15 @@ void attribute_time_on_screen(Capture& c) {
     }
 }
 
-// Every stream with at least one frame, with the file's metadata; frame starts from the
-// running sum where the layout has no start column.
-std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l,
-                                    const std::map<std::string, std::string>& metadata,
-                                    const std::string& path, std::int64_t header_line) {
+// Every stream with at least one frame; frame starts from the running sum where the layout has
+// no start column.
+std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l, const std::string& path,
+                                    std::int64_t header_line) {
     std::vector<Capture> out;
     out.reserve(rows.streams.size());
     for (auto& s : rows.streams) {
         if (s.capture.frame_ns.empty())
             continue;
-        s.capture.metadata = metadata;
         if (l.start < 0)
             s.capture.start_ns = running_sum_starts(s.capture.frame_ns);
         // A CPU start begins the application's frame; the other time columns are the present's,
@@ -567,9 +565,10 @@ std::string classify_presentmon_header(const std::vector<std::string>& columns,
     layout_error(path, line, columns, "unknown PresentMon column layout");
 }
 
-std::vector<Capture> read_presentmon_streams(const std::string& path) {
+FileStreams read_presentmon_streams(const std::string& path) {
     LineReader reader(path);
-    std::map<std::string, std::string> metadata;
+    FileStreams out;
+    std::map<std::string, std::string>& metadata = out.metadata;
     Header header = read_header(reader, path, metadata);
     const std::string format = classify_presentmon_header(header.columns, path, header.line,
                                                           header.after_capframex_preamble);
@@ -586,7 +585,8 @@ std::vector<Capture> read_presentmon_streams(const std::string& path) {
         convert_qpc_starts(rows, l, metadata);
     if (rows.rows_without_frame_time > 0)
         metadata["rows_without_frame_time"] = std::to_string(rows.rows_without_frame_time);
-    return finish_streams(rows, l, metadata, path, header.line);
+    out.streams = finish_streams(rows, l, path, header.line);
+    return out;
 }
 
 }  // namespace loopscope::detail

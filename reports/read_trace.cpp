@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 
 #include "common/errors.hpp"
 #include "core/analysis.hpp"
@@ -29,6 +30,23 @@ std::vector<std::string> split_names(std::string_view text) {
             return names;
         pos = comma + 1;
     }
+}
+
+// Vectors that grow by doubling reserve up to twice their rows, and copy them all at each
+// growth: at 9 M frames the last growth of the loop records (112 bytes a frame) copied 0.94 GB
+// into a new block of 1.9 GB. Once the first rows show how long a row is, room for the rows the
+// rest of the file holds is reserved at once. Rows get longer as frame numbers and start times
+// gain digits, so the first rows over-estimate the count a little, and the vectors never need to
+// grow again; a file whose later rows are longer (or not rows) reserves at most the file's size /
+// the first rows' length.
+constexpr std::size_t kRowsToMeasure = 4096;
+
+std::size_t estimated_rows(std::uint64_t file_bytes, std::uint64_t measured_bytes,
+                           std::size_t measured_rows) {
+    if (file_bytes == 0 || measured_bytes == 0)
+        return 0;
+    const double per_row = static_cast<double>(measured_bytes) / static_cast<double>(measured_rows);
+    return static_cast<std::size_t>(static_cast<double>(file_bytes) / per_row * 1.01) + 1024;
 }
 
 }  // namespace
@@ -107,6 +125,10 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
     if (it != c.metadata.end())
         c.source.process = it->second;
 
+    std::error_code size_error;
+    const std::uint64_t file_bytes = std::filesystem::file_size(path, size_error);
+    std::uint64_t row_bytes = 0;
+
     std::vector<Field> fields;
     const auto parse_row = [&](std::string_view text) {
         split_fields(text, place, fields);
@@ -179,6 +201,14 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
         c.start_ends_frame_time = true;
         if (!frame_times_only)
             c.loop.push_back(r);
+        row_bytes += line.size() + 1;
+        if (c.frame_ns.size() == kRowsToMeasure && !size_error) {
+            const std::size_t rows = estimated_rows(file_bytes, row_bytes, kRowsToMeasure);
+            c.frame_ns.reserve(rows);
+            c.start_ns.reserve(rows);
+            if (!frame_times_only)
+                c.loop.reserve(rows);
+        }
     }
     if (c.frame_ns.empty()) {
         throw InputError(path, header_line, 0, "header only: expected frame rows after the header");

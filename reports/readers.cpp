@@ -32,27 +32,15 @@ const char* const kKnownFormats =
     "MsBetweenPresents or FrameTime ...), CapFrameX JSON, a MangoHud CSV, or a plain list of "
     "frame times (one number a line)";
 
+}  // namespace
+
 // Text captures hold no control bytes but tab, CR and LF; anything else in the first 4 KiB means
 // the file is binary (or not text in an encoding we read), reported where it was found.
-// Refuses a file that is not text; returns the first character that is not blank or a byte-order
-// mark (0 when the first 4 KiB are blank).
-char reject_binary(const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f)
-        throw InputError(path, fmt::format("cannot open: {}", std::strerror(errno)));
-    char head[4096];
-    const std::size_t n = std::fread(head, 1, sizeof head, f);
-    const int read_errno = std::ferror(f) ? errno : 0;
-    std::fclose(f);
-    if (read_errno != 0) {  // a folder, for one
-        throw InputError(path, fmt::format("cannot read: {}", std::strerror(read_errno)));
-    }
-    if (n == 0) {
-        throw InputError(path, fmt::format("empty file: {}", kKnownFormats));
-    }
+void reject_binary_head(const std::string& path, std::string_view head) {
+    const std::size_t n = std::min<std::size_t>(head.size(), kBinaryCheckBytes);
     std::int64_t line = 1, column = 1;
     // Columns count from after a byte-order mark, as everywhere else.
-    const std::size_t first = n >= 3 && std::memcmp(head, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    const std::size_t first = n >= 3 && head.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
     for (std::size_t i = first; i < n; ++i) {
         const auto u = static_cast<unsigned char>(head[i]);
         if (u == '\n') {
@@ -67,6 +55,28 @@ char reject_binary(const std::string& path) {
         }
         ++column;
     }
+}
+
+namespace {
+
+// Refuses a file that is not text; returns the first character that is not blank or a byte-order
+// mark (0 when the first 4 KiB are blank).
+char reject_binary(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f)
+        throw InputError(path, fmt::format("cannot open: {}", std::strerror(errno)));
+    char head[kBinaryCheckBytes];
+    const std::size_t n = std::fread(head, 1, sizeof head, f);
+    const int read_errno = std::ferror(f) ? errno : 0;
+    std::fclose(f);
+    if (read_errno != 0) {  // a folder, for one
+        throw InputError(path, fmt::format("cannot read: {}", std::strerror(read_errno)));
+    }
+    if (n == 0) {
+        throw InputError(path, fmt::format("empty file: {}", kKnownFormats));
+    }
+    reject_binary_head(path, std::string_view(head, n));
+    const std::size_t first = n >= 3 && std::memcmp(head, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     for (std::size_t i = first; i < n; ++i) {
         if (head[i] != ' ' && head[i] != '\t' && head[i] != '\r' && head[i] != '\n')
             return head[i];
@@ -150,14 +160,14 @@ std::string detect_format_of(const std::string& path) {
 
 namespace {
 
-std::vector<Capture> read_streams_of_file(const std::string& path, const ReadOptions& options) {
+detail::FileStreams read_streams_of_file(const std::string& path, const ReadOptions& options) {
     const std::string format = detail::detect_format_of(path);
     if (format == "loopscope-trace")
-        return detail::read_trace_streams(path, options.frame_times_only);
+        return {detail::read_trace_streams(path, options.frame_times_only), {}};
     if (format == "plain")
-        return detail::read_plain_streams(path, options.plain_unit);
+        return {detail::read_plain_streams(path, options.plain_unit), {}};
     if (format == "mangohud")
-        return detail::read_mangohud_streams(path);
+        return {detail::read_mangohud_streams(path), {}};
     if (format == "capframex-json")
         return detail::read_capframex_json_streams(path);
     return detail::read_presentmon_streams(path);
@@ -165,19 +175,29 @@ std::vector<Capture> read_streams_of_file(const std::string& path, const ReadOpt
 
 // Standard input ("-") and pipes are copied once (the readers open a file more than once); the
 // errors and the captures then name the input as given, never the copy.
-std::vector<Capture> read_streams(const std::string& path, const ReadOptions& options) {
-    const SpooledInput input(path);
+detail::FileStreams read_streams(const std::string& path, const ReadOptions& options) {
+    // A device that never ends (/dev/zero) is refused at its first block, not copied forever.
+    const SpooledInput input(path, [&](std::string_view head) {
+        if (!head.empty())
+            detail::reject_binary_head(path, head);
+    });
     if (!input.spooled())
         return read_streams_of_file(path, options);
-    std::vector<Capture> streams;
+    detail::FileStreams file;
     try {
-        streams = read_streams_of_file(input.path(), options);
+        file = read_streams_of_file(input.path(), options);
     } catch (const InputError& e) {
         throw InputError(path, e.line(), e.column(), e.message());
     }
-    for (Capture& c : streams)
+    for (Capture& c : file.streams)
         c.source.file = path;
-    return streams;
+    return file;
+}
+
+// The stream kept, with the file's metadata (a stream's own keys win).
+Capture with_file_metadata(Capture&& chosen, detail::FileStreams& file) {
+    chosen.metadata.merge(file.metadata);
+    return std::move(chosen);
 }
 
 CaptureStreamInfo info_of(const Capture& c) {
@@ -270,13 +290,14 @@ std::string detect_format(const std::string& path) {
 }
 
 Capture read_capture(const std::string& path, const ReadOptions& options) {
-    std::vector<Capture> streams = read_streams(path, options);
+    detail::FileStreams file = read_streams(path, options);
+    std::vector<Capture>& streams = file.streams;
     sort_by_frames(streams);
     if (options.process.empty())
-        return std::move(streams.front());
+        return with_file_metadata(std::move(streams.front()), file);
     for (auto& c : streams) {
         if (matches(c, options.process))
-            return std::move(c);
+            return with_file_metadata(std::move(c), file);
     }
     std::string held;
     for (const auto& c : streams) {
@@ -291,7 +312,7 @@ Capture read_capture(const std::string& path, const ReadOptions& options) {
 
 std::vector<CaptureStreamInfo> list_capture_streams(const std::string& path,
                                                     const ReadOptions& options) {
-    std::vector<Capture> streams = read_streams(path, options);
+    std::vector<Capture> streams = read_streams(path, options).streams;
     sort_by_frames(streams);
     std::vector<CaptureStreamInfo> out;
     out.reserve(streams.size());
