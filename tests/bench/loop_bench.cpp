@@ -97,7 +97,7 @@ template <class Frame>
 void run_recorder_bench(benchmark::State& state, RecorderOptions o, Frame frame) {
     const bool overlap = state.range(0) != 0;
     std::int64_t writer_ns = 0;
-    o.writer_exit = [&] { writer_ns = thread_cpu_ns(); };
+    o.on_rows = [&](const FrameRecord*, std::size_t) { writer_ns = thread_cpu_ns(); };
     Recorder rec(o);
     const auto block = static_cast<std::int64_t>(o.flush_every);
     std::int64_t handed_at = 0;
@@ -129,7 +129,7 @@ void BM_RecorderHandOver(benchmark::State& state) {
     RecorderOptions o = bench_options();
     o.flush_every = 1;
     std::int64_t writer_ns = 0;
-    o.writer_exit = [&] { writer_ns = thread_cpu_ns(); };
+    o.on_rows = [&](const FrameRecord*, std::size_t) { writer_ns = thread_cpu_ns(); };
     Recorder rec(o);
     std::int64_t now = 0;
     for (auto _ : state) {
@@ -161,7 +161,10 @@ void BM_RecorderFrameHotPath(benchmark::State& state) {
     for (auto _ : state) {
         now += 6'944'444;
         rec.begin_frame(now);
-        rec.loop(now & 1, 8'000'000, 1'000'000, 0.06);
+        rec.loop({.acc_before_ns = 8'000'000,
+                  .steps = now & 1,
+                  .acc_after_ns = 1'000'000,
+                  .alpha = 0.06});
         if (++since_flush == o.capacity - 1) {
             since_flush = 0;
             state.PauseTiming();
@@ -181,7 +184,10 @@ void BM_RecorderFrameOwnClock(benchmark::State& state) {
     std::int64_t steps = 0;
     run_recorder_bench(state, bench_options(), [&](Recorder& rec) {
         rec.begin_frame();
-        rec.loop(++steps & 1, 8'000'000, 1'000'000, 0.06);
+        rec.loop({.acc_before_ns = 8'000'000,
+                  .steps = ++steps & 1,
+                  .acc_after_ns = 1'000'000,
+                  .alpha = 0.06});
     });
 }
 BENCHMARK(BM_RecorderFrameOwnClock)->Arg(0)->Arg(1);
@@ -192,7 +198,10 @@ void BM_RecorderFrameGivenTime(benchmark::State& state) {
     run_recorder_bench(state, bench_options(), [&](Recorder& rec) {
         now += 6'944'444;
         rec.begin_frame(now);
-        rec.loop(now & 1, 8'000'000, 1'000'000, 0.06);
+        rec.loop({.acc_before_ns = 8'000'000,
+                  .steps = now & 1,
+                  .acc_after_ns = 1'000'000,
+                  .alpha = 0.06});
     });
 }
 BENCHMARK(BM_RecorderFrameGivenTime)->Arg(0)->Arg(1);
@@ -206,7 +215,10 @@ void BM_RecorderFrameGivenTimeLoopThreadWriter(benchmark::State& state) {
     run_recorder_bench(state, o, [&](Recorder& rec) {
         now += 6'944'444;
         rec.begin_frame(now);
-        rec.loop(now & 1, 8'000'000, 1'000'000, 0.06);
+        rec.loop({.acc_before_ns = 8'000'000,
+                  .steps = now & 1,
+                  .acc_after_ns = 1'000'000,
+                  .alpha = 0.06});
     });
 }
 BENCHMARK(BM_RecorderFrameGivenTimeLoopThreadWriter)->Arg(0);
@@ -215,7 +227,8 @@ BENCHMARK(BM_RecorderFrameGivenTimeLoopThreadWriter)->Arg(0);
 void BM_RecorderFrameWithPhases(benchmark::State& state) {
     run_recorder_bench(state, bench_options(), [](Recorder& rec) {
         rec.begin_frame();
-        rec.loop(1, 8'000'000, 1'000'000, 0.06);
+        rec.loop(
+            {.acc_before_ns = 8'000'000, .steps = 1, .acc_after_ns = 1'000'000, .alpha = 0.06});
         rec.end_steps();
         rec.end_render();
     });

@@ -25,7 +25,10 @@ int main(int argc, char** argv) {
         const std::int64_t frame_ns = 20'000'000;  // 50 Hz: some frames take two steps
         recorder.begin_frame(now_ns);
         const loopscope::FrameRecord r = engine.advance(frame == 0 ? 0 : frame_ns);
-        recorder.loop(r.steps, r.acc_before_ns, r.acc_after_ns, r.alpha);
+        recorder.loop({.acc_before_ns = r.acc_before_ns,
+                       .steps = r.steps,
+                       .acc_after_ns = r.acc_after_ns,
+                       .alpha = r.alpha});
         steps += r.steps;
         now_ns += frame_ns;
     }
