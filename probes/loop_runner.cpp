@@ -173,13 +173,7 @@ RealRunResult run_real(const RealRunOptions& options) {
         r.render_ns = render_end - steps_end;
 
         if (recorder) {
-            recorder->loop({.clamped_ns = r.clamped_ns,
-                            .consumed_ns = r.consumed_ns,
-                            .acc_before_ns = r.acc_before_ns,
-                            .steps = r.steps,
-                            .cap_dropped_ns = r.cap_dropped_ns,
-                            .acc_after_ns = r.acc_after_ns,
-                            .alpha = r.alpha});
+            recorder->loop(LoopFrame::of(r));
             recorder->end_steps(steps_end);
             recorder->end_render(render_end);
         }

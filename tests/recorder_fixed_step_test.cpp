@@ -8,7 +8,6 @@
 
 #include <filesystem>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -91,16 +90,6 @@ std::int64_t fake_clock() {
     return fake_now;
 }
 
-std::vector<std::string> rows_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        if (!line.empty() && line[0] != '#' && line.rfind("frame,", 0) != 0)
-            out.push_back(line);
-    }
-    return out;
-}
-
 // The row's columns frame .. alpha (the loop's), without the phase times.
 std::string loop_columns(const FrameRecord& r) {
     char text[trace_v1::kMaxRowChars];
@@ -148,7 +137,7 @@ TEST(FixedStep, RecordsEachFrameAsTheEngineWouldHaveWrittenIt) {
                         "# timescale: 1.5\n"),
               std::string::npos)
         << text;
-    const auto rows = rows_of(text);
+    const auto rows = test::trace_data_rows(text);
     ASSERT_EQ(rows.size(), expected.size());
     for (std::size_t i = 0; i < rows.size(); ++i)
         EXPECT_EQ(rows[i].substr(0, loop_columns(expected[i]).size()), loop_columns(expected[i]))

@@ -179,13 +179,7 @@ TEST(Recorder, RowsAreTheSameTextAsTheTraceWriters) {
         for (const auto& r : records) {
             fake_now += r.raw_ns;
             rec.begin_frame();
-            rec.loop({.clamped_ns = r.clamped_ns,
-                      .consumed_ns = r.consumed_ns,
-                      .acc_before_ns = r.acc_before_ns,
-                      .steps = r.steps,
-                      .cap_dropped_ns = r.cap_dropped_ns,
-                      .acc_after_ns = r.acc_after_ns,
-                      .alpha = r.alpha});
+            rec.loop(LoopFrame::of(r));
             rec.add_times(
                 {.step_cost_ns = r.step_cost_ns, .render_ns = r.render_ns, .wait_ns = r.wait_ns});
         }

@@ -238,6 +238,12 @@ struct LoopFrame {
     std::int64_t cap_dropped_ns = 0;        // simulation time the step cap discarded
     std::int64_t acc_after_ns = 0;          // accumulator after stepping
     double alpha = 0.0;                     // acc_after / dt
+
+    // The loop's columns of a whole row (a loop that already fills FrameRecords).
+    static LoopFrame of(const FrameRecord& r) {
+        return {r.clamped_ns,     r.consumed_ns,  r.acc_before_ns, r.steps,
+                r.cap_dropped_ns, r.acc_after_ns, r.alpha};
+    }
 };
 
 // Phase times the game measured itself, for Recorder::add_times.
@@ -292,7 +298,9 @@ class BasicFixedStep {
     LoopFrame advance() { return advance(recorder_ ? recorder_->now_ns() : loopscope::now_ns()); }
 
     // The arithmetic alone, for a frame time the game measured (>= 0); records nothing. This is
-    // loopscope's LoopEngine::advance for the accumulator policies, column for column.
+    // loopscope's LoopEngine::advance for the accumulator policies, column for column, and
+    // repeats its few lines on purpose: the header must stand alone (a game gets nothing else),
+    // and the engine is core's. tests/recorder_fixed_step_test.cpp holds the two equal.
     LoopFrame advance_by(std::int64_t raw_ns) {
         LoopFrame f;
         const std::int64_t dt = config_.dt_ns;
