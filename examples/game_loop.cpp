@@ -1,11 +1,13 @@
 // A minimal fixed-timestep game loop (no SDL, no window) recording itself with loopscope's
-// recorder header: the accumulator pattern with interpolation, a 250 ms clamp, a frame limiter
-// at 60 Hz, and one deliberate 100 ms hitch so the trace has something to show.
+// recorder header: loopscope::FixedStep runs the accumulator with interpolation and a 250 ms
+// clamp and records each frame; a frame limiter at 60 Hz, and one deliberate 100 ms hitch so the
+// trace has something to show.
 //
 //     example_game_loop [FRAMES] [TRACE.csv]      (defaults: 120 frames, game-loop-trace.csv)
 //     loopscope replay TRACE.csv                  (then look at what the loop did)
 //
-// Built with LOOPSCOPE_RECORDER=1; without it the recorder calls compile to nothing.
+// Built with LOOPSCOPE_RECORDER=1; without it the recorder calls compile to nothing and the loop
+// runs the same (the clock, loopscope::now_ns(), works either way).
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -16,12 +18,6 @@
 #include "loopscope/recorder.hpp"
 
 namespace {
-
-std::int64_t now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
 
 struct State {
     double x = 0;
@@ -44,51 +40,33 @@ int main(int argc, char** argv) {
         return 2;
     }
 
-    constexpr std::int64_t kDtNs = 16'666'667;      // 1/60 s
-    constexpr std::int64_t kClampNs = 250'000'000;  // 250 ms
-    constexpr std::int64_t kFrameNs = 16'666'667;   // limiter target
+    constexpr std::int64_t kFrameNs = 16'666'667;  // limiter target
+    const loopscope::FixedStepConfig config{.dt_ns = 16'666'667, .clamp_ns = 250'000'000};
 
-    loopscope::RecorderOptions options;
-    options.path = path;
-    options.policy = "fixed-interp";
-    options.dt_ns = kDtNs;
-    options.clamp_ns = kClampNs;
-    options.flush_every = 60;  // a crash loses at most a second of frames
+    loopscope::RecorderOptions options{.path = path, .flush_every = 60};  // a crash loses <= 1 s
+    options.describe_loop(config, "fixed-interp");
     loopscope::Recorder recorder(options);
+    loopscope::FixedStep loop(config, recorder);
 
     State previous, current;
-    std::int64_t acc_ns = 0;
-    std::int64_t last_ns = recorder.start_ns() != 0 ? recorder.start_ns() : now_ns();
     for (long frame = 0; frame < frames; ++frame) {
-        const std::int64_t frame_start = now_ns();
-        recorder.begin_frame(frame_start);
-        const std::int64_t raw_ns = frame_start - last_ns;
-        last_ns = frame_start;
-
-        const std::int64_t clamped_ns = raw_ns < kClampNs ? raw_ns : kClampNs;
-        acc_ns += clamped_ns;
-        const std::int64_t acc_before_ns = acc_ns;
-        std::int64_t steps = 0;
-        while (acc_ns >= kDtNs) {
+        const std::int64_t frame_start = loopscope::now_ns();
+        // The frame time through clamp, accumulator and step cap; the frame is recorded.
+        const loopscope::LoopFrame f = loop.advance(frame_start);
+        for (std::int64_t i = 0; i < f.steps; ++i) {
             previous = current;
-            step(current, static_cast<double>(kDtNs) * 1e-9);
-            acc_ns -= kDtNs;
-            ++steps;
+            step(current, loop.dt_s());
         }
-        const double alpha = static_cast<double>(acc_ns) / static_cast<double>(kDtNs);
-        recorder.loop(steps, acc_before_ns, acc_ns, alpha);
-        recorder.guards(clamped_ns, clamped_ns, 0);
-        recorder.end_steps(now_ns());
+        recorder.end_steps(loopscope::now_ns());
 
         // "Render": the interpolated position, and a hitch at frame 60.
-        const double drawn = previous.x + (current.x - previous.x) * alpha;
+        const double drawn = previous.x + (current.x - previous.x) * f.alpha;
         if (frame == 60)
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        recorder.end_render(now_ns());
+        recorder.end_render(loopscope::now_ns());
 
         // Limiter: sleep to the frame's deadline; the recorder counts this as the wait.
-        const std::int64_t deadline = frame_start + kFrameNs;
-        const std::int64_t left = deadline - now_ns();
+        const std::int64_t left = frame_start + kFrameNs - loopscope::now_ns();
         if (left > 0)
             std::this_thread::sleep_for(std::chrono::nanoseconds(left));
         if (frame + 1 == frames)

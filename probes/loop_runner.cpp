@@ -173,8 +173,7 @@ RealRunResult run_real(const RealRunOptions& options) {
         r.render_ns = render_end - steps_end;
 
         if (recorder) {
-            recorder->loop(r.steps, r.acc_before_ns, r.acc_after_ns, r.alpha);
-            recorder->guards(r.clamped_ns, r.consumed_ns, r.cap_dropped_ns);
+            recorder->loop(LoopFrame::of(r));
             recorder->end_steps(steps_end);
             recorder->end_render(render_end);
         }

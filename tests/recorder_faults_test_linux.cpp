@@ -74,7 +74,8 @@ TEST(RecorderFaults, AFullDiskMidRecordingLosesFramesCountedExactly) {
             for (std::int64_t i = 0; i < kFrames; ++i) {
                 fake_now += 16'666'667;
                 rec.begin_frame();
-                rec.loop(1, 16'666'667, 0, 0.0);
+                rec.loop(
+                    {.acc_before_ns = 16'666'667, .steps = 1, .acc_after_ns = 0, .alpha = 0.0});
                 if (i % 64 == 0)
                     rec.wait_for_writer();  // paced, so that the writer is never a ring behind
             }

@@ -64,16 +64,21 @@ TEST(Recorder, WritesTheTraceFormatWithExactTimesFromTheClock) {
         Recorder rec(fake_options(path));
         fake_now = 1016;
         rec.begin_frame();
-        rec.loop(1, 16, 6, 0.6);
+        rec.loop({.acc_before_ns = 16, .steps = 1, .acc_after_ns = 6, .alpha = 0.6});
         fake_now = 1019;
         rec.end_steps();
         fake_now = 1024;
         rec.end_render();
         fake_now = 1033;  // wait of 9
         rec.begin_frame(fake_now);
-        rec.loop(1, 23, 3, 0.3);
-        rec.guards(17, 17, 0);  // pretend a clamp at 17
-        rec.add_times(2, 3, 4);
+        // A clamp at 17 (the raw frame time is 17 too: nothing lost).
+        rec.loop({.clamped_ns = 17,
+                  .consumed_ns = 17,
+                  .acc_before_ns = 23,
+                  .steps = 1,
+                  .acc_after_ns = 3,
+                  .alpha = 0.3});
+        rec.add_times({.step_cost_ns = 2, .render_ns = 3, .wait_ns = 4});
         fake_now = 1050;
         rec.close();
         EXPECT_EQ(rec.recorded_frames(), 2);
@@ -174,9 +179,9 @@ TEST(Recorder, RowsAreTheSameTextAsTheTraceWriters) {
         for (const auto& r : records) {
             fake_now += r.raw_ns;
             rec.begin_frame();
-            rec.loop(r.steps, r.acc_before_ns, r.acc_after_ns, r.alpha);
-            rec.guards(r.clamped_ns, r.consumed_ns, r.cap_dropped_ns);
-            rec.add_times(r.step_cost_ns, r.render_ns, r.wait_ns);
+            rec.loop(LoopFrame::of(r));
+            rec.add_times(
+                {.step_cost_ns = r.step_cost_ns, .render_ns = r.render_ns, .wait_ns = r.wait_ns});
         }
     }
     // The recorder's last frame measures its wait up to close(); the others are identical.
@@ -242,7 +247,8 @@ TEST(Recorder, ItsTraceReadsBackThroughTheCaptureReaders) {
         for (int i = 0; i < 6; ++i) {
             fake_now += 16 + i;
             rec.begin_frame();
-            rec.loop(i % 2, 10 + i, i, i / 10.0);
+            rec.loop(
+                {.acc_before_ns = 10 + i, .steps = i % 2, .acc_after_ns = i, .alpha = i / 10.0});
         }
     }
     const Capture c = read_capture(path);
@@ -271,7 +277,8 @@ class CutTrace : public ::testing::Test {
         for (int i = 0; i < 6; ++i) {
             fake_now += 16 + i;
             rec.begin_frame();
-            rec.loop(i % 2, 10 + i, i, i / 10.0);
+            rec.loop(
+                {.acc_before_ns = 10 + i, .steps = i % 2, .acc_after_ns = i, .alpha = i / 10.0});
         }
         rec.close();
         text_ = test::read_text(whole_);

@@ -2,7 +2,7 @@
 // with background_writer = false) reach the file complete and in order across many flushes; a
 // writer held busy makes the loop drop and count frames instead of waiting; close() and the
 // destructor join the writer; no thread is left behind when the file cannot be opened. Exact
-// behaviour only: the writer is paced by the test (wait_for_writer, a held before_write hook),
+// behaviour only: the writer is paced by the test (wait_for_writer, a callback sink held closed),
 // never by sleeping. Needs only the header, so it also builds alone under ThreadSanitizer.
 #define LOOPSCOPE_RECORDER 1
 #include <gtest/gtest.h>
@@ -72,7 +72,10 @@ RecorderOptions options_for(const std::string& path, bool background) {
 void record(Recorder& rec, std::int64_t from, std::int64_t to) {
     for (std::int64_t i = from; i < to; ++i) {
         rec.begin_frame(kStart + time_of(i));
-        rec.loop(i % 3, 100 + i, i, static_cast<double>(i % 4) / 4.0);
+        rec.loop({.acc_before_ns = 100 + i,
+                  .steps = i % 3,
+                  .acc_after_ns = i,
+                  .alpha = static_cast<double>(i % 4) / 4.0});
     }
 }
 
@@ -104,7 +107,7 @@ std::size_t threads_after_join(std::size_t expected) {
 }
 #endif
 
-// A before_write hook the test holds closed: the writer waits in it (at most 10 s, so that a
+// A callback sink the test holds closed: the writer waits in it (at most 10 s, so that a
 // failing test cannot hang) until the test opens it.
 struct WriterGate {
     std::mutex mutex;
@@ -267,6 +270,39 @@ TEST_P(RecorderWriter, FramesAfterCloseAreCountedAsDroppedAndNothingIsWritten) {
     EXPECT_EQ(test::read_text(path), closed);
 }
 
+TEST_P(RecorderWriter, ACallbackAloneGetsEveryRowInOrderAndNoFileIsWritten) {
+    // path "" = no file: the callback is the only sink. Its rows are the file's rows would be.
+    RecorderOptions o = options_for("", GetParam());
+    o.capacity = 16;
+    o.flush_every = 4;
+    std::string text;
+    o.on_rows = [&](const FrameRecord* rows, std::size_t count) {
+        char row[trace_v1::kMaxRowChars];
+        for (std::size_t i = 0; i < count; ++i)
+            text.append(row, trace_v1::format_row(row, rows[i]));
+    };
+    fake_now = kStart;
+    std::int64_t recorded = 0;
+    {
+        Recorder rec(o);
+        EXPECT_EQ(rec.has_writer_thread(), GetParam());
+        for (std::int64_t i = 0; i < 50; ++i) {
+            record(rec, i, i + 1);
+            rec.wait_for_writer();
+        }
+        rec.close(kStart + time_of(50));
+        EXPECT_TRUE(rec.ok());
+        EXPECT_EQ(rec.dropped_frames(), 0);
+        recorded = rec.recorded_frames();
+    }
+    EXPECT_EQ(recorded, 50);
+    const auto rows = rows_of(text);
+    ASSERT_EQ(rows.size(), 50u);
+    for (std::int64_t i = 0; i < 50; ++i)
+        EXPECT_EQ(rows[static_cast<std::size_t>(i)], expected_row(i));
+    EXPECT_TRUE(std::filesystem::is_empty(dir_));
+}
+
 TEST_P(RecorderWriter, StandardOutput) {
 #if defined(__linux__)
     // "-" writes to stdout: send file descriptor 1 to a file for the recorder's lifetime.
@@ -341,8 +377,15 @@ TEST(RecorderBackgroundWriter, TheDestructorJoinsTheWriterAndWritesTheRest) {
 #if defined(__linux__)
     const std::size_t before = baseline_threads();
 #endif
-    int exits = 0;
-    o.writer_exit = [&] { ++exits; };  // runs on the writer's thread, before join returns
+    // The callback sink sees every block on the writer's thread, the last one (written by the
+    // destructor's close) before join returns.
+    std::vector<std::int64_t> called_frames;
+    std::thread::id called_on;
+    o.on_rows = [&](const FrameRecord* rows, std::size_t count) {
+        for (std::size_t i = 0; i < count; ++i)
+            called_frames.push_back(rows[i].frame);
+        called_on = std::this_thread::get_id();
+    };
     fake_now = kStart;
     {
         Recorder rec(o);
@@ -353,7 +396,11 @@ TEST(RecorderBackgroundWriter, TheDestructorJoinsTheWriterAndWritesTheRest) {
         record(rec, 0, 13);               // two full blocks and three rows held: no close()
         fake_now = kStart + time_of(13);  // the destructor ends the last frame here
     }
-    EXPECT_EQ(exits, 1);
+    ASSERT_EQ(called_frames.size(), 13u);
+    for (std::int64_t i = 0; i < 13; ++i)
+        EXPECT_EQ(called_frames[static_cast<std::size_t>(i)], i);
+    EXPECT_NE(called_on, std::this_thread::get_id());
+    EXPECT_NE(called_on, std::thread::id());
 #if defined(__linux__)
     EXPECT_EQ(threads_after_join(before), before);
 #endif
@@ -371,7 +418,8 @@ TEST(RecorderBackgroundWriter, ABusyWriterMakesTheLoopDropAndCountFramesNotWait)
     RecorderOptions o = options_for(path, true);
     o.capacity = 4;
     o.flush_every = 2;  // a ring of two blocks of two rows
-    o.before_write = [&] { gate.hold(); };
+    // The callback sink held closed: the writer cannot finish a block.
+    o.on_rows = [&](const FrameRecord*, std::size_t) { gate.hold(); };
     fake_now = kStart;
     {
         Recorder rec(o);

@@ -1,82 +1,140 @@
 // loopscope/recorder.hpp: record a game loop's frames as a loopscope trace (format v1).
 //
-// One header, standard library only: copy it into a game and include it. Recording is on only
-// where LOOPSCOPE_RECORDER is defined to 1 before the include (or with -DLOOPSCOPE_RECORDER=1);
-// otherwise loopscope::Recorder keeps the same interface with empty inline functions and no
-// members, so every call compiles to nothing and the game needs no #if around it.
+// One header, standard library only. Recording is on only where LOOPSCOPE_RECORDER is defined to
+// 1 before the include (or with -DLOOPSCOPE_RECORDER=1). Otherwise the header includes nothing
+// but <cstdint> and the OS clock's declaration: loopscope::Recorder keeps the same functions,
+// empty and inline, with no members, the options are write-only and trivially constructible, and
+// every call compiles to nothing, so the game needs no #if around it.
 //
-//     loopscope::RecorderOptions options;
-//     options.path = "frames.csv";
-//     options.policy = "fixed-interp";
-//     options.dt_ns = 16'666'667;
-//     loopscope::Recorder recorder(options);
+//     loopscope::Recorder recorder({.path = "frames.csv", .policy = "fixed-interp",
+//                                   .dt_ns = 16'666'667});
 //     while (running) {
-//         const std::int64_t now = my_clock_ns();
-//         recorder.begin_frame(now);            // frame time = now - previous begin
+//         const std::int64_t now = loopscope::now_ns();   // the monotonic clock, on or off
+//         recorder.begin_frame(now);                       // frame time = now - previous begin
 //         ... accumulate, step ...
-//         recorder.loop(steps, acc_before_ns, acc_after_ns, alpha);
-//         recorder.end_steps(my_clock_ns());    // optional: time in the steps
+//         recorder.loop({.acc_before_ns = acc_before, .steps = steps,
+//                        .acc_after_ns = acc, .alpha = alpha});
+//         recorder.end_steps(loopscope::now_ns());  // optional: time in the steps
 //         ... render ...
-//         recorder.end_render(my_clock_ns());   // optional: time rendering; the rest until the
-//     }                                         // next begin_frame is the wait (vsync, limiter)
+//         recorder.end_render(loopscope::now_ns()); // optional: time rendering; the rest until the
+//     }                                             // next begin_frame is the wait (vsync,
+//     limiter)
 //
-// The begin/end calls without an argument read std::chrono::steady_clock (or options.clock_ns).
+// Or let loopscope::FixedStep run the accumulator (clamp, step cap, timescale: loopscope's loop
+// model, exactly) and record each frame itself:
 //
-// Rows go into memory allocated once, at construction: a ring of blocks of flush_every rows.
-// When a block fills, the loop's thread hands it to a writer thread of the recorder's own (a
-// size stored under a mutex and a notify: no formatting, no allocation, no system call beyond
-// the notify) and goes on in the next block; the writer formats the rows, writes and flushes
-// them. If the writer still holds the next block (it fell a whole ring behind), the loop's
-// thread does not wait: frames are dropped and counted (dropped_frames()) until the block is
-// free; the frame column keeps counting, so the gap shows in the trace. With flush_every = 0
-// nothing is written until close() and frames beyond `capacity` are dropped the same way.
-// background_writer = false formats and writes on the loop's thread at each flush instead.
+//     loopscope::FixedStep loop({.dt_ns = 16'666'667, .max_steps = 8}, recorder);
+//     while (running) {
+//         const loopscope::LoopFrame f = loop.advance();  // reads the clock, records the frame
+//         for (std::int64_t i = 0; i < f.steps; ++i) { previous = state; step(state); }
+//         render(lerp(previous, state, f.alpha));
+//     }
 //
-// What a crash leaves: every block the writer has finished, as whole rows. Each block is
-// written and flushed to the operating system, which keeps it when the process dies (only a
+// Where the rows go (the sinks): a file (options.path; "-" = standard output, "" = none) and a
+// function of the game's (options.on_rows), both fed by one writer thread from one ring of rows.
+// Rows go into memory allocated once, at construction: a ring of blocks of flush_every rows. When
+// a block fills, the loop's thread hands it to the writer thread (a size stored under a mutex and
+// a notify: no formatting, no allocation, no system call beyond the notify) and goes on in the
+// next block; the writer gives the block to each sink in turn. If the writer still holds the next
+// block (it fell a whole ring behind), the loop's thread does not wait: frames are dropped and
+// counted (dropped_frames()) until the block is free; the frame column keeps counting, so the gap
+// shows in the trace. With flush_every = 0 nothing is written until close() and frames beyond
+// `capacity` are dropped the same way. background_writer = false runs the sinks on the loop's
+// thread at each flush instead.
+//
+// What a crash leaves in the file: every block the writer has finished, as whole rows. Each block
+// is written and flushed to the operating system, which keeps it when the process dies (only a
 // power loss can still take it: there is no fsync). A crash loses the rows of the block being
 // filled (fewer than flush_every frames) and of any block handed over whose writing had not
-// finished. The writer starts a block as soon as it is handed over and spends about 70 ns of
-// CPU a row (measured: about 75 us for 1024 rows). So unless the writer is starved of CPU or the
-// disk stalls, a handed-over block is on disk well under a millisecond later. The hard bound is
-// in frames: the ring, `capacity` rows (2 x flush_every if that is more). A crash in the middle of
-// a write can leave one last row without its line break; the loopscope-trace reader leaves such a
+// finished. The writer starts a block as soon as it is handed over and spends about 70 ns of CPU
+// a row (docs/loop-engine.md, "Speed"). So unless the writer is starved of CPU or the disk
+// stalls, a handed-over block is on disk well under a millisecond later. The hard bound is in
+// frames: the ring, `capacity` rows (2 x flush_every if that is more). A crash in the middle of a
+// write can leave one last row without its line break; the loopscope-trace reader leaves such a
 // last row out (or keeps it, when it parses whole) with a warning. Not thread-safe: call it from
 // the loop's thread.
-#pragma once
+//
+// The header also owns the trace format v1: FrameRecord (the row), trace_v1::kColumns and
+// trace_v1::format_row, which loopscope's own trace writer uses too; with LOOPSCOPE_TRACE_TEXT
+// defined to 1 (or recording on) trace_v1::preamble_text writes the lines before the rows.
+//
+// The sections below have include guards of their own (not #pragma once), so a translation unit
+// that includes the header first with recording off and again with LOOPSCOPE_RECORDER=1 (or
+// LOOPSCOPE_TRACE_TEXT=1) gets the parts it asked for the second time. The on and off recorders
+// live in different inline namespaces, so programs may mix translation units of both.
 
-#include <algorithm>
-#include <charconv>
-#include <chrono>
+// ---- Always: the clock, the trace row and its text, the loop helper. No heavy header. ----
+#ifndef LOOPSCOPE_RECORDER_HPP_COMMON
+#define LOOPSCOPE_RECORDER_HPP_COMMON
+
 #include <cstdint>
-#include <cstdio>
-#include <ctime>
-#include <functional>
-#include <string>
-#include <utility>
-#include <vector>
 
-#if defined(LOOPSCOPE_RECORDER) && LOOPSCOPE_RECORDER
-// The writer thread's parts; a disabled recorder does not pull them in.
-#include <atomic>
-#include <condition_variable>
-#include <mutex>
-#include <system_error>
-#include <thread>
+#if defined(_WIN32)
+// QueryPerformanceCounter as <windows.h> declares it, without pulling <windows.h> in (tens of
+// thousands of lines): the same declaration may appear twice, so a game that includes
+// <windows.h> as well is fine. LARGE_INTEGER is `union _LARGE_INTEGER`; only a pointer is used.
+union _LARGE_INTEGER;
+extern "C" __declspec(dllimport) int __stdcall QueryPerformanceCounter(union _LARGE_INTEGER*);
+extern "C" __declspec(dllimport) int __stdcall QueryPerformanceFrequency(union _LARGE_INTEGER*);
+#else
+#include <time.h>
 #endif
 
 namespace loopscope {
+
+// The monotonic clock in nanoseconds, whether recording is on or off: CLOCK_MONOTONIC
+// (clock_gettime, through the vDSO on Linux) or QueryPerformanceCounter on Windows. This is the
+// clock the recorder reads when options.clock_ns is not set.
+inline std::int64_t now_ns() {
+#if defined(_WIN32)
+    std::int64_t counter = 0;
+    static const std::int64_t frequency = [] {
+        std::int64_t f = 0;
+        QueryPerformanceFrequency(reinterpret_cast<union _LARGE_INTEGER*>(&f));
+        return f;
+    }();
+    QueryPerformanceCounter(reinterpret_cast<union _LARGE_INTEGER*>(&counter));
+    // Whole seconds and the remainder apart: counter * 1e9 overflows after about 10 days at
+    // 10 MHz, the split never does.
+    return counter / frequency * 1'000'000'000 + counter % frequency * 1'000'000'000 / frequency;
+#else
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+#endif
+}
+
+// One frame of a game loop as loopscope records it: the columns of the trace format v1, in
+// their order. The recorder writes these, and loopscope's loop engine, readers and reports use
+// the same struct.
+struct FrameRecord {
+    std::int64_t frame = 0;           // frame index from 0
+    std::int64_t start_ns = 0;        // frame start, since the trace began
+    std::int64_t raw_ns = 0;          // measured frame time
+    std::int64_t clamped_ns = 0;      // after the frame-time clamp
+    std::int64_t clamp_lost_ns = 0;   // raw - clamped
+    std::int64_t consumed_ns = 0;     // simulation time fed to the accumulator
+    std::int64_t acc_before_ns = 0;   // accumulator after adding consumed, before stepping
+    std::int64_t steps = 0;           // simulation steps (integrations) run this frame
+    std::int64_t cap_dropped_ns = 0;  // simulation time the step cap discarded this frame
+    std::int64_t acc_after_ns = 0;    // accumulator after stepping
+    double alpha = 0.0;               // acc_after / dt, in [0, 1)
+    std::int64_t step_cost_ns = 0;    // real time spent in the steps (0 when unknown)
+    std::int64_t render_ns = 0;       // real time spent rendering (0 when unknown)
+    std::int64_t wait_ns = 0;         // real time spent waiting (limiter, vsync; 0 when unknown)
+};
 
 namespace trace_v1 {
 
 inline constexpr const char* kMagic = "# loopscope-trace v1";
 // The line after the rows that says the game's clock went back while recording.
 inline constexpr const char* kClockWentBackKey = "clock_went_back";
+// The header row, in column order: FrameRecord's members.
 inline constexpr const char* kColumns =
     "frame,start_ns,raw_ns,clamped_ns,clamp_lost_ns,consumed_ns,acc_before_ns,steps,"
     "cap_dropped_ns,acc_after_ns,alpha,step_cost_ns,render_ns,wait_ns";
 // The longest row format_row writes: 13 integers of up to 20 characters, alpha, separators.
-inline constexpr std::size_t kMaxRowChars = 13 * 21 + 32;
+inline constexpr decltype(sizeof 0) kMaxRowChars = 13 * 21 + 32;
 
 inline char* put_int(char* out, std::int64_t v) {
     // Two digits a step from a table: formatting is most of a flush's cost.
@@ -89,13 +147,13 @@ inline char* put_int(char* out, std::int64_t v) {
     char* p = end;
     std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
     while (u >= 100) {
-        const auto pair = static_cast<std::size_t>(u % 100) * 2;
+        const auto pair = static_cast<unsigned>(u % 100) * 2;
         u /= 100;
         *--p = kPairs[pair + 1];
         *--p = kPairs[pair];
     }
     if (u >= 10) {
-        const auto pair = static_cast<std::size_t>(u) * 2;
+        const auto pair = static_cast<unsigned>(u) * 2;
         *--p = kPairs[pair + 1];
         *--p = kPairs[pair];
     } else {
@@ -131,10 +189,9 @@ inline char* put_alpha(char* out, double alpha) {
     return out;
 }
 
-// Writes one row (with its '\n') for any struct with the trace's column names as members, and
-// returns the end. `out` must have room for kMaxRowChars characters.
-template <class Row>
-char* format_row(char* out, const Row& r) {
+// Writes one row (with its '\n') and returns the end. `out` must have room for kMaxRowChars
+// characters.
+inline char* format_row(char* out, const FrameRecord& r) {
     out = put_int(out, r.frame);
     *out++ = ',';
     out = put_int(out, r.start_ns);
@@ -165,6 +222,163 @@ char* format_row(char* out, const Row& r) {
     *out++ = '\n';
     return out;
 }
+
+}  // namespace trace_v1
+
+// What the loop did this frame, for Recorder::loop: the trace's columns from clamped_ns to alpha,
+// in their order, so that designated initialisers name them (C++20: `{.steps = 2, ...}`; in C++17
+// set the members one by one). A game without a clamp or a timescale leaves clamped_ns and
+// consumed_ns at kSameAsRaw: the frame time is then taken as it is.
+struct LoopFrame {
+    static constexpr std::int64_t kSameAsRaw = -1;
+    std::int64_t clamped_ns = kSameAsRaw;   // after the clamp; kSameAsRaw = the raw frame time
+    std::int64_t consumed_ns = kSameAsRaw;  // fed to the accumulator; kSameAsRaw = clamped_ns
+    std::int64_t acc_before_ns = 0;         // accumulator after adding consumed, before stepping
+    std::int64_t steps = 0;                 // simulation steps run this frame
+    std::int64_t cap_dropped_ns = 0;        // simulation time the step cap discarded
+    std::int64_t acc_after_ns = 0;          // accumulator after stepping
+    double alpha = 0.0;                     // acc_after / dt
+
+    // The loop's columns of a whole row (a loop that already fills FrameRecords).
+    static LoopFrame of(const FrameRecord& r) {
+        return {r.clamped_ns,     r.consumed_ns,  r.acc_before_ns, r.steps,
+                r.cap_dropped_ns, r.acc_after_ns, r.alpha};
+    }
+};
+
+// Phase times the game measured itself, for Recorder::add_times.
+struct PhaseTimes {
+    std::int64_t step_cost_ns = 0;
+    std::int64_t render_ns = 0;
+    std::int64_t wait_ns = 0;
+};
+
+// The knobs of FixedStep: those of loopscope's loop model (docs/loop-engine.md).
+struct FixedStepConfig {
+    std::int64_t dt_ns = 16'666'667;      // simulation step; 0 or less = 1/60 s
+    std::int64_t clamp_ns = 250'000'000;  // frame-time clamp; 0 = none
+    std::int64_t max_steps = 0;           // steps per frame; 0 = unlimited
+    double timescale = 1.0;               // 1.0 = real time; negative or NaN = 1.0
+};
+
+namespace detail {
+
+// FixedStep for the Recorder of this translation unit (recording on or off): see below.
+template <class Rec>
+class BasicFixedStep {
+  public:
+    explicit BasicFixedStep(const FixedStepConfig& config) : config_(sane(config)) {}
+    BasicFixedStep(const FixedStepConfig& config, Rec& recorder)
+        : config_(sane(config)), recorder_(&recorder) {}
+
+    // One frame beginning at the clock reading `now`: the frame time since the previous call
+    // goes through the clamp, the timescale, the accumulator and the step cap, and the recorder
+    // (if any) records the frame. Run the returned `steps` steps of dt and render with `alpha`.
+    // The first frame's time counts from the recorder's start (with recording on), otherwise it
+    // is 0. A reading earlier than the latest one counts as the latest (a frame time of 0), as
+    // the recorder takes it.
+    LoopFrame advance(std::int64_t now) {
+        if (!started_) {
+            started_ = true;
+            latest_ns_ = recorder_ && Rec::kEnabled ? recorder_->start_ns() : now;
+        }
+        std::int64_t raw_ns = 0;
+        if (now > latest_ns_) {
+            raw_ns = now - latest_ns_;
+            latest_ns_ = now;
+        }
+        const LoopFrame f = advance_by(raw_ns);
+        if (recorder_) {
+            recorder_->begin_frame(now);
+            recorder_->loop(f);
+        }
+        return f;
+    }
+    // The same, reading the recorder's clock (loopscope::now_ns() unless its options name one).
+    LoopFrame advance() { return advance(recorder_ ? recorder_->now_ns() : loopscope::now_ns()); }
+
+    // The arithmetic alone, for a frame time the game measured (>= 0); records nothing. This is
+    // loopscope's LoopEngine::advance for the accumulator policies, column for column, and
+    // repeats its few lines on purpose: the header must stand alone (a game gets nothing else),
+    // and the engine is core's. tests/recorder_fixed_step_test.cpp holds the two equal.
+    LoopFrame advance_by(std::int64_t raw_ns) {
+        LoopFrame f;
+        const std::int64_t dt = config_.dt_ns;
+        f.clamped_ns =
+            config_.clamp_ns > 0 && raw_ns > config_.clamp_ns ? config_.clamp_ns : raw_ns;
+        f.consumed_ns = scale(f.clamped_ns);
+        acc_ns_ += f.consumed_ns;
+        f.acc_before_ns = acc_ns_;
+        // The model's `while acc >= dt` loop in closed form: whole steps that fit, up to the cap.
+        std::int64_t steps = acc_ns_ / dt;
+        if (config_.max_steps > 0 && steps > config_.max_steps)
+            steps = config_.max_steps;
+        acc_ns_ -= steps * dt;
+        if (acc_ns_ >= dt) {  // cap hit: drop whole steps, keep the remainder
+            f.cap_dropped_ns = acc_ns_ - acc_ns_ % dt;
+            acc_ns_ %= dt;
+        }
+        f.steps = steps;
+        f.acc_after_ns = acc_ns_;
+        f.alpha = static_cast<double>(acc_ns_) / static_cast<double>(dt);
+        return f;
+    }
+
+    std::int64_t dt_ns() const { return config_.dt_ns; }
+    double dt_s() const { return static_cast<double>(config_.dt_ns) * 1e-9; }
+    std::int64_t accumulator_ns() const { return acc_ns_; }
+    const FixedStepConfig& config() const { return config_; }
+
+  private:
+    static FixedStepConfig sane(FixedStepConfig c) {
+        if (c.dt_ns <= 0)
+            c.dt_ns = FixedStepConfig{}.dt_ns;
+        if (c.clamp_ns < 0)
+            c.clamp_ns = 0;
+        if (c.max_steps < 0)
+            c.max_steps = 0;
+        if (!(c.timescale >= 0))
+            c.timescale = 1.0;
+        return c;
+    }
+
+    // clamped x timescale, rounded half away from zero as std::llround does (without <cmath>):
+    // x - trunc(x) is exact for a double, so the comparison with 0.5 is too.
+    std::int64_t scale(std::int64_t clamped_ns) const {
+        if (config_.timescale == 1.0)
+            return clamped_ns;  // exact whatever the size
+        const double x = static_cast<double>(clamped_ns) * config_.timescale;
+        auto whole = static_cast<std::int64_t>(x);
+        if (x - static_cast<double>(whole) >= 0.5)
+            ++whole;
+        return whole;
+    }
+
+    FixedStepConfig config_;
+    Rec* recorder_ = nullptr;
+    std::int64_t acc_ns_ = 0;
+    std::int64_t latest_ns_ = 0;
+    bool started_ = false;
+};
+
+}  // namespace detail
+}  // namespace loopscope
+
+#endif  // LOOPSCOPE_RECORDER_HPP_COMMON
+
+// ---- The trace's preamble as text: with recording on, or for a writer of traces. ----
+#if ((defined(LOOPSCOPE_RECORDER) && LOOPSCOPE_RECORDER) ||      \
+     (defined(LOOPSCOPE_TRACE_TEXT) && LOOPSCOPE_TRACE_TEXT)) && \
+    !defined(LOOPSCOPE_RECORDER_HPP_TEXT)
+#define LOOPSCOPE_RECORDER_HPP_TEXT
+
+#include <charconv>
+#include <ctime>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace loopscope::trace_v1 {
 
 // "2026-11-22T03:41:17Z" for now, for the start_time metadata line.
 inline std::string utc_now_iso8601() {
@@ -225,39 +439,179 @@ inline std::string preamble_text(const Preamble& p) {
     return text;
 }
 
-}  // namespace trace_v1
+}  // namespace loopscope::trace_v1
 
+#endif  // LOOPSCOPE_RECORDER_HPP_TEXT
+
+// ---- Recording on. ----
+#if defined(LOOPSCOPE_RECORDER) && LOOPSCOPE_RECORDER && !defined(LOOPSCOPE_RECORDER_HPP_ON)
+#define LOOPSCOPE_RECORDER_HPP_ON
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+namespace loopscope {
+inline namespace recorder_enabled {
+
+// Every member has an initialiser, so that designated initialisers may leave any out without
+// a -Wmissing-field-initializers warning.
 struct RecorderOptions {
-    std::string path = "loopscope-trace.csv";  // "-" = standard output
+    // The file sink: the trace file; "-" = standard output, "" = no file.
+    std::string path = "loopscope-trace.csv";
+    // The callback sink: called with each block of rows, in frame order, on the writer's thread
+    // (the loop's thread without background_writer), after the file sink has written them.
+    // Keep it short: the ring fills while it runs. The rows are valid during the call only.
+    std::function<void(const FrameRecord* rows, std::size_t count)> on_rows = {};
     // Rows held in memory, allocated once. With the background writer they form a ring of
     // capacity / flush_every blocks of flush_every rows (at least two blocks).
     std::size_t capacity = 4096;
     std::size_t flush_every = 1024;  // hand the rows to the writer every N frames; 0 = at close()
-    // Format and write the rows on a thread of the recorder's own, so that the loop's thread
-    // only hands a full block over. false = format and write on the loop's thread at each flush
-    // (for a game that cannot start a thread); a thread that fails to start falls back to this.
+    // Run the sinks on a thread of the recorder's own, so that the loop's thread only hands a
+    // full block over. false = on the loop's thread at each flush (for a game that cannot start
+    // a thread); a thread that fails to start falls back to this.
     bool background_writer = true;
-    // The clock the argument-less calls read, in nanoseconds; nullptr = steady_clock.
+    // The clock the argument-less calls read, in nanoseconds; nullptr = loopscope::now_ns.
     std::int64_t (*clock_ns)() = nullptr;
-    std::string clock_name;  // metadata; "" = "steady_clock" when clock_ns is nullptr
+    std::string clock_name = {};  // metadata; "" = "monotonic" when clock_ns is nullptr
     // The loop's knobs, written as metadata (empty / 0 when the game does not say).
-    std::string policy;
+    std::string policy = {};
     std::int64_t dt_ns = 0;
     std::int64_t clamp_ns = 0;
     std::int64_t max_steps = 0;
     double timescale = 1.0;
-    std::string machine;
+    std::string machine = {};
     bool write_start_time = true;
-    std::vector<std::pair<std::string, std::string>> metadata;  // more `# key: value` lines
-    // For tests and benchmarks: called by whichever thread writes, just before it formats and
-    // writes a block, and (background writer only) on the writer's thread just before it ends.
-    std::function<void()> before_write;
-    std::function<void()> writer_exit;
+    std::vector<std::pair<std::string, std::string>> metadata = {};  // more `# key: value` lines
+
+    // The knobs of a FixedStep loop as the metadata (policy: the accumulator policy the game
+    // renders with, "fixed", "fixed-interp" or "fixed-extrap").
+    void describe_loop(const FixedStepConfig& c, const char* loop_policy = "fixed-interp") {
+        policy = loop_policy;
+        dt_ns = c.dt_ns;
+        clamp_ns = c.clamp_ns;
+        max_steps = c.max_steps;
+        timescale = c.timescale;
+    }
 };
 
-#if defined(LOOPSCOPE_RECORDER) && LOOPSCOPE_RECORDER
+namespace sinks {
 
-inline namespace recorder_enabled {
+// Where the rows go. One thread at a time calls a sink (the writer's, or the loop's without
+// background_writer), with blocks in frame order. The file and the callback are sinks; another
+// destination (a network stream) is one more sink fed by the same ring, with no change to the
+// calls a game makes.
+class Sink {
+  public:
+    virtual ~Sink() = default;
+    // Takes a block of rows; returns how many of them did not reach the destination (the last
+    // ones of the block: a sink that fails loses a tail).
+    virtual std::size_t take(const FrameRecord* rows, std::size_t count) = 0;
+    // After the last block: the lines a trace ends with ("" for none), then closing.
+    virtual void finish(const std::string& trailer) = 0;
+    virtual bool failed() const = 0;
+};
+
+// The trace file, unbuffered: each piece of whole rows goes to the system in one write, so a
+// crash leaves at most one row cut short at the end (standard output keeps its buffering: it may
+// be in use already). Once a write has failed nothing more is attempted.
+class FileSink final : public Sink {
+  public:
+    FileSink(const std::string& path, const std::string& preamble) {
+        to_stdout_ = path == "-";
+        file_ = to_stdout_ ? stdout : std::fopen(path.c_str(), "wb");
+        if (!file_) {
+            failed_ = true;
+            return;
+        }
+        if (!to_stdout_)
+            std::setvbuf(file_, nullptr, _IONBF, 0);
+        text_.resize(trace_v1::kMaxRowChars * 512);  // few large writes: system calls are dear
+        write(preamble.data(), preamble.size());
+        if (std::fflush(file_) != 0)
+            failed_ = true;
+    }
+    ~FileSink() override { finish(""); }
+
+    // Formats the rows in large pieces, writes them and flushes the file.
+    std::size_t take(const FrameRecord* rows, std::size_t count) override {
+        if (failed_)
+            return count;
+        char* out = text_.data();
+        char* const end = text_.data() + text_.size() - trace_v1::kMaxRowChars;
+        std::size_t piece_first = 0;  // the first row of the piece being formatted
+        for (std::size_t i = 0; i < count; ++i) {
+            out = trace_v1::format_row(out, rows[i]);
+            if (out >= end || i + 1 == count) {
+                const std::size_t written =
+                    write(text_.data(), static_cast<std::size_t>(out - text_.data()));
+                if (failed_) {
+                    // The whole rows of this piece that reached the file are kept; the rest of
+                    // the piece and of the block are lost.
+                    const auto whole = static_cast<std::size_t>(
+                        std::count(text_.data(), text_.data() + written, '\n'));
+                    return count - piece_first - whole;
+                }
+                out = text_.data();
+                piece_first = i + 1;
+            }
+        }
+        if (std::fflush(file_) != 0)
+            failed_ = true;
+        return 0;
+    }
+
+    void finish(const std::string& trailer) override {
+        if (!file_)
+            return;
+        if (!trailer.empty() && !failed_)
+            write(trailer.data(), trailer.size());
+        if (to_stdout_ ? std::fflush(file_) != 0 : std::fclose(file_) != 0)
+            failed_ = true;
+        file_ = nullptr;
+    }
+
+    bool failed() const override { return failed_; }
+
+  private:
+    // Returns the bytes written (all of them unless it failed).
+    std::size_t write(const char* data, std::size_t size) {
+        const std::size_t written = std::fwrite(data, 1, size, file_);
+        if (written != size)
+            failed_ = true;
+        return written;
+    }
+
+    std::FILE* file_ = nullptr;
+    bool to_stdout_ = false;
+    bool failed_ = false;
+    std::vector<char> text_;  // the formatting buffer
+};
+
+// The game's function.
+class CallbackSink final : public Sink {
+  public:
+    explicit CallbackSink(std::function<void(const FrameRecord*, std::size_t)> on_rows)
+        : on_rows_(std::move(on_rows)) {}
+    std::size_t take(const FrameRecord* rows, std::size_t count) override {
+        on_rows_(rows, count);
+        return 0;
+    }
+    void finish(const std::string&) override {}
+    bool failed() const override { return false; }
+
+  private:
+    std::function<void(const FrameRecord*, std::size_t)> on_rows_;
+};
+
+}  // namespace sinks
 
 class Recorder {
   public:
@@ -275,21 +629,16 @@ class Recorder {
         rows_.resize(block_rows_ * blocks_);
         block_ = rows_.data();
         block_sizes_.resize(blocks_);
-        text_.resize(trace_v1::kMaxRowChars * 512);  // few large writes: system calls are dear
-        to_stdout_ = options_.path == "-";
-        file_ = to_stdout_ ? stdout : std::fopen(options_.path.c_str(), "wb");
-        if (!file_) {
-            failed_ = true;
-            return;
+        if (!options_.path.empty())
+            sinks_.push_back(std::make_unique<sinks::FileSink>(options_.path, preamble()));
+        if (options_.on_rows)
+            sinks_.push_back(std::make_unique<sinks::CallbackSink>(options_.on_rows));
+        for (const auto& sink : sinks_) {
+            if (sink->failed())
+                failed_ = true;
         }
-        // Unbuffered: each piece of whole rows goes to the system in one write, so a crash
-        // leaves at most one row cut short at the end (standard output keeps its buffering:
-        // it may be in use already).
-        if (!to_stdout_)
-            std::setvbuf(file_, nullptr, _IONBF, 0);
-        write_header();
         start_ns_ = previous_ns_ = latest_ns_ = now_ns();
-        if (streaming && options_.background_writer && !failed_) {
+        if (streaming && options_.background_writer && !failed_ && !sinks_.empty()) {
             try {
                 writer_ = std::thread([this] { writer_main(); });
             } catch (const std::system_error&) {
@@ -302,11 +651,7 @@ class Recorder {
     Recorder& operator=(const Recorder&) = delete;
 
     std::int64_t now_ns() const {
-        if (options_.clock_ns)
-            return options_.clock_ns();
-        return std::chrono::duration_cast<std::chrono::nanoseconds>(
-                   std::chrono::steady_clock::now().time_since_epoch())
-            .count();
+        return options_.clock_ns ? options_.clock_ns() : loopscope::now_ns();
     }
 
     // Starts a frame at now_ns (the game's own clock reading saves a read); ends the previous
@@ -315,8 +660,8 @@ class Recorder {
         now = reading(now, next_frame_);
         if (open_)
             commit(now);
-        Row& r = current_;
-        r = Row{};
+        FrameRecord& r = current_;
+        r = FrameRecord{};
         r.frame = next_frame_++;
         r.raw_ns = now - previous_ns_;
         r.start_ns = now - start_ns_;
@@ -328,21 +673,17 @@ class Recorder {
     }
     void begin_frame() { begin_frame(now_ns()); }
 
-    // The loop's state this frame.
-    void loop(std::int64_t steps, std::int64_t acc_before_ns, std::int64_t acc_after_ns,
-              double alpha) {
-        current_.steps = steps;
-        current_.acc_before_ns = acc_before_ns;
-        current_.acc_after_ns = acc_after_ns;
-        current_.alpha = alpha;
-    }
-    // What the guards and the timescale did, when the game has them (otherwise clamped and
-    // consumed are the raw frame time and nothing was dropped).
-    void guards(std::int64_t clamped_ns, std::int64_t consumed_ns, std::int64_t cap_dropped_ns) {
-        current_.clamped_ns = clamped_ns;
-        current_.clamp_lost_ns = current_.raw_ns - clamped_ns;
-        current_.consumed_ns = consumed_ns;
-        current_.cap_dropped_ns = cap_dropped_ns;
+    // What the loop did this frame (the columns clamped_ns to alpha, by name).
+    void loop(const LoopFrame& f) {
+        FrameRecord& r = current_;
+        r.clamped_ns = f.clamped_ns == LoopFrame::kSameAsRaw ? r.raw_ns : f.clamped_ns;
+        r.clamp_lost_ns = r.raw_ns - r.clamped_ns;
+        r.consumed_ns = f.consumed_ns == LoopFrame::kSameAsRaw ? r.clamped_ns : f.consumed_ns;
+        r.acc_before_ns = f.acc_before_ns;
+        r.steps = f.steps;
+        r.cap_dropped_ns = f.cap_dropped_ns;
+        r.acc_after_ns = f.acc_after_ns;
+        r.alpha = f.alpha;
     }
 
     // Phase ends: the steps took from begin_frame (or the previous mark) to here; rendering
@@ -361,10 +702,10 @@ class Recorder {
     void end_render() { end_render(now_ns()); }
     // Phase times measured by the game itself, added to the frame's columns; the wait is then
     // the one given here instead of the time to the next begin_frame.
-    void add_times(std::int64_t step_cost_ns, std::int64_t render_ns, std::int64_t wait_ns) {
-        current_.step_cost_ns += step_cost_ns;
-        current_.render_ns += render_ns;
-        current_.wait_ns += wait_ns;
+    void add_times(const PhaseTimes& t) {
+        current_.step_cost_ns += t.step_cost_ns;
+        current_.render_ns += t.render_ns;
+        current_.wait_ns += t.wait_ns;
         explicit_wait_ = true;  // the game measures its own phases
     }
 
@@ -375,7 +716,6 @@ class Recorder {
     void close(std::int64_t now) {
         if (closed_)
             return;
-        closed_ = true;
         now = reading(now, current_.frame);
         if (open_ && !failed_) {
             // Closing may wait: the last frame is not dropped for a writer still busy.
@@ -384,8 +724,9 @@ class Recorder {
             commit(now);
         } else if (open_) {
             open_ = false;
-            ++dropped_;  // the file failed: the last frame is lost like the others
+            ++dropped_;  // a sink failed: the last frame is lost like the others
         }
+        closed_ = true;
         hand_over();
         if (writer_.joinable()) {
             {
@@ -395,18 +736,18 @@ class Recorder {
             work_cv_.notify_one();
             writer_.join();
         }
-        if (file_ && backward_steps_ > 0 && !failed_) {
+        std::string trailer;
+        if (backward_steps_ > 0) {
             // After the rows, where the reader takes `# key: value` lines too.
-            const std::string line = std::string("# ") + trace_v1::kClockWentBackKey + ": " +
-                                     std::to_string(backward_steps_) + " times, by up to " +
-                                     std::to_string(backward_max_ns_) + " ns, first at frame " +
-                                     std::to_string(backward_first_frame_) + "\n";
-            write(line.data(), line.size());
+            trailer = std::string("# ") + trace_v1::kClockWentBackKey + ": " +
+                      std::to_string(backward_steps_) + " times, by up to " +
+                      std::to_string(backward_max_ns_) + " ns, first at frame " +
+                      std::to_string(backward_first_frame_) + "\n";
         }
-        if (file_) {
-            if (to_stdout_ ? std::fflush(file_) != 0 : std::fclose(file_) != 0)
+        for (const auto& sink : sinks_) {
+            sink->finish(trailer);
+            if (sink->failed())
                 failed_ = true;
-            file_ = nullptr;
         }
     }
 
@@ -425,8 +766,9 @@ class Recorder {
     bool writer_caught_up() const { return written_.load(std::memory_order_acquire) == handed_; }
 
     std::int64_t frames() const { return next_frame_; }
-    // Frames in the file, and frames lost: not kept for a writer a ring behind, or kept but
-    // in a block whose write failed (a full disk). Together they are every ended frame.
+    // Frames that reached every sink, and frames lost: not kept for a writer a ring behind, or
+    // kept but in a block that a sink failed to take (a full disk). Together they are every
+    // ended frame.
     std::int64_t recorded_frames() const {
         return recorded_ - lost_rows_.load(std::memory_order_acquire);
     }
@@ -448,15 +790,6 @@ class Recorder {
     bool has_writer_thread() const { return writer_.joinable(); }
 
   private:
-    // The trace's columns, as trace_v1::format_row expects them.
-    struct Row {
-        std::int64_t frame = 0, start_ns = 0, raw_ns = 0, clamped_ns = 0, clamp_lost_ns = 0,
-                     consumed_ns = 0, acc_before_ns = 0, steps = 0, cap_dropped_ns = 0,
-                     acc_after_ns = 0;
-        double alpha = 0;
-        std::int64_t step_cost_ns = 0, render_ns = 0, wait_ns = 0;
-    };
-
     // The loop's thread: the row goes into the block being filled, unless that block is full
     // (flush_every = 0) or the writer has not yet written what it held before (a ring lap
     // behind): then the frame is dropped and counted, and the loop never waits.
@@ -465,8 +798,8 @@ class Recorder {
             current_.wait_ns = now - mark_ns_;
         explicit_wait_ = false;
         open_ = false;
-        // No file (it could not be opened, or close() has run): nothing can be kept.
-        if (!file_ || fill_ == block_rows_ || (fill_ == 0 && !block_free())) {
+        // Nowhere to go (no sink, or close() has run): nothing can be kept.
+        if (closed_ || sinks_.empty() || fill_ == block_rows_ || (fill_ == 0 && !block_free())) {
             ++dropped_;
             return;
         }
@@ -499,7 +832,7 @@ class Recorder {
 
     // The loop's thread: a size under the lock and a notify; no formatting, no allocation.
     void hand_over() {
-        if (fill_ == 0 || !file_)
+        if (fill_ == 0)
             return;
         const std::size_t slot = handed_ % blocks_;
         if (writer_.joinable()) {
@@ -545,59 +878,32 @@ class Recorder {
             }
             done_cv_.notify_all();
         }
-        if (options_.writer_exit)
-            options_.writer_exit();
     }
 
-    // Formats a block's rows in large pieces, writes them and flushes the file. Once a write
-    // has failed the rest is not attempted (ok() is false).
+    // Gives a block to every sink. Once a sink has failed the rest is not attempted (ok() is
+    // false): the block's rows are lost, counted. A sink loses the tail of a block, so the
+    // block's lost rows are the most any sink lost.
     void write_block(std::size_t slot, std::size_t size) {
-        if (options_.before_write)
-            options_.before_write();
         if (failed_.load(std::memory_order_relaxed)) {
             lost_rows_.fetch_add(static_cast<std::int64_t>(size), std::memory_order_release);
             return;
         }
-        const Row* rows = rows_.data() + slot * block_rows_;
-        char* out = text_.data();
-        char* const end = text_.data() + text_.size() - trace_v1::kMaxRowChars;
-        std::size_t piece_first = 0;  // the first row of the piece being formatted
-        for (std::size_t i = 0; i < size; ++i) {
-            out = trace_v1::format_row(out, rows[i]);
-            if (out >= end || i + 1 == size) {
-                const std::size_t written =
-                    write(text_.data(), static_cast<std::size_t>(out - text_.data()));
-                if (failed_.load(std::memory_order_relaxed)) {
-                    // The whole rows of this piece that reached the file are kept; the rest of
-                    // the piece and of the block are lost.
-                    const auto whole = static_cast<std::size_t>(
-                        std::count(text_.data(), text_.data() + written, '\n'));
-                    lost_rows_.fetch_add(static_cast<std::int64_t>(size - piece_first - whole),
-                                         std::memory_order_release);
-                    return;
-                }
-                out = text_.data();
-                piece_first = i + 1;
-            }
+        const FrameRecord* rows = rows_.data() + slot * block_rows_;
+        std::size_t lost = 0;
+        for (const auto& sink : sinks_) {
+            lost = std::max(lost, sink->take(rows, size));
+            if (sink->failed())
+                failed_ = true;
         }
-        if (std::fflush(file_) != 0)
-            failed_ = true;
+        if (lost > 0)
+            lost_rows_.fetch_add(static_cast<std::int64_t>(lost), std::memory_order_release);
     }
 
-    // Returns the bytes written (all of them unless it failed).
-    std::size_t write(const char* data, std::size_t size) {
-        const std::size_t written = std::fwrite(data, 1, size, file_);
-        if (written != size)
-            failed_ = true;
-        return written;
-    }
-
-    // The preamble in one write, on the constructing thread (before any writer starts).
-    void write_header() {
+    std::string preamble() const {
         trace_v1::Preamble p;
         p.clock = !options_.clock_name.empty() ? options_.clock_name
                   : options_.clock_ns          ? "custom"
-                                               : "steady_clock";
+                                               : "monotonic";
         p.policy = options_.policy;
         p.dt_ns = options_.dt_ns;
         p.clamp_ns = options_.clamp_ns;
@@ -607,23 +913,20 @@ class Recorder {
         if (options_.write_start_time)
             p.start_time = trace_v1::utc_now_iso8601();
         p.metadata = options_.metadata;
-        const std::string text = trace_v1::preamble_text(p);
-        write(text.data(), text.size());
-        if (std::fflush(file_) != 0)
-            failed_ = true;
+        return trace_v1::preamble_text(p);
     }
 
     RecorderOptions options_;
-    std::size_t block_rows_ = 0;  // rows a block holds
-    std::size_t blocks_ = 1;      // blocks in the ring
-    std::vector<Row> rows_;       // blocks_ x block_rows_
-    Row* block_ = nullptr;        // the block being filled (slot handed_ % blocks_)
-    std::vector<char> text_;      // the writing thread's formatting buffer
-    std::FILE* file_ = nullptr;
-    bool to_stdout_ = false;
+    std::size_t block_rows_ = 0;     // rows a block holds
+    std::size_t blocks_ = 1;         // blocks in the ring
+    std::vector<FrameRecord> rows_;  // blocks_ x block_rows_
+    FrameRecord* block_ = nullptr;   // the block being filled (slot handed_ % blocks_)
+    // The destinations, in the order they take each block (file first). Called by the writing
+    // thread, created and finished on the loop's thread while no writer runs.
+    std::vector<std::unique_ptr<sinks::Sink>> sinks_;
 
     // The loop's thread only.
-    Row current_;
+    FrameRecord current_;
     std::size_t fill_ = 0;      // rows in the block being filled
     std::uint64_t handed_ = 0;  // blocks handed over; the one being filled has this number
     std::int64_t start_ns_ = 0;
@@ -649,31 +952,65 @@ class Recorder {
     bool stop_ = false;                      // under mutex_
     std::atomic<std::uint64_t> written_{0};  // blocks the writer has finished
     std::atomic<bool> failed_{false};
-    std::atomic<std::int64_t> lost_rows_{0};  // rows counted in recorded_ that a failed write lost
+    std::atomic<std::int64_t> lost_rows_{0};  // rows counted in recorded_ that a sink lost
     std::thread writer_;
 };
 
+// The loop helper, recording through this Recorder (see detail::BasicFixedStep).
+using FixedStep = loopscope::detail::BasicFixedStep<Recorder>;
+
 }  // namespace recorder_enabled
+}  // namespace loopscope
 
-#else
+#endif  // LOOPSCOPE_RECORDER_HPP_ON
 
-// Recording is off: the same interface, no state, nothing to run.
+// ---- Recording off: the same interface, no state, nothing to run. ----
+#if !(defined(LOOPSCOPE_RECORDER) && LOOPSCOPE_RECORDER) && !defined(LOOPSCOPE_RECORDER_HPP_OFF)
+#define LOOPSCOPE_RECORDER_HPP_OFF
+
+namespace loopscope {
+
+namespace detail {
+// An option with recording off: takes any value, keeps nothing, constructs trivially. So the
+// game's code that fills the options compiles either way (options are write-only when off).
+struct Ignored {
+    Ignored() = default;
+    template <class T>
+    constexpr Ignored(const T&) noexcept {}
+    template <class T>
+    constexpr Ignored& operator=(const T&) noexcept {
+        return *this;
+    }
+};
+}  // namespace detail
+
 inline namespace recorder_disabled {
+
+// Constant-initialised and trivially copied and destroyed: no allocation, no code. (Each member
+// has an empty `{}` initialiser, which makes the default constructor formally non-trivial, so
+// that GCC's -Wmissing-field-initializers stays quiet on designated initialisers that leave
+// members out, as they do with recording on.)
+struct RecorderOptions {
+    detail::Ignored path = {}, on_rows = {}, capacity = {}, flush_every = {},
+                    background_writer = {}, clock_ns = {}, clock_name = {}, policy = {}, dt_ns = {},
+                    clamp_ns = {}, max_steps = {}, timescale = {}, machine = {},
+                    write_start_time = {}, metadata = {};
+    void describe_loop(const FixedStepConfig&, const char* = nullptr) {}
+};
 
 class Recorder {
   public:
     static constexpr bool kEnabled = false;
     explicit Recorder(const RecorderOptions&) {}
-    std::int64_t now_ns() const { return 0; }
+    std::int64_t now_ns() const { return loopscope::now_ns(); }  // the clock still runs
     void begin_frame(std::int64_t) {}
     void begin_frame() {}
-    void loop(std::int64_t, std::int64_t, std::int64_t, double) {}
-    void guards(std::int64_t, std::int64_t, std::int64_t) {}
+    void loop(const LoopFrame&) {}
     void end_steps(std::int64_t) {}
     void end_steps() {}
     void end_render(std::int64_t) {}
     void end_render() {}
-    void add_times(std::int64_t, std::int64_t, std::int64_t) {}
+    void add_times(const PhaseTimes&) {}
     void close() {}
     void close(std::int64_t) {}
     void flush() {}
@@ -689,8 +1026,9 @@ class Recorder {
     bool has_writer_thread() const { return false; }
 };
 
+using FixedStep = loopscope::detail::BasicFixedStep<Recorder>;
+
 }  // namespace recorder_disabled
-
-#endif
-
 }  // namespace loopscope
+
+#endif  // LOOPSCOPE_RECORDER_HPP_OFF

@@ -108,40 +108,82 @@ void catch_up(benchmark::State& state, const Recorder& rec) {
 // Runs `frame(rec)` once per iteration with flushing on. The game thread's cost is the timed
 // part (Google Benchmark's CPU time is this thread's alone). A loop this fast (tens of ns a
 // frame, where a game takes milliseconds) would outrun any writer and measure dropped frames,
-// which cost less; so timing pauses while the writer catches up. With `overlap` false it pauses
-// right after each hand-over until that block is written: the loop never runs beside a busy
-// writer, as in a game whose frames are far longer than the writer's work on a block. With
-// `overlap` true it waits only before the next hand-over: the writer formats and writes the
-// previous block while the loop records the next one (on two cores, each slows the other).
-// The writer's own CPU time per recorded frame is reported in the counter writer_cpu_ns.
+// which cost less; so timing pauses while the writer catches up. With `overlap` (range 0) false
+// it pauses right after each hand-over until that block is written: the loop never runs beside
+// a busy writer, as in a game whose frames are far longer than the writer's work on a block.
+// With `overlap` true it waits only before the next hand-over: the writer formats and writes
+// the previous block while the loop records the next one (on two cores, each slows the other).
+// Range 1 picks the sink: 0 = the file (/dev/null; formatting and write calls as for a real
+// file), 1 = a callback alone (no file). The writer's own CPU time per recorded frame is
+// reported in the counter writer_cpu_ns (read by a callback after each block: with the file it
+// is a second sink, after the file). The hand-overs are counted down here rather than asked of
+// the recorder, so that the loop's bookkeeping is a decrement and a branch, as in the empty
+// loops below.
 template <class Frame>
 void run_recorder_bench(benchmark::State& state, RecorderOptions o, Frame frame) {
     const bool overlap = state.range(0) != 0;
+    const bool callback_only = state.range(1) != 0;
     std::int64_t writer_ns = 0;
-    o.writer_exit = [&] { writer_ns = thread_cpu_ns(); };
+    std::int64_t called_rows = 0;
+    if (callback_only)
+        o.path = "";
+    o.on_rows = [&](const FrameRecord* rows, std::size_t count) {
+        called_rows += static_cast<std::int64_t>(count);
+        benchmark::DoNotOptimize(rows);
+        writer_ns = thread_cpu_ns();
+    };
     Recorder rec(o);
     const auto block = static_cast<std::int64_t>(o.flush_every);
-    std::int64_t handed_at = 0;
+    // begin_frame of frame k commits frame k - 1: the block fills at k = block, 2 x block, ...
+    std::int64_t to_hand_over = block + 1;
     for (auto _ : state) {
         frame(rec);
-        const std::int64_t recorded = rec.recorded_frames();
-        if (recorded % block == 0 && recorded != handed_at) {  // a block was just handed over
-            handed_at = recorded;
+        if (--to_hand_over == 0) {  // a block was just handed over
+            to_hand_over = block;
             if (!overlap)
                 catch_up(state, rec);
-        } else if (overlap && recorded % block == block - 1) {  // the next hand-over is near
+        } else if (overlap && to_hand_over == 1) {  // the next hand-over is near
             catch_up(state, rec);
         }
     }
     rec.close();
     state.SetItemsProcessed(state.iterations());
-    state.SetLabel(overlap ? "writer busy alongside" : "writer idle");
+    state.SetLabel(std::string(callback_only ? "callback sink" : "file sink") +
+                   (overlap ? ", writer busy alongside" : ", writer idle"));
     state.counters["dropped"] = static_cast<double>(rec.dropped_frames());
     if (rec.recorded_frames() > 0 && o.background_writer) {
         state.counters["writer_cpu_ns"] =
             static_cast<double>(writer_ns) / static_cast<double>(rec.recorded_frames());
     }
+    if (called_rows != rec.recorded_frames())
+        state.SkipWithError("the callback did not see every recorded row");
 }
+
+// The loops the recorder's figures are compared with: the same iteration and bookkeeping (a
+// countdown and a branch), no recorder; one passes the time along, one reads the clock.
+void BM_EmptyLoopGivenTime(benchmark::State& state) {
+    std::int64_t now = 0;
+    std::int64_t to_hand_over = 1025;
+    for (auto _ : state) {
+        now += 6'944'444;
+        benchmark::DoNotOptimize(now);
+        if (--to_hand_over == 0)
+            to_hand_over = 1024;
+        benchmark::DoNotOptimize(to_hand_over);
+    }
+}
+BENCHMARK(BM_EmptyLoopGivenTime);
+
+void BM_EmptyLoopOwnClock(benchmark::State& state) {
+    std::int64_t to_hand_over = 1025;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(loopscope::now_ns());
+        if (--to_hand_over == 0)
+            to_hand_over = 1024;
+        benchmark::DoNotOptimize(to_hand_over);
+    }
+}
+BENCHMARK(BM_EmptyLoopOwnClock);
 
 // The hand-over alone: blocks of one row, so that every frame's commit hands its block to the
 // writer (a lock and a notify that wakes it). Per iteration: a frame, a hand-over and the
@@ -150,7 +192,7 @@ void BM_RecorderHandOver(benchmark::State& state) {
     RecorderOptions o = bench_options();
     o.flush_every = 1;
     std::int64_t writer_ns = 0;
-    o.writer_exit = [&] { writer_ns = thread_cpu_ns(); };
+    o.on_rows = [&](const FrameRecord*, std::size_t) { writer_ns = thread_cpu_ns(); };
     Recorder rec(o);
     std::int64_t now = 0;
     for (auto _ : state) {
@@ -182,7 +224,10 @@ void BM_RecorderFrameHotPath(benchmark::State& state) {
     for (auto _ : state) {
         now += 6'944'444;
         rec.begin_frame(now);
-        rec.loop(now & 1, 8'000'000, 1'000'000, 0.06);
+        rec.loop({.acc_before_ns = 8'000'000,
+                  .steps = now & 1,
+                  .acc_after_ns = 1'000'000,
+                  .alpha = 0.06});
         if (++since_flush == o.capacity - 1) {
             since_flush = 0;
             state.PauseTiming();
@@ -202,10 +247,13 @@ void BM_RecorderFrameOwnClock(benchmark::State& state) {
     std::int64_t steps = 0;
     run_recorder_bench(state, bench_options(), [&](Recorder& rec) {
         rec.begin_frame();
-        rec.loop(++steps & 1, 8'000'000, 1'000'000, 0.06);
+        rec.loop({.acc_before_ns = 8'000'000,
+                  .steps = ++steps & 1,
+                  .acc_after_ns = 1'000'000,
+                  .alpha = 0.06});
     });
 }
-BENCHMARK(BM_RecorderFrameOwnClock)->Arg(0)->Arg(1);
+BENCHMARK(BM_RecorderFrameOwnClock)->ArgsProduct({{0, 1}, {0, 1}});
 
 // The game passes its own clock reading: the recorder's cost beyond that read.
 void BM_RecorderFrameGivenTime(benchmark::State& state) {
@@ -213,10 +261,13 @@ void BM_RecorderFrameGivenTime(benchmark::State& state) {
     run_recorder_bench(state, bench_options(), [&](Recorder& rec) {
         now += 6'944'444;
         rec.begin_frame(now);
-        rec.loop(now & 1, 8'000'000, 1'000'000, 0.06);
+        rec.loop({.acc_before_ns = 8'000'000,
+                  .steps = now & 1,
+                  .acc_after_ns = 1'000'000,
+                  .alpha = 0.06});
     });
 }
-BENCHMARK(BM_RecorderFrameGivenTime)->Arg(0)->Arg(1);
+BENCHMARK(BM_RecorderFrameGivenTime)->ArgsProduct({{0, 1}, {0, 1}});
 
 // The same with background_writer = false: formatting and writing on the loop's thread, as a
 // game that cannot start a thread pays it.
@@ -227,21 +278,25 @@ void BM_RecorderFrameGivenTimeLoopThreadWriter(benchmark::State& state) {
     run_recorder_bench(state, o, [&](Recorder& rec) {
         now += 6'944'444;
         rec.begin_frame(now);
-        rec.loop(now & 1, 8'000'000, 1'000'000, 0.06);
+        rec.loop({.acc_before_ns = 8'000'000,
+                  .steps = now & 1,
+                  .acc_after_ns = 1'000'000,
+                  .alpha = 0.06});
     });
 }
-BENCHMARK(BM_RecorderFrameGivenTimeLoopThreadWriter)->Arg(0);
+BENCHMARK(BM_RecorderFrameGivenTimeLoopThreadWriter)->Args({0, 0});
 
 // All three phase marks, each reading the clock (three reads a frame), background writer.
 void BM_RecorderFrameWithPhases(benchmark::State& state) {
     run_recorder_bench(state, bench_options(), [](Recorder& rec) {
         rec.begin_frame();
-        rec.loop(1, 8'000'000, 1'000'000, 0.06);
+        rec.loop(
+            {.acc_before_ns = 8'000'000, .steps = 1, .acc_after_ns = 1'000'000, .alpha = 0.06});
         rec.end_steps();
         rec.end_render();
     });
 }
-BENCHMARK(BM_RecorderFrameWithPhases)->Arg(0)->Arg(1);
+BENCHMARK(BM_RecorderFrameWithPhases)->Args({0, 0})->Args({1, 0});
 
 }  // namespace
 }  // namespace loopscope

@@ -1,10 +1,10 @@
-// A consumer of loopscope through add_subdirectory: records ten frames with the recorder header
-// (loopscope::recorder) and runs the same frame times through the loop engine (loopscope::core),
-// then checks that the two agree on the steps taken. Exit 0 when everything worked.
+// A game loop of a consumer of loopscope's recorder package: ten frames of 20 ms through
+// loopscope::FixedStep at 60 Hz, recorded to the trace named on the command line. Built twice,
+// with LOOPSCOPE_RECORDER=1 (the trace must hold the ten frames) and without (nothing written,
+// the loop runs the same). Exit 0 when everything worked.
 #include <cstdint>
 #include <cstdio>
 
-#include "core/loop_engine.hpp"
 #include "loopscope/recorder.hpp"
 
 int main(int argc, char** argv) {
@@ -12,30 +12,33 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: consumer TRACE.csv\n");
         return 2;
     }
-    loopscope::LoopConfig config;  // fixed-interp, 1/60 s
-    loopscope::LoopEngine engine(config);
-    loopscope::RecorderOptions options;
-    options.path = argv[1];
-    options.policy = "fixed-interp";
-    options.dt_ns = config.dt_ns;
-    loopscope::Recorder recorder(options);
-    std::int64_t now_ns = 0;
+    loopscope::Recorder recorder({.path = argv[1], .policy = "fixed-interp"});
+    loopscope::FixedStep loop({.dt_ns = 16'666'667}, recorder);
+    std::int64_t now_ns = recorder.start_ns();
     std::int64_t steps = 0;
     for (int frame = 0; frame < 10; ++frame) {
-        const std::int64_t frame_ns = 20'000'000;  // 50 Hz: some frames take two steps
-        recorder.begin_frame(now_ns);
-        const loopscope::FrameRecord r = engine.advance(frame == 0 ? 0 : frame_ns);
-        recorder.loop(r.steps, r.acc_before_ns, r.acc_after_ns, r.alpha);
-        steps += r.steps;
-        now_ns += frame_ns;
+        const loopscope::LoopFrame f = loop.advance(now_ns);
+        steps += f.steps;
+        now_ns += 20'000'000;  // 50 Hz: some frames take two steps
     }
     recorder.close(now_ns);
-    if (!recorder.ok() || recorder.recorded_frames() != 10 || steps == 0) {
-        std::fprintf(stderr, "consumer: recorded %lld frames, %lld steps, ok=%d\n",
-                     static_cast<long long>(recorder.recorded_frames()),
-                     static_cast<long long>(steps), recorder.ok() ? 1 : 0);
+    // 9 frame times of 20 ms = 180 ms: 10 steps of 16.7 ms, 13.3 ms left.
+    const bool loop_ok = steps == 10 && loop.accumulator_ns() == 180'000'000 - 10 * 16'666'667;
+    int rows = 0;
+    if (std::FILE* trace = std::fopen(argv[1], "r")) {
+        char line[512];
+        while (std::fgets(line, sizeof line, trace))
+            rows += line[0] >= '0' && line[0] <= '9';
+        std::fclose(trace);
+    }
+    const int expected_rows = loopscope::Recorder::kEnabled ? 10 : 0;
+    if (!loop_ok || !recorder.ok() || rows != expected_rows) {
+        std::fprintf(stderr, "consumer: %lld steps, %d rows in %s (expected %d), ok=%d\n",
+                     static_cast<long long>(steps), rows, argv[1], expected_rows,
+                     recorder.ok() ? 1 : 0);
         return 1;
     }
-    std::printf("consumer: 10 frames, %lld steps\n", static_cast<long long>(steps));
+    std::printf("consumer (recording %s): %d rows, %lld steps\n",
+                loopscope::Recorder::kEnabled ? "on" : "off", rows, static_cast<long long>(steps));
     return 0;
 }
