@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs the Windows build (scripts/build-windows.sh) under wine: the test binary, then
+# `loopscope.exe probe clocks --json -` (checked for QueryPerformanceCounter and the timer
+# resolution), then `loopscope.exe report CAPTURE --format json` for captures of tests/data,
+# each compared with the Linux build's output for the same capture, which must be identical.
+# Wine's timing calls are partly stubs (docs/windows.md), so the checks are about code paths
+# and structure, never Windows' own quantization.
+#
+# LINUX_LOOPSCOPE is the Linux program to compare with (default build/test/tool/loopscope);
+# NO_BUILD=1 uses build/windows as it is; GTEST_FILTER passes a filter to the test binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '==> %s\n' "$*"; }
+
+build_dir=${BUILD_DIR:-build/windows}
+linux_loopscope=${LINUX_LOOPSCOPE:-build/test/tool/loopscope}
+command -v wine >/dev/null || {
+    echo "test-windows: wine is missing (LOOPSCOPE_SETUP_WINDOWS=1 ./scripts/setup.sh installs it)" >&2
+    exit 1
+}
+[ -x "$linux_loopscope" ] || {
+    echo "test-windows: $linux_loopscope is missing: build Linux first (scripts/test.sh)" \
+        "or set LINUX_LOOPSCOPE" >&2
+    exit 1
+}
+if [ "${NO_BUILD:-0}" != 1 ]; then
+    ./scripts/build-windows.sh
+fi
+exe=$build_dir/tool/loopscope.exe
+tests_exe=$build_dir/tests/loopscope_tests.exe
+
+# Wine's own diagnostics off; a prefix of our own so that a user's ~/.wine is left alone. The
+# wine server is started persistent (-p) and the prefix set up (wineboot -i) before anything is
+# run, with their output to /dev/null: otherwise wine's helper processes, started by the first
+# program, hold its output pipe open after it ends.
+export WINEDEBUG=-all
+export WINEPREFIX=${WINEPREFIX:-$PWD/$build_dir/wineprefix}
+step "Starting wine (prefix $WINEPREFIX)"
+wineserver -p >/dev/null 2>&1
+wineboot -i >/dev/null 2>&1
+
+step "Running $tests_exe under wine"
+wine "$tests_exe" --gtest_brief=1 ${GTEST_FILTER:+--gtest_filter="$GTEST_FILTER"}
+
+step "loopscope.exe probe clocks --json -"
+clocks=$(mktemp)
+trap 'rm -f "$clocks"' EXIT
+wine "$exe" probe clocks --json - >"$clocks"
+python3 - "$clocks" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+context = doc["context"]
+r = context.get("timer_resolution")
+assert r and all(isinstance(r[k], int) and r[k] > 0 for k in ("min_ns", "max_ns", "current_ns")), \
+    f"context.timer_resolution: expected min_ns, max_ns, current_ns > 0, got {r}"
+assert r["max_ns"] <= r["current_ns"] <= r["min_ns"], f"timer resolution out of order: {r}"
+clocks = {c["name"]: c for c in doc["clocks"]}
+qpc = clocks.get("QueryPerformanceCounter")
+assert qpc and qpc["ticks_per_second"] > 0, "no QueryPerformanceCounter with its ticks_per_second"
+for name in ("GetTickCount64", "timeGetTime", "GetSystemTimePreciseAsFileTime",
+             "GetSystemTimeAsFileTime"):
+    assert name in clocks, f"{name} missing from the clocks"
+print(f"probe clocks: {len(clocks)} clocks, QueryPerformanceCounter at "
+      f"{qpc['ticks_per_second']:.0f} Hz, timer resolution {r}")
+PY
+
+step "loopscope.exe report CAPTURE --format json, compared with $linux_loopscope"
+for capture in tests/data/presentmon1.csv tests/data/presentmon2.csv tests/data/presentmon24.csv \
+    tests/data/ocat.csv tests/data/capframex.json tests/data/mangohud.csv \
+    tests/data/loopscope.trace; do
+    if ! diff <("$linux_loopscope" report "$capture" --format json) \
+        <(wine "$exe" report "$capture" --format json | tr -d '\r') >/dev/null; then
+        echo "test-windows: $capture: the Windows build's JSON report differs from Linux's:" >&2
+        diff <("$linux_loopscope" report "$capture" --format json) \
+            <(wine "$exe" report "$capture" --format json | tr -d '\r') | head -20 >&2
+        exit 1
+    fi
+    echo "report $capture: identical JSON"
+done
+step "The Windows build passed under wine"
