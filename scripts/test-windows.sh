@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Windows build (scripts/build-windows.sh) under wine: the test binary, then
 # `loopscope.exe probe clocks --json -` (checked for QueryPerformanceCounter and the timer
-# resolution), then `loopscope.exe report CAPTURE --format json` for captures of tests/data,
+# resolution) and `probe timers --quick --json -` (the Windows waits and the limiters), then `loopscope.exe report CAPTURE --format json` for captures of tests/data,
 # each compared with the Linux build's output for the same capture, which must be identical.
 # Wine's timing calls are partly stubs (docs/windows.md), so the checks are about code paths
 # and structure, never Windows' own quantization.
@@ -37,7 +37,7 @@ export WINEDEBUG=-all
 export WINEPREFIX=${WINEPREFIX:-$PWD/$build_dir/wineprefix}
 step "Starting wine (prefix $WINEPREFIX)"
 mkdir -p "$WINEPREFIX"
-wineserver -p >/dev/null 2>&1
+wineserver -p >/dev/null 2>&1 || true  # fails when the prefix's server is already running
 wineboot -i >/dev/null 2>&1
 
 # Left out under wine: the end-to-end tests that run loopscope through a POSIX shell (std::system
@@ -104,6 +104,24 @@ for name in ("GetTickCount64", "timeGetTime", "GetSystemTimePreciseAsFileTime",
     assert name in clocks, f"{name} missing from the clocks"
 print(f"probe clocks: {len(clocks)} clocks, QueryPerformanceCounter at "
       f"{qpc['ticks_per_second']:.0f} Hz, timer resolution {r}")
+PY
+
+step "loopscope.exe probe timers --quick --json -"
+timers=$(mktemp)
+trap 'rm -f "$clocks" "$timers"' EXIT
+wine "$exe" probe timers --quick --json - >"$timers"
+python3 - "$timers" <<'PY'
+import json, sys
+timers = json.load(open(sys.argv[1]))["timers"]
+methods = {r["method"] for r in timers["one_shot"]}
+for name in ("Sleep", "Sleep 1ms period", "SleepEx", "Sleep(0) loop", "SwitchToThread loop",
+             "waitable timer"):
+    assert name in methods, f"timers.one_shot has no {name} (has {sorted(methods)})"
+limiters = {r["limiter"] for r in timers["limiters"]}
+assert {"sleep", "spin"} <= limiters, f"timers.limiters: {sorted(limiters)}"
+assert timers["periodic"] and timers["recommendations"], "no periodic rows or recommendations"
+assert all(r["samples"] > 0 for r in timers["one_shot"]), "a one-shot row without samples"
+print(f"probe timers: {len(methods)} ways to wait, limiters {sorted(limiters)}")
 PY
 
 step "loopscope.exe report CAPTURE --format json, compared with $linux_loopscope"
