@@ -1,13 +1,15 @@
-// Windows ways to wait: sleep_for, Sleep at the default timer resolution and with
-// timeBeginPeriod(1) in effect, SleepEx, yield loops on Sleep(0) and SwitchToThread, and
-// waitable timers with and without CREATE_WAITABLE_TIMER_HIGH_RESOLUTION. The monotonic clock is
-// QueryPerformanceCounter. Windows has no timer slack; the periodic probe's real-time run raises
-// the thread to THREAD_PRIORITY_TIME_CRITICAL.
+// Windows ways to wait: sleep_for, Sleep at the default timer resolution, with
+// timeBeginPeriod(1) and with NtSetTimerResolution at the finest resolution in effect, SleepEx,
+// yield loops on Sleep(0) and SwitchToThread, and waitable timers with and without
+// CREATE_WAITABLE_TIMER_HIGH_RESOLUTION. The monotonic clock is QueryPerformanceCounter. Windows
+// has no timer slack; the periodic probe's real-time run raises the thread to
+// THREAD_PRIORITY_TIME_CRITICAL.
 //
-// timeBeginPeriod(1) raises the resolution for this process (since Windows 10 2004, no longer for
-// the whole system). Only the "Sleep 1ms period" method wants it; every other wait puts the
-// default back first, so each measures what its name says, and the default is restored at exit
-// and on Ctrl+C (a console control handler), whatever the probe was doing.
+// timeBeginPeriod(1) and NtSetTimerResolution raise the resolution for this process (since
+// Windows 10 2004, no longer for the whole system). Only the "Sleep 1ms period" and "Sleep finest
+// period" methods want them; every other wait puts the default back first, so each measures what
+// its name says, and the default is restored at exit and on Ctrl+C (a console control handler),
+// whatever the probe was doing.
 #define WIN32_LEAN_AND_MEAN
 #define NOMINMAX
 #include <windows.h>
@@ -22,6 +24,7 @@
 #include <thread>
 
 #include "core/units.hpp"
+#include "probes/system_info.hpp"
 #include "probes/timer_waits.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -36,14 +39,35 @@ namespace loopscope {
 
 namespace {
 
-// ---- the process's timer period (timeBeginPeriod) ----
+// ---- the process's timer resolution (timeBeginPeriod, NtSetTimerResolution) ----
 
+// What this process has asked for; one request at a time, so that each method measures its own.
+enum class Raise : int { none, begin_period_1ms, finest };
 constexpr UINT kRaisedPeriodMs = 1;
-std::atomic<bool> g_period_raised{false};
+std::atomic<Raise> g_raise{Raise::none};
+std::atomic<ULONG> g_finest_100ns{0};  // what NtSetTimerResolution was asked for
+
+using NtSetTimerResolutionFn = LONG(NTAPI*)(ULONG, BOOLEAN, PULONG);
+
+NtSetTimerResolutionFn nt_set_timer_resolution() {
+    static const NtSetTimerResolutionFn fn = []() -> NtSetTimerResolutionFn {
+        HMODULE ntdll = ::GetModuleHandleA("ntdll.dll");
+        FARPROC p = ntdll ? ::GetProcAddress(ntdll, "NtSetTimerResolution") : nullptr;
+        // Through void(*)(): GCC's -Wcast-function-type accepts that route on purpose.
+        return p ? reinterpret_cast<NtSetTimerResolutionFn>(reinterpret_cast<void (*)()>(p))
+                 : nullptr;
+    }();
+    return fn;
+}
 
 void restore_default_period() {
-    if (g_period_raised.exchange(false))
+    const Raise was = g_raise.exchange(Raise::none);
+    if (was == Raise::begin_period_1ms) {
         ::timeEndPeriod(kRaisedPeriodMs);
+    } else if (was == Raise::finest) {
+        ULONG actual = 0;
+        nt_set_timer_resolution()(g_finest_100ns.load(), FALSE, &actual);
+    }
 }
 
 // Ctrl+C and the other console events: restore, then hand the event on (FALSE) so that the
@@ -53,8 +77,8 @@ BOOL WINAPI restore_on_console_event(DWORD /*event*/) {
     return FALSE;
 }
 
-void use_raised_period(bool raised) {
-    if (g_period_raised.load() == raised)
+void use_raise(Raise want) {
+    if (g_raise.load() == want)
         return;
     static const bool restore_installed = [] {
         std::atexit(restore_default_period);
@@ -62,12 +86,25 @@ void use_raised_period(bool raised) {
         return true;
     }();
     (void)restore_installed;
-    if (raised) {
+    restore_default_period();
+    if (want == Raise::begin_period_1ms) {
         if (::timeBeginPeriod(kRaisedPeriodMs) == TIMERR_NOERROR)
-            g_period_raised.store(true);
-    } else {
-        restore_default_period();
+            g_raise.store(want);
+    } else if (want == Raise::finest) {
+        const auto r = read_timer_resolution();
+        ULONG actual = 0;
+        if (r && r->max_ns > 0 && nt_set_timer_resolution()) {
+            const auto finest = static_cast<ULONG>(r->max_ns / 100);
+            if (nt_set_timer_resolution()(finest, TRUE, &actual) >= 0) {
+                g_finest_100ns.store(finest);
+                g_raise.store(want);
+            }
+        }
     }
+}
+
+void use_raised_period(bool raised) {
+    use_raise(raised ? Raise::begin_period_1ms : Raise::none);
 }
 
 // ---- clocks ----
@@ -213,6 +250,14 @@ std::vector<WaitMethod> one_shot_wait_methods() {
                            use_raised_period(true);
                            ::Sleep(whole_ms(ns));
                        }});
+    if (nt_set_timer_resolution() != nullptr && read_timer_resolution()) {
+        methods.push_back({"Sleep finest period",
+                           "Sleep(ms) with NtSetTimerResolution at the finest resolution", false,
+                           kNsPerMs, [](std::int64_t ns) {
+                               use_raise(Raise::finest);
+                               ::Sleep(whole_ms(ns));
+                           }});
+    }
     methods.push_back({"SleepEx", "SleepEx(ms, alertable) at the default timer resolution", false,
                        kNsPerMs, [](std::int64_t ns) {
                            use_raised_period(false);

@@ -114,8 +114,8 @@ python3 - "$timers" <<'PY'
 import json, sys
 timers = json.load(open(sys.argv[1]))["timers"]
 methods = {r["method"] for r in timers["one_shot"]}
-for name in ("Sleep", "Sleep 1ms period", "SleepEx", "Sleep(0) loop", "SwitchToThread loop",
-             "waitable timer"):
+for name in ("Sleep", "Sleep 1ms period", "Sleep finest period", "SleepEx", "Sleep(0) loop",
+             "SwitchToThread loop", "waitable timer"):
     assert name in methods, f"timers.one_shot has no {name} (has {sorted(methods)})"
 limiters = {r["limiter"] for r in timers["limiters"]}
 assert {"sleep", "spin"} <= limiters, f"timers.limiters: {sorted(limiters)}"
