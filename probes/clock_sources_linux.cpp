@@ -8,11 +8,10 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <numeric>
 #include <type_traits>
 
+#include "probes/clock_read_helpers.hpp"
 #include "probes/clock_source.hpp"
-#include "probes/system_info.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -34,17 +33,13 @@ std::int64_t read_posix() {
     return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-template <class Clock>
-std::int64_t read_chrono() {
-    return static_cast<std::int64_t>(Clock::now().time_since_epoch().count());
-}
-
 #ifdef LOOPSCOPE_X86
+// The TSC reads (the same in the Linux and Windows files, on purpose: intrinsics stay in per-OS
+// files). LFENCE waits until every earlier instruction has completed locally, so the ordered
+// read sees the counter after the load before it, as the Linux kernel's rdtsc_ordered() does.
 std::int64_t read_rdtsc() {
     return static_cast<std::int64_t>(__rdtsc());
 }
-// LFENCE waits until every earlier instruction has completed locally, so the counter is read
-// after the load before it, as the kernel's rdtsc_ordered() does.
 std::int64_t read_rdtsc_ordered() {
     _mm_lfence();
     return static_cast<std::int64_t>(__rdtsc());
@@ -64,47 +59,6 @@ std::int64_t read_sdl_ticks64() {
 }
 #endif
 
-// The read is a template argument, so it is inlined into the loop: the loop costs what the
-// clock costs, not an indirect call per read.
-template <std::int64_t (*Read)()>
-void fill_with(std::int64_t* out, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i)
-        out[i] = Read();
-}
-
-template <std::int64_t (*Read)()>
-std::int64_t spin_with(std::size_t n) {
-    std::uint64_t acc = 0;  // unsigned: wrapping is defined
-    for (std::size_t i = 0; i < n; ++i)
-        acc += static_cast<std::uint64_t>(Read());
-    return static_cast<std::int64_t>(acc);
-}
-
-template <std::int64_t (*Read)()>
-void set_reader(ClockSource& s) {
-    s.read = Read;
-    s.fill = fill_with<Read>;
-    s.spin = spin_with<Read>;
-}
-
-TickScale reduced(std::int64_t num, std::int64_t den) {
-    const std::int64_t g = std::gcd(num, den);
-    return {num / g, den / g};
-}
-
-template <class Clock>
-TickScale chrono_scale() {
-    using P = typename Clock::period;
-    return reduced(static_cast<std::int64_t>(P::num) * 1'000'000'000,
-                   static_cast<std::int64_t>(P::den));
-}
-
-template <class Clock>
-double chrono_resolution_ns() {
-    using P = typename Clock::period;
-    return 1e9 * static_cast<double>(P::num) / static_cast<double>(P::den);
-}
-
 std::string readings_match(ClockReadFn read, TickScale scale) {
     const std::string m = matching_os_clocks(read, scale);
     return m.empty() ? "readings match no clock_gettime clock" : "readings match " + m;
@@ -112,14 +66,7 @@ std::string readings_match(ClockReadFn read, TickScale scale) {
 
 template <class Clock>
 ClockSource chrono_source(std::string name, std::string description, std::string alias) {
-    ClockSource s;
-    s.name = std::move(name);
-    s.claims_steady = Clock::is_steady;
-    s.description = fmt::format("{}; is_steady = {}", description, Clock::is_steady);
-    s.scale = chrono_scale<Clock>();
-    s.resolution_ns = chrono_resolution_ns<Clock>();
-    s.resolution_from = "std::chrono period";
-    set_reader<read_chrono<Clock>>(s);
+    ClockSource s = chrono_clock_source<Clock>(std::move(name), std::move(description));
     s.backing = alias.empty() ? readings_match(s.read, s.scale)
                               : alias + ", " + readings_match(s.read, s.scale);
     return s;
@@ -183,31 +130,7 @@ std::vector<ClockSource> clock_sources() {
     v.back().sampled_from = read_posix<CLOCK_REALTIME>;
 
 #ifdef LOOPSCOPE_X86
-    const CpuFeatures cpu = read_cpu_features();
-    if (cpu.has_tsc) {
-        const std::string tsc_kind = cpu.invariant_tsc
-                                         ? "invariant TSC (CPUID.80000007H:EDX[8] set)"
-                                         : "TSC, NOT invariant (CPUID.80000007H:EDX[8] clear)";
-        ClockSource s;
-        s.name = "rdtsc";
-        s.description = "the CPU's time-stamp counter; RDTSC may run ahead of earlier instructions";
-        s.backing = tsc_kind + ", frequency calibrated against CLOCK_MONOTONIC_RAW";
-        s.claims_steady = false;
-        s.resolution_from = "1 tick at the calibrated frequency";
-        s.calibrate_scale = true;
-        set_reader<read_rdtsc>(s);
-        s.ordered_read = read_rdtsc_ordered;
-        s.ordered_read_name = "lfence;rdtsc";
-        v.push_back(s);
-        s.ordered_read = nullptr;
-        s.ordered_read_name.clear();
-        if (cpu.has_rdtscp) {
-            s.name = "rdtscp";
-            s.description = "the time-stamp counter read after earlier instructions complete";
-            set_reader<read_rdtscp>(s);
-            v.push_back(s);
-        }
-    }
+    add_tsc_sources<read_rdtsc, read_rdtsc_ordered, read_rdtscp>(v, reference_clock_name());
 #endif
 
 #ifdef LOOPSCOPE_HAVE_SDL
@@ -268,31 +191,13 @@ bool pin_current_thread(int cpu) {
 }
 
 std::string matching_os_clocks(ClockReadFn read, TickScale scale) {
-    struct Candidate {
-        const char* name;
-        ClockReadFn read;
-    };
-    static const Candidate candidates[] = {
+    static const std::vector<NamedClock> candidates{
         {"CLOCK_MONOTONIC", read_posix<CLOCK_MONOTONIC>},
         {"CLOCK_MONOTONIC_RAW", read_posix<CLOCK_MONOTONIC_RAW>},
         {"CLOCK_BOOTTIME", read_posix<CLOCK_BOOTTIME>},
         {"CLOCK_REALTIME", read_posix<CLOCK_REALTIME>},
     };
-    std::string out;
-    for (const auto& c : candidates) {
-        // A reading taken between two readings of the OS clock must fall between them if it
-        // comes from that clock; a few tries rule out a lucky hit.
-        bool all = true;
-        for (int i = 0; i < 5 && all; ++i) {
-            const std::int64_t before = c.read();
-            const std::int64_t v = scale.to_ns(read());
-            const std::int64_t after = c.read();
-            all = before <= v && v <= after;
-        }
-        if (all)
-            out += out.empty() ? c.name : std::string(", ") + c.name;
-    }
-    return out;
+    return clocks_matching(candidates, read, scale);
 }
 
 }  // namespace loopscope

@@ -207,6 +207,14 @@ void to_json(J& j, const SystemContext& c) {
     j["kernel_tick_from"] = c.kernel_tick_from;
     j["config_hz"] = nullable(c.config_hz > 0, c.config_hz);
     j["config_hz_from"] = c.config_hz_from;
+    // Windows only: a document from Linux has no such key (it had none before either).
+    if (const auto& r = c.timer_resolution) {
+        j["timer_resolution"] = {
+            {"min_ns", r->min_ns},
+            {"max_ns", r->max_ns},
+            {"current_ns", r->current_ns},
+            {"current_after_ns", nullable(r->current_after_ns >= 0, r->current_after_ns)}};
+    }
     j["hypervisor"] = nullable(c.hypervisor, c.hypervisor_name);
     j["tsc"] = c.has_tsc;
     j["invariant_tsc"] = c.invariant_tsc;
@@ -230,6 +238,14 @@ void from_json(const J& j, SystemContext& c) {
     read(j, "kernel_tick_from", c.kernel_tick_from);
     read_nullable(j, "config_hz", c.config_hz, -1);
     read(j, "config_hz_from", c.config_hz_from);
+    read_object_or_null(j, "timer_resolution", "a timer resolution object", [&](const J& v) {
+        TimerResolution r;
+        read(v, "min_ns", r.min_ns, Need::required);
+        read(v, "max_ns", r.max_ns, Need::required);
+        read(v, "current_ns", r.current_ns, Need::required);
+        read_nullable(v, "current_after_ns", r.current_after_ns, std::int64_t{-1});
+        c.timer_resolution = r;
+    });
     if (const J* h = member(j, "hypervisor", Need::optional, "")) {
         if (h->is_string()) {
             c.hypervisor = true;

@@ -44,6 +44,12 @@ ProbeResults run_probes(const ProbeRunOptions& options, const ProbeRunCallbacks&
         results.timers->quick = options.quick;
         done(ProbeStage::timers);
     }
+    // What the probes (and anyone else meanwhile) left the timer resolution at, where the OS has
+    // one: a probe that raised it must have restored it.
+    if (results.context.timer_resolution) {
+        if (const auto now = read_timer_resolution())
+            results.context.timer_resolution->current_after_ns = now->current_ns;
+    }
     results.load = machine_load_between(load_before, read_load_snapshot());
     return results;
 }

@@ -54,6 +54,32 @@ bool clocksource_is_fast(const std::string& name) {
 }
 }  // namespace
 
+void fill_cpu_and_build(SystemContext& c, const CpuFeatures& cpu) {
+    c.hypervisor = cpu.hypervisor;
+    if (cpu.hypervisor)
+        c.hypervisor_name = hypervisor_name(cpu.hypervisor_vendor);
+    c.has_tsc = cpu.has_tsc;
+    c.invariant_tsc = cpu.invariant_tsc;
+#ifdef LOOPSCOPE_BUILD_TYPE
+    c.build_type = LOOPSCOPE_BUILD_TYPE;
+#endif
+#if defined(__clang__)
+    c.compiler = fmt::format("clang {}", __clang_version__);
+#elif defined(__GNUC__)
+    c.compiler = fmt::format("g++ {}", __VERSION__);
+#endif
+}
+
+TimerResolution timer_resolution_from_100ns(std::uint32_t min_100ns, std::uint32_t max_100ns,
+                                            std::uint32_t current_100ns) {
+    constexpr std::int64_t kNsPer100ns = 100;
+    TimerResolution r;
+    r.min_ns = static_cast<std::int64_t>(min_100ns) * kNsPer100ns;
+    r.max_ns = static_cast<std::int64_t>(max_100ns) * kNsPer100ns;
+    r.current_ns = static_cast<std::int64_t>(current_100ns) * kNsPer100ns;
+    return r;
+}
+
 namespace {
 MarkdownTable context_table(const SystemContext& c) {
     MarkdownTable t;
@@ -79,6 +105,14 @@ MarkdownTable context_table(const SystemContext& c) {
         t.add_row({"CONFIG_HZ",
                    fmt::format("{} (a tick of {}, from {})", c.config_hz,
                                format_duration(1'000'000'000 / c.config_hz), c.config_hz_from)});
+    }
+    if (const auto& r = c.timer_resolution) {
+        std::string text = fmt::format(
+            "{} now (coarsest {}, finest {}, from NtQueryTimerResolution)",
+            format_duration(r->current_ns), format_duration(r->min_ns), format_duration(r->max_ns));
+        if (r->current_after_ns >= 0)
+            text += fmt::format("; {} after the probes", format_duration(r->current_after_ns));
+        t.add_row({"timer resolution", text});
     }
     t.add_row({"hypervisor", c.hypervisor ? c.hypervisor_name : "none detected (CPUID)"});
     if (c.has_tsc) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,24 @@ struct CpuFeatures {
 };
 CpuFeatures read_cpu_features();
 
+// Windows' timer resolution as NtQueryTimerResolution reports it, in nanoseconds. Windows calls
+// the coarsest interval the timer interrupt can be set to the "minimum" resolution (15.625 ms on
+// most machines) and the finest the "maximum" (0.5 ms); current is the interval in effect, the
+// finest that a process has asked for (timeBeginPeriod, NtSetTimerResolution).
+struct TimerResolution {
+    std::int64_t min_ns = -1;            // coarsest
+    std::int64_t max_ns = -1;            // finest
+    std::int64_t current_ns = -1;        // when the context was read, before the probes
+    std::int64_t current_after_ns = -1;  // once the probes ended; -1: not read
+    friend bool operator==(const TimerResolution&, const TimerResolution&) = default;
+};
+// NtQueryTimerResolution answers in 100 ns units.
+TimerResolution timer_resolution_from_100ns(std::uint32_t min_100ns, std::uint32_t max_100ns,
+                                            std::uint32_t current_100ns);
+// Reads it now (per-OS file): nullopt where the OS has no such setting (Linux) or the call is
+// missing.
+std::optional<TimerResolution> read_timer_resolution();
+
 struct SystemContext {
     std::string os;      // e.g. "Debian GNU/Linux 12 (bookworm)"
     std::string kernel;  // e.g. "Linux 6.1.0-18-amd64 x86_64"
@@ -37,6 +56,7 @@ struct SystemContext {
     std::string kernel_tick_from;      // where kernel_tick_ns comes from
     int config_hz = -1;                // the kernel's CONFIG_HZ as built; -1: unknown
     std::string config_hz_from;        // the kernel config it was read from
+    std::optional<TimerResolution> timer_resolution;  // Windows only
     bool hypervisor = false;
     std::string hypervisor_name;  // "KVM", "Hyper-V", ... or the raw CPUID signature
     bool has_tsc = false;
@@ -49,6 +69,10 @@ struct SystemContext {
 
 // Reads the running machine (per-OS file).
 SystemContext collect_system_context();
+
+// The fields every OS fills the same way, for the per-OS collect_system_context: CPUID's
+// hypervisor and TSC flags, this program's build type and compiler.
+void fill_cpu_and_build(SystemContext& context, const CpuFeatures& cpu);
 
 // "host (Linux 6.1.0 x86_64)": the machine a trace was recorded on, for its `machine` metadata
 // (per-OS file).

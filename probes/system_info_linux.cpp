@@ -58,14 +58,6 @@ std::string cpuinfo_model() {
     return {};
 }
 
-const char* build_type() {
-#ifdef LOOPSCOPE_BUILD_TYPE
-    return LOOPSCOPE_BUILD_TYPE;
-#else
-    return "";
-#endif
-}
-
 // CONFIG_HZ from a kernel config's text: the tick rate the kernel was built with, which the
 // coarse clocks' measured steps are checked against.
 int config_hz_in(std::istream& in) {
@@ -164,19 +156,15 @@ SystemContext collect_system_context() {
         c.kernel_tick_from = "clock_getres(CLOCK_MONOTONIC_COARSE)";
     }
     read_config_hz(c);
-    c.hypervisor = cpu.hypervisor;
-    if (cpu.hypervisor)
-        c.hypervisor_name = hypervisor_name(cpu.hypervisor_vendor);
-    c.has_tsc = cpu.has_tsc;
-    c.invariant_tsc = cpu.invariant_tsc;
-    c.build_type = build_type();
-#if defined(__clang__)
-    c.compiler = fmt::format("clang {}", __clang_version__);
-#elif defined(__GNUC__)
-    c.compiler = fmt::format("g++ {}", __VERSION__);
-#endif
+    fill_cpu_and_build(c, cpu);
     c.sanitizers = sanitizers();
     return c;
+}
+
+// Linux has no process-settable timer resolution: its timers are high-resolution (hrtimers) and
+// timer slack is the setting that delays wake-ups.
+std::optional<TimerResolution> read_timer_resolution() {
+    return std::nullopt;
 }
 
 std::string machine_description() {

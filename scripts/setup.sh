@@ -2,8 +2,9 @@
 # Installs the Debian 12 packages loopscope needs to build and test, and nothing that is already
 # there. Says what it checks and what it installs; needs root (or sudo) only when something is
 # missing. LOOPSCOPE_SETUP_BROWSER=0 leaves out Chromium (only the HTML rendering test uses it);
-# LOOPSCOPE_SETUP_FUZZ=1 adds clang for scripts/fuzz.sh. Then Chrome DevTools' trace engine (npm
-# @paulirish/trace_engine, the version and its dependencies pinned by
+# LOOPSCOPE_SETUP_FUZZ=1 adds clang for scripts/fuzz.sh; LOOPSCOPE_SETUP_WINDOWS=1 adds
+# mingw-w64 and wine for scripts/build-windows.sh and scripts/test-windows.sh. Then Chrome
+# DevTools' trace engine (npm @paulirish/trace_engine, the version and its dependencies pinned by
 # tests/trace_engine/package-lock.json) goes into .cache/npm, which git ignores, for the test
 # that loads loopscope's Chrome traces with it.
 set -euo pipefail
@@ -22,6 +23,10 @@ fi
 # The fuzz stage (scripts/fuzz.sh, run by .ci/run) needs clang and its libFuzzer runtime.
 if [ "${LOOPSCOPE_SETUP_FUZZ:-0}" = 1 ]; then
     packages+=(clang libclang-rt-14-dev)
+fi
+# The Windows cross build: mingw-w64's posix-thread compilers, and wine to run what they make.
+if [ "${LOOPSCOPE_SETUP_WINDOWS:-0}" = 1 ]; then
+    packages+=(g++-mingw-w64-x86-64-posix wine wine64)
 fi
 # node and npm from Debian unless they are there already (a NodeSource nodejs brings its own npm,
 # which Debian's npm package would conflict with).

@@ -3,7 +3,8 @@
 // gives produce: its folder is the build folder of scripts/diagnose.sh or scripts/test.sh, the
 // file exists in this (complete) build, and a file under diagnose.sh's folder is one of the
 // targets diagnose.sh builds. Under scripts/fuzz.sh's folder (the CI's fuzz stage): only the
-// folders that script makes.
+// folders that script makes; under scripts/build-windows.sh's (a cross build, not made here): only
+// what that script or scripts/test-windows.sh names.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -56,6 +57,11 @@ TEST(DocsPaths, EveryBuildPathTheDocsNameIsMadeByTheReadmeCommands) {
         read_text(std::string(LOOPSCOPE_SOURCE_DIR) + "/scripts/fuzz.sh");
     const std::set<std::string> targets = diagnose_targets();
     ASSERT_TRUE(targets.count("loopscope"));
+    const std::string windows = script_build_dir("build-windows.sh");
+    ASSERT_EQ(windows, "build/windows");
+    const std::string windows_scripts =
+        read_text(std::string(LOOPSCOPE_SOURCE_DIR) + "/scripts/build-windows.sh") +
+        read_text(std::string(LOOPSCOPE_SOURCE_DIR) + "/scripts/test-windows.sh");
 
     std::vector<fs::path> pages = {source / "README.md"};
     for (const auto& entry : fs::directory_iterator(source / "docs")) {
@@ -77,8 +83,14 @@ TEST(DocsPaths, EveryBuildPathTheDocsNameIsMadeByTheReadmeCommands) {
                 from_diagnose = true;
             } else if (path.rfind(test + "/", 0) == 0) {
                 rest = path.substr(test.size() + 1);
-            } else if (path == release || path == test || path == fuzz) {
+            } else if (path == release || path == test || path == fuzz || path == windows) {
                 continue;  // the folder itself
+            } else if (path.rfind(windows + "/", 0) == 0) {
+                const std::string named = "$build_dir/" + path.substr(windows.size() + 1);
+                EXPECT_NE(windows_scripts.find(named), std::string::npos)
+                    << where << ": scripts/build-windows.sh and test-windows.sh name no " << named;
+                ++checked;
+                continue;
             } else if (path.rfind(fuzz + "/", 0) == 0) {
                 // scripts/fuzz.sh's build (not a README command): a folder the script makes.
                 const std::string first =
@@ -88,8 +100,8 @@ TEST(DocsPaths, EveryBuildPathTheDocsNameIsMadeByTheReadmeCommands) {
                 ++checked;
                 continue;
             } else {
-                ADD_FAILURE() << where << " is not under " << release << ", " << test << " or "
-                              << fuzz;
+                ADD_FAILURE() << where << " is not under " << release << ", " << test << ", "
+                              << fuzz << " or " << windows;
                 continue;
             }
             ++checked;

@@ -202,6 +202,8 @@ SystemContext sample_context() {
     c.timer_slack_ns = 50'000;
     c.kernel_tick_ns = 4'000'000;
     c.kernel_tick_from = "clock_getres(CLOCK_MONOTONIC_COARSE)";
+    // Windows' (Linux has none), so that the sample writes every key the docs list.
+    c.timer_resolution = TimerResolution{15'625'000, 500'000, 1'000'000, 1'000'000};
     c.hypervisor = true;
     c.hypervisor_name = "KVM";
     c.has_tsc = true;

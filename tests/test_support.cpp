@@ -82,13 +82,6 @@ std::vector<std::string> test_data_captures() {
     return names;
 }
 
-std::string make_temp_dir(const std::string& prefix) {
-    std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
-    if (!::mkdtemp(pattern.data()))
-        throw std::runtime_error("mkdtemp failed");
-    return pattern;
-}
-
 RunResult run_loopscope(const std::string& args) {
     return run_loopscope_env("", args);
 }

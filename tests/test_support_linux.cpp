@@ -1,14 +1,24 @@
-// The tests' OS helpers on Linux (see test_support.hpp): the exit status of std::system and
-// sending file descriptor 1 to a file.
+// The tests' OS helpers on Linux (see test_support.hpp): the exit status of std::system,
+// sending file descriptor 1 to a file, and a fresh temporary folder (mkdtemp).
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
 
 #include "tests/test_support.hpp"
 
 namespace loopscope::test {
+
+std::string make_temp_dir(const std::string& prefix) {
+    std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+    if (!::mkdtemp(pattern.data()))
+        throw std::runtime_error("mkdtemp failed");
+    return pattern;
+}
 
 int system_exit_code(int status) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -1,0 +1,52 @@
+// The plumbing's OS services on Windows (see platform.hpp): _isatty, GetCurrentProcessId, and
+// the console control events (Ctrl+C, Ctrl+Break, a closed console, log-off, shutdown) that stop
+// the program.
+#define WIN32_LEAN_AND_MEAN
+#define NOMINMAX
+#include <io.h>
+#include <windows.h>
+
+#include <atomic>
+#include <cstdio>
+
+#include "common/platform.hpp"
+
+namespace loopscope {
+
+bool stdout_is_terminal() {
+    return ::_isatty(::_fileno(stdout)) != 0;
+}
+
+bool stderr_is_terminal() {
+    return ::_isatty(::_fileno(stderr)) != 0;
+}
+
+std::int64_t current_process_id() {
+    return static_cast<std::int64_t>(::GetCurrentProcessId());
+}
+
+namespace {
+
+std::atomic<void (*)()> g_cleanup{nullptr};
+
+// Runs on a thread of its own that Windows starts for the event. FALSE hands the event on to
+// the next handler, in the end the default one, which ends the process as Ctrl+C would have.
+BOOL WINAPI on_console_event(DWORD /*event*/) {
+    if (void (*cleanup)() = g_cleanup.load())
+        cleanup();
+    return FALSE;
+}
+
+}  // namespace
+
+void on_interrupt(void (*cleanup)()) {
+    g_cleanup.store(cleanup);
+    static const bool installed = ::SetConsoleCtrlHandler(on_console_event, TRUE) != 0;
+    (void)installed;
+}
+
+void remove_file_in_handler(const char* path) {
+    ::DeleteFileA(path);
+}
+
+}  // namespace loopscope

@@ -1,0 +1,333 @@
+// Windows ways to wait: sleep_for, Sleep at the default timer resolution, with
+// timeBeginPeriod(1) and with NtSetTimerResolution at the finest resolution in effect, SleepEx,
+// yield loops on Sleep(0) and SwitchToThread, and waitable timers with and without
+// CREATE_WAITABLE_TIMER_HIGH_RESOLUTION. The monotonic clock is QueryPerformanceCounter. Windows
+// has no timer slack; the periodic probe's real-time run raises the thread to
+// THREAD_PRIORITY_TIME_CRITICAL.
+//
+// timeBeginPeriod(1) and NtSetTimerResolution raise the resolution for this process (since
+// Windows 10 2004, no longer for the whole system). Only the "Sleep 1ms period" and "Sleep finest
+// period" methods want them; every other wait puts the default back first, so each measures what
+// its name says, and the default is restored at exit and on Ctrl+C (a console control handler),
+// whatever the probe was doing.
+#define WIN32_LEAN_AND_MEAN
+#define NOMINMAX
+#include <windows.h>
+// After windows.h, whose types it uses.
+#include <mmsystem.h>
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "core/units.hpp"
+#include "probes/system_info.hpp"
+#include "probes/timer_waits.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#ifndef CREATE_WAITABLE_TIMER_HIGH_RESOLUTION
+#define CREATE_WAITABLE_TIMER_HIGH_RESOLUTION 0x00000002
+#endif
+
+namespace loopscope {
+
+namespace {
+
+// ---- the process's timer resolution (timeBeginPeriod, NtSetTimerResolution) ----
+
+// What this process has asked for; one request at a time, so that each method measures its own.
+enum class Raise : int { none, begin_period_1ms, finest };
+constexpr UINT kRaisedPeriodMs = 1;
+std::atomic<Raise> g_raise{Raise::none};
+std::atomic<ULONG> g_finest_100ns{0};  // what NtSetTimerResolution was asked for
+
+using NtSetTimerResolutionFn = LONG(NTAPI*)(ULONG, BOOLEAN, PULONG);
+
+NtSetTimerResolutionFn nt_set_timer_resolution() {
+    static const NtSetTimerResolutionFn fn = []() -> NtSetTimerResolutionFn {
+        HMODULE ntdll = ::GetModuleHandleA("ntdll.dll");
+        FARPROC p = ntdll ? ::GetProcAddress(ntdll, "NtSetTimerResolution") : nullptr;
+        // Through void(*)(): GCC's -Wcast-function-type accepts that route on purpose.
+        return p ? reinterpret_cast<NtSetTimerResolutionFn>(reinterpret_cast<void (*)()>(p))
+                 : nullptr;
+    }();
+    return fn;
+}
+
+void restore_default_period() {
+    const Raise was = g_raise.exchange(Raise::none);
+    if (was == Raise::begin_period_1ms) {
+        ::timeEndPeriod(kRaisedPeriodMs);
+    } else if (was == Raise::finest) {
+        ULONG actual = 0;
+        nt_set_timer_resolution()(g_finest_100ns.load(), FALSE, &actual);
+    }
+}
+
+// Ctrl+C and the other console events: restore, then hand the event on (FALSE) so that the
+// program still ends as it would have.
+BOOL WINAPI restore_on_console_event(DWORD /*event*/) {
+    restore_default_period();
+    return FALSE;
+}
+
+void use_raise(Raise want) {
+    if (g_raise.load() == want)
+        return;
+    static const bool restore_installed = [] {
+        std::atexit(restore_default_period);
+        ::SetConsoleCtrlHandler(restore_on_console_event, TRUE);
+        return true;
+    }();
+    (void)restore_installed;
+    restore_default_period();
+    if (want == Raise::begin_period_1ms) {
+        if (::timeBeginPeriod(kRaisedPeriodMs) == TIMERR_NOERROR)
+            g_raise.store(want);
+    } else if (want == Raise::finest) {
+        const auto r = read_timer_resolution();
+        ULONG actual = 0;
+        if (r && r->max_ns > 0 && nt_set_timer_resolution()) {
+            const auto finest = static_cast<ULONG>(r->max_ns / 100);
+            if (nt_set_timer_resolution()(finest, TRUE, &actual) >= 0) {
+                g_finest_100ns.store(finest);
+                g_raise.store(want);
+            }
+        }
+    }
+}
+
+void use_raised_period(bool raised) {
+    use_raise(raised ? Raise::begin_period_1ms : Raise::none);
+}
+
+// ---- clocks ----
+
+std::int64_t qpc_ns() {
+    static const std::int64_t hz = [] {
+        LARGE_INTEGER f;
+        ::QueryPerformanceFrequency(&f);
+        return static_cast<std::int64_t>(f.QuadPart);
+    }();
+    LARGE_INTEGER t;
+    ::QueryPerformanceCounter(&t);
+    // Whole seconds and the remainder apart: ticks * 1e9 would overflow after ~15 min at 10 MHz.
+    const std::int64_t ticks = static_cast<std::int64_t>(t.QuadPart);
+    return ticks / hz * kNsPerS + ticks % hz * kNsPerS / hz;
+}
+
+std::int64_t hundred_ns(const FILETIME& f) {
+    return static_cast<std::int64_t>((static_cast<std::uint64_t>(f.dwHighDateTime) << 32) |
+                                     f.dwLowDateTime);
+}
+
+// Kernel + user time of this thread. Windows charges it at timer ticks, so it moves in steps of
+// the timer resolution: a limiter's CPU time per frame is only meaningful over many frames.
+std::int64_t thread_cpu_time_ns() {
+    FILETIME created, exited, kernel, user;
+    if (!::GetThreadTimes(::GetCurrentThread(), &created, &exited, &kernel, &user))
+        return 0;
+    return (hundred_ns(kernel) + hundred_ns(user)) * 100;
+}
+
+// ---- waits ----
+
+DWORD whole_ms(std::int64_t ns) {
+    return static_cast<DWORD>((ns + kNsPerMs - 1) / kNsPerMs);
+}
+
+// One waitable timer per thread and kind, made on first use: creating one per wait would be
+// measured along with the wait.
+HANDLE waitable_timer(bool high_resolution) {
+    struct Timer {
+        HANDLE handle = nullptr;
+        bool made = false;
+        ~Timer() {
+            if (handle != nullptr)
+                ::CloseHandle(handle);
+        }
+    };
+    thread_local Timer timers[2];
+    Timer& t = timers[high_resolution ? 1 : 0];
+    if (!t.made) {
+        t.made = true;
+        t.handle = ::CreateWaitableTimerExW(
+            nullptr, nullptr, high_resolution ? CREATE_WAITABLE_TIMER_HIGH_RESOLUTION : 0,
+            TIMER_ALL_ACCESS);
+    }
+    return t.handle;
+}
+
+bool high_resolution_timer_available() {
+    static const bool available = [] {
+        HANDLE h = ::CreateWaitableTimerExW(nullptr, nullptr, CREATE_WAITABLE_TIMER_HIGH_RESOLUTION,
+                                            TIMER_ALL_ACCESS);
+        if (h == nullptr)
+            return false;
+        ::CloseHandle(h);
+        return true;
+    }();
+    return available;
+}
+
+// A relative due time is negative, in 100 ns units.
+void wait_on_timer(bool high_resolution, std::int64_t ns) {
+    HANDLE timer = waitable_timer(high_resolution);
+    if (timer == nullptr) {
+        ::Sleep(whole_ms(ns));
+        return;
+    }
+    LARGE_INTEGER due;
+    due.QuadPart = -std::max<std::int64_t>(ns / 100, 1);
+    if (!::SetWaitableTimer(timer, &due, 0, nullptr, nullptr, FALSE)) {
+        ::Sleep(whole_ms(ns));
+        return;
+    }
+    ::WaitForSingleObject(timer, INFINITE);
+}
+
+template <class Yield>
+void yield_until(std::int64_t ns, Yield yield) {
+    const std::int64_t deadline_ns = qpc_ns() + ns;
+    while (qpc_ns() < deadline_ns)
+        yield();
+}
+
+class WindowsLimiterClock final : public LimiterClock {
+  public:
+    std::int64_t now_ns() override { return qpc_ns(); }
+    std::int64_t thread_cpu_ns() override { return thread_cpu_time_ns(); }
+    // The finest sleep Windows offers: a high-resolution waitable timer for the time left.
+    void sleep_until_ns(std::int64_t deadline_ns) override {
+        use_raised_period(false);
+        const std::int64_t left_ns = deadline_ns - qpc_ns();
+        if (left_ns > 0)
+            wait_on_timer(high_resolution_timer_available(), left_ns);
+    }
+    void delay_ms(std::uint32_t ms) override {
+        use_raised_period(false);
+        ::Sleep(ms);
+    }
+    // As in the Linux file, on purpose: the pause is part of each OS's LimiterClock, and four
+    // lines do not earn a shared header.
+    void spin_pause() override {
+#if defined(__x86_64__) || defined(__i386__)
+        _mm_pause();  // eases the sibling hyper-thread and the power draw while spinning
+#endif
+    }
+};
+
+}  // namespace
+
+std::int64_t monotonic_now_ns() {
+    return qpc_ns();
+}
+
+LimiterClock& system_limiter_clock() {
+    static WindowsLimiterClock clock;
+    return clock;
+}
+
+std::vector<WaitMethod> one_shot_wait_methods() {
+    std::vector<WaitMethod> methods;
+    methods.push_back({"sleep_for", "std::this_thread::sleep_for", false, 1, [](std::int64_t ns) {
+                           use_raised_period(false);
+                           std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
+                       }});
+    methods.push_back({"Sleep", "Sleep(ms) at the default timer resolution (requests rounded up)",
+                       false, kNsPerMs, [](std::int64_t ns) {
+                           use_raised_period(false);
+                           ::Sleep(whole_ms(ns));
+                       }});
+    methods.push_back({"Sleep 1ms period", "Sleep(ms) with timeBeginPeriod(1) in effect", false,
+                       kNsPerMs, [](std::int64_t ns) {
+                           use_raised_period(true);
+                           ::Sleep(whole_ms(ns));
+                       }});
+    if (nt_set_timer_resolution() != nullptr && read_timer_resolution()) {
+        methods.push_back({"Sleep finest period",
+                           "Sleep(ms) with NtSetTimerResolution at the finest resolution", false,
+                           kNsPerMs, [](std::int64_t ns) {
+                               use_raise(Raise::finest);
+                               ::Sleep(whole_ms(ns));
+                           }});
+    }
+    methods.push_back({"SleepEx", "SleepEx(ms, alertable) at the default timer resolution", false,
+                       kNsPerMs, [](std::int64_t ns) {
+                           use_raised_period(false);
+                           ::SleepEx(whole_ms(ns), TRUE);
+                       }});
+    methods.push_back({"Sleep(0) loop", "Sleep(0) until the time is up: yields to ready threads",
+                       false, 1, [](std::int64_t ns) {
+                           use_raised_period(false);
+                           yield_until(ns, [] { ::Sleep(0); });
+                       }});
+    methods.push_back({"SwitchToThread loop",
+                       "SwitchToThread until the time is up: yields on this CPU only", false, 1,
+                       [](std::int64_t ns) {
+                           use_raised_period(false);
+                           yield_until(ns, [] { ::SwitchToThread(); });
+                       }});
+    methods.push_back({"waitable timer", "a waitable timer, relative due time (100 ns units)",
+                       false, 100, [](std::int64_t ns) {
+                           use_raised_period(false);
+                           wait_on_timer(false, ns);
+                       }});
+    if (high_resolution_timer_available()) {
+        methods.push_back({"waitable timer hi-res",
+                           "a waitable timer made with CREATE_WAITABLE_TIMER_HIGH_RESOLUTION",
+                           false, 100, [](std::int64_t ns) {
+                               use_raised_period(false);
+                               wait_on_timer(true, ns);
+                           }});
+    }
+    return methods;
+}
+
+std::vector<LimiterSpec> frame_limiter_specs() {
+    // sleep and sleep+spin sleep on the high-resolution waitable timer (sleep_until_ns above).
+    return {
+        {LimiterKind::sleep, 0},
+        {LimiterKind::sleep_spin, kNsPerMs / 2},
+        {LimiterKind::sleep_spin, kNsPerMs},
+        {LimiterKind::sleep_spin, 2 * kNsPerMs},
+        {LimiterKind::spin, 0},
+    };
+}
+
+std::optional<std::int64_t> current_timer_slack_ns() {
+    return std::nullopt;  // Windows has no timer slack
+}
+
+bool set_timer_slack_ns(std::int64_t /*slack_ns*/) {
+    return false;
+}
+
+ScheduledRun run_on_thread(bool want_realtime, const std::function<void()>& fn) {
+    ScheduledRun result;
+    result.scheduling = "THREAD_PRIORITY_NORMAL";
+    std::thread worker([&] {
+        if (want_realtime &&
+            ::SetThreadPriority(::GetCurrentThread(), THREAD_PRIORITY_TIME_CRITICAL)) {
+            result.realtime = true;
+        }
+        fn();
+    });
+    worker.join();
+    if (result.realtime)
+        result.scheduling = "THREAD_PRIORITY_TIME_CRITICAL";
+    else if (want_realtime)
+        result.note = "SetThreadPriority(THREAD_PRIORITY_TIME_CRITICAL) refused";
+    // Memory locking (VirtualLock) is not used: the working set of a probe is small and resident.
+    if (want_realtime && result.note.empty())
+        result.note = "memory not locked (no mlockall on Windows)";
+    return result;
+}
+
+}  // namespace loopscope

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Runs the Windows build (scripts/build-windows.sh) under wine: the test binary, then
+# `loopscope.exe probe clocks --json -` (checked for QueryPerformanceCounter and the timer
+# resolution) and `probe timers --quick --json -` (the Windows waits and the limiters), then `loopscope.exe report CAPTURE --format json` for captures of tests/data,
+# each compared with the Linux build's output for the same capture, which must be identical.
+# Wine's timing calls are partly stubs (docs/windows.md), so the checks are about code paths
+# and structure, never Windows' own quantization.
+#
+# LINUX_LOOPSCOPE is the Linux program to compare with (default build/test/tool/loopscope);
+# NO_BUILD=1 uses build/windows as it is; GTEST_FILTER replaces the test binary's filter below.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '==> %s\n' "$*"; }
+
+build_dir=${BUILD_DIR:-build/windows}
+linux_loopscope=${LINUX_LOOPSCOPE:-build/test/tool/loopscope}
+command -v wine >/dev/null || {
+    echo "test-windows: wine is missing (LOOPSCOPE_SETUP_WINDOWS=1 ./scripts/setup.sh installs it)" >&2
+    exit 1
+}
+[ -x "$linux_loopscope" ] || {
+    echo "test-windows: $linux_loopscope is missing: build Linux first (scripts/test.sh)" \
+        "or set LINUX_LOOPSCOPE" >&2
+    exit 1
+}
+if [ "${NO_BUILD:-0}" != 1 ]; then
+    ./scripts/build-windows.sh
+fi
+exe=$build_dir/tool/loopscope.exe
+tests_exe=$build_dir/tests/loopscope_tests.exe
+
+# Wine's own diagnostics off; a prefix of our own so that a user's ~/.wine is left alone. The
+# wine server is started persistent (-p) and the prefix set up (wineboot -i) before anything is
+# run, with their output to /dev/null: otherwise wine's helper processes, started by the first
+# program, hold its output pipe open after it ends.
+export WINEDEBUG=-all
+export WINEPREFIX=${WINEPREFIX:-$PWD/$build_dir/wineprefix}
+step "Starting wine (prefix $WINEPREFIX)"
+mkdir -p "$WINEPREFIX"
+wineserver -p >/dev/null 2>&1 || true  # fails when the prefix's server is already running
+wineboot -i >/dev/null 2>&1
+
+# Left out under wine: the end-to-end tests that run loopscope through a POSIX shell (std::system
+# with sh quoting, /dev/null, pipes, signals: under wine that is cmd.exe) - this script runs the
+# CLI itself below instead - and the few tests of Linux facts (the load average, the error text of
+# opening a folder, the build/test paths the docs name).
+not_under_wine=(
+    CliErrors.*
+    CliProgress.*
+    Diagnose.*
+    DocsPaths.*
+    ProbeClocksCommand.*
+    ProbeCompareCommand.*
+    Program.*
+    ReplayCommand.*
+    ReportCli.*
+    ReportCliMalformed.*
+    ReportHtmlPlots.*
+    ReportHtmlRender.*
+    RunCommand.*
+    TimerCli.*
+    ChromeTrace.ALoopscopeHitchIsTheLongFrameFromItsStart
+    CliHelp.EveryCommandsHelpFitsEightyColumnsWithoutLibraryArtefacts
+    CliHelp.UsageShowsReportTakesOneOrTwoFilesAndRunListsItsClocks
+    CutTrace.TheReportCommandReadsACutTraceAndSaysSo
+    MachineLoad.ThisMachineCanBeRead
+    ProbeJson.ADocumentWrittenByProbeClocksReadsBackInTheDocumentedOrder
+    ReadersMalformed.FolderInsteadOfAFile
+    Reliability.ABadSweepValueIsRefusedBeforeTheTraceIsWritten
+    Reliability.AMinifiedCapFrameXJsonOverSixteenMebibytesIsRead
+    Reliability.AReportNeverReplacesItsOwnInputEvenThroughALink
+    Reliability.ATraceInAMissingFolderIsRefusedOnEveryClock
+    Reliability.ControlBytesInANameNeverReachTheTerminal
+    Reliability.CtrlCOrSigtermLeavesNoTemporaryFileBehind
+    Reliability.DiagnoseRefusesAnEmptyOutputFolder
+    Reliability.HtmlOfACaptureWhoseStartsDoNotAdvanceEnds
+    Reliability.JsonNestedMillionsOfLevelsDeepIsRefusedAtADepthLimit
+    Reliability.StandardInputAndPipesAreReadOnce
+    Reliability.TextThatIsNotUtf8IsReplacedInJsonAndTheNotesSaySo
+    ReportGolden.FiguresMatchTheIndependentComputation
+    TestData.GeneratorWritesTheCommittedFilesByteForByte
+)
+filter=${GTEST_FILTER:-"-$(IFS=:; echo "${not_under_wine[*]}")"}
+step "Running $tests_exe under wine (${#not_under_wine[@]} end-to-end and Linux-only tests left out)"
+(cd "$build_dir/tests" && wine ./loopscope_tests.exe --gtest_brief=1 --gtest_filter="$filter")
+
+step "loopscope.exe probe clocks --json -"
+clocks=$(mktemp)
+trap 'rm -f "$clocks"' EXIT
+wine "$exe" probe clocks --json - >"$clocks"
+python3 - "$clocks" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+context = doc["context"]
+r = context.get("timer_resolution")
+assert r and all(isinstance(r[k], int) and r[k] > 0 for k in ("min_ns", "max_ns", "current_ns")), \
+    f"context.timer_resolution: expected min_ns, max_ns, current_ns > 0, got {r}"
+assert r["max_ns"] <= r["current_ns"] <= r["min_ns"], f"timer resolution out of order: {r}"
+clocks = {c["name"]: c for c in doc["clocks"]}
+qpc = clocks.get("QueryPerformanceCounter")
+assert qpc and qpc["ticks_per_second"] > 0, "no QueryPerformanceCounter with its ticks_per_second"
+for name in ("GetTickCount64", "timeGetTime", "GetSystemTimePreciseAsFileTime",
+             "GetSystemTimeAsFileTime"):
+    assert name in clocks, f"{name} missing from the clocks"
+print(f"probe clocks: {len(clocks)} clocks, QueryPerformanceCounter at "
+      f"{qpc['ticks_per_second']:.0f} Hz, timer resolution {r}")
+PY
+
+step "loopscope.exe probe timers --quick --json -"
+timers=$(mktemp)
+trap 'rm -f "$clocks" "$timers"' EXIT
+wine "$exe" probe timers --quick --json - >"$timers"
+python3 - "$timers" <<'PY'
+import json, sys
+timers = json.load(open(sys.argv[1]))["timers"]
+methods = {r["method"] for r in timers["one_shot"]}
+for name in ("Sleep", "Sleep 1ms period", "Sleep finest period", "SleepEx", "Sleep(0) loop",
+             "SwitchToThread loop", "waitable timer"):
+    assert name in methods, f"timers.one_shot has no {name} (has {sorted(methods)})"
+limiters = {r["limiter"] for r in timers["limiters"]}
+assert {"sleep", "spin"} <= limiters, f"timers.limiters: {sorted(limiters)}"
+assert timers["periodic"] and timers["recommendations"], "no periodic rows or recommendations"
+assert all(r["samples"] > 0 for r in timers["one_shot"]), "a one-shot row without samples"
+print(f"probe timers: {len(methods)} ways to wait, limiters {sorted(limiters)}")
+PY
+
+step "loopscope.exe report CAPTURE --format json, compared with $linux_loopscope"
+for capture in tests/data/presentmon1.csv tests/data/presentmon2.csv tests/data/presentmon24.csv \
+    tests/data/ocat.csv tests/data/capframex.json tests/data/mangohud.csv \
+    tests/data/loopscope.trace; do
+    if ! diff <("$linux_loopscope" report "$capture" --format json) \
+        <(wine "$exe" report "$capture" --format json | tr -d '\r') >/dev/null; then
+        echo "test-windows: $capture: the Windows build's JSON report differs from Linux's:" >&2
+        diff <("$linux_loopscope" report "$capture" --format json) \
+            <(wine "$exe" report "$capture" --format json | tr -d '\r') | head -20 >&2
+        exit 1
+    fi
+    echo "report $capture: identical JSON"
+done
+step "The Windows build passed under wine"

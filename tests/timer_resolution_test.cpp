@@ -1,0 +1,82 @@
+// Windows' timer resolution as the context carries it: NtQueryTimerResolution's 100 ns units
+// turned into nanoseconds, the JSON it is written as (context.timer_resolution) and read back
+// from, and the context row. Pure: runs on Linux with made-up readings.
+#include <gtest/gtest.h>
+
+#include "probes/probe_json.hpp"
+#include "probes/system_info.hpp"
+
+namespace loopscope {
+namespace {
+
+// A typical Windows machine: 15.625 ms coarsest, 0.5 ms finest, 1 ms in effect.
+TimerResolution typical_windows() {
+    return timer_resolution_from_100ns(156'250, 5'000, 10'000);
+}
+
+TEST(TimerResolution, HundredNanosecondUnitsBecomeNanoseconds) {
+    const TimerResolution r = typical_windows();
+    EXPECT_EQ(r.min_ns, 15'625'000);
+    EXPECT_EQ(r.max_ns, 500'000);
+    EXPECT_EQ(r.current_ns, 1'000'000);
+    EXPECT_EQ(r.current_after_ns, -1);
+    // The largest ULONG fits in nanoseconds without overflow.
+    EXPECT_EQ(timer_resolution_from_100ns(0xFFFF'FFFFu, 1, 1).min_ns, 429'496'729'500);
+}
+
+TEST(TimerResolution, ContextJsonCarriesItAndReadsItBack) {
+    SystemContext c;
+    c.os = "Windows 10.0 build 19045";
+    c.timer_resolution = typical_windows();
+    c.timer_resolution->current_after_ns = 500'000;
+    const ProbeJson j = c;
+    ASSERT_TRUE(j.contains("timer_resolution"));
+    const ProbeJson& r = j["timer_resolution"];
+    EXPECT_EQ(r["min_ns"], 15'625'000);
+    EXPECT_EQ(r["max_ns"], 500'000);
+    EXPECT_EQ(r["current_ns"], 1'000'000);
+    EXPECT_EQ(r["current_after_ns"], 500'000);
+    EXPECT_EQ(j.get<SystemContext>(), c);
+}
+
+TEST(TimerResolution, NotReadAgainIsNullAndRoundTrips) {
+    SystemContext c;
+    c.timer_resolution = typical_windows();
+    const ProbeJson j = c;
+    EXPECT_TRUE(j["timer_resolution"]["current_after_ns"].is_null());
+    EXPECT_EQ(j.get<SystemContext>(), c);
+}
+
+TEST(TimerResolution, LinuxContextHasNoSuchKey) {
+    SystemContext c;
+    c.os = "Debian GNU/Linux 12 (bookworm)";
+    const ProbeJson j = c;
+    EXPECT_FALSE(j.contains("timer_resolution"));
+    EXPECT_FALSE(j.get<SystemContext>().timer_resolution.has_value());
+}
+
+TEST(TimerResolution, WrongTypeNamesTheField) {
+    SystemContext c;
+    c.timer_resolution = typical_windows();
+    ProbeJson j = c;
+    j["timer_resolution"]["current_ns"] = "1 ms";
+    try {
+        (void)j.get<SystemContext>();
+        FAIL() << "a string current_ns was accepted";
+    } catch (const ProbeSchemaMismatch& e) {
+        EXPECT_NE(e.where.find("current_ns"), std::string::npos) << e.where;
+    }
+}
+
+TEST(TimerResolution, ContextTableShowsBeforeAndAfter) {
+    SystemContext c;
+    c.timer_resolution = typical_windows();
+    c.timer_resolution->current_after_ns = 500'000;
+    const std::string md = context_markdown(c);
+    EXPECT_NE(md.find("| timer resolution"), std::string::npos) << md;
+    EXPECT_NE(md.find("NtQueryTimerResolution"), std::string::npos) << md;
+    EXPECT_EQ(context_markdown(SystemContext{}).find("timer resolution"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace loopscope
