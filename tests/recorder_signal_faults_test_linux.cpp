@@ -102,8 +102,7 @@ std::int64_t scripted_clock() {
                 ::_exit(3);
         }
         const FrameRecord r = engine.advance(length_ns(i));
-        rec.loop(r.steps, r.acc_before_ns, r.acc_after_ns, r.alpha);
-        rec.guards(r.clamped_ns, r.consumed_ns, r.cap_dropped_ns);
+        rec.loop(LoopFrame::of(r));
         rec.end_steps(begin + steps_phase_ns(i));
         rec.end_render(begin + steps_phase_ns(i) + render_phase_ns(i));
         std::this_thread::sleep_for(100us);
@@ -197,8 +196,7 @@ LoopConfig stopped_config() {
             rec.begin_frame(now);
             const FrameRecord r = engine.advance(now - previous);
             previous = now;
-            rec.loop(r.steps, r.acc_before_ns, r.acc_after_ns, r.alpha);
-            rec.guards(r.clamped_ns, r.consumed_ns, r.cap_dropped_ns);
+            rec.loop(LoopFrame::of(r));
             if (i == 10 && ::write(running_fd, "r", 1) != 1)
                 ::_exit(3);
             pollfd told{stop_fd, POLLIN, 0};
