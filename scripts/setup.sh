@@ -26,7 +26,8 @@ if [ "${LOOPSCOPE_SETUP_FUZZ:-0}" = 1 ]; then
 fi
 # The Windows cross build: mingw-w64's posix-thread compilers, and wine to run what they make.
 if [ "${LOOPSCOPE_SETUP_WINDOWS:-0}" = 1 ]; then
-    packages+=(g++-mingw-w64-x86-64-posix wine wine64)
+    # python3 reads the probes' JSON in scripts/test-windows.sh.
+    packages+=(g++-mingw-w64-x86-64-posix wine wine64 python3)
 fi
 # node and npm from Debian unless they are there already (a NodeSource nodejs brings its own npm,
 # which Debian's npm package would conflict with).
