@@ -23,6 +23,7 @@ namespace loopscope {
 
 namespace {
 constexpr std::size_t kChunkBytes = 1 << 20;
+constexpr std::size_t kMinBufferBytes = 4 << 10;
 // A line longer than this is not a capture row; stop before holding a whole garbage file.
 constexpr std::size_t kMaxLineBytes = 16 << 20;
 // Files from this size on show their reading's progress (on a terminal, or when asked).
@@ -37,9 +38,15 @@ LineReader::LineReader(std::string path) : path_(std::move(path)) {
     file_ = std::fopen(path_.c_str(), "rb");
     if (!file_)
         throw InputError(path_, fmt::format("cannot open: {}", std::strerror(errno)));
-    buffer_.resize(kChunkBytes);
     std::error_code ec;
     const auto size = std::filesystem::file_size(path_, ec);
+    // A small file gets a buffer its size (a power of two, so that doubling still meets the line
+    // cap exactly): the vector zero-fills what it allocates, and opening many small files, as
+    // format detection and fuzzing do, should not clear a whole chunk each time.
+    std::size_t initial = kChunkBytes;
+    if (!ec && size < kChunkBytes)
+        initial = std::max<std::size_t>(kMinBufferBytes, std::bit_ceil(size + 1));
+    buffer_.resize(initial);
     if (!ec && size >= kProgressFromBytes)
         size_bytes_ = size;
 }
