@@ -31,21 +31,23 @@ double fps_of_ms(double ms) {
 
 }  // namespace
 
-FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns) {
+// `values` are the frame times in series order; they are sorted here, after the squares are
+// summed in that order (the order decides the last bits of the standard deviation).
+FrameTimeSummary summarize_frame_times_in_place(std::vector<std::int64_t>& values) {
     FrameTimeSummary s;
-    s.frames = frame_ns.size();
-    if (frame_ns.empty())
+    s.frames = values.size();
+    if (values.empty())
         return s;
-    std::vector<std::int64_t> sorted(frame_ns.begin(), frame_ns.end());
-    sort_ns(sorted);
-    s.total_ns = std::accumulate(sorted.begin(), sorted.end(), std::int64_t{0});
+    s.total_ns = std::accumulate(values.begin(), values.end(), std::int64_t{0});
     const double n = static_cast<double>(s.frames);
     const double mean_ns = static_cast<double>(s.total_ns) / n;
     double squares = 0.0;
-    for (const std::int64_t v : frame_ns) {
+    for (const std::int64_t v : values) {
         const double d = static_cast<double>(v) - mean_ns;
         squares += d * d;
     }
+    std::vector<std::int64_t>& sorted = values;
+    sort_ns(sorted);
     const double stdev_ns = s.frames > 1 ? std::sqrt(squares / (n - 1.0)) : 0.0;
     s.min_ms = ns_to_ms(sorted.front());
     s.max_ms = ns_to_ms(sorted.back());
@@ -66,6 +68,11 @@ FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns) {
     s.integral_1_ms = ns_to_ms(integral_low_frame_ns(sorted, 0.01));
     s.integral_01_ms = ns_to_ms(integral_low_frame_ns(sorted, 0.001));
     return s;
+}
+
+FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns) {
+    std::vector<std::int64_t> values(frame_ns.begin(), frame_ns.end());
+    return summarize_frame_times_in_place(values);
 }
 
 double quantile_r8_sorted(std::span<const std::int64_t> sorted_ns, double p) {
@@ -284,7 +291,7 @@ DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
     }
     d.displayed = shown.size();
     d.dropped_share = static_cast<double>(d.dropped) / static_cast<double>(display_ns.size());
-    d.between_display_changes = summarize_frame_times(shown);
+    d.between_display_changes = summarize_frame_times_in_place(shown);
     std::vector<std::int64_t> abs_error;
     for (std::size_t i = 0; i < animation_error_ns.size(); ++i) {
         const bool known = animation_error_known.size() != animation_error_ns.size() ||
@@ -294,7 +301,7 @@ DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
     }
     if (!abs_error.empty()) {
         d.has_animation_error = true;
-        const FrameTimeSummary e = summarize_frame_times(abs_error);
+        const FrameTimeSummary e = summarize_frame_times_in_place(abs_error);
         d.animation_error_mean_abs_ms = e.mean_ms;
         d.animation_error_p99_abs_ms = e.p99_ms;
         d.animation_error_max_abs_ms = e.max_ms;
