@@ -323,22 +323,27 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             capture.source.file));
     }
 
-    r.stats = compute_frame_stats(r.series.frame_ns, r.series.start_ns);
-    r.refresh_column = r.frame_time_column;
-
     auto slice = [&](const auto& v) {
         using T = typename std::decay_t<decltype(v)>::value_type;
         if (v.size() != n)
             return std::span<const T>{};
         return std::span<const T>(v).subspan(r.range.begin, r.range.size());
     };
+    // Display changes land on the refresh grid even when presents do not (no vsync), so the
+    // refresh rate is read from them where the capture has them (below), and then not guessed
+    // from the series first (a guess tries every candidate rate on every frame).
+    const auto display_in_range = slice(capture.display_ns);
+    const bool refresh_from_display = have_display && options.timeline == Timeline::present &&
+                                      std::any_of(display_in_range.begin(), display_in_range.end(),
+                                                  [](std::int64_t d) { return d >= 0; });
+    r.stats = compute_frame_stats(r.series.frame_ns, r.series.start_ns, !refresh_from_display);
+    r.refresh_column = r.frame_time_column;
+
     if (have_display) {
         r.display = display_figures(slice(capture.display_ns), slice(capture.dropped),
                                     slice(capture.animation_error_ns),
                                     slice(capture.animation_error_known));
-        // Display changes land on the refresh grid even when presents do not (no vsync), so
-        // the refresh rate is read from them where the capture has them.
-        if (options.timeline == Timeline::present) {
+        if (refresh_from_display) {
             std::vector<std::int64_t> shown;
             shown.reserve(r.range.size());
             for (const std::int64_t d : slice(capture.display_ns)) {
@@ -402,7 +407,8 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                 std::span<const std::int64_t>(r.series.frame_ns).subspan(r.startup.frames);
             const auto rest_starts =
                 std::span<const std::int64_t>(r.series.start_ns).subspan(r.startup.frames);
-            r.steady = compute_frame_stats(rest, rest_starts);
+            // The refresh rate is the whole range's: not guessed again without the segment.
+            r.steady = compute_frame_stats(rest, rest_starts, false);
             r.steady.refresh = r.stats.refresh;
             for (Hitch& h : r.steady.hitches.hitches)
                 h.index += r.startup.frames;

@@ -216,30 +216,47 @@ VariationBuckets variation_buckets(std::span<const std::int64_t> frame_ns) {
     return b;
 }
 
+namespace {
+
+// Whether a frame time lies on the grid of a rate (see frame_stats.hpp), given ft_mod_s = ft mod
+// one second, which detect_refresh_rate takes once a frame for all the candidate rates.
+bool on_grid(std::int64_t ft, std::int64_t ft_mod_s, std::int64_t rate) {
+    // ft·R in ns·Hz; one period is 1e9 of these units. The distance to the nearest whole number
+    // k >= 1 of periods is taken from (ft·R) mod 1e9, which never forms ft·R itself (a frame of
+    // years times 360 Hz passes the int64 range).
+    const std::int64_t m = ft_mod_s * rate % kNsPerS;
+    const bool under_half_period = ft < kNsPerS && ft * rate < kNsPerS / 2;  // then k = 1
+    const std::int64_t distance =
+        under_half_period ? kNsPerS - ft * rate : std::min(m, kNsPerS - m);
+    return distance <= kRefreshToleranceNs * rate;
+}
+
+}  // namespace
+
 double on_grid_share(std::span<const std::int64_t> frame_ns, int rate_hz) {
     if (frame_ns.empty())
         return 0.0;
-    const std::int64_t rate = rate_hz;
     std::size_t on = 0;
-    for (const std::int64_t ft : frame_ns) {
-        // ft·R in ns·Hz; one period is 1e9 of these units. The distance to the nearest whole
-        // number k >= 1 of periods is taken from (ft·R) mod 1e9, which never forms ft·R itself
-        // (a frame of years times 360 Hz passes the int64 range).
-        const std::int64_t m = (ft % kNsPerS) * rate % kNsPerS;
-        const bool under_half_period = ft < kNsPerS && ft * rate < kNsPerS / 2;  // then k = 1
-        const std::int64_t distance =
-            under_half_period ? kNsPerS - ft * rate : std::min(m, kNsPerS - m);
-        if (distance <= kRefreshToleranceNs * rate)
-            ++on;
-    }
+    for (const std::int64_t ft : frame_ns)
+        on += on_grid(ft, ft % kNsPerS, rate_hz) ? 1 : 0;
     return static_cast<double>(on) / static_cast<double>(frame_ns.size());
 }
 
 RefreshGuess detect_refresh_rate(std::span<const std::int64_t> frame_ns) {
+    // Every candidate's on-grid count in one pass over the frames.
+    std::array<std::size_t, kRefreshCandidatesHz.size()> on{};
+    for (const std::int64_t ft : frame_ns) {
+        const std::int64_t ft_mod_s = ft % kNsPerS;
+        for (std::size_t c = 0; c < kRefreshCandidatesHz.size(); ++c)
+            on[c] += on_grid(ft, ft_mod_s, kRefreshCandidatesHz[c]) ? 1 : 0;
+    }
     RefreshGuess best;
     double best_excess = kRefreshMinExcess;
-    for (const int rate : kRefreshCandidatesHz) {
-        const double share = on_grid_share(frame_ns, rate);
+    for (std::size_t c = 0; c < kRefreshCandidatesHz.size(); ++c) {
+        const int rate = kRefreshCandidatesHz[c];
+        const double share =
+            frame_ns.empty() ? 0.0
+                             : static_cast<double>(on[c]) / static_cast<double>(frame_ns.size());
         const double chance = 2.0 * static_cast<double>(kRefreshToleranceNs) * rate / 1e9;
         const double excess = share - chance;
         if (excess >= best_excess) {
