@@ -37,7 +37,7 @@ namespace fs = std::filesystem;
 // The bound of docs/reliability.md ("Memory"): the stream table and the metadata, both capped,
 // fit in kFixedBytes whatever the input; the rest grows at most kBytesPerInputByte a byte.
 constexpr std::int64_t kFixedBytes = 8 << 20;
-constexpr std::int64_t kBytesPerInputByte = 24;
+constexpr std::int64_t kBytesPerInputByte = 16;
 
 struct Measured {
     int exit_code = -1;
