@@ -8,7 +8,9 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <memory>
 #include <numeric>
+#include <stdexcept>
 
 #include "common/errors.hpp"
 #include "core/units.hpp"
@@ -81,6 +83,18 @@ bool parse_whole(const std::string& v, double& out) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::array<std::string_view, 5> kLoopMetadataKeys = {"policy", "dt_ns", "clamp_ns",
+                                                               "max_steps", "timescale"};
+
+}  // namespace
+
+bool is_loop_metadata_key(std::string_view key) {
+    return std::find(kLoopMetadataKeys.begin(), kLoopMetadataKeys.end(), key) !=
+           kLoopMetadataKeys.end();
+}
+
 std::optional<std::string> loop_metadata_problem(const std::string& key, const std::string& value) {
     if (key == "policy") {
         if (!parse_policy(value))
@@ -108,11 +122,11 @@ std::optional<LoopConfig> loop_config_from_metadata(const Capture& capture) {
     const auto& meta = capture.metadata;
     if (!meta.contains("policy") || !meta.contains("dt_ns"))
         return std::nullopt;
-    for (const char* key : {"policy", "dt_ns", "clamp_ns", "max_steps", "timescale"}) {
-        const auto it = meta.find(key);
+    for (const std::string_view key : kLoopMetadataKeys) {
+        const auto it = meta.find(std::string(key));
         if (it == meta.end())
             continue;
-        if (const auto problem = loop_metadata_problem(key, it->second)) {
+        if (const auto problem = loop_metadata_problem(std::string(key), it->second)) {
             throw InputError(capture.source.file,
                              fmt::format("metadata '{}: {}': {}", key, it->second, *problem));
         }
@@ -130,17 +144,6 @@ std::optional<LoopConfig> loop_config_from_metadata(const Capture& capture) {
 }
 
 namespace {
-
-// Without a configuration, the figures of the recorded columns alone: the accumulator columns
-// say whether the loop had an accumulator; dt and the policy's name are not used for these.
-LoopConfig records_only_config(std::span<const FrameRecord> records) {
-    LoopConfig c;
-    const bool accumulator = std::any_of(records.begin(), records.end(), [](const FrameRecord& r) {
-        return r.acc_before_ns != 0 || r.acc_after_ns != 0;
-    });
-    c.policy = accumulator ? Policy::fixed : Policy::variable;
-    return c;
-}
 
 // The application and displayed cadences from the first frame after the start-up segment to the
 // end of the range, computed as over the whole range. The segment is counted in series frames;
@@ -173,7 +176,41 @@ void steady_cadences(CaptureReport& r, const Capture& capture) {
     }
 }
 
+// Why a frame of the range is or is not in the series.
+enum class Kept { yes, no_frame_time, generated, undisplayed, dropped };
+
 }  // namespace
+
+TraceLoopFigures::TraceLoopFigures(const std::optional<LoopConfig>& config) {
+    if (config) {
+        configured_.emplace(*config, kDefaultSpiralWindow, kListedEngagements);
+        return;
+    }
+    // Without a configuration, the figures of the recorded columns alone: dt and the policy's
+    // name are not used for these.
+    LoopConfig fixed;
+    fixed.policy = Policy::fixed;
+    LoopConfig variable;
+    variable.policy = Policy::variable;
+    fixed_.emplace(fixed, kDefaultSpiralWindow, kListedEngagements);
+    variable_.emplace(variable, kDefaultSpiralWindow, kListedEngagements);
+}
+
+void TraceLoopFigures::add(const FrameRecord& r) {
+    if (configured_) {
+        configured_->add(r);
+        return;
+    }
+    accumulator_ = accumulator_ || r.acc_before_ns != 0 || r.acc_after_ns != 0;
+    fixed_->add(r);
+    variable_->add(r);
+}
+
+LoopFigures TraceLoopFigures::figures() const {
+    if (configured_)
+        return configured_->figures();
+    return accumulator_ ? fixed_->figures() : variable_->figures();
+}
 
 CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& options) {
     CaptureReport r;
@@ -196,38 +233,85 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             "--timeline display: '{}' ({}) has no display-change times; use --timeline present",
             capture.source.file, capture.source.format));
     }
-    std::int64_t t = 0;
-    for (std::size_t i = 0; i < r.range.begin; ++i)
-        t += capture.frame_ns[i];
     const bool skip_first = !first_frame_is_frame_time(capture);
     const bool skip_generated = options.timeline == Timeline::present &&
                                 generated_frames_have_no_frame_time(capture) &&
                                 capture.generated.size() == n;
-    for (std::size_t i = r.range.begin; i < r.range.end; ++i) {
-        const std::int64_t start = have_starts ? capture.start_ns[i] : t;
-        t += capture.frame_ns[i];
+    const bool display = options.timeline == Timeline::display;
+    const auto kept = [&](std::size_t i) {
         if (i == 0 && skip_first)
-            continue;
-        if (skip_generated && capture.generated[i] != 0) {
-            ++r.generated_without_frame_time;
-            continue;
+            return Kept::no_frame_time;
+        if (skip_generated && capture.generated[i] != 0)
+            return Kept::generated;
+        // A frame with no display time is left out; it counts as dropped only when it was never
+        // displayed (the first displayed frame of a 2.x capture has no time either).
+        if (display && capture.display_ns[i] < 0) {
+            const bool dropped = capture.dropped.size() == n ? capture.dropped[i] != 0 : true;
+            return dropped ? Kept::dropped : Kept::undisplayed;
         }
-        std::int64_t ft = capture.frame_ns[i];
-        if (options.timeline == Timeline::display) {
-            // A frame with no display time is left out; it counts as dropped only when it was
-            // never displayed (the first displayed frame of a 2.x capture has no time either).
-            if (capture.display_ns[i] < 0) {
-                const bool dropped = capture.dropped.size() == n ? capture.dropped[i] != 0 : true;
-                if (dropped)
-                    ++r.dropped_in_range;
-                continue;
-            }
-            ft = capture.display_ns[i];
+        return Kept::yes;
+    };
+    std::size_t count = 0;
+    std::size_t first = n;
+    std::size_t last = 0;
+    for (std::size_t i = r.range.begin; i < r.range.end; ++i) {
+        switch (kept(i)) {
+            case Kept::yes:
+                first = std::min(first, i);
+                last = i;
+                ++count;
+                break;
+            case Kept::generated:
+                ++r.generated_without_frame_time;
+                break;
+            case Kept::dropped:
+                ++r.dropped_in_range;
+                break;
+            default:
+                break;
         }
-        r.series.frame_ns.push_back(ft);
-        r.series.frame_number.push_back(static_cast<std::int64_t>(i));
-        r.series.start_ns.push_back(start);
     }
+    const std::span<const std::int64_t> times(display ? capture.display_ns : capture.frame_ns);
+    struct Copies {
+        std::vector<std::int64_t> frame_ns, frame_number, start_ns;
+    };
+    auto copies = std::make_shared<Copies>();
+    const bool run = count > 0 && last + 1 - first == count;
+    if (run) {
+        r.series.frame_ns = times.subspan(first, count);
+        r.series.frame_number = FrameNumbers(static_cast<std::int64_t>(first), count);
+    } else {
+        copies->frame_ns.reserve(count);
+        copies->frame_number.reserve(count);
+        for (std::size_t i = r.range.begin; i < r.range.end; ++i) {
+            if (kept(i) == Kept::yes) {
+                copies->frame_ns.push_back(times[i]);
+                copies->frame_number.push_back(static_cast<std::int64_t>(i));
+            }
+        }
+        r.series.frame_ns = copies->frame_ns;
+        r.series.frame_number = FrameNumbers(copies->frame_number);
+    }
+    if (run && have_starts) {
+        r.series.start_ns = std::span<const std::int64_t>(capture.start_ns).subspan(first, count);
+    } else {
+        // Without a start column, a frame starts at the sum of the frame times before it.
+        copies->start_ns.reserve(count);
+        std::int64_t t = 0;
+        if (!have_starts) {
+            for (std::size_t i = 0; i < r.range.begin; ++i)
+                t += capture.frame_ns[i];
+        }
+        for (std::size_t i = r.range.begin; i < r.range.end; ++i) {
+            const std::int64_t start = have_starts ? capture.start_ns[i] : t;
+            t += capture.frame_ns[i];
+            if (kept(i) == Kept::yes)
+                copies->start_ns.push_back(start);
+        }
+        r.series.start_ns = copies->start_ns;
+    }
+    if (!copies->frame_ns.empty() || !copies->start_ns.empty())
+        r.series.copies = std::move(copies);
     if (r.series.frame_ns.empty()) {
         if (options.timeline == Timeline::display) {
             throw UsageError(fmt::format("'{}': no displayed frames in the selected range",
@@ -239,23 +323,29 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             capture.source.file));
     }
 
-    r.stats = compute_frame_stats(r.series.frame_ns, r.series.start_ns);
-    r.refresh_column = r.frame_time_column;
-
     auto slice = [&](const auto& v) {
         using T = typename std::decay_t<decltype(v)>::value_type;
         if (v.size() != n)
             return std::span<const T>{};
         return std::span<const T>(v).subspan(r.range.begin, r.range.size());
     };
+    // Display changes land on the refresh grid even when presents do not (no vsync), so the
+    // refresh rate is read from them where the capture has them (below), and then not guessed
+    // from the series first (a guess tries every candidate rate on every frame).
+    const auto display_in_range = slice(capture.display_ns);
+    const bool refresh_from_display = have_display && options.timeline == Timeline::present &&
+                                      std::any_of(display_in_range.begin(), display_in_range.end(),
+                                                  [](std::int64_t d) { return d >= 0; });
+    r.stats = compute_frame_stats(r.series.frame_ns, r.series.start_ns, !refresh_from_display);
+    r.refresh_column = r.frame_time_column;
+
     if (have_display) {
         r.display = display_figures(slice(capture.display_ns), slice(capture.dropped),
                                     slice(capture.animation_error_ns),
                                     slice(capture.animation_error_known));
-        // Display changes land on the refresh grid even when presents do not (no vsync), so
-        // the refresh rate is read from them where the capture has them.
-        if (options.timeline == Timeline::present) {
+        if (refresh_from_display) {
             std::vector<std::int64_t> shown;
+            shown.reserve(r.range.size());
             for (const std::int64_t d : slice(capture.display_ns)) {
                 if (d >= 0)
                     shown.push_back(d);
@@ -299,7 +389,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     // loopscope trace records the game's own loop, which never sees the frames the driver
     // generates after it presents: an alternation there is the loop's, not frame generation.
     if (capture.generated.size() != n && options.timeline == Timeline::present &&
-        capture.per_frame && capture.loop.empty()) {
+        capture.per_frame && !has_loop_columns(capture)) {
         r.generation_suspicion = suspect_frame_generation(r.series.frame_ns);
     }
     if ((r.has_generated || r.generation_suspicion.suspected) && have_display) {
@@ -317,7 +407,8 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                 std::span<const std::int64_t>(r.series.frame_ns).subspan(r.startup.frames);
             const auto rest_starts =
                 std::span<const std::int64_t>(r.series.start_ns).subspan(r.startup.frames);
-            r.steady = compute_frame_stats(rest, rest_starts);
+            // The refresh rate is the whole range's: not guessed again without the segment.
+            r.steady = compute_frame_stats(rest, rest_starts, false);
             r.steady.refresh = r.stats.refresh;
             for (Hitch& h : r.steady.hitches.hitches)
                 h.index += r.startup.frames;
@@ -329,8 +420,19 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     if (capture.loop.size() == n) {
         r.loop = std::span<const FrameRecord>(capture.loop).subspan(r.range.begin, r.range.size());
         r.loop_config = loop_config_from_metadata(capture);
-        r.loop_figures =
-            compute_loop_figures(r.loop, r.loop_config.value_or(records_only_config(r.loop)));
+        TraceLoopFigures figures(r.loop_config);
+        for (const FrameRecord& record : r.loop)
+            figures.add(record);
+        r.loop_figures = figures.figures();
+    } else if (capture.loop_figures) {
+        if (r.range.begin != 0 || r.range.end != n) {
+            throw std::logic_error(fmt::format(
+                "'{}': the loop figures were computed while reading, over all the frames; a "
+                "range needs the loop records kept",
+                capture.source.file));
+        }
+        r.loop_config = loop_config_from_metadata(capture);
+        r.loop_figures = capture.loop_figures;
     }
     return r;
 }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -27,15 +28,45 @@ struct AnalysisOptions {
     RangeBound to;
 };
 
-// The frames a report analyses, in capture order.
+// Each frame's index in the capture, for the frames of a series: a run of consecutive numbers
+// (kept as its first number and length) or, where frames were left out, a list.
+class FrameNumbers {
+  public:
+    FrameNumbers() = default;
+    FrameNumbers(std::int64_t first, std::size_t count) : first_(first), count_(count) {}
+    explicit FrameNumbers(std::span<const std::int64_t> listed)
+        : listed_(listed), count_(listed.size()), is_listed_(true) {}
+
+    std::int64_t operator[](std::size_t i) const {
+        return is_listed_ ? listed_[i] : first_ + static_cast<std::int64_t>(i);
+    }
+    std::size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    std::int64_t front() const { return (*this)[0]; }
+    std::int64_t back() const { return (*this)[count_ - 1]; }
+
+  private:
+    std::int64_t first_ = 0;
+    std::span<const std::int64_t> listed_;
+    std::size_t count_ = 0;
+    bool is_listed_ = false;
+};
+
+// The frames a report analyses, in capture order. Where they are a run of consecutive capture
+// frames (the present timeline of most captures, a trace without its frame 0) the series views
+// the capture's own arrays: at 10 M frames a copy took 240 MB. Otherwise (the display timeline
+// leaves undisplayed frames out) it views copies it shares with every copy of the report.
 struct Series {
-    std::vector<std::int64_t> frame_ns;
-    std::vector<std::int64_t> frame_number;  // each frame's index in the capture
-    std::vector<std::int64_t> start_ns;      // each frame's start since the capture began
+    std::span<const std::int64_t> frame_ns;
+    FrameNumbers frame_number;               // each frame's index in the capture
+    std::span<const std::int64_t> start_ns;  // each frame's start since the capture began
+    std::shared_ptr<const void> copies;      // what the views point into when not the capture
 };
 
 struct CaptureReport {
-    const Capture* capture = nullptr;  // outlives the report
+    // Outlives the report and is not changed while the report is read: the series and the loop
+    // records are views of its arrays.
+    const Capture* capture = nullptr;
     Timeline timeline = Timeline::present;
     std::string frame_time_column;     // the column the frame times came from
     FrameRange range;                  // capture frames selected by --from / --to
@@ -85,12 +116,39 @@ struct CaptureReport {
 // not parse. The report and the viewer both read the configuration through this.
 std::optional<LoopConfig> loop_config_from_metadata(const Capture& capture);
 
+// Whether a metadata key is one of the loop configuration's (policy, dt_ns, clamp_ns, max_steps,
+// timescale).
+bool is_loop_metadata_key(std::string_view key);
+
 // What is wrong with one loop metadata value (`policy`, `dt_ns`, `clamp_ns`, `max_steps`,
 // `timescale`), as "expected ..." text, or nullopt when it is valid or the key is not a loop
 // key. The trace reader checks each line with it, so that an error names its line and column.
 std::optional<std::string> loop_metadata_problem(const std::string& key, const std::string& value);
 
-// Throws UsageError when the options select no frames or the capture lacks the timeline.
+// The guard engagements a report lists (the first ones; their counts stay exact): a loop held by
+// its guards engages on every frame, and a list of them all would grow with the trace.
+inline constexpr std::size_t kListedEngagements = 1000;
+
+// The loop figures a report gives a loopscope trace, computed one record at a time: with the
+// loop configuration the trace's metadata states, or without one from the recorded columns
+// alone, as an accumulator policy when any accumulator column is not 0 and a variable one
+// otherwise (both are computed, since that is known only after the last record). analyse_capture
+// feeds it the kept records of the range; the trace reader feeds it every row instead of keeping
+// the records when asked to (Capture::loop_figures), so the two give the same figures.
+class TraceLoopFigures {
+  public:
+    explicit TraceLoopFigures(const std::optional<LoopConfig>& config);
+    void add(const FrameRecord& r);
+    LoopFigures figures() const;
+
+  private:
+    std::optional<LoopFiguresBuilder> configured_, fixed_, variable_;
+    bool accumulator_ = false;  // some record has an accumulator column that is not 0
+};
+
+// Throws UsageError when the options select no frames or the capture lacks the timeline. A
+// capture whose loop figures were computed while reading (Capture::loop_figures, no records)
+// can only be analysed over all its frames: std::logic_error for a range.
 CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& options);
 
 // Two captures side by side: each figure of B minus A with a 95 % interval from a moving-block

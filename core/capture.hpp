@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/loop_figures.hpp"
 #include "core/trace_record.hpp"
 
 namespace loopscope {
@@ -55,6 +57,10 @@ struct Capture {
 
     // Loop columns, only for loopscope traces (same length as frame_ns).
     std::vector<FrameRecord> loop;
+    // Instead of `loop`, when the reader was asked not to keep the records (a report over the
+    // whole trace in a format without per-frame loop columns): the loop figures of all the
+    // frames, computed while reading (core/analysis.hpp, TraceLoopFigures), in constant memory.
+    std::optional<LoopFigures> loop_figures;
     // `# key: value` metadata of a loopscope trace, `//Key=Value` lines of CapFrameX, etc.
     std::map<std::string, std::string> metadata;
     // What the reader kept or left out with a doubt ("FILE:LINE: ..."), for the reports'
@@ -70,6 +76,12 @@ struct Capture {
 // capture's first row is timed against a present before the capture began, so it counts.
 inline bool first_frame_is_frame_time(const Capture& capture) {
     return capture.source.format != "loopscope-trace";
+}
+
+// Whether a capture has a game loop's columns (a loopscope trace read with them): its records,
+// or the loop figures computed from them while reading.
+inline bool has_loop_columns(const Capture& capture) {
+    return !capture.loop.empty() || capture.loop_figures.has_value();
 }
 
 // Whether generated frames lack a frame time. PresentMon 2.x's FrameTime is the time between the

@@ -965,7 +965,7 @@ std::string generation_absence(const CaptureReport& r) {
         return "the display timeline does not split generated frames";
     if (r.capture->generated.size() == r.capture->frames())
         return "no generated frames among the frames analysed";
-    if (!r.loop.empty())
+    if (r.loop_figures)
         return "a loopscope trace records the game's own loop, which never sees the frames a "
                "driver generates";
     const GenerationSuspicion& g = r.generation_suspicion;

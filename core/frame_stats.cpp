@@ -31,21 +31,23 @@ double fps_of_ms(double ms) {
 
 }  // namespace
 
-FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns) {
+// `values` are the frame times in series order; they are sorted here, after the squares are
+// summed in that order (the order decides the last bits of the standard deviation).
+FrameTimeSummary summarize_frame_times_in_place(std::vector<std::int64_t>& values) {
     FrameTimeSummary s;
-    s.frames = frame_ns.size();
-    if (frame_ns.empty())
+    s.frames = values.size();
+    if (values.empty())
         return s;
-    std::vector<std::int64_t> sorted(frame_ns.begin(), frame_ns.end());
-    sort_ns(sorted);
-    s.total_ns = std::accumulate(sorted.begin(), sorted.end(), std::int64_t{0});
+    s.total_ns = std::accumulate(values.begin(), values.end(), std::int64_t{0});
     const double n = static_cast<double>(s.frames);
     const double mean_ns = static_cast<double>(s.total_ns) / n;
     double squares = 0.0;
-    for (const std::int64_t v : frame_ns) {
+    for (const std::int64_t v : values) {
         const double d = static_cast<double>(v) - mean_ns;
         squares += d * d;
     }
+    std::vector<std::int64_t>& sorted = values;
+    sort_ns(sorted);
     const double stdev_ns = s.frames > 1 ? std::sqrt(squares / (n - 1.0)) : 0.0;
     s.min_ms = ns_to_ms(sorted.front());
     s.max_ms = ns_to_ms(sorted.back());
@@ -66,6 +68,11 @@ FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns) {
     s.integral_1_ms = ns_to_ms(integral_low_frame_ns(sorted, 0.01));
     s.integral_01_ms = ns_to_ms(integral_low_frame_ns(sorted, 0.001));
     return s;
+}
+
+FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns) {
+    std::vector<std::int64_t> values(frame_ns.begin(), frame_ns.end());
+    return summarize_frame_times_in_place(values);
 }
 
 double quantile_r8_sorted(std::span<const std::int64_t> sorted_ns, double p) {
@@ -209,30 +216,47 @@ VariationBuckets variation_buckets(std::span<const std::int64_t> frame_ns) {
     return b;
 }
 
+namespace {
+
+// Whether a frame time lies on the grid of a rate (see frame_stats.hpp), given ft_mod_s = ft mod
+// one second, which detect_refresh_rate takes once a frame for all the candidate rates.
+bool on_grid(std::int64_t ft, std::int64_t ft_mod_s, std::int64_t rate) {
+    // ft·R in ns·Hz; one period is 1e9 of these units. The distance to the nearest whole number
+    // k >= 1 of periods is taken from (ft·R) mod 1e9, which never forms ft·R itself (a frame of
+    // years times 360 Hz passes the int64 range).
+    const std::int64_t m = ft_mod_s * rate % kNsPerS;
+    const bool under_half_period = ft < kNsPerS && ft * rate < kNsPerS / 2;  // then k = 1
+    const std::int64_t distance =
+        under_half_period ? kNsPerS - ft * rate : std::min(m, kNsPerS - m);
+    return distance <= kRefreshToleranceNs * rate;
+}
+
+}  // namespace
+
 double on_grid_share(std::span<const std::int64_t> frame_ns, int rate_hz) {
     if (frame_ns.empty())
         return 0.0;
-    const std::int64_t rate = rate_hz;
     std::size_t on = 0;
-    for (const std::int64_t ft : frame_ns) {
-        // ft·R in ns·Hz; one period is 1e9 of these units. The distance to the nearest whole
-        // number k >= 1 of periods is taken from (ft·R) mod 1e9, which never forms ft·R itself
-        // (a frame of years times 360 Hz passes the int64 range).
-        const std::int64_t m = (ft % kNsPerS) * rate % kNsPerS;
-        const bool under_half_period = ft < kNsPerS && ft * rate < kNsPerS / 2;  // then k = 1
-        const std::int64_t distance =
-            under_half_period ? kNsPerS - ft * rate : std::min(m, kNsPerS - m);
-        if (distance <= kRefreshToleranceNs * rate)
-            ++on;
-    }
+    for (const std::int64_t ft : frame_ns)
+        on += on_grid(ft, ft % kNsPerS, rate_hz) ? 1 : 0;
     return static_cast<double>(on) / static_cast<double>(frame_ns.size());
 }
 
 RefreshGuess detect_refresh_rate(std::span<const std::int64_t> frame_ns) {
+    // Every candidate's on-grid count in one pass over the frames.
+    std::array<std::size_t, kRefreshCandidatesHz.size()> on{};
+    for (const std::int64_t ft : frame_ns) {
+        const std::int64_t ft_mod_s = ft % kNsPerS;
+        for (std::size_t c = 0; c < kRefreshCandidatesHz.size(); ++c)
+            on[c] += on_grid(ft, ft_mod_s, kRefreshCandidatesHz[c]) ? 1 : 0;
+    }
     RefreshGuess best;
     double best_excess = kRefreshMinExcess;
-    for (const int rate : kRefreshCandidatesHz) {
-        const double share = on_grid_share(frame_ns, rate);
+    for (std::size_t c = 0; c < kRefreshCandidatesHz.size(); ++c) {
+        const int rate = kRefreshCandidatesHz[c];
+        const double share =
+            frame_ns.empty() ? 0.0
+                             : static_cast<double>(on[c]) / static_cast<double>(frame_ns.size());
         const double chance = 2.0 * static_cast<double>(kRefreshToleranceNs) * rate / 1e9;
         const double excess = share - chance;
         if (excess >= best_excess) {
@@ -284,7 +308,7 @@ DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
     }
     d.displayed = shown.size();
     d.dropped_share = static_cast<double>(d.dropped) / static_cast<double>(display_ns.size());
-    d.between_display_changes = summarize_frame_times(shown);
+    d.between_display_changes = summarize_frame_times_in_place(shown);
     std::vector<std::int64_t> abs_error;
     for (std::size_t i = 0; i < animation_error_ns.size(); ++i) {
         const bool known = animation_error_known.size() != animation_error_ns.size() ||
@@ -294,7 +318,7 @@ DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
     }
     if (!abs_error.empty()) {
         d.has_animation_error = true;
-        const FrameTimeSummary e = summarize_frame_times(abs_error);
+        const FrameTimeSummary e = summarize_frame_times_in_place(abs_error);
         d.animation_error_mean_abs_ms = e.mean_ms;
         d.animation_error_p99_abs_ms = e.p99_ms;
         d.animation_error_max_abs_ms = e.max_ms;

@@ -18,21 +18,56 @@ FrameSpan frame_span(const CaptureReport& report, std::size_t i) {
     return {measured_by_next ? number - 1 : number, at_ns - length_ns, at_ns};
 }
 
-std::vector<FrameSpan> laid_out_frame_spans(const CaptureReport& report) {
+namespace {
+
+// Hands visit(i, span) every series frame's span in order, laid out end to end (see
+// laid_out_frame_spans).
+template <class Visit>
+void lay_out(const CaptureReport& report, Visit visit) {
     const auto& number = report.series.frame_number;
-    std::vector<FrameSpan> spans;
-    spans.reserve(report.series.frame_ns.size());
+    FrameSpan previous;
     for (std::size_t i = 0; i < report.series.frame_ns.size(); ++i) {
         FrameSpan s = frame_span(report, i);
         const std::int64_t length_ns = s.end_ns - s.begin_ns;
-        if (!spans.empty()) {
+        if (i > 0) {
             // The next frame of the capture begins where this one ended; after frames left out
             // (never displayed, generated, NA), the capture's clock places it again.
-            s.begin_ns = number[i] == number[i - 1] + 1 ? spans.back().end_ns
-                                                        : std::max(s.begin_ns, spans.back().end_ns);
+            s.begin_ns = number[i] == number[i - 1] + 1 ? previous.end_ns
+                                                        : std::max(s.begin_ns, previous.end_ns);
         }
         s.end_ns = s.begin_ns + length_ns;
-        spans.push_back(s);
+        visit(i, s);
+        previous = s;
+    }
+}
+
+}  // namespace
+
+std::vector<FrameSpan> laid_out_frame_spans(const CaptureReport& report) {
+    std::vector<FrameSpan> spans;
+    spans.reserve(report.series.frame_ns.size());
+    lay_out(report, [&](std::size_t, const FrameSpan& s) { spans.push_back(s); });
+    return spans;
+}
+
+std::vector<FrameSpan> laid_out_frame_spans_at(const CaptureReport& report,
+                                               std::span<const std::size_t> indices) {
+    if (indices.empty())
+        return {};
+    std::vector<std::size_t> wanted(indices.begin(), indices.end());
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    std::vector<FrameSpan> found(wanted.size());
+    std::size_t next = 0;
+    lay_out(report, [&](std::size_t i, const FrameSpan& s) {
+        if (next < wanted.size() && wanted[next] == i)
+            found[next++] = s;
+    });
+    std::vector<FrameSpan> spans;
+    spans.reserve(indices.size());
+    for (const std::size_t i : indices) {
+        const auto at = std::lower_bound(wanted.begin(), wanted.end(), i) - wanted.begin();
+        spans.push_back(found[static_cast<std::size_t>(at)]);
     }
     return spans;
 }

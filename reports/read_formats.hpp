@@ -32,7 +32,12 @@ struct FileStreams {
     std::map<std::string, std::string> metadata;
 };
 
-std::vector<Capture> read_trace_streams(const std::string& path, bool frame_times_only = false);
+// What the trace reader makes of the loop columns (ReadOptions::frame_times_only and
+// loop_figures_only): the records (Capture::loop), only the loop figures of all the frames
+// computed while reading (Capture::loop_figures), or nothing.
+enum class TraceLoopColumns { records, figures, none };
+std::vector<Capture> read_trace_streams(const std::string& path,
+                                        TraceLoopColumns loop = TraceLoopColumns::records);
 std::vector<Capture> read_plain_streams(const std::string& path, const std::string& unit);
 // PresentMon in all its layouts, OCAT, FrameView and CapFrameX's legacy CSV.
 FileStreams read_presentmon_streams(const std::string& path);

@@ -1,13 +1,15 @@
 // loopscope's own trace format v1 (DESIGN.md "Trace format"): `# loopscope-trace v1`, `# key:
 // value` metadata lines, a header row that starts with kTraceColumns, one row a frame in integer
-// nanoseconds. The loop columns go to Capture::loop; raw_ns is the frame time. A last row
-// without its line break (a trace cut off mid-write, as a crashing game leaves it) is ignored
-// with a warning on stderr; a malformed row anywhere else is an error.
+// nanoseconds. The loop columns go to Capture::loop, or, for a report that needs only their
+// figures, into the loop figures computed row by row (Capture::loop_figures); raw_ns is the frame
+// time. A last row without its line break (a trace cut off mid-write, as a crashing game leaves
+// it) is ignored with a warning on stderr; a malformed row anywhere else is an error.
 #include <fmt/format.h>
 
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "common/errors.hpp"
 #include "core/analysis.hpp"
@@ -51,7 +53,7 @@ std::size_t estimated_rows(std::uint64_t file_bytes, std::uint64_t measured_byte
 
 }  // namespace
 
-std::vector<Capture> read_trace_streams(const std::string& path, bool frame_times_only) {
+std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumns loop) {
     LineReader reader(path);
     LinePlace place{&path, 0};
     std::string_view line;
@@ -66,6 +68,7 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
     }
     bool have_header = false;
     std::size_t metadata_bytes = 0;
+    bool loop_key_after_rows = false;
     // A `# key: value` line: before the header (the preamble) or after the rows (what the
     // recorder found while recording, such as a clock that went back).
     const auto take_metadata = [&](std::string_view text) {
@@ -81,6 +84,8 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
                                          kMaxMetadataBytes / 1024));
         }
         const std::string key(trim(kv.substr(0, colon)));
+        loop_key_after_rows =
+            loop_key_after_rows || (!c.frame_ns.empty() && is_loop_metadata_key(key));
         const std::string_view value = trim(kv.substr(colon + 1));
         // The loop keys are checked here, where the line is known.
         if (const auto problem = loop_metadata_problem(key, std::string(value))) {
@@ -128,6 +133,12 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
     std::error_code size_error;
     const std::uint64_t file_bytes = std::filesystem::file_size(path, size_error);
     std::uint64_t row_bytes = 0;
+
+    // The loop figures, with the configuration the metadata before the rows states, when the
+    // records are not kept.
+    std::optional<TraceLoopFigures> figures;
+    if (loop == TraceLoopColumns::figures)
+        figures.emplace(loop_config_from_metadata(c));
 
     std::vector<Field> fields;
     const auto parse_row = [&](std::string_view text) {
@@ -199,19 +210,28 @@ std::vector<Capture> read_trace_streams(const std::string& path, bool frame_time
         c.start_ns.push_back(r.start_ns);
         // raw_ns is measured at the frame's start: the length of the frame before it.
         c.start_ends_frame_time = true;
-        if (!frame_times_only)
+        if (loop == TraceLoopColumns::records)
             c.loop.push_back(r);
+        else if (figures)
+            figures->add(r);
         row_bytes += line.size() + 1;
         if (c.frame_ns.size() == kRowsToMeasure && !size_error) {
             const std::size_t rows = estimated_rows(file_bytes, row_bytes, kRowsToMeasure);
             c.frame_ns.reserve(rows);
             c.start_ns.reserve(rows);
-            if (!frame_times_only)
+            if (loop == TraceLoopColumns::records)
                 c.loop.reserve(rows);
         }
     }
     if (c.frame_ns.empty()) {
         throw InputError(path, header_line, 0, "header only: expected frame rows after the header");
+    }
+    if (figures) {
+        // A loop key after the rows (no writer puts one there) changes the configuration the
+        // figures were computed with: read again, keeping the records, rather than guess.
+        if (loop_key_after_rows)
+            return read_trace_streams(path, TraceLoopColumns::records);
+        c.loop_figures = figures->figures();
     }
     return {std::move(c)};
 }

@@ -163,7 +163,11 @@ namespace {
 detail::FileStreams read_streams_of_file(const std::string& path, const ReadOptions& options) {
     const std::string format = detail::detect_format_of(path);
     if (format == "loopscope-trace")
-        return {detail::read_trace_streams(path, options.frame_times_only), {}};
+        return {detail::read_trace_streams(
+                    path, options.frame_times_only    ? detail::TraceLoopColumns::none
+                          : options.loop_figures_only ? detail::TraceLoopColumns::figures
+                                                      : detail::TraceLoopColumns::records),
+                {}};
     if (format == "plain")
         return {detail::read_plain_streams(path, options.plain_unit), {}};
     if (format == "mangohud")

@@ -27,6 +27,12 @@ struct ReadOptions {
     // loopscope trace's loop columns are then not kept (Capture::loop stays empty), which
     // takes its memory from about 150 to 16 bytes a frame.
     bool frame_times_only = false;
+    // For a loopscope trace: compute the loop figures of all its frames while reading
+    // (Capture::loop_figures) instead of keeping the loop records (Capture::loop), which takes
+    // the trace from 128 to 16 bytes a frame. Enough for a report over the whole trace in a
+    // format without per-frame loop columns; a range (--from, --to), the per-frame writers and
+    // the viewer need the records.
+    bool loop_figures_only = false;
 };
 
 // One stream of a capture (one process's swap chain), as `report --list` shows it.

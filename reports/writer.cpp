@@ -20,6 +20,11 @@ std::span<const char* const> writer_formats() {
     return kFormats;
 }
 
+bool writer_needs_loop_records(std::string_view format) {
+    // The summary formats give the loop figures; every other format draws or lists the frames.
+    return format != "terminal" && format != "json" && format != "md";
+}
+
 std::optional<std::string> writer_format_for_path(std::string_view path) {
     const std::size_t dot = path.rfind('.');
     const std::size_t slash = path.find_last_of("/\\");

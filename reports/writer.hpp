@@ -28,6 +28,10 @@ class ReportWriter {
 // "terminal", "json", "md", "csv", "html", "chrome". Throws UsageError for another name.
 std::unique_ptr<ReportWriter> make_writer(std::string_view format, const WriterOptions& options);
 std::span<const char* const> writer_formats();
+// Whether a format writes a loopscope trace's loop columns frame by frame (csv, html, chrome), so
+// that the trace's loop records must be kept; the others need only its loop figures
+// (ReadOptions::loop_figures_only).
+bool writer_needs_loop_records(std::string_view format);
 // The format a file name asks for by its extension: .json json, .md md, .csv csv, .html html,
 // .txt terminal; nullopt for another (the caller asks for --format).
 std::optional<std::string> writer_format_for_path(std::string_view path);

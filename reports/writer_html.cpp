@@ -328,7 +328,7 @@ std::string percentile_plot(const std::vector<const CaptureReport*>& reports) {
     std::vector<std::vector<double>> curves;
     double y_max = 0;
     for (const CaptureReport* r : reports) {
-        std::vector<std::int64_t> sorted = r->series.frame_ns;
+        std::vector<std::int64_t> sorted(r->series.frame_ns.begin(), r->series.frame_ns.end());
         sort_ns(sorted);
         std::vector<double> curve;
         for (int i = 0; i <= kPoints; ++i) {

@@ -31,10 +31,13 @@ Json fps_json(const FpsFigures& f) {
 
 Json stutter_json(const FrameStats& s, const CaptureReport& r) {
     Json hitches = Json::array();
-    const std::vector<FrameSpan> spans =
-        s.hitches.hitches.empty() ? std::vector<FrameSpan>{} : laid_out_frame_spans(r);
-    for (const Hitch& h : s.hitches.hitches) {
-        const FrameSpan& long_frame = spans[h.index];
+    std::vector<std::size_t> at;
+    for (const Hitch& h : s.hitches.hitches)
+        at.push_back(h.index);
+    const std::vector<FrameSpan> spans = laid_out_frame_spans_at(r, at);
+    for (std::size_t k = 0; k < s.hitches.hitches.size(); ++k) {
+        const Hitch& h = s.hitches.hitches[k];
+        const FrameSpan& long_frame = spans[k];
         hitches.push_back(Json{{"frame", long_frame.frame},
                                {"time_s", ns_to_s(long_frame.begin_ns)},
                                {"frame_time_ms", ns_to_ms(h.frame_ns)},
@@ -94,7 +97,7 @@ Json loop_json(const CaptureReport& r) {
         hist[std::to_string(steps)] = frames;
     Json engagements = Json::array();
     for (const GuardEngagement& g : f.engagements) {
-        if (engagements.size() >= 1000)
+        if (engagements.size() >= kListedEngagements)
             break;
         engagements.push_back(Json{{"frame", g.frame},
                                    {"time_s", ns_to_s(g.start_ns)},

@@ -41,9 +41,13 @@ class MarkdownWriter final : public ReportWriter {
                      {"frame", "time (s)", "length (ms)", "before (ms)", "after (ms)"}) {
                     h.add_column(c);
                 }
-                const std::vector<FrameSpan> spans = laid_out_frame_spans(r);
-                for (const Hitch& x : hitches) {
-                    const FrameSpan& long_frame = spans[x.index];
+                std::vector<std::size_t> at;
+                for (const Hitch& x : hitches)
+                    at.push_back(x.index);
+                const std::vector<FrameSpan> spans = laid_out_frame_spans_at(r, at);
+                for (std::size_t k = 0; k < hitches.size(); ++k) {
+                    const Hitch& x = hitches[k];
+                    const FrameSpan& long_frame = spans[k];
                     h.add_row({fmt::format("{}", long_frame.frame),
                                fmt::format("{:.3f}", ns_to_s(long_frame.begin_ns)),
                                fmt::format("{:.3f}", ns_to_ms(x.frame_ns)),

@@ -86,9 +86,13 @@ class TerminalWriter final : public ReportWriter {
                 "\n";
             text += fmt::format("  {:>8}  {:>10}  {:>10}  {:>10}  {:>10}\n", "frame", "time s",
                                 "length ms", "before ms", "after ms");
-            const std::vector<FrameSpan> spans = laid_out_frame_spans(r);
-            for (const Hitch* h : worst) {
-                const FrameSpan& long_frame = spans[h->index];
+            std::vector<std::size_t> at;
+            for (const Hitch* h : worst)
+                at.push_back(h->index);
+            const std::vector<FrameSpan> spans = laid_out_frame_spans_at(r, at);
+            for (std::size_t k = 0; k < worst.size(); ++k) {
+                const Hitch* h = worst[k];
+                const FrameSpan& long_frame = spans[k];
                 text += fmt::format(
                     "  {:>8}  {:>10.3f}  {:>10}  {:>10.3f}  {:>10}\n", long_frame.frame,
                     ns_to_s(long_frame.begin_ns),
