@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/markdown_table.hpp"
+#include "probes/platform_terms.hpp"
 
 namespace loopscope {
 
@@ -44,6 +45,9 @@ TimerResolution timer_resolution_from_100ns(std::uint32_t min_100ns, std::uint32
 std::optional<TimerResolution> read_timer_resolution();
 
 struct SystemContext {
+    // The OS measured: the words of the context, clocks and timers text follow from it. A
+    // document without it was written on Linux (the only OS before Windows was added).
+    Platform platform = Platform::Linux;
     std::string os;      // e.g. "Debian GNU/Linux 12 (bookworm)"
     std::string kernel;  // e.g. "Linux 6.1.0-18-amd64 x86_64"
     std::string cpu_model;

@@ -86,8 +86,13 @@ std::optional<TimerResolution> read_timer_resolution() {
     return timer_resolution_from_100ns(coarsest, finest, current);
 }
 
+Platform this_platform() {
+    return Platform::Windows;
+}
+
 SystemContext collect_system_context() {
     SystemContext c;
+    c.platform = Platform::Windows;
     const WindowsVersion v = windows_version();
     c.os = fmt::format("Windows {}.{} build {}", v.major, v.minor, v.build);
     if (const std::string wine = wine_version(); !wine.empty())

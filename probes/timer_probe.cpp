@@ -544,6 +544,7 @@ void measure_limiters(const TimerProbeConfig& config, const std::vector<LimiterS
 
 TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress& progress) {
     TimerReport report;
+    report.platform = this_platform();
     report.bound_ns = config.bound_ns;
     const std::int64_t started_ns = monotonic_now_ns();
     const auto all_methods = one_shot_wait_methods();
