@@ -216,6 +216,11 @@ void to_json(J& j, const SystemContext& c) {
             {"current_ns", r->current_ns},
             {"current_after_ns", nullable(r->current_after_ns >= 0, r->current_after_ns)}};
     }
+    // Windows only too.
+    if (!c.timer_throttling.empty())
+        j["timer_throttling"] = c.timer_throttling;
+    if (!c.power_plan.empty())
+        j["power_plan"] = c.power_plan;
     j["hypervisor"] = nullable(c.hypervisor, c.hypervisor_name);
     j["tsc"] = c.has_tsc;
     j["invariant_tsc"] = c.invariant_tsc;
@@ -255,6 +260,8 @@ void from_json(const J& j, SystemContext& c) {
         read_nullable(v, "current_after_ns", r.current_after_ns, std::int64_t{-1});
         c.timer_resolution = r;
     });
+    read(j, "timer_throttling", c.timer_throttling);
+    read(j, "power_plan", c.power_plan);
     if (const J* h = member(j, "hypervisor", Need::optional, "")) {
         if (h->is_string()) {
             c.hypervisor = true;

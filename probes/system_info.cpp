@@ -80,6 +80,15 @@ TimerResolution timer_resolution_from_100ns(std::uint32_t min_100ns, std::uint32
     return r;
 }
 
+std::string timer_throttling_text(std::uint32_t control_mask, std::uint32_t state_mask) {
+    if ((control_mask & kIgnoreTimerResolutionBit) == 0)
+        return "not set: Windows decides (since Windows 11 a hidden process loses its raised "
+               "resolution)";
+    if ((state_mask & kIgnoreTimerResolutionBit) == 0)
+        return "opted out: the raised resolution is kept while hidden";
+    return "opted in: the raised resolution is dropped while hidden";
+}
+
 namespace {
 MarkdownTable context_table(const SystemContext& c) {
     MarkdownTable t;
@@ -119,6 +128,10 @@ MarkdownTable context_table(const SystemContext& c) {
             text += fmt::format("; {} after the probes", format_duration(r->current_after_ns));
         t.add_row({"timer resolution", text});
     }
+    if (!c.timer_throttling.empty())
+        t.add_row({"resolution when hidden", c.timer_throttling});
+    if (!c.power_plan.empty())
+        t.add_row({"power plan", c.power_plan});
     t.add_row({"hypervisor", c.hypervisor ? c.hypervisor_name : "none detected (CPUID)"});
     if (c.has_tsc) {
         t.add_row({"TSC", c.invariant_tsc ? "invariant (CPUID.80000007H:EDX[8])"
