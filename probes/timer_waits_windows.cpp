@@ -214,6 +214,28 @@ bool wait_on_timer_absolute(bool high_resolution, std::int64_t deadline_qpc_ns) 
     return true;
 }
 
+// Whether this kind of timer takes an absolute due time at all (set one 10 ms ahead and cancel
+// it): where it does not, the absolute variants are reported unavailable rather than measured
+// as something else.
+bool try_absolute_due_time(bool high_resolution) {
+    HANDLE timer = waitable_timer(high_resolution);
+    if (timer == nullptr || (high_resolution && !high_resolution_timer_available()))
+        return false;
+    FILETIME now_ft;
+    ::GetSystemTimePreciseAsFileTime(&now_ft);
+    LARGE_INTEGER due;
+    due.QuadPart = hundred_ns(now_ft) + 10 * kNsPerMs / 100;
+    if (!::SetWaitableTimer(timer, &due, 0, nullptr, nullptr, FALSE))
+        return false;
+    ::CancelWaitableTimer(timer);
+    return true;
+}
+
+bool absolute_due_time_accepted(bool high_resolution) {
+    static const bool accepted[2] = {try_absolute_due_time(false), try_absolute_due_time(true)};
+    return accepted[high_resolution ? 1 : 0];
+}
+
 // ---- MMCSS ----
 
 // avrt.dll is loaded at run time: it is missing on Windows Server Core and some wine prefixes,
@@ -281,7 +303,7 @@ class WindowsLimiterClock final : public LimiterClock {
             case Sleeper::hires_absolute:
             case Sleeper::timer_absolute:
                 if (!wait_on_timer_absolute(sleeper_ == Sleeper::hires_absolute, deadline_ns))
-                    wait_on_timer(false, left_ns);
+                    wait_on_timer(sleeper_ == Sleeper::hires_absolute, left_ns);
                 return;
             case Sleeper::sleep_1ms:
                 // Rounded down, as a game does, so that Sleep never passes the deadline on
@@ -354,9 +376,15 @@ LimiterClock& system_limiter_clock() {
 
 std::vector<PeriodicVariant> periodic_variants() {
     std::vector<PeriodicVariant> out;
+    const auto absolute = [&out](bool high_resolution, const char* name, Sleeper sleeper) {
+        if (absolute_due_time_accepted(high_resolution))
+            out.push_back({name, &variant_clock(sleeper, false), {}});
+        else
+            out.push_back({name, nullptr, "SetWaitableTimer refused an absolute due time"});
+    };
     if (high_resolution_timer_available())
-        out.push_back({"hi-res timer abs", &variant_clock(Sleeper::hires_absolute, false), {}});
-    out.push_back({"waitable timer abs", &variant_clock(Sleeper::timer_absolute, false), {}});
+        absolute(true, "hi-res timer abs", Sleeper::hires_absolute);
+    absolute(false, "waitable timer abs", Sleeper::timer_absolute);
     out.push_back({"Sleep 1ms period", &variant_clock(Sleeper::sleep_1ms, false), {}});
     // MMCSS on, with the default sleep: the row beside the plain default-scheduling one.
     if (avrt().missing.empty())
@@ -442,7 +470,7 @@ std::vector<LimiterSpec> frame_limiter_specs() {
         with({LimiterKind::adaptive_spin, 2 * kNsPerMs}, Sleeper::sleep_1ms, false, "Sleep"),
         with({LimiterKind::sleep, 0}, Sleeper::hires_absolute, false, "hi-res timer abs"),
     };
-    if (!high_resolution_timer_available())
+    if (!high_resolution_timer_available() || !absolute_due_time_accepted(true))
         specs.pop_back();
     // MMCSS on, beside the same limiters with it off above.
     if (avrt().missing.empty()) {
