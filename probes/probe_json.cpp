@@ -195,7 +195,7 @@ std::int64_t ticks_of(double ns, double ticks_per_second) {
 
 void to_json(J& j, const SystemContext& c) {
     j = J::object();
-    j["platform"] = platform_json_name(c.platform);
+    j["platform"] = std::string(platform_json_name(c.platform));
     j["os"] = c.os;
     j["kernel"] = c.kernel;
     j["cpu_model"] = c.cpu_model;

@@ -82,7 +82,11 @@ TEST(PlatformTerms, EachPlatformHasItsOwnWordsAndJsonName) {
     EXPECT_EQ(platform_from_json_name("windows"), Platform::Windows);
     EXPECT_EQ(platform_from_json_name("linux"), Platform::Linux);
     EXPECT_FALSE(platform_from_json_name("Windows").has_value());
+#ifdef _WIN32
+    EXPECT_EQ(this_platform(), Platform::Windows);
+#else
     EXPECT_EQ(this_platform(), Platform::Linux);
+#endif
 }
 
 TEST(PlatformTerms, AWindowsContextWarnsInWindowsWordsAndHasNoClocksourceOrSlackRows) {
