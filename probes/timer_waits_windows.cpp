@@ -385,7 +385,8 @@ std::vector<PeriodicVariant> periodic_variants() {
     if (high_resolution_timer_available())
         absolute(true, "hi-res timer abs", Sleeper::hires_absolute);
     absolute(false, "waitable timer abs", Sleeper::timer_absolute);
-    out.push_back({"Sleep 1ms period", &variant_clock(Sleeper::sleep_1ms, false), {}});
+    // No Sleep row: Sleep waits whole milliseconds rounded down (as a limiter sleeps before it
+    // spins), so it wakes before an absolute deadline by design; the one-shot table has it.
     // MMCSS on, with the default sleep: the row beside the plain default-scheduling one.
     if (avrt().missing.empty())
         out.push_back({"MMCSS Games", &variant_clock(Sleeper::timer_relative, true), {}});
