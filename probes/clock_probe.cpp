@@ -229,6 +229,7 @@ ClockProbeResult run_clock_probe(const ClockProbeOptions& options) {
 ClockProbeResult run_clock_probe(const ClockProbeOptions& options,
                                  std::vector<ClockSource> sources) {
     ClockProbeResult out;
+    out.platform = this_platform();
     out.reference_clock = reference_clock_name();
     out.duration_ns = options.duration_ns;
     out.min_reads = options.min_reads;

@@ -13,6 +13,7 @@
 
 #include "probes/clock_source.hpp"
 #include "probes/clock_stats.hpp"
+#include "probes/platform_terms.hpp"
 
 namespace loopscope {
 
@@ -78,6 +79,8 @@ struct ClockResult {
 };
 
 struct ClockProbeResult {
+    // The OS measured (its words in the findings). In the JSON it is the context's platform.
+    Platform platform = Platform::Linux;
     std::vector<ClockResult> clocks;
     std::string reference_clock;
     std::int64_t elapsed_ns = 0;

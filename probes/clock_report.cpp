@@ -144,7 +144,8 @@ std::string coarse_finding(const ClockResult& c, const ClockProbeResult& r) {
     const CoarseStepStats& s = c.steps;
     const double tick = static_cast<double>(r.kernel_tick_ns);
     const double median = static_cast<double>(s.median_step_ns);
-    std::string sources = fmt::format("clock_getres {}", format_ns(tick));
+    std::string sources =
+        fmt::format("{} {}", platform_terms(r.platform).tick_call, format_ns(tick));
     bool tick_agrees = true;
     if (r.config_hz > 0) {
         const double period = 1e9 / r.config_hz;
@@ -206,18 +207,19 @@ std::vector<std::string> clock_findings(const ClockProbeResult& result) {
                 format_ns(c.granularity_min_ns), format_ns(c.granularity_median_ns)));
         }
     }
-    const ClockResult* mono = find(result, "CLOCK_MONOTONIC");
+    const PlatformTerms& terms = platform_terms(result.platform);
+    const ClockResult* mono = find(result, terms.wait_clock);
     for (const char* tsc : {"rdtsc", "rdtscp"}) {
         const ClockResult* t = find(result, tsc);
         if (!t || !mono || t->read_cost_ns <= 0 || mono->read_cost_ns <= 0)
             continue;
         const double ratio = mono->read_cost_ns / t->read_cost_ns;
-        f.push_back(
-            fmt::format("{} costs {} a read, clock_gettime(CLOCK_MONOTONIC) {} (medians of {} "
-                        "and {} timed batches): the TSC is {:.1f}x {} to read.",
-                        tsc, format_ns(t->read_cost_ns), format_ns(mono->read_cost_ns),
-                        t->read_cost_batches, mono->read_cost_batches,
-                        ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "cheaper" : "dearer"));
+        f.push_back(fmt::format(
+            "{} costs {} a read, {} {} (medians of {} "
+            "and {} timed batches): the TSC is {:.1f}x {} to read.",
+            tsc, format_ns(t->read_cost_ns), terms.wait_clock_read, format_ns(mono->read_cost_ns),
+            t->read_cost_batches, mono->read_cost_batches, ratio >= 1 ? ratio : 1 / ratio,
+            ratio >= 1 ? "cheaper" : "dearer"));
     }
     // Across cores the verdict rests on ordered reads only; a plain read's reordering is
     // reported apart, as what it is.

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -44,20 +45,36 @@ void ReadLimiterClock::spin_pause() {
     os_.spin_pause();
 }
 
-std::string LimiterSpec::name() const {
-    switch (kind) {
+namespace {
+std::string kind_name(const LimiterSpec& spec) {
+    switch (spec.kind) {
         case LimiterKind::sleep:
             return "sleep";
         case LimiterKind::sleep_spin:
-            if (margin_ns % kNsPerMs == 0)
-                return fmt::format("sleep+spin {}ms", margin_ns / kNsPerMs);
-            return fmt::format("sleep+spin {:g}ms", ns_to_ms(margin_ns));
+            if (spec.margin_ns % kNsPerMs == 0)
+                return fmt::format("sleep+spin {}ms", spec.margin_ns / kNsPerMs);
+            return fmt::format("sleep+spin {:g}ms", ns_to_ms(spec.margin_ns));
         case LimiterKind::spin:
             return "spin";
         case LimiterKind::delay_ms:
             return "SDL_Delay";
+        case LimiterKind::adaptive_spin:
+            return "adaptive spin";
     }
     return "?";
+}
+}  // namespace
+
+std::string LimiterSpec::name() const {
+    return variant.empty() ? kind_name(*this) : fmt::format("{} ({})", kind_name(*this), variant);
+}
+
+std::int64_t adaptive_margin_next_ns(std::int64_t margin_ns, std::int64_t lateness_ns,
+                                     std::int64_t period_ns) {
+    const std::int64_t late_ns = std::max<std::int64_t>(lateness_ns, 0);
+    const std::int64_t next_ns =
+        late_ns >= margin_ns ? late_ns + late_ns / 4 : margin_ns - (margin_ns - late_ns) / 8;
+    return std::clamp(next_ns, kAdaptiveMinMarginNs, std::max(kAdaptiveMinMarginNs, period_ns / 2));
 }
 
 void wait_until_deadline(const LimiterSpec& spec, LimiterClock& clock, std::int64_t deadline_ns) {
@@ -67,6 +84,7 @@ void wait_until_deadline(const LimiterSpec& spec, LimiterClock& clock, std::int6
                 clock.sleep_until_ns(deadline_ns);
             return;
         case LimiterKind::sleep_spin:
+        case LimiterKind::adaptive_spin:
             if (clock.now_ns() < deadline_ns - spec.margin_ns) {
                 clock.sleep_until_ns(deadline_ns - spec.margin_ns);
             }
@@ -90,7 +108,7 @@ void wait_until_deadline(const LimiterSpec& spec, LimiterClock& clock, std::int6
 }
 
 FrameLimiter::FrameLimiter(LimiterSpec spec, std::int64_t period_ns, LimiterClock& clock)
-    : spec_(spec), period_ns_(period_ns), clock_(clock) {
+    : spec_(spec), margin_ns_(spec.margin_ns), period_ns_(period_ns), clock_(clock) {
     if (period_ns <= 0)
         throw std::invalid_argument("frame period must be positive");
 }
@@ -100,7 +118,19 @@ std::int64_t FrameLimiter::wait() {
         started_ = true;
         next_deadline_ns_ = clock_.now_ns() + period_ns_;
     }
-    wait_until_deadline(spec_, clock_, next_deadline_ns_);
+    if (spec_.kind == LimiterKind::adaptive_spin) {
+        // As sleep_spin, with the margin of this frame; the sleep's lateness sets the next one.
+        const std::int64_t target_ns = next_deadline_ns_ - margin_ns_;
+        if (clock_.now_ns() < target_ns) {
+            clock_.sleep_until_ns(target_ns);
+            margin_ns_ =
+                adaptive_margin_next_ns(margin_ns_, clock_.now_ns() - target_ns, period_ns_);
+        }
+        while (clock_.now_ns() < next_deadline_ns_)
+            clock_.spin_pause();
+    } else {
+        wait_until_deadline(spec_, clock_, next_deadline_ns_);
+    }
     const std::int64_t start_ns = clock_.now_ns();
     next_deadline_ns_ += period_ns_;
     // Woke after the following deadline too: a whole frame was missed. Catching up would run
@@ -119,6 +149,13 @@ LimiterRun run_limiter(const LimiterSpec& spec, LimiterClock& clock, std::int64_
         return run;
     run.error_ns.reserve(static_cast<std::size_t>(frames));
     run.cpu_ns.reserve(static_cast<std::size_t>(frames));
+    // The thread's setup for this clock (MMCSS) for the whole run, undone on every way out.
+    struct RunScope {
+        LimiterClock& clock;
+        ~RunScope() { clock.end_run(); }
+    };
+    run.setup_note = clock.begin_run();
+    const RunScope scope{clock};
     FrameLimiter limiter(spec, period_ns, clock);
     std::int64_t previous_start_ns = limiter.wait();
     std::int64_t previous_cpu_ns = clock.thread_cpu_ns();

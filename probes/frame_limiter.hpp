@@ -26,6 +26,10 @@ class LimiterClock {
     virtual void delay_ms(std::uint32_t ms) = 0;
     // One turn of a busy wait (a CPU pause hint on real hardware).
     virtual void spin_pause() = 0;
+    // Around a measured run, on the thread that runs it: a clock whose sleeps need the thread
+    // set up (MMCSS on Windows) does it here. Returns why the setup failed, empty when it did not.
+    virtual std::string begin_run() { return {}; }
+    virtual void end_run() {}
 };
 
 // A LimiterClock on any nanosecond clock read through a function: a clock source of the
@@ -53,15 +57,34 @@ enum class LimiterKind {
     sleep_spin,  // sleep to deadline - margin, then spin to the deadline
     spin,        // spin to the deadline
     delay_ms,    // sleep floor(remaining / 1 ms) whole milliseconds (SDL_Delay), no spin
+    // sleep to deadline - margin, then spin; the margin follows how late the sleeps wake
+    // (adaptive_margin_next_ns), starting from margin_ns. Needs the state of a FrameLimiter: a
+    // lone wait_until_deadline waits as sleep_spin with the starting margin.
+    adaptive_spin,
 };
 
 struct LimiterSpec {
     LimiterKind kind = LimiterKind::sleep;
-    std::int64_t margin_ns = 0;  // sleep_spin only
+    std::int64_t margin_ns = 0;  // sleep_spin; adaptive_spin's starting margin
+    // Where the OS has several ways to sleep: the clock this limiter sleeps with (nullptr: the
+    // OS's system_limiter_clock()) and what its name says of it ("Sleep", "MMCSS").
+    LimiterClock* clock = nullptr;
+    std::string variant = {};  // an initializer, so that {kind, margin} stays complete
 
-    // "sleep", "sleep+spin 1ms", "spin", "SDL_Delay": stable names used in tables and JSON.
+    // "sleep", "sleep+spin 1ms", "spin", "SDL_Delay", "adaptive spin", then " (variant)": stable
+    // names used in tables and JSON.
     std::string name() const;
 };
+
+// The adaptive limiter's margin for the next frame, from this frame's margin and how late its
+// sleep woke past the time it slept to (lateness_ns; early counts as 0). A wake-up later than
+// the margin covered is carried into the next frame at once: the margin becomes that lateness
+// and a quarter more. Otherwise the margin shrinks by an eighth of what it had to spare, so
+// that it spins less once the sleeps wake on time again. Kept within [kAdaptiveMinMarginNs,
+// period_ns / 2]. Pure: tested with made-up lateness.
+inline constexpr std::int64_t kAdaptiveMinMarginNs = 50'000;
+std::int64_t adaptive_margin_next_ns(std::int64_t margin_ns, std::int64_t lateness_ns,
+                                     std::int64_t period_ns);
 
 // Waits until deadline_ns the way spec says. Returns at once when the deadline has passed.
 void wait_until_deadline(const LimiterSpec& spec, LimiterClock& clock, std::int64_t deadline_ns);
@@ -77,9 +100,12 @@ class FrameLimiter {
     // Returns the time the new frame starts (the clock read after waking).
     std::int64_t wait();
     std::int64_t resyncs() const { return resyncs_; }
+    // The adaptive limiter's margin for the coming frame (the spec's margin for the others).
+    std::int64_t margin_ns() const { return margin_ns_; }
 
   private:
     LimiterSpec spec_;
+    std::int64_t margin_ns_;
     std::int64_t period_ns_;
     LimiterClock& clock_;
     bool started_ = false;
@@ -92,6 +118,7 @@ struct LimiterRun {
     std::vector<std::int64_t> error_ns;  // achieved period - target period, one per frame
     std::vector<std::int64_t> cpu_ns;    // thread CPU time spent per frame
     std::int64_t resyncs = 0;
+    std::string setup_note;  // why the clock's thread setup failed (LimiterClock::begin_run)
 };
 
 // Runs `frames` frames (frames + 1 calls to wait(): the first only starts the schedule).

@@ -304,6 +304,127 @@ std::vector<CompareRow> compare_clocks(const std::vector<ClockResult>& a,
     return rows;
 }
 
+namespace {
+
+// One document's side of the Linux/Windows equivalents: each facility's name on its platform and
+// what the document measured of it (nullptr / nullopt: not measured).
+struct EquivalentSide {
+    std::string clock_name;
+    const ClockResult* clock = nullptr;
+    std::string sleep_name;       // the plain relative sleep a game calls
+    std::string fine_sleep_name;  // the finest relative sleep
+    std::string periodic_name;    // sleeping to absolute deadlines
+    const PeriodicRow* periodic = nullptr;
+    std::string grain_name;  // how late the OS lets a wake-up be on purpose
+    std::optional<std::int64_t> grain_ns;
+    std::string tick_name;  // the interrupt the coarse clocks and plain timers step with
+    std::optional<std::int64_t> tick_ns;
+    const TimerReport* timers = nullptr;
+};
+
+EquivalentSide equivalent_side(const ProbeDocument& d) {
+    EquivalentSide s;
+    const Platform platform = d.context ? d.context->platform : Platform::Linux;
+    const bool windows = platform == Platform::Windows;
+    s.clock_name = platform_terms(platform).wait_clock;
+    s.sleep_name = windows ? "Sleep" : "nanosleep";
+    s.fine_sleep_name = windows ? "waitable timer hi-res" : "clock_nanosleep rel";
+    const std::string periodic_variant_name = windows ? "hi-res timer abs" : "";
+    s.periodic_name = windows ? "hi-res waitable timer, absolute" : "clock_nanosleep, absolute";
+    if (d.clocks) {
+        for (const auto& c : d.clocks->clocks) {
+            if (c.name == s.clock_name)
+                s.clock = &c;
+        }
+    }
+    if (d.timers) {
+        s.timers = &*d.timers;
+        for (const auto& r : d.timers->periodic) {
+            if (!r.realtime && r.latency.count > 0 && periodic_variant(r) == periodic_variant_name)
+                s.periodic = &r;
+        }
+    }
+    if (d.context) {
+        const SystemContext& c = *d.context;
+        const bool resolution = windows && c.timer_resolution && c.timer_resolution->current_ns > 0;
+        s.grain_name = windows ? "timer resolution" : "timer slack";
+        if (resolution)
+            s.grain_ns = c.timer_resolution->current_ns;
+        else if (!windows && c.timer_slack_ns >= 0)
+            s.grain_ns = c.timer_slack_ns;
+        s.tick_name = windows ? "timer resolution" : "kernel tick";
+        if (resolution)
+            s.tick_ns = c.timer_resolution->current_ns;
+        else if (!windows && c.kernel_tick_ns > 0)
+            s.tick_ns = c.kernel_tick_ns;
+    }
+    return s;
+}
+
+// The overshoot of a one-shot method at a request, or nullopt.
+std::optional<std::int64_t> overshoot_p99(const TimerReport* t, const std::string& method,
+                                          std::int64_t requested_ns) {
+    if (t == nullptr)
+        return std::nullopt;
+    for (const auto& r : t->one_shot) {
+        if (r.method == method && r.requested_ns == requested_ns)
+            return r.overshoot.p99_ns;
+    }
+    return std::nullopt;
+}
+
+bool different_platforms(const ProbeDocument& a, const ProbeDocument& b) {
+    return a.context && b.context && a.context->platform != b.context->platform;
+}
+
+}  // namespace
+
+std::vector<CompareRow> compare_equivalents(const ProbeDocument& a, const ProbeDocument& b) {
+    std::vector<CompareRow> rows;
+    if (!different_platforms(a, b))
+        return rows;
+    const EquivalentSide x = equivalent_side(a), y = equivalent_side(b);
+    const auto add = [&rows](std::string item, const std::string& name_a, const std::string& name_b,
+                             CompareCell value) {
+        rows.push_back({std::move(item), {cell(name_a, name_b), std::move(value)}});
+    };
+    const ClockFigures cx = figures_of(x.clock), cy = figures_of(y.clock);
+    add("monotonic clock: resolution", x.clock_name, y.clock_name,
+        step_cell(cx.resolution_ns, cy.resolution_ns, 1.5, "resolution"));
+    add("monotonic clock: read cost", x.clock_name, y.clock_name,
+        cost_cell(cx.read_cost_ns, cy.read_cost_ns));
+    add("monotonic clock: smallest step", x.clock_name, y.clock_name,
+        step_cell(cx.min_step_ns, cy.min_step_ns, 2.0, "smallest step"));
+    // Sleeps of 1 ms, what a frame limiter asks for most; p99, the tail a game feels.
+    constexpr std::int64_t kOneMs = 1'000'000;
+    constexpr std::int64_t kFloorNs = 100'000;  // as the timer tables: below, run-to-run noise
+    add("relative sleep of 1 ms: p99 overshoot", x.sleep_name, y.sleep_name,
+        compare_lateness(overshoot_p99(x.timers, x.sleep_name, kOneMs),
+                         overshoot_p99(y.timers, y.sleep_name, kOneMs), kFloorNs));
+    add("finest relative sleep of 1 ms: p99 overshoot", x.fine_sleep_name, y.fine_sleep_name,
+        compare_lateness(overshoot_p99(x.timers, x.fine_sleep_name, kOneMs),
+                         overshoot_p99(y.timers, y.fine_sleep_name, kOneMs), kFloorNs));
+    const auto periodic = [](const EquivalentSide& s, bool p99) -> std::optional<std::int64_t> {
+        if (s.periodic == nullptr)
+            return std::nullopt;
+        return p99 ? s.periodic->latency.p99_ns : s.periodic->latency.p50_ns;
+    };
+    add("absolute deadlines: p50 wake-up latency", x.periodic_name, y.periodic_name,
+        compare_lateness(periodic(x, false), periodic(y, false), 20'000));
+    add("absolute deadlines: p99 wake-up latency", x.periodic_name, y.periodic_name,
+        compare_lateness(periodic(x, true), periodic(y, true), kFloorNs));
+    // Both are how late the OS may deliver a wake-up by design: the slack on Linux, the
+    // interrupt interval on Windows.
+    add("built-in wake-up lateness", x.grain_name, y.grain_name,
+        compare_lateness(x.grain_ns, y.grain_ns, kFloorNs));
+    const auto as_number = [](std::optional<std::int64_t> v) -> Number {
+        return v ? Number(static_cast<double>(*v)) : std::nullopt;
+    };
+    add("tick of the coarse clocks", x.tick_name, y.tick_name,
+        step_cell(as_number(x.tick_ns), as_number(y.tick_ns), 1.5, "tick"));
+    return rows;
+}
+
 std::vector<CompareRow> compare_load(const MachineLoad& a, int cpus_a, const MachineLoad& b,
                                      int cpus_b) {
     const LoadBusy busy_a = machine_load_busy(a, cpus_a), busy_b = machine_load_busy(b, cpus_b);
@@ -358,6 +479,12 @@ const std::vector<SectionSpec>& compare_sections() {
         };
         for (auto& s : timer_compare_sections())
             all.push_back(std::move(s));
+        all.push_back({"equivalents",
+                       "Equivalent facilities (Linux and Windows)",
+                       {"facility", "value"},
+                       [](const ProbeDocument& d) { return d.context.has_value(); },
+                       compare_equivalents,
+                       different_platforms});
         all.push_back({"load",
                        "Machine load",
                        {"value"},
@@ -382,7 +509,7 @@ std::vector<CompareSection> compare_documents(const ProbeDocument& a, const Prob
     for (const auto& s : compare_sections()) {
         CompareSection section{s.key, s.title, s.figures, {}, {}};
         const bool in_a = s.present(a), in_b = s.present(b);
-        if (!in_a && !in_b)
+        if ((!in_a && !in_b) || (s.applies && !s.applies(a, b)))
             continue;
         if (!in_a || !in_b) {
             section.skipped = fmt::format("only {} has this section", in_a ? "A" : "B");
@@ -420,7 +547,7 @@ std::string comparison_markdown(const std::vector<CompareSection>& sections,
         }
         MarkdownTable t;
         // Sections of one text value a row (context, load) read left to right.
-        const bool text_rows = s.key == "context" || s.key == "load";
+        const bool text_rows = s.key == "context" || s.key == "load" || s.key == "equivalents";
         t.add_column(text_rows ? "" : "name", MarkdownTable::Align::left);
         for (const auto& f : s.figures)
             t.add_column(f, text_rows ? MarkdownTable::Align::left : MarkdownTable::Align::right);

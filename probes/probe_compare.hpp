@@ -42,6 +42,9 @@ struct SectionSpec {
     std::vector<std::string> figures;
     bool (*present)(const ProbeDocument& document);  // whether a document has the section
     std::vector<CompareRow> (*compare)(const ProbeDocument& a, const ProbeDocument& b);
+    // Whether the section applies to this pair at all (nullptr: always); one that does not is
+    // left out without a word (the Linux/Windows equivalents of two runs on one OS).
+    bool (*applies)(const ProbeDocument& a, const ProbeDocument& b) = nullptr;
 };
 
 // The sections `probe compare` knows, in the order it prints them.
@@ -60,6 +63,13 @@ std::vector<CompareRow> compare_clocks(const std::vector<ClockResult>& a,
 // CPUs (0 = unknown). A run busy by the warnings' rules when the other was not matters.
 std::vector<CompareRow> compare_load(const MachineLoad& a, int cpus_a, const MachineLoad& b,
                                      int cpus_b);
+
+// A Linux and a Windows document: the facilities each OS offers for the same job, lined up
+// (QueryPerformanceCounter and CLOCK_MONOTONIC, Sleep and nanosleep, the high-resolution
+// waitable timer to an absolute deadline and clock_nanosleep to one, the timer resolution and
+// the timer slack and kernel tick). One row a figure; its first cell names the two facilities.
+// Empty when the documents are of one platform.
+std::vector<CompareRow> compare_equivalents(const ProbeDocument& a, const ProbeDocument& b);
 
 std::vector<CompareSection> compare_documents(const ProbeDocument& a, const ProbeDocument& b);
 

@@ -195,6 +195,7 @@ std::int64_t ticks_of(double ns, double ticks_per_second) {
 
 void to_json(J& j, const SystemContext& c) {
     j = J::object();
+    j["platform"] = std::string(platform_json_name(c.platform));
     j["os"] = c.os;
     j["kernel"] = c.kernel;
     j["cpu_model"] = c.cpu_model;
@@ -215,6 +216,11 @@ void to_json(J& j, const SystemContext& c) {
             {"current_ns", r->current_ns},
             {"current_after_ns", nullable(r->current_after_ns >= 0, r->current_after_ns)}};
     }
+    // Windows only too.
+    if (!c.timer_throttling.empty())
+        j["timer_throttling"] = c.timer_throttling;
+    if (!c.power_plan.empty())
+        j["power_plan"] = c.power_plan;
     j["hypervisor"] = nullable(c.hypervisor, c.hypervisor_name);
     j["tsc"] = c.has_tsc;
     j["invariant_tsc"] = c.invariant_tsc;
@@ -226,6 +232,14 @@ void to_json(J& j, const SystemContext& c) {
 
 // "warnings" is not read: it follows from the rest (context_warnings).
 void from_json(const J& j, SystemContext& c) {
+    std::string platform;
+    read(j, "platform", platform);
+    if (!platform.empty()) {
+        const auto p = platform_from_json_name(platform);
+        if (!p)
+            throw ProbeSchemaMismatch("platform", "\"linux\" or \"windows\"");
+        c.platform = *p;
+    }
     read(j, "os", c.os);
     read(j, "kernel", c.kernel);
     read(j, "cpu_model", c.cpu_model);
@@ -246,6 +260,8 @@ void from_json(const J& j, SystemContext& c) {
         read_nullable(v, "current_after_ns", r.current_after_ns, std::int64_t{-1});
         c.timer_resolution = r;
     });
+    read(j, "timer_throttling", c.timer_throttling);
+    read(j, "power_plan", c.power_plan);
     if (const J* h = member(j, "hypervisor", Need::optional, "")) {
         if (h->is_string()) {
             c.hypervisor = true;
@@ -685,6 +701,13 @@ void from_json(const J& j, ProbeDocument& d) {
         if (!timers->is_object())
             throw ProbeSchemaMismatch("timers", "an object");
         within("timers", [&] { d.timers = timers->get<TimerReport>(); });
+    }
+    // The sections were measured on the context's platform; their text uses its words.
+    if (d.context) {
+        if (d.clocks)
+            d.clocks->platform = d.context->platform;
+        if (d.timers)
+            d.timers->platform = d.context->platform;
     }
     // "warnings" is not read: it follows from the rest (machine_load_warnings).
     read_object(j, "load", Need::optional, "an object", [&](const J& o) {

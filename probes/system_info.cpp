@@ -80,6 +80,15 @@ TimerResolution timer_resolution_from_100ns(std::uint32_t min_100ns, std::uint32
     return r;
 }
 
+std::string timer_throttling_text(std::uint32_t control_mask, std::uint32_t state_mask) {
+    if ((control_mask & kIgnoreTimerResolutionBit) == 0)
+        return "not set: Windows decides (since Windows 11 a hidden process loses its raised "
+               "resolution)";
+    if ((state_mask & kIgnoreTimerResolutionBit) == 0)
+        return "opted out: the raised resolution is kept while hidden";
+    return "opted in: the raised resolution is dropped while hidden";
+}
+
 namespace {
 MarkdownTable context_table(const SystemContext& c) {
     MarkdownTable t;
@@ -90,12 +99,17 @@ MarkdownTable context_table(const SystemContext& c) {
     t.add_row({"CPU", or_unknown(c.cpu_model)});
     t.add_row({"cores", fmt::format("{} logical, {} usable by this process", c.logical_cpus,
                                     c.usable_cpus)});
-    t.add_row({"clocksource", c.clocksource.empty()
-                                  ? "unknown"
-                                  : fmt::format("{} (available: {})", c.clocksource,
-                                                or_unknown(join(c.clocksources_available, ", ")))});
-    t.add_row(
-        {"timer slack", c.timer_slack_ns < 0 ? "unknown" : format_duration(c.timer_slack_ns)});
+    // Windows has neither a clocksource to choose nor timer slack: no rows that could only say
+    // "unknown"; its timer resolution below is what decides its clocks and waits.
+    if (c.platform == Platform::Linux) {
+        t.add_row(
+            {"clocksource", c.clocksource.empty()
+                                ? "unknown"
+                                : fmt::format("{} (available: {})", c.clocksource,
+                                              or_unknown(join(c.clocksources_available, ", ")))});
+        t.add_row(
+            {"timer slack", c.timer_slack_ns < 0 ? "unknown" : format_duration(c.timer_slack_ns)});
+    }
     t.add_row({"kernel tick",
                c.kernel_tick_ns <= 0
                    ? "unknown"
@@ -114,6 +128,10 @@ MarkdownTable context_table(const SystemContext& c) {
             text += fmt::format("; {} after the probes", format_duration(r->current_after_ns));
         t.add_row({"timer resolution", text});
     }
+    if (!c.timer_throttling.empty())
+        t.add_row({"resolution when hidden", c.timer_throttling});
+    if (!c.power_plan.empty())
+        t.add_row({"power plan", c.power_plan});
     t.add_row({"hypervisor", c.hypervisor ? c.hypervisor_name : "none detected (CPUID)"});
     if (c.has_tsc) {
         t.add_row({"TSC", c.invariant_tsc ? "invariant (CPUID.80000007H:EDX[8])"
@@ -177,9 +195,10 @@ std::vector<std::string> context_warnings(const SystemContext& c) {
                         join(c.sanitizers, ", ")));
     }
     if (c.has_tsc && !c.invariant_tsc) {
-        w.push_back(
+        w.push_back(fmt::format(
             "the TSC is not invariant: its rate may change with the CPU clock and it may stop in "
-            "sleep states; do not time with rdtsc here, use steady_clock / CLOCK_MONOTONIC.");
+            "sleep states; do not time with rdtsc here, use {}.",
+            platform_terms(c.platform).steady_advice));
     }
     if (c.hypervisor) {
         w.push_back(fmt::format(
@@ -189,9 +208,8 @@ std::vector<std::string> context_warnings(const SystemContext& c) {
     }
     if (c.kernel_tick_ns > 1'000'000) {
         w.push_back(fmt::format(
-            "the coarse clocks (CLOCK_*_COARSE) advance only every {}: never time frames with "
-            "them.",
-            format_duration(c.kernel_tick_ns)));
+            "the coarse clocks ({}) advance only every {}: never time frames with them.",
+            platform_terms(c.platform).coarse_clocks, format_duration(c.kernel_tick_ns)));
     }
     if (c.usable_cpus > 0 && c.usable_cpus < 2) {
         w.push_back(

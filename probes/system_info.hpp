@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/markdown_table.hpp"
+#include "probes/platform_terms.hpp"
 
 namespace loopscope {
 
@@ -43,7 +44,18 @@ TimerResolution timer_resolution_from_100ns(std::uint32_t min_100ns, std::uint32
 // missing.
 std::optional<TimerResolution> read_timer_resolution();
 
+// Since Windows 11 a process whose windows are minimised or hidden loses its raised timer
+// resolution unless it opts out: ProcessPowerThrottling's PROCESS_POWER_THROTTLING_IGNORE_
+// TIMER_RESOLUTION bit (0x4) set in the control mask and clear in the state mask. What the two
+// masks of GetProcessInformation(ProcessPowerThrottling) say, in words: "opted out ...",
+// "opted in ..." or "not set ...".
+inline constexpr std::uint32_t kIgnoreTimerResolutionBit = 0x4;
+std::string timer_throttling_text(std::uint32_t control_mask, std::uint32_t state_mask);
+
 struct SystemContext {
+    // The OS measured: the words of the context, clocks and timers text follow from it. A
+    // document without it was written on Linux (the only OS before Windows was added).
+    Platform platform = Platform::Linux;
     std::string os;      // e.g. "Debian GNU/Linux 12 (bookworm)"
     std::string kernel;  // e.g. "Linux 6.1.0-18-amd64 x86_64"
     std::string cpu_model;
@@ -57,6 +69,12 @@ struct SystemContext {
     int config_hz = -1;                // the kernel's CONFIG_HZ as built; -1: unknown
     std::string config_hz_from;        // the kernel config it was read from
     std::optional<TimerResolution> timer_resolution;  // Windows only
+    // Windows only: timer_throttling_text of this process as found, or why it is unknown
+    // ("unavailable: ..."); empty on Linux.
+    std::string timer_throttling;
+    // Windows only: the active power plan (PowerGetActiveScheme), "Balanced (381b4222-...)", or
+    // why it is unknown ("unavailable: ..."); empty on Linux.
+    std::string power_plan;
     bool hypervisor = false;
     std::string hypervisor_name;  // "KVM", "Hyper-V", ... or the raw CPUID signature
     bool has_tsc = false;

@@ -120,8 +120,13 @@ std::vector<std::string> sanitizers() {
 }
 }  // namespace
 
+Platform this_platform() {
+    return Platform::Linux;
+}
+
 SystemContext collect_system_context() {
     SystemContext c;
+    c.platform = this_platform();
     c.os = os_release_name();
     struct utsname u {};
     if (::uname(&u) == 0)

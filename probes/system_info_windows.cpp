@@ -1,12 +1,16 @@
 // The machine context on Windows: the version from RtlGetVersion (GetVersionEx lies to programs
-// without a manifest), the CPU from CPUID, the timer resolution from NtQueryTimerResolution, and
-// whether this is wine (ntdll's wine_get_version), whose timing calls are partly stubs.
+// without a manifest), the CPU from CPUID, the timer resolution from NtQueryTimerResolution,
+// whether this process keeps it while hidden (GetProcessInformation(ProcessPowerThrottling)),
+// the power plan (powrprof's PowerGetActiveScheme), and whether this is wine (ntdll's
+// wine_get_version), whose timing calls are partly stubs. Every call newer than Windows 7 is
+// looked up at run time and reported unavailable where it is missing.
 #define WIN32_LEAN_AND_MEAN
 #define NOMINMAX
 #include <windows.h>
 
 #include <fmt/format.h>
 
+#include <iterator>
 #include <thread>
 
 #include "probes/clock_source.hpp"
@@ -17,13 +21,74 @@ namespace loopscope {
 namespace {
 
 template <class Fn>
-Fn ntdll_function(const char* name) {
-    HMODULE ntdll = ::GetModuleHandleA("ntdll.dll");
-    if (ntdll == nullptr)
+Fn module_function(HMODULE module, const char* name) {
+    if (module == nullptr)
         return nullptr;
-    FARPROC p = ::GetProcAddress(ntdll, name);
+    FARPROC p = ::GetProcAddress(module, name);
     // Through void(*)(): GCC's -Wcast-function-type accepts that route on purpose.
     return p ? reinterpret_cast<Fn>(reinterpret_cast<void (*)()>(p)) : nullptr;
+}
+
+template <class Fn>
+Fn ntdll_function(const char* name) {
+    return module_function<Fn>(::GetModuleHandleA("ntdll.dll"), name);
+}
+
+// PROCESS_POWER_THROTTLING_STATE and its class, spelt out: older mingw-w64 headers lack them.
+struct PowerThrottlingState {
+    ULONG version;
+    ULONG control_mask;
+    ULONG state_mask;
+};
+constexpr int kProcessPowerThrottling = 4;  // PROCESS_INFORMATION_CLASS
+constexpr ULONG kPowerThrottlingVersion = 1;
+
+std::string read_timer_throttling() {
+    using GetFn = BOOL(WINAPI*)(HANDLE, int, LPVOID, DWORD);
+    const auto get =
+        module_function<GetFn>(::GetModuleHandleA("kernel32.dll"), "GetProcessInformation");
+    if (get == nullptr)
+        return "unavailable: no GetProcessInformation (before Windows 8)";
+    PowerThrottlingState s{kPowerThrottlingVersion, 0, 0};
+    if (!get(::GetCurrentProcess(), kProcessPowerThrottling, &s, sizeof s))
+        return fmt::format(
+            "unavailable: GetProcessInformation(ProcessPowerThrottling) failed "
+            "(error {})",
+            ::GetLastError());
+    return timer_throttling_text(s.control_mask, s.state_mask);
+}
+
+// "Balanced (381b4222-f694-41f0-9685-ff5bb260df2e)": powrprof.dll loaded at run time (it is not
+// on every Windows Server install), the friendly name when it can be read.
+std::string read_power_plan() {
+    HMODULE powrprof = ::LoadLibraryW(L"powrprof.dll");
+    using ActiveFn = DWORD(WINAPI*)(HKEY, GUID**);
+    using NameFn = DWORD(WINAPI*)(HKEY, const GUID*, const GUID*, const GUID*, UCHAR*, DWORD*);
+    const auto active = module_function<ActiveFn>(powrprof, "PowerGetActiveScheme");
+    const auto name = module_function<NameFn>(powrprof, "PowerReadFriendlyName");
+    if (active == nullptr)
+        return "unavailable: no PowerGetActiveScheme in powrprof.dll";
+    GUID* scheme = nullptr;
+    if (const DWORD error = active(nullptr, &scheme); error != ERROR_SUCCESS || scheme == nullptr)
+        return fmt::format("unavailable: PowerGetActiveScheme failed (error {})", error);
+    const GUID g = *scheme;
+    ::LocalFree(scheme);
+    const std::string guid =
+        fmt::format("{:08x}-{:04x}-{:04x}-{:02x}{:02x}-{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}",
+                    g.Data1, g.Data2, g.Data3, g.Data4[0], g.Data4[1], g.Data4[2], g.Data4[3],
+                    g.Data4[4], g.Data4[5], g.Data4[6], g.Data4[7]);
+    wchar_t buffer[128] = {};
+    DWORD size = sizeof buffer;
+    if (name == nullptr ||
+        name(nullptr, &g, nullptr, nullptr, reinterpret_cast<UCHAR*>(buffer), &size) !=
+            ERROR_SUCCESS ||
+        buffer[0] == L'\0')
+        return guid;
+    char utf8[256] = {};
+    buffer[std::size(buffer) - 1] = L'\0';
+    if (::WideCharToMultiByte(CP_UTF8, 0, buffer, -1, utf8, sizeof utf8, nullptr, nullptr) <= 0)
+        return guid;
+    return fmt::format("{} ({})", utf8, guid);
 }
 
 struct WindowsVersion {
@@ -86,8 +151,13 @@ std::optional<TimerResolution> read_timer_resolution() {
     return timer_resolution_from_100ns(coarsest, finest, current);
 }
 
+Platform this_platform() {
+    return Platform::Windows;
+}
+
 SystemContext collect_system_context() {
     SystemContext c;
+    c.platform = Platform::Windows;
     const WindowsVersion v = windows_version();
     c.os = fmt::format("Windows {}.{} build {}", v.major, v.minor, v.build);
     if (const std::string wine = wine_version(); !wine.empty())
@@ -105,6 +175,8 @@ SystemContext collect_system_context() {
         c.kernel_tick_ns = c.timer_resolution->current_ns;
         c.kernel_tick_from = "NtQueryTimerResolution (current)";
     }
+    c.timer_throttling = read_timer_throttling();
+    c.power_plan = read_power_plan();
     fill_cpu_and_build(c, cpu);
     return c;
 }

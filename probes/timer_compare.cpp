@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 
 #include "core/duration.hpp"
 #include "core/units.hpp"
@@ -44,26 +45,11 @@ std::vector<Paired<Row>> pair_rows(const std::vector<Row>& a, const std::vector<
     return out;
 }
 
-// A lateness figure in both documents. It matters when the later one is at least twice the
-// other and at least `floor_ns` more: below that, run-to-run noise on a busy machine.
 template <class Row>
 CompareCell lateness_cell(const Paired<Row>& p, const std::function<std::int64_t(const Row&)>& get,
                           std::int64_t floor_ns) {
-    CompareCell c;
-    c.a = p.a ? format_duration(get(*p.a)) : "-";
-    c.b = p.b ? format_duration(get(*p.b)) : "-";
-    if (!p.a || !p.b)
-        return c;
-    const std::int64_t x = get(*p.a), y = get(*p.b);
-    const std::int64_t lo = std::min(x, y), hi = std::max(x, y);
-    if (hi - lo >= floor_ns && hi >= 2 * std::max<std::int64_t>(lo, 1)) {
-        c.matters = true;
-        c.why = fmt::format(
-            "{:.1f}x later in {}",
-            static_cast<double>(hi) / static_cast<double>(std::max<std::int64_t>(lo, 1)),
-            y > x ? "B" : "A");
-    }
-    return c;
+    return compare_lateness(p.a ? std::optional(get(*p.a)) : std::nullopt,
+                            p.b ? std::optional(get(*p.b)) : std::nullopt, floor_ns);
 }
 
 template <class Row>
@@ -87,6 +73,30 @@ std::int64_t rounded(double ns) {
 }
 
 }  // namespace
+
+CompareCell compare_lateness(std::optional<std::int64_t> a_ns, std::optional<std::int64_t> b_ns,
+                             std::int64_t floor_ns) {
+    CompareCell c;
+    c.a = a_ns ? format_duration(*a_ns) : "-";
+    c.b = b_ns ? format_duration(*b_ns) : "-";
+    if (!a_ns || !b_ns)
+        return c;
+    const std::int64_t x = *a_ns, y = *b_ns;
+    const std::int64_t lo = std::min(x, y), hi = std::max(x, y);
+    if (hi - lo >= floor_ns && hi >= 2 * std::max<std::int64_t>(lo, 1)) {
+        c.matters = true;
+        c.why = fmt::format(
+            "{:.1f}x later in {}",
+            static_cast<double>(hi) / static_cast<double>(std::max<std::int64_t>(lo, 1)),
+            y > x ? "B" : "A");
+    }
+    return c;
+}
+
+std::string periodic_variant(const PeriodicRow& row) {
+    const auto comma = row.scheduling.find(", ");
+    return comma == std::string::npos ? std::string() : row.scheduling.substr(comma + 2);
+}
 
 std::vector<CompareRow> compare_timer_one_shot(const TimerReport& a, const TimerReport& b) {
     std::vector<CompareRow> rows;
@@ -112,7 +122,10 @@ std::vector<CompareRow> compare_timer_one_shot(const TimerReport& a, const Timer
 std::vector<CompareRow> compare_timer_periodic(const TimerReport& a, const TimerReport& b) {
     std::vector<CompareRow> rows;
     for (const auto& p : pair_rows<PeriodicRow>(a.periodic, b.periodic, [](const PeriodicRow& r) {
-             return std::string(r.realtime ? "real-time" : "default scheduling");
+             // Windows' other ways to sleep to a deadline are rows of their own.
+             const std::string variant = periodic_variant(r);
+             return std::string(r.realtime ? "real-time" : "default scheduling") +
+                    (variant.empty() ? "" : ", " + variant);
          })) {
         // A real-time row that was refused has no figures: it compares as absent.
         const bool ran_a = p.a && p.a->latency.count > 0;

@@ -5,6 +5,9 @@
 // misses the bound, a different recommendation.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "probes/probe_compare.hpp"
@@ -17,6 +20,16 @@ std::vector<CompareRow> compare_timer_one_shot(const TimerReport& a, const Timer
 std::vector<CompareRow> compare_timer_periodic(const TimerReport& a, const TimerReport& b);
 std::vector<CompareRow> compare_timer_slack(const TimerReport& a, const TimerReport& b);
 std::vector<CompareRow> compare_timer_limiters(const TimerReport& a, const TimerReport& b);
+
+// A lateness figure (an overshoot, a wake-up latency) in both documents, "-" where one has none.
+// It matters when the later one is at least twice the other and at least floor_ns more: below
+// that, run-to-run noise on a busy machine.
+CompareCell compare_lateness(std::optional<std::int64_t> a_ns, std::optional<std::int64_t> b_ns,
+                             std::int64_t floor_ns);
+
+// The OS variant of a periodic row, after the scheduling ("hi-res timer abs" of
+// "THREAD_PRIORITY_NORMAL, hi-res timer abs"); empty for the plain row.
+std::string periodic_variant(const PeriodicRow& row);
 
 // The entries above, ready for compare_sections().
 std::vector<SectionSpec> timer_compare_sections();

@@ -323,8 +323,9 @@ std::int64_t planned_ns(const TimerProbeConfig& config, const std::vector<WaitMe
             total_ns += cell_estimate_ns(round_up(r, m.granularity_ns), config);
     }
     if (config.run_periodic) {
-        total_ns += (config.periodic_realtime ? 2 : 1) * config.periodic_loops *
-                    config.periodic_interval_ns;
+        const auto runs = (config.periodic_realtime ? 2 : 1) +
+                          static_cast<std::int64_t>(periodic_variants().size());
+        total_ns += runs * config.periodic_loops * config.periodic_interval_ns;
     }
     if (slack_possible) {
         for (auto r : config.slack_requests_ns)
@@ -373,6 +374,12 @@ void measure_periodic(const TimerProbeConfig& config, ProgressTracker& tracker,
         static_cast<int>(std::max<std::int64_t>(config.periodic_interval_ns / kNsPerUs, 1));
     struct Scheduled {
         bool realtime = false;
+        // An OS variant of the sleep (periodic_variants()): its clock, name and why it is
+        // missing; at default scheduling. nullptr: system_limiter_clock().
+        LimiterClock* clock = nullptr;
+        std::string variant;
+        std::string unavailable;
+        std::string setup_note;  // why its thread setup failed (LimiterClock::begin_run)
         bool ran = false;
         bool refused = false;
         ScheduledRun first;  // how the first round ran
@@ -386,21 +393,33 @@ void measure_periodic(const TimerProbeConfig& config, ProgressTracker& tracker,
         runs.emplace_back();
         runs.back().realtime = true;
     }
+    for (const PeriodicVariant& v : periodic_variants()) {
+        runs.emplace_back();
+        runs.back().clock = v.clock;
+        runs.back().variant = v.name;
+        runs.back().unavailable = v.unavailable;
+    }
     for (int r = 0; r < kTimerRepeats; ++r) {
         const int loops = repeat_share(config.periodic_loops, r);
         for (Scheduled& s : runs) {
-            if (s.refused || loops <= 0)
+            if (s.refused || loops <= 0 || !s.unavailable.empty())
                 continue;
-            tracker.start(
-                loops * config.periodic_interval_ns,
-                fmt::format("{}, run {} of {}",
-                            s.realtime ? "periodic, SCHED_FIFO" : "periodic, default scheduling",
-                            r + 1, kTimerRepeats));
+            tracker.start(loops * config.periodic_interval_ns,
+                          fmt::format("{}, run {} of {}",
+                                      s.realtime          ? "periodic, SCHED_FIFO"
+                                      : s.variant.empty() ? "periodic, default scheduling"
+                                                          : "periodic, " + s.variant,
+                                      r + 1, kTimerRepeats));
             std::vector<std::int64_t> latency_ns;
             std::int64_t missed = 0;
+            LimiterClock& clock = s.clock ? *s.clock : system_limiter_clock();
             const ScheduledRun run = run_on_thread(s.realtime, [&] {
-                latency_ns = measure_periodic_latency(system_limiter_clock(),
-                                                      config.periodic_interval_ns, loops, &missed);
+                const std::string note = clock.begin_run();
+                if (s.setup_note.empty())
+                    s.setup_note = note;
+                latency_ns =
+                    measure_periodic_latency(clock, config.periodic_interval_ns, loops, &missed);
+                clock.end_run();
             });
             if (!s.ran)
                 s.first = run;
@@ -417,18 +436,27 @@ void measure_periodic(const TimerProbeConfig& config, ProgressTracker& tracker,
         }
     }
     for (const Scheduled& s : runs) {
-        if (!s.ran)
-            continue;
         PeriodicRow row;
         row.interval_ns = config.periodic_interval_ns;
+        if (!s.unavailable.empty()) {
+            row.scheduling = s.variant;
+            row.verdict = "not run: " + s.unavailable;
+            report.periodic.push_back(std::move(row));
+            continue;
+        }
+        if (!s.ran)
+            continue;
         row.note = s.first.note;
+        if (!s.setup_note.empty())
+            row.note += (row.note.empty() ? "" : "; ") + s.setup_note;
         if (s.refused) {
             row.scheduling = "SCHED_FIFO";
             row.verdict = "not run: " + s.first.note;
             report.periodic.push_back(std::move(row));
             continue;
         }
-        row.scheduling = s.first.scheduling;
+        row.scheduling =
+            s.variant.empty() ? s.first.scheduling : s.first.scheduling + ", " + s.variant;
         row.realtime = s.first.realtime;
         row.memory_locked = s.first.memory_locked;
         row.latency = summarize(s.latency_ns);
@@ -505,6 +533,7 @@ void measure_limiters(const TimerProbeConfig& config, const std::vector<LimiterS
         std::int64_t period_ns = 0;
         std::vector<std::int64_t> error_ns, cpu_ns;
         std::int64_t resyncs = 0;
+        std::string setup_note;
     };
     std::vector<Frames> all;  // rate by rate, each limiter in turn: the rows' order
     const std::vector<int> rates =
@@ -517,14 +546,17 @@ void measure_limiters(const TimerProbeConfig& config, const std::vector<LimiterS
             const int frames = repeat_share(limiter_frames(rate, config), r);
             for (const auto& spec : limiters) {
                 if (r == 0)
-                    all.push_back({spec.name(), rate, period_ns, {}, {}, 0});
+                    all.push_back({spec.name(), rate, period_ns, {}, {}, 0, {}});
                 Frames& f = all[next++];
                 if (frames <= 0)
                     continue;
                 tracker.start(frames * period_ns,
                               fmt::format("{} at {} Hz, run {} of {}", spec.name(), rate, r + 1,
                                           kTimerRepeats));
-                const LimiterRun run = run_limiter(spec, system_limiter_clock(), period_ns, frames);
+                const LimiterRun run = run_limiter(
+                    spec, spec.clock ? *spec.clock : system_limiter_clock(), period_ns, frames);
+                if (f.setup_note.empty())
+                    f.setup_note = run.setup_note;
                 round.push_back(summarize_limiter(spec.name(), rate, period_ns, run.error_ns,
                                                   run.cpu_ns, run.resyncs, config.bound_ns));
                 f.error_ns.insert(f.error_ns.end(), run.error_ns.begin(), run.error_ns.end());
@@ -537,6 +569,10 @@ void measure_limiters(const TimerProbeConfig& config, const std::vector<LimiterS
     for (const Frames& f : all) {
         report.limiters.push_back(summarize_limiter(f.name, f.rate_hz, f.period_ns, f.error_ns,
                                                     f.cpu_ns, f.resyncs, config.bound_ns));
+        // The thread setup its clock asked for failed (MMCSS refused): the row measured the
+        // limiter without it, and says so.
+        if (!f.setup_note.empty())
+            report.limiters.back().verdict += "; " + f.setup_note;
     }
 }
 
@@ -544,6 +580,7 @@ void measure_limiters(const TimerProbeConfig& config, const std::vector<LimiterS
 
 TimerReport run_timer_probe(const TimerProbeConfig& config, const TimerProgress& progress) {
     TimerReport report;
+    report.platform = this_platform();
     report.bound_ns = config.bound_ns;
     const std::int64_t started_ns = monotonic_now_ns();
     const auto all_methods = one_shot_wait_methods();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "probes/frame_limiter.hpp"
+#include "probes/platform_terms.hpp"
 #include "probes/timer_stats.hpp"
 
 namespace loopscope {
@@ -115,6 +116,8 @@ struct LimiterRecommendation {
 };
 
 struct TimerReport {
+    // The OS measured (the clock names in the text). In the JSON it is the context's platform.
+    Platform platform = Platform::Linux;
     bool quick = false;
     std::int64_t bound_ns = 0;
     std::vector<OneShotRow> one_shot;

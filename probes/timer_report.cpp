@@ -40,13 +40,15 @@ void append_summary(std::vector<TableCell>& cells, const SampleSummary& s) {
 TextSection timers_section(const TimerReport& r) {
     TextSection s;
     s.title = "Timers and waits";
+    const PlatformTerms& terms = platform_terms(r.platform);
     // --only may leave any measurement out.
     if (!r.one_shot.empty()) {
         s.add_heading("One-shot sleep overshoot");
-        s.add_paragraph(
-            "overshoot = actual wait - requested wait on CLOCK_MONOTONIC; p50/p99 interpolated "
+        s.add_paragraph(fmt::format(
+            "overshoot = actual wait - requested wait on {}; p50/p99 interpolated "
             "at\nh = p*(N-1); histogram: one bar per bucket of a 1-2-5 scale, height by "
-            "log(count),\nframed by the lowest and highest bucket edge in use.");
+            "log(count),\nframed by the lowest and highest bucket edge in use.",
+            terms.wait_clock));
         MarkdownTable t;
         t.add_column("method", Align::left);
         t.add_column("request");
@@ -103,7 +105,7 @@ TextSection timers_section(const TimerReport& r) {
     }
 
     if (!r.slack.empty() || !r.slack_note.empty())
-        s.add_heading("Timer slack (nanosleep, this thread's slack as found and at 1 ns)");
+        s.add_heading(terms.slack_heading);
     if (!r.slack.empty()) {
         MarkdownTable t;
         t.add_column("request");
@@ -135,9 +137,9 @@ TextSection timers_section(const TimerReport& r) {
         s.add_heading("Frame limiters");
         s.add_paragraph(fmt::format(
             "error = achieved frame period - target period (no work in the frame); CPU = "
-            "thread\nCPU time per frame (CLOCK_THREAD_CPUTIME_ID); the bound ({}) is checked "
+            "thread\nCPU time per frame ({}); the bound ({}) is checked "
             "against the\np99 of |error|.",
-            dur(r.bound_ns)));
+            terms.cpu_time_clock, dur(r.bound_ns)));
         MarkdownTable t;
         t.add_column("rate");
         t.add_column("limiter", Align::left);

@@ -37,6 +37,17 @@ std::vector<WaitMethod> one_shot_wait_methods();
 // two cost the same CPU time).
 std::vector<LimiterSpec> frame_limiter_specs();
 
+// The OS's other ways to sleep to an absolute deadline, each measured by the periodic probe as a
+// row of its own at default scheduling beside system_limiter_clock() (absolute-deadline waitable
+// timers and MMCSS on Windows; none on Linux, where clock_nanosleep is the one way). A variant
+// whose facility is missing has no clock and says why in `unavailable`.
+struct PeriodicVariant {
+    std::string name;  // "hi-res timer abs", "MMCSS Games": added to the row's scheduling
+    LimiterClock* clock = nullptr;
+    std::string unavailable;
+};
+std::vector<PeriodicVariant> periodic_variants();
+
 // The monotonic clock every timer measurement uses (CLOCK_MONOTONIC on Linux).
 std::int64_t monotonic_now_ns();
 

@@ -123,11 +123,17 @@ std::vector<LimiterSpec> frame_limiter_specs() {
         {LimiterKind::sleep_spin, kNsPerMs},
         {LimiterKind::sleep_spin, 2 * kNsPerMs},
         {LimiterKind::spin, 0},
+        // Starts at 1 ms and follows the wake-ups of clock_nanosleep from there.
+        {LimiterKind::adaptive_spin, kNsPerMs},
     };
 #ifdef LOOPSCOPE_HAVE_SDL
     specs.push_back({LimiterKind::delay_ms, 0});
 #endif
     return specs;
+}
+
+std::vector<PeriodicVariant> periodic_variants() {
+    return {};  // clock_nanosleep to an absolute deadline is Linux's one way
 }
 
 std::optional<std::int64_t> current_timer_slack_ns() {

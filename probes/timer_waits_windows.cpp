@@ -1,7 +1,9 @@
 // Windows ways to wait: sleep_for, Sleep at the default timer resolution, with
 // timeBeginPeriod(1) and with NtSetTimerResolution at the finest resolution in effect, SleepEx,
 // yield loops on Sleep(0) and SwitchToThread, and waitable timers with and without
-// CREATE_WAITABLE_TIMER_HIGH_RESOLUTION. The monotonic clock is QueryPerformanceCounter. Windows
+// CREATE_WAITABLE_TIMER_HIGH_RESOLUTION, relative and to an absolute deadline; MMCSS
+// (AvSetMmThreadCharacteristics "Games", from avrt.dll when it is there) on and off for the
+// periodic and limiter measurements. The monotonic clock is QueryPerformanceCounter. Windows
 // has no timer slack; the periodic probe's real-time run raises the thread to
 // THREAD_PRIORITY_TIME_CRITICAL.
 //
@@ -192,6 +194,81 @@ void wait_on_timer(bool high_resolution, std::int64_t ns) {
     ::WaitForSingleObject(timer, INFINITE);
 }
 
+// An absolute due time is a positive FILETIME on the system time (UTC), not on QPC: the deadline
+// is moved onto it by reading both clocks once, here, so the timer itself waits for an absolute
+// point that does not move if the thread is preempted after computing it.
+bool wait_on_timer_absolute(bool high_resolution, std::int64_t deadline_qpc_ns) {
+    HANDLE timer = waitable_timer(high_resolution);
+    if (timer == nullptr)
+        return false;
+    FILETIME now_ft;
+    ::GetSystemTimePreciseAsFileTime(&now_ft);
+    const std::int64_t left_ns = deadline_qpc_ns - qpc_ns();
+    if (left_ns <= 0)
+        return true;
+    LARGE_INTEGER due;
+    due.QuadPart = hundred_ns(now_ft) + (left_ns + 99) / 100;
+    if (!::SetWaitableTimer(timer, &due, 0, nullptr, nullptr, FALSE))
+        return false;
+    ::WaitForSingleObject(timer, INFINITE);
+    return true;
+}
+
+// Whether this kind of timer takes an absolute due time at all (set one 10 ms ahead and cancel
+// it): where it does not, the absolute variants are reported unavailable rather than measured
+// as something else.
+bool try_absolute_due_time(bool high_resolution) {
+    HANDLE timer = waitable_timer(high_resolution);
+    if (timer == nullptr || (high_resolution && !high_resolution_timer_available()))
+        return false;
+    FILETIME now_ft;
+    ::GetSystemTimePreciseAsFileTime(&now_ft);
+    LARGE_INTEGER due;
+    due.QuadPart = hundred_ns(now_ft) + 10 * kNsPerMs / 100;
+    if (!::SetWaitableTimer(timer, &due, 0, nullptr, nullptr, FALSE))
+        return false;
+    ::CancelWaitableTimer(timer);
+    return true;
+}
+
+bool absolute_due_time_accepted(bool high_resolution) {
+    static const bool accepted[2] = {try_absolute_due_time(false), try_absolute_due_time(true)};
+    return accepted[high_resolution ? 1 : 0];
+}
+
+// ---- MMCSS ----
+
+// avrt.dll is loaded at run time: it is missing on Windows Server Core and some wine prefixes,
+// where MMCSS is reported unavailable instead of the program failing to start.
+struct Avrt {
+    using SetFn = HANDLE(WINAPI*)(LPCWSTR, LPDWORD);
+    using RevertFn = BOOL(WINAPI*)(HANDLE);
+    SetFn set = nullptr;
+    RevertFn revert = nullptr;
+    std::string missing;  // why MMCSS cannot be used; empty when it can
+};
+
+const Avrt& avrt() {
+    static const Avrt a = [] {
+        Avrt out;
+        HMODULE dll = ::LoadLibraryW(L"avrt.dll");
+        if (dll == nullptr) {
+            out.missing = "avrt.dll could not be loaded";
+            return out;
+        }
+        // Through void(*)(): GCC's -Wcast-function-type accepts that route on purpose.
+        const auto fn = [&](const char* name) {
+            return reinterpret_cast<void (*)()>(::GetProcAddress(dll, name));
+        };
+        out.set = reinterpret_cast<Avrt::SetFn>(fn("AvSetMmThreadCharacteristicsW"));
+        out.revert = reinterpret_cast<Avrt::RevertFn>(fn("AvRevertMmThreadCharacteristics"));
+        if (out.set == nullptr || out.revert == nullptr)
+            out.missing = "avrt.dll has no AvSetMmThreadCharacteristicsW";
+        return out;
+    }();
+    return a;
+}
+
 template <class Yield>
 void yield_until(std::int64_t ns, Yield yield) {
     const std::int64_t deadline_ns = qpc_ns() + ns;
@@ -199,16 +276,60 @@ void yield_until(std::int64_t ns, Yield yield) {
         yield();
 }
 
+// How a WindowsLimiterClock sleeps to a deadline.
+enum class Sleeper {
+    timer_relative,  // a high-resolution waitable timer (where there is one) for the time left
+    hires_absolute,  // a high-resolution waitable timer to the absolute deadline
+    timer_absolute,  // a waitable timer without the flag, to the absolute deadline
+    sleep_1ms,       // Sleep(whole ms left, rounded down) with timeBeginPeriod(1) in effect
+};
+
 class WindowsLimiterClock final : public LimiterClock {
   public:
+    explicit WindowsLimiterClock(Sleeper sleeper = Sleeper::timer_relative, bool mmcss = false)
+        : sleeper_(sleeper), mmcss_(mmcss) {}
+
     std::int64_t now_ns() override { return qpc_ns(); }
     std::int64_t thread_cpu_ns() override { return thread_cpu_time_ns(); }
-    // The finest sleep Windows offers: a high-resolution waitable timer for the time left.
     void sleep_until_ns(std::int64_t deadline_ns) override {
-        use_raised_period(false);
+        use_raised_period(sleeper_ == Sleeper::sleep_1ms);
         const std::int64_t left_ns = deadline_ns - qpc_ns();
-        if (left_ns > 0)
-            wait_on_timer(high_resolution_timer_available(), left_ns);
+        if (left_ns <= 0)
+            return;
+        switch (sleeper_) {
+            case Sleeper::timer_relative:
+                wait_on_timer(high_resolution_timer_available(), left_ns);
+                return;
+            case Sleeper::hires_absolute:
+            case Sleeper::timer_absolute:
+                if (!wait_on_timer_absolute(sleeper_ == Sleeper::hires_absolute, deadline_ns))
+                    wait_on_timer(sleeper_ == Sleeper::hires_absolute, left_ns);
+                return;
+            case Sleeper::sleep_1ms:
+                // Rounded down, as a game does, so that Sleep never passes the deadline on
+                // purpose; under 1 ms nothing is slept (a sleep+spin spins it).
+                if (left_ns >= kNsPerMs)
+                    ::Sleep(static_cast<DWORD>(left_ns / kNsPerMs));
+                return;
+        }
+    }
+    // MMCSS "Games" for this run's thread: the scheduler boosts it while it is registered.
+    std::string begin_run() override {
+        if (!mmcss_)
+            return {};
+        if (!avrt().missing.empty())
+            return "MMCSS unavailable: " + avrt().missing;
+        DWORD task_index = 0;
+        mmcss_handle_ = avrt().set(L"Games", &task_index);
+        if (mmcss_handle_ == nullptr)
+            return fmt::format("AvSetMmThreadCharacteristicsW(\"Games\") failed (error {})",
+                               ::GetLastError());
+        return {};
+    }
+    void end_run() override {
+        if (mmcss_handle_ != nullptr)
+            avrt().revert(mmcss_handle_);
+        mmcss_handle_ = nullptr;
     }
     void delay_ms(std::uint32_t ms) override {
         use_raised_period(false);
@@ -221,7 +342,27 @@ class WindowsLimiterClock final : public LimiterClock {
         _mm_pause();  // eases the sibling hyper-thread and the power draw while spinning
 #endif
     }
+
+  private:
+    Sleeper sleeper_;
+    bool mmcss_;
+    HANDLE mmcss_handle_ = nullptr;  // one run at a time per clock
 };
+
+// The clocks of the limiter and periodic variants, one each, for the life of the program.
+WindowsLimiterClock& variant_clock(Sleeper sleeper, bool mmcss) {
+    static WindowsLimiterClock clocks[4][2] = {
+        {WindowsLimiterClock(Sleeper::timer_relative, false),
+         WindowsLimiterClock(Sleeper::timer_relative, true)},
+        {WindowsLimiterClock(Sleeper::hires_absolute, false),
+         WindowsLimiterClock(Sleeper::hires_absolute, true)},
+        {WindowsLimiterClock(Sleeper::timer_absolute, false),
+         WindowsLimiterClock(Sleeper::timer_absolute, true)},
+        {WindowsLimiterClock(Sleeper::sleep_1ms, false),
+         WindowsLimiterClock(Sleeper::sleep_1ms, true)},
+    };
+    return clocks[static_cast<int>(sleeper)][mmcss ? 1 : 0];
+}
 
 }  // namespace
 
@@ -230,8 +371,28 @@ std::int64_t monotonic_now_ns() {
 }
 
 LimiterClock& system_limiter_clock() {
-    static WindowsLimiterClock clock;
-    return clock;
+    return variant_clock(Sleeper::timer_relative, false);
+}
+
+std::vector<PeriodicVariant> periodic_variants() {
+    std::vector<PeriodicVariant> out;
+    const auto absolute = [&out](bool high_resolution, const char* name, Sleeper sleeper) {
+        if (absolute_due_time_accepted(high_resolution))
+            out.push_back({name, &variant_clock(sleeper, false), {}});
+        else
+            out.push_back({name, nullptr, "SetWaitableTimer refused an absolute due time"});
+    };
+    if (high_resolution_timer_available())
+        absolute(true, "hi-res timer abs", Sleeper::hires_absolute);
+    absolute(false, "waitable timer abs", Sleeper::timer_absolute);
+    // No Sleep row: Sleep waits whole milliseconds rounded down (as a limiter sleeps before it
+    // spins), so it wakes before an absolute deadline by design; the one-shot table has it.
+    // MMCSS on, with the default sleep: the row beside the plain default-scheduling one.
+    if (avrt().missing.empty())
+        out.push_back({"MMCSS Games", &variant_clock(Sleeper::timer_relative, true), {}});
+    else
+        out.push_back({"MMCSS Games", nullptr, "MMCSS unavailable: " + avrt().missing});
+    return out;
 }
 
 std::vector<WaitMethod> one_shot_wait_methods() {
@@ -291,14 +452,34 @@ std::vector<WaitMethod> one_shot_wait_methods() {
 }
 
 std::vector<LimiterSpec> frame_limiter_specs() {
-    // sleep and sleep+spin sleep on the high-resolution waitable timer (sleep_until_ns above).
-    return {
+    // Without a variant, sleep and sleep+spin sleep on the high-resolution waitable timer for
+    // the time left (sleep_until_ns above).
+    const auto with = [](LimiterSpec spec, Sleeper sleeper, bool mmcss, std::string variant) {
+        spec.clock = &variant_clock(sleeper, mmcss);
+        spec.variant = std::move(variant);
+        return spec;
+    };
+    std::vector<LimiterSpec> specs{
         {LimiterKind::sleep, 0},
         {LimiterKind::sleep_spin, kNsPerMs / 2},
         {LimiterKind::sleep_spin, kNsPerMs},
         {LimiterKind::sleep_spin, 2 * kNsPerMs},
         {LimiterKind::spin, 0},
+        {LimiterKind::adaptive_spin, kNsPerMs},
+        // Sleep with timeBeginPeriod(1): whole milliseconds, so a wider margin.
+        with({LimiterKind::sleep_spin, 2 * kNsPerMs}, Sleeper::sleep_1ms, false, "Sleep"),
+        with({LimiterKind::adaptive_spin, 2 * kNsPerMs}, Sleeper::sleep_1ms, false, "Sleep"),
+        with({LimiterKind::sleep, 0}, Sleeper::hires_absolute, false, "hi-res timer abs"),
     };
+    if (!high_resolution_timer_available() || !absolute_due_time_accepted(true))
+        specs.pop_back();
+    // MMCSS on, beside the same limiters with it off above.
+    if (avrt().missing.empty()) {
+        specs.push_back(with({LimiterKind::sleep, 0}, Sleeper::timer_relative, true, "MMCSS"));
+        specs.push_back(
+            with({LimiterKind::sleep_spin, kNsPerMs}, Sleeper::timer_relative, true, "MMCSS"));
+    }
+    return specs;
 }
 
 std::optional<std::int64_t> current_timer_slack_ns() {

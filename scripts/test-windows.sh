@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the Windows build (scripts/build-windows.sh) under wine: the test binary, then
 # `loopscope.exe probe clocks --json -` (checked for QueryPerformanceCounter and the timer
-# resolution) and `probe timers --quick --json -` (the Windows waits and the limiters), then `loopscope.exe report CAPTURE --format json` for captures of tests/data,
-# each compared with the Linux build's output for the same capture, which must be identical.
+# resolution) and `probe timers --quick --json -` (the Windows waits and the limiters), then the
+# ctest WindowsReports.SameJsonAsLinux: `loopscope report CAPTURE --format json` of every capture
+# of tests/data by both builds, which must be identical (scripts/compare-windows-reports.sh).
 # Wine's timing calls are partly stubs (docs/windows.md), so the checks are about code paths
 # and structure, never Windows' own quantization.
 #
@@ -98,6 +99,9 @@ r = context.get("timer_resolution")
 assert r and all(isinstance(r[k], int) and r[k] > 0 for k in ("min_ns", "max_ns", "current_ns")), \
     f"context.timer_resolution: expected min_ns, max_ns, current_ns > 0, got {r}"
 assert r["max_ns"] <= r["current_ns"] <= r["min_ns"], f"timer resolution out of order: {r}"
+assert context["platform"] == "windows", f"context.platform: {context.get('platform')}"
+for key in ("timer_throttling", "power_plan"):
+    assert isinstance(context.get(key), str) and context[key], f"context.{key}: {context.get(key)}"
 clocks = {c["name"]: c for c in doc["clocks"]}
 qpc = clocks.get("QueryPerformanceCounter")
 assert qpc and qpc["ticks_per_second"] > 0, "no QueryPerformanceCounter with its ticks_per_second"
@@ -120,23 +124,22 @@ for name in ("Sleep", "Sleep 1ms period", "Sleep finest period", "SleepEx", "Sle
              "SwitchToThread loop", "waitable timer"):
     assert name in methods, f"timers.one_shot has no {name} (has {sorted(methods)})"
 limiters = {r["limiter"] for r in timers["limiters"]}
-assert {"sleep", "spin"} <= limiters, f"timers.limiters: {sorted(limiters)}"
+assert {"sleep", "spin", "adaptive spin", "sleep+spin 2ms (Sleep)", "adaptive spin (Sleep)"} \
+    <= limiters, f"timers.limiters: {sorted(limiters)}"
+periodic = [r["scheduling"] for r in timers["periodic"]]
+for variant in ("hi-res timer abs", "waitable timer abs", "MMCSS Games"):
+    assert any(s.endswith(variant) for s in periodic), f"no periodic {variant} row: {periodic}"
+recommended = {r["limiter"] for r in timers["recommendations"]}
 assert timers["periodic"] and timers["recommendations"], "no periodic rows or recommendations"
 assert all(r["samples"] > 0 for r in timers["one_shot"]), "a one-shot row without samples"
-print(f"probe timers: {len(methods)} ways to wait, limiters {sorted(limiters)}")
+print(f"probe timers: {len(methods)} ways to wait, limiters {sorted(limiters)}, "
+      f"periodic rows {periodic}, recommended {sorted(str(r) for r in recommended)}")
 PY
 
-step "loopscope.exe report CAPTURE --format json, compared with $linux_loopscope"
-for capture in tests/data/presentmon1.csv tests/data/presentmon2.csv tests/data/presentmon24.csv \
-    tests/data/ocat.csv tests/data/capframex.json tests/data/mangohud.csv \
-    tests/data/loopscope.trace; do
-    if ! diff <("$linux_loopscope" report "$capture" --format json) \
-        <(wine "$exe" report "$capture" --format json | tr -d '\r') >/dev/null; then
-        echo "test-windows: $capture: the Windows build's JSON report differs from Linux's:" >&2
-        diff <("$linux_loopscope" report "$capture" --format json) \
-            <(wine "$exe" report "$capture" --format json | tr -d '\r') | head -20 >&2
-        exit 1
-    fi
-    echo "report $capture: identical JSON"
-done
+# The ctest that reports every capture of tests/data with both builds and compares the JSON
+# (scripts/compare-windows-reports.sh): registered by giving the Linux build the .exe's path.
+linux_build=$(dirname "$(dirname "$linux_loopscope")")
+step "ctest WindowsReports.SameJsonAsLinux in $linux_build: reports of tests/data, Linux and Windows"
+cmake -S . -B "$linux_build" -DLOOPSCOPE_WINDOWS_EXE="$PWD/$exe" >/dev/null
+ctest --test-dir "$linux_build" -R '^WindowsReports\.' --output-on-failure
 step "The Windows build passed under wine"

@@ -88,15 +88,68 @@ TEST(FrameLimiter, DelayInWholeMillisecondsRoundsDownAndJitters) {
 }
 
 TEST(FrameLimiter, APassedDeadlineReturnsAtOnce) {
-    for (const LimiterSpec spec :
+    for (const LimiterSpec& spec :
          {LimiterSpec{LimiterKind::sleep, 0}, LimiterSpec{LimiterKind::sleep_spin, kMs},
-          LimiterSpec{LimiterKind::spin, 0}, LimiterSpec{LimiterKind::delay_ms, 0}}) {
+          LimiterSpec{LimiterKind::spin, 0}, LimiterSpec{LimiterKind::delay_ms, 0},
+          LimiterSpec{LimiterKind::adaptive_spin, kMs}}) {
         FakeClock clock;
         clock.now = 5 * kMs;
         wait_until_deadline(spec, clock, 4 * kMs);
         EXPECT_EQ(clock.now, 5 * kMs) << spec.name();
         EXPECT_EQ(clock.sleeps + clock.delays + clock.spins, 0) << spec.name();
     }
+}
+
+TEST(AdaptiveMargin, ALateWakeUpRaisesTheMarginAtOnceAndAnEarlyOneLowersItSlowly) {
+    const std::int64_t period = 10 * kMs;
+    // Woke 2 ms late with 1 ms of margin: the next covers 2 ms and a quarter more.
+    EXPECT_EQ(adaptive_margin_next_ns(kMs, 2 * kMs, period), 2'500'000);
+    // Woke 200 us late with 1 ms: an eighth of the 800 us to spare comes off.
+    EXPECT_EQ(adaptive_margin_next_ns(kMs, 200 * kUs, period), 900'000);
+    // Waking early counts as on time.
+    EXPECT_EQ(adaptive_margin_next_ns(kMs, -300 * kUs, period), 875'000);
+    // Never below the floor, never over half the period.
+    EXPECT_EQ(adaptive_margin_next_ns(kAdaptiveMinMarginNs, 0, period), kAdaptiveMinMarginNs);
+    EXPECT_EQ(adaptive_margin_next_ns(kMs, 8 * kMs, period), period / 2);
+}
+
+TEST(FrameLimiter, TheAdaptiveLimiterCarriesALateSleepIntoTheNextFramesMargin) {
+    FakeClock clock;
+    clock.spin_step_ns = 10 * kUs;
+    // Sleeps wake 300 us late, then one wakes 3 ms late, then 300 us again.
+    clock.overshoots_ns = {300 * kUs, 300 * kUs, 3 * kMs, 300 * kUs, 300 * kUs, 300 * kUs};
+    const std::int64_t period = 10 * kMs;
+    FrameLimiter limiter({LimiterKind::adaptive_spin, kMs}, period, clock);
+    std::vector<std::int64_t> margins, starts;
+    for (int i = 0; i < 6; ++i) {
+        starts.push_back(limiter.wait());
+        margins.push_back(limiter.margin_ns());
+    }
+    // 1 ms - 700/8 us, then 912.5 us - 612.5/8 us (rounded toward zero): shrinking toward 300 us.
+    EXPECT_EQ(margins[0], 912'500);
+    EXPECT_EQ(margins[1], 835'938);
+    // The 3 ms wake-up overran the deadline: the next margin covers it.
+    EXPECT_EQ(margins[2], 3'750'000);
+    EXPECT_LT(margins[5], margins[3]);
+    // Every frame but the late one starts on its deadline, to a spin step: the margin covered
+    // the sleep; the late one is 2.164 ms past it (3 ms late from 835.9 us before it) and,
+    // the schedule being absolute, the next frame starts on its own deadline all the same.
+    for (int i : {0, 1, 3, 4, 5})
+        EXPECT_LE(starts[static_cast<std::size_t>(i)] - (i + 1) * period, 10 * kUs) << i;
+    EXPECT_EQ(starts[2] - 3 * period, 3 * kMs - 835'938);
+    EXPECT_EQ(limiter.resyncs(), 0);
+    // A lone wait is sleep+spin with the starting margin.
+    FakeClock lone;
+    wait_until_deadline({LimiterKind::adaptive_spin, kMs}, lone, 10 * kMs);
+    EXPECT_EQ(lone.slept_to_ns, (std::vector<std::int64_t>{9 * kMs}));
+    EXPECT_EQ(lone.now, 10 * kMs);
+}
+
+TEST(FrameLimiter, AVariantIsNamedAfterItsKindAndItsWayToSleep) {
+    EXPECT_EQ((LimiterSpec{LimiterKind::adaptive_spin, kMs}.name()), "adaptive spin");
+    LimiterSpec spec{LimiterKind::sleep_spin, 2 * kMs};
+    spec.variant = "Sleep";
+    EXPECT_EQ(spec.name(), "sleep+spin 2ms (Sleep)");
 }
 
 TEST(FrameLimiter, ZeroFramesMeasuresNothing) {

@@ -204,6 +204,8 @@ SystemContext sample_context() {
     c.kernel_tick_from = "clock_getres(CLOCK_MONOTONIC_COARSE)";
     // Windows' (Linux has none), so that the sample writes every key the docs list.
     c.timer_resolution = TimerResolution{15'625'000, 500'000, 1'000'000, 1'000'000};
+    c.timer_throttling = timer_throttling_text(kIgnoreTimerResolutionBit, 0);
+    c.power_plan = "Balanced (381b4222-f694-41f0-9685-ff5bb260df2e)";
     c.hypervisor = true;
     c.hypervisor_name = "KVM";
     c.has_tsc = true;

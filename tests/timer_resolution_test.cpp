@@ -55,6 +55,40 @@ TEST(TimerResolution, LinuxContextHasNoSuchKey) {
     EXPECT_FALSE(j.get<SystemContext>().timer_resolution.has_value());
 }
 
+TEST(TimerResolution, PowerThrottlingMasksSayWhetherAHiddenProcessKeepsItsResolution) {
+    // Control bit clear: the process left it to Windows.
+    EXPECT_EQ(timer_throttling_text(0, 0).rfind("not set: Windows decides", 0), 0u);
+    EXPECT_EQ(timer_throttling_text(0x1, 0x1).rfind("not set", 0), 0u);  // execution speed only
+    // Control bit set, state bit clear: the opt-out that keeps the resolution.
+    EXPECT_EQ(timer_throttling_text(kIgnoreTimerResolutionBit, 0),
+              "opted out: the raised resolution is kept while hidden");
+    EXPECT_EQ(timer_throttling_text(0x5, 0x1),
+              "opted out: the raised resolution is kept while hidden");
+    EXPECT_EQ(timer_throttling_text(0x4, 0x4),
+              "opted in: the raised resolution is dropped while hidden");
+}
+
+TEST(TimerResolution, ThrottlingAndPowerPlanAreWindowsContextRowsAndKeys) {
+    SystemContext c;
+    c.platform = Platform::Windows;
+    c.timer_resolution = typical_windows();
+    c.timer_throttling = timer_throttling_text(kIgnoreTimerResolutionBit, 0);
+    c.power_plan = "Balanced (381b4222-f694-41f0-9685-ff5bb260df2e)";
+    const ProbeJson j = c;
+    EXPECT_EQ(j["timer_throttling"], c.timer_throttling);
+    EXPECT_EQ(j["power_plan"], c.power_plan);
+    EXPECT_EQ(j.get<SystemContext>(), c);
+    const std::string md = context_markdown(c);
+    EXPECT_NE(md.find("| resolution when hidden | opted out: the raised resolution is kept"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| power plan             | Balanced (381b4222-"), std::string::npos) << md;
+    // A Linux context has neither.
+    const ProbeJson linux_json = SystemContext{};
+    EXPECT_FALSE(linux_json.contains("timer_throttling"));
+    EXPECT_FALSE(linux_json.contains("power_plan"));
+}
+
 TEST(TimerResolution, WrongTypeNamesTheField) {
     SystemContext c;
     c.timer_resolution = typical_windows();

@@ -50,8 +50,9 @@ void add_clocks(CLI::App& probe, int& exit_code) {
     auto args = std::make_shared<ClocksArgs>();
     auto* cmd = probe.add_subcommand(
         "clocks",
-        "Measure every clock source: resolution, read cost, granularity, backward steps (also "
-        "across two cores) and drift against CLOCK_MONOTONIC_RAW. Prints Markdown tables.");
+        fmt::format("Measure every clock source: resolution, read cost, granularity, backward "
+                    "steps (also across two cores) and drift against {}. Prints Markdown tables.",
+                    reference_clock_name()));
     cmd->add_option("--duration", args->duration,
                     "Time for the whole probe, split over the clocks; longer gives steadier "
                     "figures (e.g. 2s, 20s)")
