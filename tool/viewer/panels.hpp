@@ -29,6 +29,10 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
 // instead when the document has no loop columns.
 void draw_loop_graphs(const Document& doc, TimeView& view, float height_each);
 
+// The loop verdict of a document's report (state, onset, slow motion, cause, headroom) as text;
+// nothing when the report has no loop figures.
+void draw_loop_verdict(const Document& doc);
+
 // Frame-time histogram and percentile curve of every shown document, side by side.
 void draw_histogram_panel(std::span<Document* const> docs, const GraphSettings& settings,
                           float height);
