@@ -1,5 +1,5 @@
-// The live stream's client (see live_client.hpp; the format is in docs/live.md). OS sockets:
-// BSD sockets, Winsock 2 on Windows.
+// The live stream's client (see live_client.hpp; the format is in docs/live.md). The sockets
+// are the OS's, behind tool/live_socket.hpp.
 #include "tool/live_client.hpp"
 
 #include <fmt/format.h>
@@ -7,56 +7,11 @@
 #include <cstring>
 
 #include "common/errors.hpp"
-
-#if defined(_WIN32)
-#include <winsock2.h>
-#include <ws2tcpip.h>
-#else
-#include <netdb.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <cerrno>
-#endif
+#include "tool/live_socket.hpp"
 
 namespace loopscope {
 
 namespace {
-
-#if defined(_WIN32)
-using Socket = SOCKET;
-const Socket kNoSocket = INVALID_SOCKET;
-void close_socket(Socket s) {
-    closesocket(s);
-}
-int poll_one(Socket s, int timeout_ms) {
-    WSAPOLLFD fd{};
-    fd.fd = s;
-    fd.events = POLLIN;
-    return WSAPoll(&fd, 1, timeout_ms);
-}
-struct WinsockUser {
-    WinsockUser() {
-        WSADATA data;
-        WSAStartup(MAKEWORD(2, 2), &data);
-    }
-    ~WinsockUser() { WSACleanup(); }
-};
-#else
-using Socket = int;
-const Socket kNoSocket = -1;
-void close_socket(Socket s) {
-    ::close(s);
-}
-int poll_one(Socket s, int timeout_ms) {
-    pollfd fd{};
-    fd.fd = s;
-    fd.events = POLLIN;
-    return ::poll(&fd, 1, timeout_ms);
-}
-#endif
 
 std::uint32_t get_u32(const char* p) {
     std::uint32_t v = 0;
@@ -71,6 +26,8 @@ std::uint64_t get_u64(const char* p) {
     return v;
 }
 
+// One row off the wire, a column a line in FrameRecord's order (as the trace reader takes the
+// text columns: the same shape on purpose, each names its columns).
 FrameRecord get_row(const char* p) {
     const auto at = [p](int column) { return static_cast<std::int64_t>(get_u64(p + 8 * column)); };
     FrameRecord r;
@@ -118,35 +75,15 @@ void parse_host_port(const std::string& text, const std::string& option, std::st
 }
 
 LiveClient::LiveClient(const std::string& host_port, int timeout_ms) : where_(host_port) {
-#if defined(_WIN32)
-    static WinsockUser winsock;
-#endif
     std::string host;
     int port = 0;
     parse_host_port(host_port, "--connect", host, port);
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo* found = nullptr;
-    if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0 || !found)
-        throw InputError(where_, "cannot resolve the host '" + host + "'");
-    Socket s = kNoSocket;
-    for (addrinfo* a = found; a; a = a->ai_next) {
-        s = ::socket(a->ai_family, a->ai_socktype, a->ai_protocol);
-        if (s == kNoSocket)
-            continue;
-        if (::connect(s, a->ai_addr, static_cast<int>(a->ai_addrlen)) == 0)
-            break;
-        close_socket(s);
-        s = kNoSocket;
-    }
-    freeaddrinfo(found);
-    if (s == kNoSocket) {
+    socket_ = live_socket::connect_to(host, port);
+    if (socket_ == live_socket::kNone) {
         throw InputError(where_,
                          "cannot connect: no game is serving its frames there (start "
                          "it with a serve port, e.g. example_game_loop --serve PORT)");
     }
-    socket_ = static_cast<std::intptr_t>(s);
 
     // The handshake: magic, version, row size, clock, preamble.
     const auto need = [&](std::size_t bytes) {
@@ -183,18 +120,17 @@ LiveClient::LiveClient(const std::string& host_port, int timeout_ms) : where_(ho
 }
 
 LiveClient::~LiveClient() {
-    if (socket_ != -1)
-        close_socket(static_cast<Socket>(socket_));
+    live_socket::close(socket_);
 }
 
 bool LiveClient::fill(int timeout_ms) {
     if (!open_)
         return false;
-    if (poll_one(static_cast<Socket>(socket_), timeout_ms) <= 0)
-        return true;  // nothing yet
     char chunk[65536];
-    const auto n = ::recv(static_cast<Socket>(socket_), chunk, sizeof chunk, 0);
-    if (n <= 0) {
+    const long n = live_socket::receive(socket_, chunk, sizeof chunk, timeout_ms);
+    if (n == 0)
+        return true;  // nothing yet
+    if (n < 0) {
         open_ = false;
         return false;
     }

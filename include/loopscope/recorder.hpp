@@ -485,7 +485,8 @@ inline std::string preamble_text(const Preamble& p) {
 
 // The live stream's sockets: the OS's own (BSD sockets; Winsock 2 on Windows, whose library,
 // ws2_32, MSVC links through the pragma below and MinGW through loopscope::recorder or
-// -lws2_32). Only with recording on.
+// -lws2_32). Only with recording on. As always with Winsock 2, <winsock2.h> must come before a
+// full <windows.h>: include this header first, or define WIN32_LEAN_AND_MEAN.
 #if defined(_WIN32)
 #if !defined(NOMINMAX)
 #define NOMINMAX  // <windows.h>'s min and max macros would break std::min / std::max
@@ -1007,21 +1008,17 @@ class LiveSink final : public Sink {
                 pending_.clear();
                 sent_ = 0;
                 for (;;) {
-                    if (out_sent_ == out_size_) {
-                        if (out_rows_ > 0) {
-                            std::lock_guard<std::mutex> lock(mutex_);
-                            stats_.rows_sent += static_cast<std::int64_t>(out_rows_);
-                            out_rows_ = 0;
-                        }
-                        if (!take_batch())
-                            break;
-                    }
+                    if (out_sent_ == out_size_ && !take_batch())
+                        break;
                     if (!send_some(out_.data(), out_size_, out_sent_)) {
                         drop_client(&LiveStats::closed_lost);
                         break;
                     }
                     if (out_sent_ < out_size_)
                         break;  // the socket is full: poll for room
+                    std::lock_guard<std::mutex> lock(mutex_);
+                    stats_.rows_sent += static_cast<std::int64_t>(out_rows_);
+                    out_rows_ = 0;
                 }
             }
             if (client_ == kNoSocket)

@@ -119,4 +119,19 @@ void draw_loop_verdict(const Document& doc) {
     }
 }
 
+void draw_growing_document_graphs(Document& doc, TimeView& view, GraphSettings& settings,
+                                  float frame_time_share, float loop_share_each) {
+    if (view.follow) {
+        const double span = view.t1_ns - view.t0_ns;
+        view.t1_ns = static_cast<double>(doc.end_ns()) + span * 0.02;
+        view.t0_ns = view.t1_ns - span;
+    }
+    ImGui::Checkbox("follow", &view.follow);
+    ImGui::SameLine();
+    Document* docs[] = {&doc};
+    const float h = ImGui::GetContentRegionAvail().y;
+    draw_frame_time_graph(docs, &doc, view, settings, h * frame_time_share);
+    draw_loop_graphs(doc, view, h * loop_share_each);
+}
+
 }  // namespace loopscope

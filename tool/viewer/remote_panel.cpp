@@ -86,17 +86,8 @@ void RemoteGame::draw() {
 
     ImGui::SameLine();
     ImGui::BeginChild("##remote_graphs", ImVec2(0, 0), false);
-    if (view_.follow) {
-        const double span = view_.t1_ns - view_.t0_ns;
-        view_.t1_ns = static_cast<double>(doc_.end_ns()) + span * 0.02;
-        view_.t0_ns = view_.t1_ns - span;
-    }
-    ImGui::Checkbox("follow", &view_.follow);
-    ImGui::SameLine();
+    draw_growing_document_graphs(doc_, view_, settings_, 0.3f, 0.12f);
     Document* docs[] = {&doc_};
-    const float h = ImGui::GetContentRegionAvail().y;
-    draw_frame_time_graph(docs, &doc_, view_, settings_, h * 0.3f);
-    draw_loop_graphs(doc_, view_, h * 0.12f);
     draw_stats_table(docs, std::nullopt);
     ImGui::EndChild();
 }
