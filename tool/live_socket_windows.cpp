@@ -17,6 +17,8 @@ struct WinsockUser {
 };
 }  // namespace
 
+// The name lookup is live_socket_linux.cpp's, repeated on purpose: the socket type, its invalid
+// value and the close call differ, and each OS file stands alone.
 std::intptr_t connect_to(const std::string& host, int port) {
     static WinsockUser winsock;
     addrinfo hints{};
