@@ -30,8 +30,8 @@
 //         render(lerp(previous, state, f.alpha));
 //     }
 //
-// Where the rows go (the sinks): a file (options.path; "-" = standard output, "" = none) and a
-// function of the game's (options.on_rows), both fed by one writer thread from one ring of rows.
+// Where the rows go (the sinks): a file (options.path; "-" = standard output), a function of the
+// game's (on_rows), a live TCP stream (serve_port, docs/live.md), fed by one writer from one ring.
 // Rows go into memory allocated once, at construction: a ring of blocks of flush_every rows. When
 // a block fills, the loop's thread hands it to the writer thread (a size stored under a mutex and
 // a notify: no formatting, no allocation, no system call beyond the notify) and goes on in the
