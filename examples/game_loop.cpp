@@ -3,8 +3,13 @@
 // clamp and records each frame; a frame limiter at 60 Hz, and one deliberate 100 ms hitch so the
 // trace has something to show.
 //
-//     example_game_loop [FRAMES] [TRACE.csv]      (defaults: 120 frames, game-loop-trace.csv)
+//     example_game_loop [--serve PORT] [FRAMES] [TRACE.csv]   (defaults: 120 frames,
+//                                                             game-loop-trace.csv)
 //     loopscope replay TRACE.csv                  (then look at what the loop did)
+//
+// With --serve PORT the recorder also serves the frames live on 127.0.0.1:PORT (0 = any free
+// port; the line "serving on 127.0.0.1:PORT" says which) to `loopscope view --connect` or
+// `loopscope record --connect`; a hitch then comes every 300 frames.
 //
 // Built with LOOPSCOPE_RECORDER=1; without it the recorder calls compile to nothing and the loop
 // runs the same (the clock, loopscope::now_ns(), works either way).
@@ -33,10 +38,22 @@ void step(State& s, double dt_s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    long serve_port = -1;
+    if (argc > 2 && std::string(argv[1]) == "--serve") {
+        char* end = nullptr;
+        serve_port = std::strtol(argv[2], &end, 10);
+        if (*end != '\0' || serve_port < 0 || serve_port > 65535) {
+            std::fprintf(stderr, "example_game_loop: --serve: expected a port 0-65535, got '%s'\n",
+                         argv[2]);
+            return 2;
+        }
+        argc -= 2;
+        argv += 2;
+    }
     const long frames = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 120;
     const std::string path = argc > 2 ? argv[2] : "game-loop-trace.csv";
     if (frames <= 0) {
-        std::fprintf(stderr, "usage: example_game_loop [FRAMES > 0] [TRACE.csv]\n");
+        std::fprintf(stderr, "usage: example_game_loop [--serve PORT] [FRAMES > 0] [TRACE.csv]\n");
         return 2;
     }
 
@@ -45,7 +62,19 @@ int main(int argc, char** argv) {
 
     loopscope::RecorderOptions options{.path = path, .flush_every = 60};  // a crash loses <= 1 s
     options.describe_loop(config, "fixed-interp");
+    if (serve_port >= 0) {
+        options.serve_port = static_cast<int>(serve_port);
+        options.flush_every = 6;  // the live stream gets rows at each hand-over: 10 times a second
+    }
     loopscope::Recorder recorder(options);
+    if (serve_port >= 0) {
+        if (recorder.serving_port() == 0 && decltype(recorder)::kEnabled) {
+            std::fprintf(stderr, "example_game_loop: --serve %ld: cannot listen\n", serve_port);
+            return 1;
+        }
+        std::printf("serving on 127.0.0.1:%d\n", recorder.serving_port());
+        std::fflush(stdout);
+    }
     loopscope::FixedStep loop(config, recorder);
 
     State previous, current;
@@ -59,9 +88,10 @@ int main(int argc, char** argv) {
         }
         recorder.end_steps(loopscope::now_ns());
 
-        // "Render": the interpolated position, and a hitch at frame 60.
+        // "Render": the interpolated position, and a hitch at frame 60 (every 300 frames when
+        // serving, so that a live view has some to show).
         const double drawn = previous.x + (current.x - previous.x) * f.alpha;
-        if (frame == 60)
+        if (frame == 60 || (serve_port >= 0 && frame % 300 == 60))
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
         recorder.end_render(loopscope::now_ns());
 

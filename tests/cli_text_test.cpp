@@ -27,9 +27,9 @@ std::vector<std::string> lines_of(const std::string& text) {
 // The top-level commands as the error text lists them; `view` exists only where the viewer is
 // built (the sanitizer build leaves it out).
 #ifdef LOOPSCOPE_HAVE_VIEWER
-const std::string kTopCommands = "probe, run, replay, view, report or diagnose";
+const std::string kTopCommands = "probe, run, replay, record, view, report or diagnose";
 #else
-const std::string kTopCommands = "probe, run, replay, report or diagnose";
+const std::string kTopCommands = "probe, run, replay, record, report or diagnose";
 #endif
 
 // Runs a command that must fail with exit code 2 and one error line; returns that line.

@@ -1,6 +1,7 @@
 // Helpers for end-to-end tests: run the built `loopscope` program and capture what it printed.
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -79,3 +80,22 @@ std::string write_unconfigured_trace(const std::string& dir);
         if (!::loopscope::test::have_real_captures())                     \
             GTEST_SKIP() << ::loopscope::test::no_real_captures_reason(); \
     } while (0)
+
+namespace loopscope::test {
+
+// examples/game_loop.cpp running with `--serve 0 FRAMES /dev/null` (Linux): the port it serves
+// on, read from its first line; the destructor waits for it to finish its frames.
+class ServingGame {
+  public:
+    explicit ServingGame(int frames);
+    ~ServingGame();
+    ServingGame(const ServingGame&) = delete;
+    ServingGame& operator=(const ServingGame&) = delete;
+    int port() const { return port_; }
+
+  private:
+    std::FILE* pipe_ = nullptr;
+    int port_ = 0;
+};
+
+}  // namespace loopscope::test

@@ -1,5 +1,6 @@
 // The tests' OS helpers on Linux (see test_support.hpp): the exit status of std::system,
-// sending file descriptor 1 to a file, and a fresh temporary folder (mkdtemp).
+// sending file descriptor 1 to a file, a fresh temporary folder (mkdtemp), and the example game
+// serving its frames.
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -49,3 +50,27 @@ StdoutToFile::~StdoutToFile() {
 }
 
 }  // namespace loopscope::test
+
+#ifdef LOOPSCOPE_EXAMPLE_GAME
+namespace loopscope::test {
+
+ServingGame::ServingGame(int frames) {
+    const std::string cmd = std::string("'") + LOOPSCOPE_EXAMPLE_GAME + "' --serve 0 " +
+                            std::to_string(frames) + " /dev/null";
+    pipe_ = popen(cmd.c_str(), "r");
+    char line[128] = {};
+    if (pipe_ && std::fgets(line, sizeof line, pipe_))
+        std::sscanf(line, "serving on 127.0.0.1:%d", &port_);
+}
+
+ServingGame::~ServingGame() {
+    if (!pipe_)
+        return;
+    char line[128];
+    while (std::fgets(line, sizeof line, pipe_)) {
+    }
+    pclose(pipe_);
+}
+
+}  // namespace loopscope::test
+#endif  // LOOPSCOPE_EXAMPLE_GAME

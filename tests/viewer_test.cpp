@@ -132,6 +132,35 @@ TEST_F(ViewerHeadless, LiveModeRunsTheEngineAndDrawsItsGraphs) {
     EXPECT_GT(p.matching, 300u);  // frame-time, accumulator, steps and alpha lines and the ball
 }
 
+#if defined(LOOPSCOPE_EXAMPLE_GAME) && !defined(_WIN32)
+// `view --connect` against the example game serving its frames: the game's tab plots them as
+// they arrive (frame time, accumulator, steps, alpha) with the report over what was received.
+TEST_F(ViewerHeadless, ConnectPlotsTheExampleGameLive) {
+    test::ServingGame game(300);
+    ASSERT_GT(game.port(), 0);
+    const std::string out = png("connect.png");
+    const RunResult r = run_loopscope("view --connect 127.0.0.1:" + std::to_string(game.port()) +
+                                      " --size 800x600 --frames 90 --screenshot '" + out + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // 90 viewer frames at 60 Hz: about 1.5 s of the game's 60 Hz frames, less the hand-overs.
+    long long frames = 0;
+    ASSERT_EQ(std::sscanf(r.out.c_str(), "connect: %lld frames received", &frames), 1) << r.out;
+    EXPECT_GT(frames, 30);
+    const Png p = count_plot_pixels(out);
+    EXPECT_EQ(p.width, 800);
+    EXPECT_GT(p.matching, 300u);
+}
+
+// No game at the address: one line and exit code 2, before a window opens.
+TEST_F(ViewerHeadless, ConnectToNothingIsOneLineAndExitCode2) {
+    const RunResult r =
+        run_loopscope("view --connect 127.0.0.1:1 --screenshot '" + png("none.png") + "'");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("loopscope: error: 127.0.0.1:1: cannot connect"), std::string::npos)
+        << r.err;
+}
+#endif
+
 TEST_F(ViewerHeadless, LoopsDemoDrawsEveryLane) {
     const std::string out = png("demo.png");
     const RunResult r =

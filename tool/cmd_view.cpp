@@ -82,6 +82,9 @@ void add_view_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--scenario", args->viewer.scenarios,
                     "Also show a built-in loop scenario, run on the virtual clock (see `loopscope "
                     "run --list-scenarios`)");
+    cmd->add_option("--connect", args->viewer.connect,
+                    "HOST:PORT of a running game whose recorder serves its frames: plot them live "
+                    "and run the report over what has arrived (starts on that tab)");
     cmd->add_flag("--live", args->live, "Start on the live harness (the engine on the real clock)");
     cmd->add_flag("--demo", args->demo, "Start on the loops demo");
     cmd->add_flag("--probes", args->probes,
@@ -125,10 +128,14 @@ void add_view_command(CLI::App& app, int& exit_code) {
         if (int(args->live) + int(args->demo) + int(args->probes) > 1) {
             throw UsageError("--live, --demo and --probes choose the first tab: give one of them");
         }
-        options.first_tab = args->live     ? ViewerTab::live
-                            : args->demo   ? ViewerTab::demo
-                            : args->probes ? ViewerTab::probes
-                                           : ViewerTab::captures;
+        if (!options.connect.empty() && int(args->live) + int(args->demo) + int(args->probes) > 0)
+            throw UsageError(
+                "--connect starts on the game's tab: leave out --live, --demo and --probes");
+        options.first_tab = !options.connect.empty() ? ViewerTab::game
+                            : args->live             ? ViewerTab::live
+                            : args->demo             ? ViewerTab::demo
+                            : args->probes           ? ViewerTab::probes
+                                                     : ViewerTab::captures;
         options.start_probes = args->probes;
         refuse_output_over_input(options.screenshot_path, options.files, "--screenshot");
         refuse_output_over_input(options.save_report_path, options.files, "--save-report");

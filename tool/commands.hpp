@@ -13,6 +13,7 @@ namespace loopscope {
 void add_probe_command(CLI::App& app, int& exit_code);
 void add_run_command(CLI::App& app, int& exit_code);
 void add_replay_command(CLI::App& app, int& exit_code);
+void add_record_command(CLI::App& app, int& exit_code);
 #ifdef LOOPSCOPE_HAVE_VIEWER
 void add_view_command(CLI::App& app, int& exit_code);
 #endif

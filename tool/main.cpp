@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
     loopscope::add_probe_command(app, exit_code);
     loopscope::add_run_command(app, exit_code);
     loopscope::add_replay_command(app, exit_code);
+    loopscope::add_record_command(app, exit_code);
 #ifdef LOOPSCOPE_HAVE_VIEWER
     loopscope::add_view_command(app, exit_code);
 #endif

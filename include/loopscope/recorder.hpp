@@ -30,8 +30,8 @@
 //         render(lerp(previous, state, f.alpha));
 //     }
 //
-// Where the rows go (the sinks): a file (options.path; "-" = standard output, "" = none) and a
-// function of the game's (options.on_rows), both fed by one writer thread from one ring of rows.
+// Where the rows go (the sinks): a file (options.path; "-" = standard output), a function of the
+// game's (on_rows), a live TCP stream (serve_port, docs/live.md), fed by one writer from one ring.
 // Rows go into memory allocated once, at construction: a ring of blocks of flush_every rows. When
 // a block fills, the loop's thread hands it to the writer thread (a size stored under a mutex and
 // a notify: no formatting, no allocation, no system call beyond the notify) and goes on in the
@@ -225,6 +225,20 @@ inline char* format_row(char* out, const FrameRecord& r) {
 
 }  // namespace trace_v1
 
+// The live stream's wire format (docs/live.md): little-endian, version 1. The game listens; a
+// client connects and only reads. The game sends a handshake, then messages: batches of rows
+// (each row the trace format v1 columns in order, 13 integers and alpha as an IEEE-754 double,
+// 8 bytes each) and, when the recorder closes, an end message with the trace's last lines.
+namespace live_v1 {
+inline constexpr char kMagic[8] = {'L', 'S', 'C', 'P', 'L', 'I', 'V', 'E'};
+inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kRowBytes = 14 * 8;
+inline constexpr std::uint32_t kBatch = 1;  // u32 rows, u64 dropped for this client, u64 total
+inline constexpr std::uint32_t kEnd = 2;    // u32 length, the trailer text
+inline constexpr std::uint32_t kBatchHeaderBytes = 4 + 4 + 8 + 8;
+inline constexpr std::uint32_t kMaxBatchRows = 256;
+}  // namespace live_v1
+
 // What the loop did this frame, for Recorder::loop: the trace's columns from clamped_ns to alpha,
 // in their order, so that designated initialisers name them (C++20: `{.steps = 2, ...}`; in C++17
 // set the members one by one). A game without a clamp or a timescale leaves clamped_ns and
@@ -251,6 +265,17 @@ struct PhaseTimes {
     std::int64_t step_cost_ns = 0;
     std::int64_t render_ns = 0;
     std::int64_t wait_ns = 0;
+};
+
+// What the live stream did, for Recorder::live_stats().
+struct LiveStats {
+    int port = 0;                     // the port it listens on; 0 = not listening
+    std::int64_t clients = 0;         // connections accepted
+    std::int64_t rows_sent = 0;       // rows that reached a client's socket
+    std::int64_t rows_dropped = 0;    // rows no client got: none connected, one too slow, or gone
+    std::int64_t closed_garbage = 0;  // clients closed for sending anything (clients only read)
+    std::int64_t closed_stalled = 0;  // clients closed for reading nothing for stall_ms
+    std::int64_t closed_lost = 0;     // clients that went away or failed mid-stream
 };
 
 // The knobs of FixedStep: those of loopscope's loop model (docs/loop-engine.md).
@@ -458,6 +483,37 @@ inline std::string preamble_text(const Preamble& p) {
 #include <system_error>
 #include <thread>
 
+// The live stream's sockets: the OS's own (BSD sockets; Winsock 2 on Windows, whose library,
+// ws2_32, MSVC links through the pragma below and MinGW through loopscope::recorder or
+// -lws2_32). Only with recording on. As always with Winsock 2, <winsock2.h> must come before a
+// full <windows.h>: include this header first, or define WIN32_LEAN_AND_MEAN.
+#if defined(_WIN32)
+#if !defined(NOMINMAX)
+#define NOMINMAX  // <windows.h>'s min and max macros would break std::min / std::max
+#define LOOPSCOPE_RECORDER_UNDEF_NOMINMAX
+#endif
+#include <winsock2.h>
+#include <ws2tcpip.h>
+#if defined(LOOPSCOPE_RECORDER_UNDEF_NOMINMAX)
+#undef NOMINMAX
+#undef LOOPSCOPE_RECORDER_UNDEF_NOMINMAX
+#endif
+#if defined(_MSC_VER)
+#pragma comment(lib, "ws2_32")
+#endif
+#else
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#endif
+#include <cstring>
+
 namespace loopscope {
 inline namespace recorder_enabled {
 
@@ -490,6 +546,13 @@ struct RecorderOptions {
     std::string machine = {};
     bool write_start_time = true;
     std::vector<std::pair<std::string, std::string>> metadata = {};  // more `# key: value` lines
+    // The live sink: serve the rows over TCP (docs/live.md) to one `loopscope view --connect` or
+    // `loopscope record --connect` at a time. -1 = no live stream; 0 = any free port (see
+    // serving_port()). Rows reach it at each hand-over: a small flush_every (a few frames)
+    // keeps the stream live.
+    int serve_port = -1;
+    std::string serve_address = "127.0.0.1";  // another address only when the game asks
+    std::int64_t serve_stall_ms = 2000;       // a client that reads nothing this long is closed
 
     // The knobs of a FixedStep loop as the metadata (policy: the accumulator policy the game
     // renders with, "fixed", "fixed-interp" or "fixed-extrap").
@@ -611,6 +674,415 @@ class CallbackSink final : public Sink {
     std::function<void(const FrameRecord*, std::size_t)> on_rows_;
 };
 
+// The live stream's encoding (the constants are with the trace format, live_v1).
+namespace wire {
+inline char* put_u32(char* out, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i)
+        *out++ = static_cast<char>((v >> (8 * i)) & 0xFF);
+    return out;
+}
+inline char* put_u64(char* out, std::uint64_t v) {
+    for (int i = 0; i < 8; ++i)
+        *out++ = static_cast<char>((v >> (8 * i)) & 0xFF);
+    return out;
+}
+// One row, kRowBytes bytes.
+inline char* put_row(char* out, const FrameRecord& r) {
+    const std::int64_t ints[13] = {r.frame,          r.start_ns,     r.raw_ns,        r.clamped_ns,
+                                   r.clamp_lost_ns,  r.consumed_ns,  r.acc_before_ns, r.steps,
+                                   r.cap_dropped_ns, r.acc_after_ns, r.step_cost_ns,  r.render_ns,
+                                   r.wait_ns};
+    for (int i = 0; i < 10; ++i)
+        out = put_u64(out, static_cast<std::uint64_t>(ints[i]));
+    std::uint64_t alpha_bits = 0;
+    std::memcpy(&alpha_bits, &r.alpha, sizeof alpha_bits);
+    out = put_u64(out, alpha_bits);
+    for (int i = 10; i < 13; ++i)
+        out = put_u64(out, static_cast<std::uint64_t>(ints[i]));
+    return out;
+}
+}  // namespace wire
+
+// The live stream: a TCP server on a thread of its own (the sender). take() runs on the
+// writer's thread and only copies rows into a queue allocated at construction (under a mutex
+// the sender holds just as long as a copy); rows that find no client, or no room because the
+// client reads too slowly, are dropped and counted, so neither the writer nor the loop ever
+// waits for the network. One client at a time; the next connects once the last one is gone.
+class LiveSink final : public Sink {
+  public:
+#if defined(_WIN32)
+    using Socket = SOCKET;
+    static constexpr Socket kNoSocket = INVALID_SOCKET;
+#else
+    using Socket = int;
+    static constexpr Socket kNoSocket = -1;
+#endif
+
+    LiveSink(const std::string& address, int port, std::string clock, std::string preamble,
+             std::size_t queue_rows, std::int64_t stall_ms)
+        : clock_(std::move(clock)), preamble_(std::move(preamble)), stall_ms_(stall_ms) {
+        queue_.resize(queue_rows < live_v1::kMaxBatchRows ? live_v1::kMaxBatchRows : queue_rows);
+        out_.resize(live_v1::kBatchHeaderBytes + live_v1::kMaxBatchRows * live_v1::kRowBytes);
+        if (!listen_on(address, port))
+            return;
+        try {
+            sender_ = std::thread([this] { sender_main(); });
+        } catch (const std::system_error&) {
+            set_error("cannot start the sender thread");
+            close_socket(listen_);
+        }
+    }
+    ~LiveSink() override {
+        finish("");
+#if defined(_WIN32)
+        if (wsa_started_)
+            WSACleanup();
+#endif
+    }
+    LiveSink(const LiveSink&) = delete;
+    LiveSink& operator=(const LiveSink&) = delete;
+
+    std::size_t take(const FrameRecord* rows, std::size_t count) override {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!connected_) {
+            stats_.rows_dropped += static_cast<std::int64_t>(count);
+            return 0;  // the live stream's drops are its own: the file still gets every row
+        }
+        const std::size_t room = queue_.size() - (tail_ - head_);
+        const std::size_t kept = count < room ? count : room;
+        for (std::size_t i = 0; i < kept; ++i)
+            queue_[(tail_ + i) % queue_.size()] = rows[i];
+        tail_ += kept;
+        client_dropped_ += count - kept;
+        stats_.rows_dropped += static_cast<std::int64_t>(count - kept);
+        return 0;
+    }
+
+    // Sends what is queued and the end message to a connected client (for at most a second),
+    // then closes.
+    void finish(const std::string& trailer) override {
+        if (!sender_.joinable()) {
+            close_socket(listen_);
+            return;
+        }
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            trailer_ = trailer;
+            stop_ = true;
+        }
+        sender_.join();
+        close_socket(listen_);
+    }
+    bool failed() const override {
+        return false;
+    }  // never fails the recording
+
+    LiveStats stats() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return stats_;
+    }
+    std::string error() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return error_;
+    }
+
+  private:
+    static void close_socket(Socket& s) {
+        if (s == kNoSocket)
+            return;
+#if defined(_WIN32)
+        closesocket(s);
+#else
+        ::close(s);
+#endif
+        s = kNoSocket;
+    }
+    static bool would_block() {
+#if defined(_WIN32)
+        return WSAGetLastError() == WSAEWOULDBLOCK;
+#else
+        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+#endif
+    }
+    static bool set_nonblocking(Socket s) {
+#if defined(_WIN32)
+        u_long on = 1;
+        return ioctlsocket(s, FIONBIO, &on) == 0;
+#else
+        const int flags = fcntl(s, F_GETFL, 0);
+        return flags >= 0 && fcntl(s, F_SETFL, flags | O_NONBLOCK) == 0;
+#endif
+    }
+    void set_error(const std::string& what) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        error_ = what;
+    }
+
+    bool listen_on(const std::string& address, int port) {
+#if defined(_WIN32)
+        WSADATA data;
+        if (WSAStartup(MAKEWORD(2, 2), &data) != 0) {
+            set_error("WSAStartup failed");
+            return false;
+        }
+        wsa_started_ = true;
+#endif
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(static_cast<std::uint16_t>(port));
+        if (inet_pton(AF_INET, address.c_str(), &addr.sin_addr) != 1) {
+            set_error("not an IPv4 address: " + address);
+            return false;
+        }
+        listen_ = socket(AF_INET, SOCK_STREAM, IPPROTO_TCP);
+        if (listen_ == kNoSocket) {
+            set_error("cannot create a socket");
+            return false;
+        }
+        int yes = 1;
+        setsockopt(listen_, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const char*>(&yes),
+                   sizeof yes);
+        if (bind(listen_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 ||
+            listen(listen_, 1) != 0 || !set_nonblocking(listen_)) {
+            set_error("cannot listen on " + address + ":" + std::to_string(port));
+            close_socket(listen_);
+            return false;
+        }
+        sockaddr_in bound{};
+        socklen_t size = sizeof bound;
+        getsockname(listen_, reinterpret_cast<sockaddr*>(&bound), &size);
+        std::lock_guard<std::mutex> lock(mutex_);
+        stats_.port = ntohs(bound.sin_port);
+        return true;
+    }
+
+    static std::int64_t ms_now() {
+        return loopscope::now_ns() / 1'000'000;
+    }
+
+    // Appends to pending_ (the handshake and the end message: rare, so a std::string).
+    void queue_handshake() {
+        std::string h(live_v1::kMagic, sizeof live_v1::kMagic);
+        char word[8];
+        h.append(word, wire::put_u32(word, live_v1::kVersion));
+        h.append(word, wire::put_u32(word, live_v1::kRowBytes));
+        h.append(word, wire::put_u32(word, static_cast<std::uint32_t>(clock_.size())));
+        h += clock_;
+        h.append(word, wire::put_u32(word, static_cast<std::uint32_t>(preamble_.size())));
+        h += preamble_;
+        pending_ = std::move(h);
+        sent_ = 0;
+    }
+
+    // Moves up to kMaxBatchRows queued rows into out_ as one batch; false when none are queued.
+    bool take_batch() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        const std::size_t queued = tail_ - head_;
+        if (queued == 0)
+            return false;
+        const std::size_t n = queued < live_v1::kMaxBatchRows ? queued : live_v1::kMaxBatchRows;
+        char* out = out_.data();
+        out = wire::put_u32(out, live_v1::kBatch);
+        out = wire::put_u32(out, static_cast<std::uint32_t>(n));
+        out = wire::put_u64(out, client_dropped_);
+        out = wire::put_u64(out, static_cast<std::uint64_t>(stats_.rows_dropped));
+        for (std::size_t i = 0; i < n; ++i)
+            out = wire::put_row(out, queue_[(head_ + i) % queue_.size()]);
+        head_ += n;
+        out_rows_ = n;
+        out_size_ = static_cast<std::size_t>(out - out_.data());
+        out_sent_ = 0;
+        return true;
+    }
+
+    // Ends the connection; what was queued or half sent for it is dropped and counted.
+    void drop_client(std::int64_t LiveStats::*reason) {
+        close_socket(client_);
+        std::lock_guard<std::mutex> lock(mutex_);
+        connected_ = false;
+        if (reason)
+            ++(stats_.*reason);
+        stats_.rows_dropped += static_cast<std::int64_t>(tail_ - head_ + out_rows_);
+        head_ = tail_;
+        out_rows_ = out_size_ = out_sent_ = 0;
+        pending_.clear();
+        sent_ = 0;
+    }
+
+    // Sends what it can without blocking: false when the client must be dropped (an error).
+    bool send_some(const char* data, std::size_t size, std::size_t& sent) {
+        while (sent < size) {
+#if defined(_WIN32)
+            const int n = ::send(client_, data + sent, static_cast<int>(size - sent), 0);
+#elif defined(MSG_NOSIGNAL)
+            const auto n = ::send(client_, data + sent, size - sent, MSG_NOSIGNAL);
+#else
+            const auto n = ::send(client_, data + sent, size - sent, 0);
+#endif
+            if (n > 0) {
+                sent += static_cast<std::size_t>(n);
+                progress_ms_ = ms_now();
+                continue;
+            }
+            return n < 0 && would_block();
+        }
+        return true;
+    }
+
+    void accept_client() {
+        const Socket s = ::accept(listen_, nullptr, nullptr);
+        if (s == kNoSocket)
+            return;
+        if (!set_nonblocking(s)) {
+            Socket c = s;
+            close_socket(c);
+            return;
+        }
+#if defined(SO_NOSIGPIPE)
+        int yes = 1;
+        setsockopt(s, SOL_SOCKET, SO_NOSIGPIPE, &yes, sizeof yes);
+#endif
+        int nodelay = 1;
+        setsockopt(s, IPPROTO_TCP, TCP_NODELAY, reinterpret_cast<const char*>(&nodelay),
+                   sizeof nodelay);
+        client_ = s;
+        progress_ms_ = ms_now();
+        queue_handshake();
+        std::lock_guard<std::mutex> lock(mutex_);
+        connected_ = true;
+        client_dropped_ = 0;
+        ++stats_.clients;
+    }
+
+    // The sender's thread: waits (at most 10 ms) for a client, for its socket to take more, or
+    // for rows; a client that sends anything, stalls or goes away is closed and the game never
+    // notices.
+    void sender_main() {
+        std::int64_t stop_ms = -1;
+        for (;;) {
+            bool stopping = false;
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                stopping = stop_;
+            }
+            if (stopping && stop_ms < 0)
+                stop_ms = ms_now();
+            const bool busy =
+                client_ != kNoSocket && (sent_ < pending_.size() || out_sent_ < out_size_);
+#if defined(_WIN32)
+            WSAPOLLFD fds[2] = {};
+#else
+            pollfd fds[2] = {};
+#endif
+            fds[0].fd = client_ == kNoSocket ? listen_ : client_;
+            fds[0].events = static_cast<short>(POLLIN | (busy ? POLLOUT : 0));
+#if defined(_WIN32)
+            WSAPoll(fds, 1, stopping ? 1 : 10);
+#else
+            poll(fds, 1, stopping ? 1 : 10);
+#endif
+            if (client_ == kNoSocket) {
+                if (stopping)
+                    return;
+                if (fds[0].revents & POLLIN)
+                    accept_client();
+                continue;
+            }
+            if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+                char junk[64];
+                const auto n = ::recv(client_, junk, sizeof junk, 0);
+                if (n > 0) {
+                    drop_client(&LiveStats::closed_garbage);
+                    continue;
+                }
+                if (n == 0 || !would_block()) {
+                    drop_client(&LiveStats::closed_lost);
+                    continue;
+                }
+            }
+            if (!send_some(pending_.data(), pending_.size(), sent_)) {
+                drop_client(&LiveStats::closed_lost);
+                continue;
+            }
+            if (sent_ == pending_.size()) {
+                pending_.clear();
+                sent_ = 0;
+                for (;;) {
+                    if (out_sent_ == out_size_ && !take_batch())
+                        break;
+                    if (!send_some(out_.data(), out_size_, out_sent_)) {
+                        drop_client(&LiveStats::closed_lost);
+                        break;
+                    }
+                    if (out_sent_ < out_size_)
+                        break;  // the socket is full: poll for room
+                    std::lock_guard<std::mutex> lock(mutex_);
+                    stats_.rows_sent += static_cast<std::int64_t>(out_rows_);
+                    out_rows_ = 0;
+                }
+            }
+            if (client_ == kNoSocket)
+                continue;
+            const bool idle = sent_ == pending_.size() && out_sent_ == out_size_;
+            if (!idle && ms_now() - progress_ms_ > stall_ms_) {
+                drop_client(&LiveStats::closed_stalled);
+                continue;
+            }
+            if (stopping) {
+                bool drained = false;
+                {
+                    std::lock_guard<std::mutex> lock(mutex_);
+                    drained = tail_ == head_;
+                }
+                if (idle && drained && !end_queued_) {
+                    std::string end(8, '\0');
+                    char* p = end.data();
+                    p = wire::put_u32(p, live_v1::kEnd);
+                    wire::put_u32(p, static_cast<std::uint32_t>(trailer_.size()));
+                    pending_ = end + trailer_;
+                    sent_ = 0;
+                    end_queued_ = true;
+                } else if ((idle && end_queued_) || ms_now() - stop_ms > 1000) {
+                    drop_client(nullptr);
+                    return;
+                }
+            }
+        }
+    }
+
+    const std::string clock_;
+    const std::string preamble_;
+    const std::int64_t stall_ms_;
+    Socket listen_ = kNoSocket;
+    std::thread sender_;
+#if defined(_WIN32)
+    bool wsa_started_ = false;
+#endif
+
+    // The sender's thread only.
+    Socket client_ = kNoSocket;
+    std::string pending_;  // handshake or end message being sent
+    std::size_t sent_ = 0;
+    std::vector<char> out_;  // the batch being sent
+    std::size_t out_size_ = 0;
+    std::size_t out_sent_ = 0;
+    std::size_t out_rows_ = 0;
+    std::int64_t progress_ms_ = 0;
+    bool end_queued_ = false;
+
+    // Shared, under mutex_.
+    mutable std::mutex mutex_;
+    std::vector<FrameRecord> queue_;  // rows for the client, allocated once
+    std::size_t head_ = 0;            // rows taken by the sender
+    std::size_t tail_ = 0;            // rows put by take()
+    std::uint64_t client_dropped_ = 0;
+    bool connected_ = false;
+    bool stop_ = false;
+    std::string trailer_;
+    std::string error_;  // why it is not listening
+    LiveStats stats_;
+};
+
 }  // namespace sinks
 
 class Recorder {
@@ -633,10 +1105,18 @@ class Recorder {
             sinks_.push_back(std::make_unique<sinks::FileSink>(options_.path, preamble()));
         if (options_.on_rows)
             sinks_.push_back(std::make_unique<sinks::CallbackSink>(options_.on_rows));
+        if (options_.serve_port >= 0) {
+            auto live = std::make_unique<sinks::LiveSink>(
+                options_.serve_address, options_.serve_port, clock_label(), preamble(),
+                block_rows_ * blocks_, options_.serve_stall_ms);
+            live_ = live.get();
+            sinks_.push_back(std::move(live));
+        }
         for (const auto& sink : sinks_) {
             if (sink->failed())
                 failed_ = true;
         }
+        accepting_ = !sinks_.empty();
         start_ns_ = previous_ns_ = latest_ns_ = now_ns();
         if (streaming && options_.background_writer && !failed_ && !sinks_.empty()) {
             try {
@@ -660,14 +1140,30 @@ class Recorder {
         now = reading(now, next_frame_);
         if (open_)
             commit(now);
-        FrameRecord& r = current_;
-        r = FrameRecord{};
-        r.frame = next_frame_++;
-        r.raw_ns = now - previous_ns_;
-        r.start_ns = now - start_ns_;
+        // The row is written where it will stay: its slot in the ring, when the slot can take
+        // it (a block can only stop being free at a hand-over, so this is checked once a
+        // block), else the spare row, which commit() keeps or drops. Every column is stored
+        // once; no zeroing, no copy.
+        FrameRecord* r = &spare_;
+        if (accepting_ && fill_ < block_rows_ && (fill_ != 0 || block_free()))
+            r = block_ + fill_;
+        row_ = r;
+        const std::int64_t raw = now - previous_ns_;
+        r->frame = next_frame_++;
+        r->start_ns = now - start_ns_;
+        r->raw_ns = raw;
+        r->clamped_ns = raw;
+        r->clamp_lost_ns = 0;
+        r->consumed_ns = raw;
+        r->acc_before_ns = 0;
+        r->steps = 0;
+        r->cap_dropped_ns = 0;
+        r->acc_after_ns = 0;
+        r->alpha = 0.0;
+        r->step_cost_ns = 0;
+        r->render_ns = 0;
+        r->wait_ns = 0;
         previous_ns_ = now;
-        r.clamped_ns = r.raw_ns;
-        r.consumed_ns = r.raw_ns;
         mark_ns_ = now;
         open_ = true;
     }
@@ -675,7 +1171,7 @@ class Recorder {
 
     // What the loop did this frame (the columns clamped_ns to alpha, by name).
     void loop(const LoopFrame& f) {
-        FrameRecord& r = current_;
+        FrameRecord& r = *row_;
         r.clamped_ns = f.clamped_ns == LoopFrame::kSameAsRaw ? r.raw_ns : f.clamped_ns;
         r.clamp_lost_ns = r.raw_ns - r.clamped_ns;
         r.consumed_ns = f.consumed_ns == LoopFrame::kSameAsRaw ? r.clamped_ns : f.consumed_ns;
@@ -689,23 +1185,23 @@ class Recorder {
     // Phase ends: the steps took from begin_frame (or the previous mark) to here; rendering
     // from end_steps to end_render.
     void end_steps(std::int64_t now) {
-        now = reading(now, current_.frame);
-        current_.step_cost_ns += now - mark_ns_;
+        now = reading(now, row_->frame);
+        row_->step_cost_ns += now - mark_ns_;
         mark_ns_ = now;
     }
     void end_steps() { end_steps(now_ns()); }
     void end_render(std::int64_t now) {
-        now = reading(now, current_.frame);
-        current_.render_ns += now - mark_ns_;
+        now = reading(now, row_->frame);
+        row_->render_ns += now - mark_ns_;
         mark_ns_ = now;
     }
     void end_render() { end_render(now_ns()); }
     // Phase times measured by the game itself, added to the frame's columns; the wait is then
     // the one given here instead of the time to the next begin_frame.
     void add_times(const PhaseTimes& t) {
-        current_.step_cost_ns += t.step_cost_ns;
-        current_.render_ns += t.render_ns;
-        current_.wait_ns += t.wait_ns;
+        row_->step_cost_ns += t.step_cost_ns;
+        row_->render_ns += t.render_ns;
+        row_->wait_ns += t.wait_ns;
         explicit_wait_ = true;  // the game measures its own phases
     }
 
@@ -716,7 +1212,7 @@ class Recorder {
     void close(std::int64_t now) {
         if (closed_)
             return;
-        now = reading(now, current_.frame);
+        now = reading(now, row_->frame);
         if (open_ && !failed_) {
             // Closing may wait: the last frame is not dropped for a writer still busy.
             if (fill_ == 0 && handed_ >= blocks_)
@@ -727,6 +1223,7 @@ class Recorder {
             ++dropped_;  // a sink failed: the last frame is lost like the others
         }
         closed_ = true;
+        accepting_ = false;
         hand_over();
         if (writer_.joinable()) {
             {
@@ -788,22 +1285,39 @@ class Recorder {
     // Whether a writer thread is running (false without background_writer, with
     // flush_every = 0, when the file could not be opened, and after close()).
     bool has_writer_thread() const { return writer_.joinable(); }
+    // The live stream: the port it listens on (0 when not serving), why it could not listen
+    // ("" otherwise), and what it did.
+    int serving_port() const { return live_ ? live_->stats().port : 0; }
+    std::string serve_error() const { return live_ ? live_->error() : std::string(); }
+    LiveStats live_stats() const { return live_ ? live_->stats() : LiveStats{}; }
 
   private:
     // The loop's thread: the row goes into the block being filled, unless that block is full
     // (flush_every = 0) or the writer has not yet written what it held before (a ring lap
     // behind): then the frame is dropped and counted, and the loop never waits.
     void commit(std::int64_t now) {
+        FrameRecord* const r = row_;
         if (!explicit_wait_)
-            current_.wait_ns = now - mark_ns_;
+            r->wait_ns = now - mark_ns_;
         explicit_wait_ = false;
         open_ = false;
-        // Nowhere to go (no sink, or close() has run): nothing can be kept.
-        if (closed_ || sinks_.empty() || fill_ == block_rows_ || (fill_ == 0 && !block_free())) {
-            ++dropped_;
-            return;
+        if (r != &spare_) {
+            // Written in place. A block that began free stays free (only a hand-over takes
+            // one), except that a sink may have failed since: then it is dropped as before.
+            if (fill_ == 0 && failed_.load(std::memory_order_relaxed)) {
+                ++dropped_;
+                return;
+            }
+        } else {
+            // The frame began where it could not be kept; it may be kept now (the writer freed
+            // the block meanwhile, or close() waited for it). Nowhere to go (no sink, close()
+            // has run, the block is full with flush_every = 0): dropped.
+            if (!accepting_ || fill_ == block_rows_ || (fill_ == 0 && !block_free())) {
+                ++dropped_;
+                return;
+            }
+            block_[fill_] = spare_;
         }
-        block_[fill_] = current_;
         ++fill_;
         ++recorded_;
         if (fill_ == block_rows_ && options_.flush_every > 0)
@@ -849,6 +1363,12 @@ class Recorder {
         ++handed_;
         fill_ = 0;
         block_ = rows_.data() + (handed_ % blocks_) * block_rows_;  // once a block, not a frame
+        if (open_ && row_ != &spare_) {
+            // flush() mid-frame: the open frame's slot went with the block; its commit decides
+            // where it goes now.
+            spare_ = *row_;
+            row_ = &spare_;
+        }
     }
 
     void wait_written(std::uint64_t blocks) {
@@ -899,11 +1419,15 @@ class Recorder {
             lost_rows_.fetch_add(static_cast<std::int64_t>(lost), std::memory_order_release);
     }
 
+    std::string clock_label() const {
+        return !options_.clock_name.empty() ? options_.clock_name
+               : options_.clock_ns          ? "custom"
+                                            : "monotonic";
+    }
+
     std::string preamble() const {
         trace_v1::Preamble p;
-        p.clock = !options_.clock_name.empty() ? options_.clock_name
-                  : options_.clock_ns          ? "custom"
-                                               : "monotonic";
+        p.clock = clock_label();
         p.policy = options_.policy;
         p.dt_ns = options_.dt_ns;
         p.clamp_ns = options_.clamp_ns;
@@ -924,11 +1448,14 @@ class Recorder {
     // The destinations, in the order they take each block (file first). Called by the writing
     // thread, created and finished on the loop's thread while no writer runs.
     std::vector<std::unique_ptr<sinks::Sink>> sinks_;
+    sinks::LiveSink* live_ = nullptr;  // the live sink among them, if any
 
     // The loop's thread only.
-    FrameRecord current_;
-    std::size_t fill_ = 0;      // rows in the block being filled
-    std::uint64_t handed_ = 0;  // blocks handed over; the one being filled has this number
+    FrameRecord spare_;           // the row of a frame begun where no slot could take it
+    FrameRecord* row_ = &spare_;  // the row of the frame being recorded (a slot, or spare_)
+    bool accepting_ = false;      // a sink exists and close() has not run
+    std::size_t fill_ = 0;        // rows in the block being filled
+    std::uint64_t handed_ = 0;    // blocks handed over; the one being filled has this number
     std::int64_t start_ns_ = 0;
     std::int64_t previous_ns_ = 0;
     std::int64_t mark_ns_ = 0;
@@ -994,7 +1521,8 @@ struct RecorderOptions {
     detail::Ignored path = {}, on_rows = {}, capacity = {}, flush_every = {},
                     background_writer = {}, clock_ns = {}, clock_name = {}, policy = {}, dt_ns = {},
                     clamp_ns = {}, max_steps = {}, timescale = {}, machine = {},
-                    write_start_time = {}, metadata = {};
+                    write_start_time = {}, metadata = {}, serve_port = {}, serve_address = {},
+                    serve_stall_ms = {};
     void describe_loop(const FixedStepConfig&, const char* = nullptr) {}
 };
 
@@ -1024,6 +1552,8 @@ class Recorder {
     bool ok() const { return true; }
     std::int64_t start_ns() const { return 0; }
     bool has_writer_thread() const { return false; }
+    int serving_port() const { return 0; }
+    LiveStats live_stats() const { return {}; }
 };
 
 using FixedStep = loopscope::detail::BasicFixedStep<Recorder>;

@@ -5,12 +5,16 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <ctime>
+#include <memory>
+#include <thread>
 #include <vector>
 
 #include "core/loop_engine.hpp"
 #include "core/loop_scenarios.hpp"
 #include "loopscope/recorder.hpp"
 #include "probes/timer_waits.hpp"
+#include "tests/bench/stream_reader.hpp"
 
 namespace loopscope {
 namespace {
@@ -119,8 +123,9 @@ void catch_up(benchmark::State& state, const Recorder& rec) {
 // is a second sink, after the file). The hand-overs are counted down here rather than asked of
 // the recorder, so that the loop's bookkeeping is a decrement and a branch, as in the empty
 // loops below.
-template <class Frame>
-void run_recorder_bench(benchmark::State& state, RecorderOptions o, Frame frame) {
+template <class Frame, class Started = void (*)(Recorder&)>
+void run_recorder_bench(
+    benchmark::State& state, RecorderOptions o, Frame frame, Started started = [](Recorder&) {}) {
     const bool overlap = state.range(0) != 0;
     const bool callback_only = state.range(1) != 0;
     std::int64_t writer_ns = 0;
@@ -133,6 +138,7 @@ void run_recorder_bench(benchmark::State& state, RecorderOptions o, Frame frame)
         writer_ns = thread_cpu_ns();
     };
     Recorder rec(o);
+    started(rec);
     const auto block = static_cast<std::int64_t>(o.flush_every);
     // begin_frame of frame k commits frame k - 1: the block fills at k = block, 2 x block, ...
     std::int64_t to_hand_over = block + 1;
@@ -151,6 +157,10 @@ void run_recorder_bench(benchmark::State& state, RecorderOptions o, Frame frame)
     state.SetLabel(std::string(callback_only ? "callback sink" : "file sink") +
                    (overlap ? ", writer busy alongside" : ", writer idle"));
     state.counters["dropped"] = static_cast<double>(rec.dropped_frames());
+    if (o.serve_port >= 0) {
+        state.counters["live_sent"] = static_cast<double>(rec.live_stats().rows_sent);
+        state.counters["live_dropped"] = static_cast<double>(rec.live_stats().rows_dropped);
+    }
     if (rec.recorded_frames() > 0 && o.background_writer) {
         state.counters["writer_cpu_ns"] =
             static_cast<double>(writer_ns) / static_cast<double>(rec.recorded_frames());
@@ -255,17 +265,22 @@ void BM_RecorderFrameOwnClock(benchmark::State& state) {
 }
 BENCHMARK(BM_RecorderFrameOwnClock)->ArgsProduct({{0, 1}, {0, 1}});
 
-// The game passes its own clock reading: the recorder's cost beyond that read.
-void BM_RecorderFrameGivenTime(benchmark::State& state) {
-    std::int64_t now = 0;
-    run_recorder_bench(state, bench_options(), [&](Recorder& rec) {
+// One frame of a game that passes its own clock reading (a 144 Hz frame later than the last).
+auto given_time_frame(std::int64_t& now) {
+    return [&now](Recorder& rec) {
         now += 6'944'444;
         rec.begin_frame(now);
         rec.loop({.acc_before_ns = 8'000'000,
                   .steps = now & 1,
                   .acc_after_ns = 1'000'000,
                   .alpha = 0.06});
-    });
+    };
+}
+
+// The game passes its own clock reading: the recorder's cost beyond that read.
+void BM_RecorderFrameGivenTime(benchmark::State& state) {
+    std::int64_t now = 0;
+    run_recorder_bench(state, bench_options(), given_time_frame(now));
 }
 BENCHMARK(BM_RecorderFrameGivenTime)->ArgsProduct({{0, 1}, {0, 1}});
 
@@ -275,14 +290,7 @@ void BM_RecorderFrameGivenTimeLoopThreadWriter(benchmark::State& state) {
     RecorderOptions o = bench_options();
     o.background_writer = false;
     std::int64_t now = 0;
-    run_recorder_bench(state, o, [&](Recorder& rec) {
-        now += 6'944'444;
-        rec.begin_frame(now);
-        rec.loop({.acc_before_ns = 8'000'000,
-                  .steps = now & 1,
-                  .acc_after_ns = 1'000'000,
-                  .alpha = 0.06});
-    });
+    run_recorder_bench(state, o, given_time_frame(now));
 }
 BENCHMARK(BM_RecorderFrameGivenTimeLoopThreadWriter)->Args({0, 0});
 
@@ -297,6 +305,45 @@ void BM_RecorderFrameWithPhases(benchmark::State& state) {
     });
 }
 BENCHMARK(BM_RecorderFrameWithPhases)->Args({0, 0})->Args({1, 0});
+
+// The live sink (with the callback that reads the writer's CPU time): range 0 as above (writer
+// idle / busy alongside), range 2: 0 = no client connected (the sender idle, the rows dropped
+// and counted), 1 = a client reading everything (the sender busy shipping every row). Reports
+// the bytes per frame on the wire and the sender's CPU time per row: the process's CPU time less
+// that of the loop's thread, the writer and the reading client.
+void BM_RecorderFrameGivenTimeLive(benchmark::State& state) {
+    const bool client = state.range(2) != 0;
+    RecorderOptions o = bench_options();
+    o.serve_port = 0;
+    o.serve_stall_ms = 60'000;
+    std::unique_ptr<bench::StreamReader> reader;
+    std::int64_t now = 0;
+    const std::int64_t process_start_ns = bench::process_cpu_ns();
+    const std::int64_t loop_start_ns = thread_cpu_ns();
+    std::int64_t bytes = 0, writer_cpu_ns = 0;
+    run_recorder_bench(state, o, given_time_frame(now), [&](Recorder& rec) {
+        if (!client)
+            return;
+        reader = std::make_unique<bench::StreamReader>(rec.serving_port());
+        while (rec.live_stats().clients == 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    // run_recorder_bench closed the recorder: the client has everything.
+    if (reader) {
+        bytes = reader->finish();
+        const std::int64_t other_ns = thread_cpu_ns() - loop_start_ns + reader->cpu_ns();
+        writer_cpu_ns = static_cast<std::int64_t>(state.counters["writer_cpu_ns"].value *
+                                                  static_cast<double>(state.iterations()));
+        const double rows_sent = std::max(1.0, state.counters["live_sent"].value);
+        const double sender_ns = static_cast<double>(bench::process_cpu_ns() - process_start_ns -
+                                                     other_ns - writer_cpu_ns);
+        state.counters["bytes_per_frame"] = static_cast<double>(bytes) / rows_sent;
+        state.counters["sender_cpu_ns"] = sender_ns / rows_sent;
+    }
+    state.SetLabel(std::string(client ? "live sink, client reading" : "live sink, no client") +
+                   (state.range(0) ? ", writer busy alongside" : ", writer idle"));
+}
+BENCHMARK(BM_RecorderFrameGivenTimeLive)->ArgsProduct({{0, 1}, {1}, {0, 1}});
 
 }  // namespace
 }  // namespace loopscope

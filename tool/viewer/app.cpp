@@ -25,6 +25,7 @@
 #include "tool/viewer/live_panel.hpp"
 #include "tool/viewer/panels.hpp"
 #include "tool/viewer/probe_panel.hpp"
+#include "tool/viewer/remote_panel.hpp"
 #include "tool/viewer/screenshot.hpp"
 #include "tool/viewer/viewer.hpp"
 #include "tool/viewer/window.hpp"
@@ -66,9 +67,19 @@ class App {
         for (const std::string& path : options.files) {
             add(load_document(path, options.process));
         }
+        if (!options.connect.empty()) {
+            game_ = std::make_unique<RemoteGame>(options.connect);
+        }
     }
 
     bool live_shown() const { return live_shown_; }
+    // Headless: what the game's tab received, for the tests.
+    void print_game_summary() const {
+        if (game_) {
+            fmt::print("connect: {} frames received from {}\n", game_->frames(), options_.connect);
+            std::fflush(stdout);
+        }
+    }
     // A probe run is under way (or its results are still to be shown).
     bool probes_busy() const { return probes_.busy(); }
     bool save_probe_tables(const std::string& path) const { return probes_.save_tables(path); }
@@ -101,6 +112,9 @@ class App {
         if (live_shown_) {
             live_.tick();
         }
+        if (game_) {
+            game_->poll();
+        }
     }
 
     void draw(int frame_index) {
@@ -120,6 +134,10 @@ class App {
                 return frame_index == 0 && options_.first_tab == tab ? ImGuiTabItemFlags_SetSelected
                                                                      : ImGuiTabItemFlags_None;
             };
+            if (game_ && ImGui::BeginTabItem("Game (live)", nullptr, flags(ViewerTab::game))) {
+                game_->draw();
+                ImGui::EndTabItem();
+            }
             if (ImGui::BeginTabItem("Captures", nullptr, flags(ViewerTab::captures))) {
                 draw_captures();
                 ImGui::EndTabItem();
@@ -344,6 +362,7 @@ class App {
     std::array<char, 512> report_path_{"report.json"};
     std::string save_message_;
     LiveRun live_;
+    std::unique_ptr<RemoteGame> game_;  // view --connect
     LoopsDemo demo_;
     ProbePanel probes_;
     bool log_ = false;  // headless: print what the scripted input did on standard output
@@ -409,6 +428,7 @@ int run_viewer(const ViewerOptions& options) {
                 !app.save_probe_tables(options.save_probe_tables_path)) {
                 exit_code = kExitFailure;
             }
+            app.print_game_summary();
             write_back_buffer_png(options.screenshot_path, window.drawable_width(),
                                   window.drawable_height());
             break;

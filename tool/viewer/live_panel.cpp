@@ -235,28 +235,7 @@ void LiveRun::draw() {
 
     ImGui::Separator();
     ImGui::Text("frames %zu   time %.1f s", doc_.frames(), doc_.end_ns() / 1e9);
-    if (const LoopFigures* f =
-            doc_.report && doc_.report->loop_figures ? &*doc_.report->loop_figures : nullptr) {
-        ImGui::Text("steps/frame max %lld   guards: clamp %lld, cap %lld frames",
-                    static_cast<long long>(f->max_steps_per_frame),
-                    static_cast<long long>(f->clamp_frames), static_cast<long long>(f->cap_frames));
-        if (f->onset_frame) {
-            ImGui::TextColored(ImVec4(1.0f, 0.35f, 1.0f, 1.0f), "%s from frame %lld",
-                               std::string(loop_state_name(f->state)).c_str(),
-                               static_cast<long long>(*f->onset_frame));
-            if (f->slow_motion_factor) {
-                ImGui::Text("slow motion: %.3f x real time", *f->slow_motion_factor);
-            }
-        } else {
-            ImGui::Text("verdict: %s", std::string(loop_state_name(f->state)).c_str());
-        }
-        ImGui::TextWrapped("cause: %s", f->cause.c_str());
-        if (f->headroom_ns) {
-            ImGui::TextWrapped("headroom: %s per step (%s)",
-                               format_ms(std::llround(*f->headroom_ns)).c_str(),
-                               f->headroom_formula.c_str());
-        }
-    }
+    draw_loop_verdict(doc_);
     if (work_capped_frames_ > 0) {
         ImGui::TextWrapped("%lld frames hit the harness's 1 s limit of busy work per frame",
                            static_cast<long long>(work_capped_frames_));
@@ -294,17 +273,7 @@ void LiveRun::draw() {
 
     ImGui::SameLine();
     ImGui::BeginChild("##live_graphs", ImVec2(0, 0), false);
-    if (view_.follow) {
-        const double span = view_.t1_ns - view_.t0_ns;
-        view_.t1_ns = static_cast<double>(doc_.end_ns()) + span * 0.02;
-        view_.t0_ns = view_.t1_ns - span;
-    }
-    ImGui::Checkbox("follow", &view_.follow);
-    ImGui::SameLine();
-    Document* docs[] = {&doc_};
-    const float h = ImGui::GetContentRegionAvail().y;
-    draw_frame_time_graph(docs, &doc_, view_, settings_, h * 0.4f);
-    draw_loop_graphs(doc_, view_, h * 0.17f);
+    draw_growing_document_graphs(doc_, view_, settings_, 0.4f, 0.17f);
     ImGui::EndChild();
 }
 

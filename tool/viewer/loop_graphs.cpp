@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/units.hpp"
 #include "tool/viewer/panels.hpp"
 
 namespace loopscope {
@@ -91,6 +92,46 @@ void draw_loop_graphs(const Document& doc, TimeView& view, float height_each) {
     draw_one(doc, view, height_each, acc, false, dt_ms, "dt");
     draw_one(doc, view, height_each, steps, false, 0.0, "");
     draw_one(doc, view, height_each, alpha, true, 0.0, "");
+}
+
+void draw_loop_verdict(const Document& doc) {
+    if (const LoopFigures* f =
+            doc.report && doc.report->loop_figures ? &*doc.report->loop_figures : nullptr) {
+        ImGui::Text("steps/frame max %lld   guards: clamp %lld, cap %lld frames",
+                    static_cast<long long>(f->max_steps_per_frame),
+                    static_cast<long long>(f->clamp_frames), static_cast<long long>(f->cap_frames));
+        if (f->onset_frame) {
+            ImGui::TextColored(ImVec4(1.0f, 0.35f, 1.0f, 1.0f), "%s from frame %lld",
+                               std::string(loop_state_name(f->state)).c_str(),
+                               static_cast<long long>(*f->onset_frame));
+            if (f->slow_motion_factor) {
+                ImGui::Text("slow motion: %.3f x real time", *f->slow_motion_factor);
+            }
+        } else {
+            ImGui::Text("verdict: %s", std::string(loop_state_name(f->state)).c_str());
+        }
+        ImGui::TextWrapped("cause: %s", f->cause.c_str());
+        if (f->headroom_ns) {
+            ImGui::TextWrapped("headroom: %s per step (%s)",
+                               format_ms(std::llround(*f->headroom_ns)).c_str(),
+                               f->headroom_formula.c_str());
+        }
+    }
+}
+
+void draw_growing_document_graphs(Document& doc, TimeView& view, GraphSettings& settings,
+                                  float frame_time_share, float loop_share_each) {
+    if (view.follow) {
+        const double span = view.t1_ns - view.t0_ns;
+        view.t1_ns = static_cast<double>(doc.end_ns()) + span * 0.02;
+        view.t0_ns = view.t1_ns - span;
+    }
+    ImGui::Checkbox("follow", &view.follow);
+    ImGui::SameLine();
+    Document* docs[] = {&doc};
+    const float h = ImGui::GetContentRegionAvail().y;
+    draw_frame_time_graph(docs, &doc, view, settings, h * frame_time_share);
+    draw_loop_graphs(doc, view, h * loop_share_each);
 }
 
 }  // namespace loopscope

@@ -29,6 +29,16 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
 // instead when the document has no loop columns.
 void draw_loop_graphs(const Document& doc, TimeView& view, float height_each);
 
+// The loop verdict of a document's report (state, onset, slow motion, cause, headroom) as text;
+// nothing when the report has no loop figures.
+void draw_loop_verdict(const Document& doc);
+
+// The graphs of a document that grows while shown (the live run, a game live): a "follow"
+// checkbox (the time axis follows the newest frame), the frame-time graph and the loop graphs,
+// with the given shares of the height left.
+void draw_growing_document_graphs(Document& doc, TimeView& view, GraphSettings& settings,
+                                  float frame_time_share, float loop_share_each);
+
 // Frame-time histogram and percentile curve of every shown document, side by side.
 void draw_histogram_panel(std::span<Document* const> docs, const GraphSettings& settings,
                           float height);

@@ -12,12 +12,13 @@
 
 namespace loopscope {
 
-enum class ViewerTab { captures, live, demo, probes };
+enum class ViewerTab { captures, live, demo, probes, game };
 
 struct ViewerOptions {
     std::vector<std::string> files;      // traces and captures to open
     std::string process;                 // stream to read from each capture ("" = most frames)
     std::vector<std::string> scenarios;  // built-in loop scenarios to run virtually and show
+    std::string connect;                 // HOST:PORT of a game serving its frames live ("" = none)
     ViewerTab first_tab = ViewerTab::captures;
     bool start_probes = false;    // run the quick clock and timer probes at once (probe tab)
     LoopConfig live_config;       // the live harness's starting knobs

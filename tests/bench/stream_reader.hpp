@@ -1,0 +1,27 @@
+// A client of the recorder's live stream for the benchmarks, and the process's CPU clock: per
+// OS (stream_reader_linux.cpp).
+#pragma once
+
+#include <cstdint>
+#include <thread>
+
+namespace loopscope::bench {
+
+// A viewer of the live stream: a thread that connects to 127.0.0.1:port and reads everything
+// until the game closes, counting the bytes and its own CPU time.
+class StreamReader {
+  public:
+    explicit StreamReader(int port);
+    std::int64_t finish();  // after the recorder closed: joins, returns the bytes received
+    std::int64_t cpu_ns() const { return cpu_ns_; }
+
+  private:
+    std::thread thread_;
+    std::int64_t bytes_ = 0;
+    std::int64_t cpu_ns_ = 0;
+};
+
+// The CPU time of the whole process, every thread's.
+std::int64_t process_cpu_ns();
+
+}  // namespace loopscope::bench

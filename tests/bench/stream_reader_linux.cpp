@@ -1,0 +1,48 @@
+// The benchmarks' live-stream client and process CPU clock on Linux (see stream_reader.hpp).
+#include "tests/bench/stream_reader.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <vector>
+
+namespace loopscope::bench {
+
+namespace {
+std::int64_t cpu_clock_ns(clockid_t clock) {
+    timespec ts{};
+    clock_gettime(clock, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+}  // namespace
+
+StreamReader::StreamReader(int port) {
+    thread_ = std::thread([this, port] {
+        const int fd = socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(static_cast<std::uint16_t>(port));
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+            std::vector<char> buffer(1 << 16);
+            for (ssize_t n; (n = recv(fd, buffer.data(), buffer.size(), 0)) > 0;)
+                bytes_ += n;
+        }
+        ::close(fd);
+        cpu_ns_ = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    });
+}
+
+std::int64_t StreamReader::finish() {
+    thread_.join();
+    return bytes_;
+}
+
+std::int64_t process_cpu_ns() {
+    return cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+}  // namespace loopscope::bench

@@ -1,0 +1,193 @@
+// The live stream's client (see live_client.hpp; the format is in docs/live.md). The sockets
+// are the OS's, behind tool/live_socket.hpp.
+#include "tool/live_client.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "common/errors.hpp"
+#include "tool/live_socket.hpp"
+
+namespace loopscope {
+
+namespace {
+
+std::uint32_t get_u32(const char* p) {
+    std::uint32_t v = 0;
+    for (int i = 3; i >= 0; --i)
+        v = (v << 8) | static_cast<unsigned char>(p[i]);
+    return v;
+}
+std::uint64_t get_u64(const char* p) {
+    std::uint64_t v = 0;
+    for (int i = 7; i >= 0; --i)
+        v = (v << 8) | static_cast<unsigned char>(p[i]);
+    return v;
+}
+
+// One row off the wire, a column a line in FrameRecord's order (as the trace reader takes the
+// text columns: the same shape on purpose, each names its columns).
+FrameRecord get_row(const char* p) {
+    const auto at = [p](int column) { return static_cast<std::int64_t>(get_u64(p + 8 * column)); };
+    FrameRecord r;
+    r.frame = at(0);
+    r.start_ns = at(1);
+    r.raw_ns = at(2);
+    r.clamped_ns = at(3);
+    r.clamp_lost_ns = at(4);
+    r.consumed_ns = at(5);
+    r.acc_before_ns = at(6);
+    r.steps = at(7);
+    r.cap_dropped_ns = at(8);
+    r.acc_after_ns = at(9);
+    const std::uint64_t alpha_bits = get_u64(p + 8 * 10);
+    std::memcpy(&r.alpha, &alpha_bits, sizeof r.alpha);
+    r.step_cost_ns = at(11);
+    r.render_ns = at(12);
+    r.wait_ns = at(13);
+    return r;
+}
+
+// Strings in the handshake are at most this long: a peer that claims more is not a game.
+constexpr std::uint32_t kMaxTextBytes = 1 << 20;
+
+}  // namespace
+
+void parse_host_port(const std::string& text, const std::string& option, std::string& host,
+                     int& port) {
+    const auto colon = text.rfind(':');
+    const auto bad = [&] {
+        return UsageError(option + ": expected HOST:PORT (e.g. 127.0.0.1:7777), got '" + text +
+                          "'");
+    };
+    if (colon == std::string::npos || colon == 0 || colon + 1 == text.size())
+        throw bad();
+    host = text.substr(0, colon);
+    port = 0;
+    for (std::size_t i = colon + 1; i < text.size(); ++i) {
+        if (text[i] < '0' || text[i] > '9' || port > 65535)
+            throw bad();
+        port = port * 10 + (text[i] - '0');
+    }
+    if (port < 1 || port > 65535)
+        throw bad();
+}
+
+LiveClient::LiveClient(const std::string& host_port, int timeout_ms) : where_(host_port) {
+    std::string host;
+    int port = 0;
+    parse_host_port(host_port, "--connect", host, port);
+    socket_ = live_socket::connect_to(host, port);
+    if (socket_ == live_socket::kNone) {
+        throw InputError(where_,
+                         "cannot connect: no game is serving its frames there (start "
+                         "it with a serve port, e.g. example_game_loop --serve PORT)");
+    }
+
+    // The handshake: magic, version, row size, clock, preamble.
+    const auto need = [&](std::size_t bytes) {
+        while (buffer_.size() - used_ < bytes) {
+            if (!fill(timeout_ms))
+                throw InputError(where_, "the game closed the connection during the handshake");
+        }
+    };
+    need(8);
+    if (std::memcmp(buffer_.data(), live_v1::kMagic, 8) != 0)
+        throw InputError(where_, "not a loopscope live stream (the first bytes are not its magic)");
+    need(16);
+    const std::uint32_t version = get_u32(buffer_.data() + 8);
+    if (version != live_v1::kVersion) {
+        throw InputError(where_, fmt::format("live stream protocol version {}, this loopscope "
+                                             "reads version {}: use a matching loopscope",
+                                             version, live_v1::kVersion));
+    }
+    if (get_u32(buffer_.data() + 12) != live_v1::kRowBytes)
+        throw InputError(where_, "live stream rows of an unexpected size");
+    used_ = 16;
+    const auto text = [&](std::string& out) {
+        need(4);
+        const std::uint32_t size = get_u32(buffer_.data() + used_);
+        if (size > kMaxTextBytes)
+            throw InputError(where_, "live stream handshake text too long");
+        used_ += 4;
+        need(size);
+        out.assign(buffer_.data() + used_, size);
+        used_ += size;
+    };
+    text(clock_);
+    text(preamble_);
+}
+
+LiveClient::~LiveClient() {
+    live_socket::close(socket_);
+}
+
+bool LiveClient::fill(int timeout_ms) {
+    if (!open_)
+        return false;
+    char chunk[65536];
+    const long n = live_socket::receive(socket_, chunk, sizeof chunk, timeout_ms);
+    if (n == 0)
+        return true;  // nothing yet
+    if (n < 0) {
+        open_ = false;
+        return false;
+    }
+    if (used_ > 0 && used_ == buffer_.size()) {
+        buffer_.clear();
+        used_ = 0;
+    } else if (used_ > (1u << 20)) {
+        buffer_.erase(0, used_);
+        used_ = 0;
+    }
+    buffer_.append(chunk, static_cast<std::size_t>(n));
+    bytes_received_ += n;
+    return true;
+}
+
+bool LiveClient::read(std::vector<FrameRecord>& rows, int timeout_ms) {
+    if (ended_cleanly_)
+        return false;
+    const bool alive = fill(timeout_ms);
+    // Every whole message received so far.
+    for (;;) {
+        const std::size_t left = buffer_.size() - used_;
+        if (left < 8)
+            break;
+        const char* p = buffer_.data() + used_;
+        const std::uint32_t type = get_u32(p);
+        if (type == live_v1::kBatch) {
+            if (left < live_v1::kBatchHeaderBytes)
+                break;
+            const std::uint32_t n = get_u32(p + 4);
+            if (n > live_v1::kMaxBatchRows)
+                throw InputError(where_, fmt::format("live stream batch of {} rows (at most {})", n,
+                                                     live_v1::kMaxBatchRows));
+            const std::size_t bytes =
+                live_v1::kBatchHeaderBytes + std::size_t{n} * live_v1::kRowBytes;
+            if (left < bytes)
+                break;
+            dropped_for_client_ = get_u64(p + 8);
+            dropped_total_ = get_u64(p + 16);
+            for (std::uint32_t i = 0; i < n; ++i)
+                rows.push_back(get_row(p + live_v1::kBatchHeaderBytes + i * live_v1::kRowBytes));
+            used_ += bytes;
+        } else if (type == live_v1::kEnd) {
+            const std::uint32_t size = get_u32(p + 4);
+            if (size > kMaxTextBytes)
+                throw InputError(where_, "live stream end message too long");
+            if (left < 8 + std::size_t{size})
+                break;
+            trailer_.assign(p + 8, size);
+            used_ += 8 + size;
+            ended_cleanly_ = true;
+            return false;
+        } else {
+            throw InputError(where_, fmt::format("live stream message of unknown type {}", type));
+        }
+    }
+    return alive;
+}
+
+}  // namespace loopscope

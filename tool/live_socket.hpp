@@ -1,0 +1,21 @@
+// The live client's TCP socket, one file per OS (live_socket_linux.cpp: BSD sockets;
+// live_socket_windows.cpp: Winsock 2), so that tool/live_client.cpp stays portable.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace loopscope::live_socket {
+
+inline constexpr std::intptr_t kNone = -1;
+
+// A connected socket to HOST:PORT (a name or an address, IPv4 or IPv6), or kNone.
+std::intptr_t connect_to(const std::string& host, int port);
+// Waits up to timeout_ms for data and receives up to `size` bytes: the count, 0 when nothing
+// came in time, -1 when the peer closed the connection or it failed.
+long receive(std::intptr_t socket, char* buffer, std::size_t size, int timeout_ms);
+// Closes it (kNone: nothing to do).
+void close(std::intptr_t socket);
+
+}  // namespace loopscope::live_socket
