@@ -7,8 +7,10 @@
 #include <cmath>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
+#include <utility>
 
 #include "core/figures.hpp"
 #include "core/frame_stats.hpp"
@@ -85,6 +87,26 @@ void draw_block_starts(std::size_t n, std::size_t block, std::uint64_t& state, O
 
 }  // namespace
 
+namespace {
+
+// Appends one resample's blocks to `out`, the last one cut so that `out` gains N frames, and
+// calls on_block(start, length) for each. block_resample and the comparison's resamples both
+// go through here, so they are the same resample.
+template <class OnBlock>
+void append_blocks(std::span<const std::int64_t> frame_ns, std::size_t block, std::uint64_t& state,
+                   std::vector<std::int64_t>& out, OnBlock on_block) {
+    const std::size_t n = frame_ns.size();
+    const std::size_t first = out.size();
+    draw_block_starts(n, block, state, [&](std::size_t start) {
+        const std::size_t length = std::min(block, n - (out.size() - first));
+        out.insert(out.end(), frame_ns.begin() + static_cast<std::ptrdiff_t>(start),
+                   frame_ns.begin() + static_cast<std::ptrdiff_t>(start + length));
+        on_block(start, length);
+    });
+}
+
+}  // namespace
+
 std::vector<std::int64_t> block_resample(std::span<const std::int64_t> frame_ns, std::size_t block,
                                          std::uint64_t& state) {
     const std::size_t n = frame_ns.size();
@@ -92,12 +114,8 @@ std::vector<std::int64_t> block_resample(std::span<const std::int64_t> frame_ns,
     if (n == 0)
         return out;
     block = std::clamp<std::size_t>(block, 1, n);
-    out.reserve(n + block);
-    draw_block_starts(n, block, state, [&](std::size_t start) {
-        out.insert(out.end(), frame_ns.begin() + static_cast<std::ptrdiff_t>(start),
-                   frame_ns.begin() + static_cast<std::ptrdiff_t>(start + block));
-    });
-    out.resize(n);
+    out.reserve(n);
+    append_blocks(frame_ns, block, state, out, [](std::size_t, std::size_t) {});
     return out;
 }
 
@@ -136,6 +154,81 @@ struct CadenceResampling {
     std::span<const std::int64_t> a, b;
     std::size_t block_a = 0, block_b = 0;
     std::vector<std::uint64_t> state_a, state_b;
+};
+
+// A series prepared for resampling without sorting. Every figure but the order-dependent ones
+// (stutter, hitches, variation) needs a resample's values in ascending order, and sorting a
+// million of them for each of 200 resamples was most of a comparison's time. A resample is
+// made of the series' own frames, each taken some number of times (the blocks that cover it):
+// walking the series' values in ascending order, sorted once here, and writing each as many
+// times as it was taken gives the resample in ascending order, the very values a sort would
+// give, in one pass.
+class SortedResampler {
+  public:
+    SortedResampler(std::span<const std::int64_t> frame_ns, std::size_t block)
+        : frame_ns_(frame_ns),
+          block_(frame_ns.empty() ? 0 : std::clamp<std::size_t>(block, 1, frame_ns.size())) {
+        ascending_.resize(frame_ns.size());
+        for (std::size_t i = 0; i < frame_ns.size(); ++i)
+            ascending_[i] = {frame_ns[i], i};
+        std::sort(ascending_.begin(), ascending_.end(),
+                  [](const Entry& x, const Entry& y) { return x.value_ns < y.value_ns; });
+    }
+
+    // Scratch that one thread reuses from resample to resample.
+    struct Buffers {
+        std::vector<std::int64_t> resample;  // in the order drawn
+        std::vector<std::int64_t> sorted;    // the same values, ascending
+        // Per frame of the series, how often it was drawn: at most the ceil(N / b) blocks, which
+        // 32 bits hold for any series that fits in memory; half the size keeps more in cache.
+        std::vector<std::uint32_t> taken;
+    };
+
+    // The resample block_resample draws from `state`, into b.resample, and its values ascending
+    // into b.sorted.
+    void draw(std::uint64_t state, Buffers& b) const {
+        const std::size_t n = frame_ns_.size();
+        b.resample.clear();
+        b.sorted.clear();
+        if (n == 0)
+            return;
+        // taken[] as differences first: +1 where a block starts, -1 just past its end.
+        b.taken.assign(n + 1, 0);
+        append_blocks(frame_ns_, block_, state, b.resample,
+                      [&](std::size_t start, std::size_t length) {
+                          ++b.taken[start];
+                          --b.taken[start + length];  // unsigned: wraps, and the sums unwrap it
+                      });
+        std::uint32_t running = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            running += b.taken[i];
+            b.taken[i] = running;
+        }
+        // Most frames are drawn 0, 1 or 2 times: four copies are written unconditionally (the
+        // buffer has room past its end) and the pointer advances by the count, so the loop has
+        // no branch to mispredict but for the rare frame drawn more often.
+        b.sorted.resize(n + kUnconditionalCopies);
+        std::int64_t* out = b.sorted.data();
+        for (const Entry& e : ascending_) {
+            const std::uint32_t times = b.taken[e.index];
+            for (std::size_t k = 0; k < kUnconditionalCopies; ++k)
+                out[k] = e.value_ns;
+            for (std::uint32_t k = kUnconditionalCopies; k < times; ++k)
+                out[k] = e.value_ns;
+            out += times;
+        }
+        b.sorted.resize(n);
+    }
+
+  private:
+    struct Entry {
+        std::int64_t value_ns;
+        std::size_t index;  // into the series
+    };
+    static constexpr std::uint32_t kUnconditionalCopies = 4;
+    std::span<const std::int64_t> frame_ns_;
+    std::size_t block_;
+    std::vector<Entry> ascending_;
 };
 
 const std::vector<std::int64_t>& intervals_of(const CaptureReport& r, Cadence c) {
@@ -203,33 +296,40 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
         (which == Cadence::application ? c.block_application_b : c.block_displayed_b) = cr.block_b;
     }
 
+    const SortedResampler resampler_a(frames_a, c.block_a);
+    const SortedResampler resampler_b(frames_b, c.block_b);
+    std::array<std::optional<std::pair<SortedResampler, SortedResampler>>, 2> cadence_resamplers;
+    for (std::size_t i = 0; i < cadences.size(); ++i) {
+        if (!cadences[i].state_a.empty()) {
+            cadence_resamplers[i].emplace(SortedResampler(cadences[i].a, cadences[i].block_a),
+                                          SortedResampler(cadences[i].b, cadences[i].block_b));
+        }
+    }
+
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
     std::mutex failure_mutex;
     std::exception_ptr failure;
     auto work = [&](bool report) {
         try {
+            SortedResampler::Buffers ba, bb;
             for (std::size_t k = next++; k < resamples; k = next++) {
-                std::uint64_t sa_state = state_a[k];
-                std::uint64_t sb_state = state_b[k];
-                const auto ra = block_resample(frames_a, c.block_a, sa_state);
-                const auto rb = block_resample(frames_b, c.block_b, sb_state);
-                const FrameStats sa = compute_frame_stats(ra, {}, false);
-                const FrameStats sb = compute_frame_stats(rb, {}, false);
+                resampler_a.draw(state_a[k], ba);
+                resampler_b.draw(state_b[k], bb);
+                const FrameStats sa = compute_frame_stats(ba.resample, {}, false, ba.sorted);
+                const FrameStats sb = compute_frame_stats(bb.resample, {}, false, bb.sorted);
                 for (std::size_t f = 0; f < names.size(); ++f) {
                     diffs[f][k] = *names[f]->frame_value(sb) - *names[f]->frame_value(sa);
                 }
                 for (std::size_t i = 0; i < cadences.size(); ++i) {
                     const CadenceResampling& cr = cadences[i];
-                    if (cr.state_a.empty())
+                    if (!cadence_resamplers[i])
                         continue;
-                    std::uint64_t ca_state = cr.state_a[k];
-                    std::uint64_t cb_state = cr.state_b[k];
+                    cadence_resamplers[i]->first.draw(cr.state_a[k], ba);
                     // Frames and total time only set average_fps, which is not compared.
-                    const CadenceFigures ca =
-                        summarise_cadence(block_resample(cr.a, cr.block_a, ca_state), 0, 0);
-                    const CadenceFigures cb =
-                        summarise_cadence(block_resample(cr.b, cr.block_b, cb_state), 0, 0);
+                    const CadenceFigures ca = summarise_cadence(ba.resample, 0, 0, ba.sorted);
+                    cadence_resamplers[i]->second.draw(cr.state_b[k], bb);
+                    const CadenceFigures cb = summarise_cadence(bb.resample, 0, 0, bb.sorted);
                     const Cadence which = i == 0 ? Cadence::application : Cadence::displayed;
                     for (std::size_t f = 0; f < cadence_names.size(); ++f) {
                         if (cadence_names[f]->cadence == which) {
@@ -249,8 +349,8 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
             next = resamples;  // the others stop after their current resample
         }
     };
-    // One thread per core, at most kMaxThreads: each holds two resamples and their sorted
-    // copies (about 40 MB at a million frames a side).
+    // One thread per core, at most kMaxThreads: each holds two resamples, their sorted copies and
+    // their per-frame counts (about 48 MB at a million frames a side).
     constexpr unsigned kMaxThreads = 8;
     if (threads == 0)
         threads = std::max(1u, std::thread::hardware_concurrency());

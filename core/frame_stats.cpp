@@ -29,26 +29,31 @@ double fps_of_ms(double ms) {
     return ms > 0 ? 1000.0 / ms : 0.0;
 }
 
-}  // namespace
+// The sum of squares is taken over the frame times in series order (the order decides the last
+// bits of the standard deviation); every other figure comes from the sorted values.
+struct Moments {
+    std::int64_t total_ns = 0;
+    double mean_ns = 0, squares = 0;
+};
 
-// `values` are the frame times in series order; they are sorted here, after the squares are
-// summed in that order (the order decides the last bits of the standard deviation).
-FrameTimeSummary summarize_frame_times_in_place(std::vector<std::int64_t>& values) {
-    FrameTimeSummary s;
-    s.frames = values.size();
-    if (values.empty())
-        return s;
-    s.total_ns = std::accumulate(values.begin(), values.end(), std::int64_t{0});
-    const double n = static_cast<double>(s.frames);
-    const double mean_ns = static_cast<double>(s.total_ns) / n;
-    double squares = 0.0;
-    for (const std::int64_t v : values) {
-        const double d = static_cast<double>(v) - mean_ns;
-        squares += d * d;
+Moments moments_in_order(std::span<const std::int64_t> frame_ns) {
+    Moments m;
+    m.total_ns = std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0});
+    m.mean_ns = static_cast<double>(m.total_ns) / static_cast<double>(frame_ns.size());
+    for (const std::int64_t v : frame_ns) {
+        const double d = static_cast<double>(v) - m.mean_ns;
+        m.squares += d * d;
     }
-    std::vector<std::int64_t>& sorted = values;
-    sort_ns(sorted);
-    const double stdev_ns = s.frames > 1 ? std::sqrt(squares / (n - 1.0)) : 0.0;
+    return m;
+}
+
+FrameTimeSummary summary_of(const Moments& m, std::span<const std::int64_t> sorted) {
+    FrameTimeSummary s;
+    s.frames = sorted.size();
+    s.total_ns = m.total_ns;
+    const double n = static_cast<double>(s.frames);
+    const double mean_ns = m.mean_ns;
+    const double stdev_ns = s.frames > 1 ? std::sqrt(m.squares / (n - 1.0)) : 0.0;
     s.min_ms = ns_to_ms(sorted.front());
     s.max_ms = ns_to_ms(sorted.back());
     s.mean_ms = ns_to_ms(mean_ns);
@@ -70,9 +75,26 @@ FrameTimeSummary summarize_frame_times_in_place(std::vector<std::int64_t>& value
     return s;
 }
 
-FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns) {
-    std::vector<std::int64_t> values(frame_ns.begin(), frame_ns.end());
-    return summarize_frame_times_in_place(values);
+}  // namespace
+
+FrameTimeSummary summarize_frame_times_in_place(std::vector<std::int64_t>& values) {
+    if (values.empty())
+        return {};
+    const Moments m = moments_in_order(values);
+    sort_ns(values);
+    return summary_of(m, values);
+}
+
+FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns,
+                                       std::span<const std::int64_t> sorted_ns) {
+    if (frame_ns.empty())
+        return {};
+    const Moments m = moments_in_order(frame_ns);
+    if (sorted_ns.size() == frame_ns.size())
+        return summary_of(m, sorted_ns);
+    std::vector<std::int64_t> sorted(frame_ns.begin(), frame_ns.end());
+    sort_ns(sorted);
+    return summary_of(m, sorted);
 }
 
 double quantile_r8_sorted(std::span<const std::int64_t> sorted_ns, double p) {
@@ -130,6 +152,44 @@ std::size_t capframex_window(double mean_ms) {
     return std::max<std::size_t>(1, w);
 }
 
+namespace {
+
+// The stutter rules over the series, `greater(a, b, c, d)` deciding whether a·b > c·d.
+template <class Greater>
+void capframex_rules(std::span<const std::int64_t> frame_ns, std::int64_t total,
+                     CapFrameXStutter& r, Greater greater) {
+    const auto n = static_cast<std::uint64_t>(frame_ns.size());
+    const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
+    // Count share: ft > 2.5 × total / n, i.e. 2·n·ft > 5·total.
+    for (const std::int64_t ft : frame_ns) {
+        if (greater(2 * n, u(ft), 5, u(total)))
+            ++r.above_mean;
+    }
+    // The values the moving average sees: a sample over 3 × its predecessor counts as the
+    // predecessor (the first sample has none and counts as itself). Formed on the fly, as the
+    // window takes a sample in and as it lets it go, rather than stored.
+    const auto averaged = [&](std::size_t i) {
+        return i > 0 && greater(1, u(frame_ns[i]), 3, u(frame_ns[i - 1])) ? frame_ns[i - 1]
+                                                                          : frame_ns[i];
+    };
+    std::int64_t window_sum = 0;  // sum of averaged[i - k + 1 .. i]
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < frame_ns.size(); ++i) {
+        window_sum += averaged(i);
+        if (k < r.window) {
+            ++k;
+        } else {
+            window_sum -= averaged(i - r.window);
+        }
+        if (greater(2 * k, u(frame_ns[i]), 5, u(window_sum))) {
+            r.frames.push_back(i);
+            r.stutter_ns += frame_ns[i];
+        }
+    }
+}
+
+}  // namespace
+
 CapFrameXStutter capframex_stutter(std::span<const std::int64_t> frame_ns) {
     CapFrameXStutter r;
     if (frame_ns.empty())
@@ -137,37 +197,25 @@ CapFrameXStutter capframex_stutter(std::span<const std::int64_t> frame_ns) {
     const std::int64_t total = std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0});
     const auto n = static_cast<std::int64_t>(frame_ns.size());
     r.window = capframex_window(ns_to_ms(static_cast<double>(total) / static_cast<double>(n)));
-    // Count share: ft > 2.5 × total / n, i.e. 2·n·ft > 5·total.
-    for (const std::int64_t ft : frame_ns) {
-        if (compare_products(2 * static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(ft), 5,
-                             static_cast<std::uint64_t>(total)) > 0)
-            ++r.above_mean;
+    // Every product the rules form is at most 5 · max(n, window) · the longest frame (a window's
+    // sum, and the total, are at most that many frames). When that fits in 64 bits, as it does
+    // for any real capture, plain products decide exactly what compare_products decides, at a
+    // fraction of its cost; the comparison's resamples run these rules 400 times.
+    const auto [shortest, longest] = std::minmax_element(frame_ns.begin(), frame_ns.end());
+    const std::uint64_t factor =
+        5 * static_cast<std::uint64_t>(std::max<std::size_t>(frame_ns.size(), r.window)) + 5;
+    if (*shortest >= 0 && static_cast<std::uint64_t>(*longest) <= UINT64_MAX / factor) {
+        capframex_rules(frame_ns, total, r,
+                        [](std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t d) {
+                            return a * b > c * d;
+                        });
+    } else {
+        capframex_rules(frame_ns, total, r,
+                        [](std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t d) {
+                            return compare_products(a, b, c, d) > 0;
+                        });
     }
     r.count_share = static_cast<double>(r.above_mean) / static_cast<double>(n);
-    // The values the moving average sees: a sample over 3 × its predecessor counts as the
-    // predecessor (the first sample has none and counts as itself).
-    std::vector<std::int64_t> averaged(frame_ns.size());
-    averaged[0] = frame_ns[0];
-    for (std::size_t i = 1; i < frame_ns.size(); ++i) {
-        const bool outlier = compare_products(1, static_cast<std::uint64_t>(frame_ns[i]), 3,
-                                              static_cast<std::uint64_t>(frame_ns[i - 1])) > 0;
-        averaged[i] = outlier ? frame_ns[i - 1] : frame_ns[i];
-    }
-    std::int64_t window_sum = 0;  // sum of averaged[i - k + 1 .. i]
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < frame_ns.size(); ++i) {
-        window_sum += averaged[i];
-        if (k < r.window) {
-            ++k;
-        } else {
-            window_sum -= averaged[i - r.window];
-        }
-        if (compare_products(2 * k, static_cast<std::uint64_t>(frame_ns[i]), 5,
-                             static_cast<std::uint64_t>(window_sum)) > 0) {
-            r.frames.push_back(i);
-            r.stutter_ns += frame_ns[i];
-        }
-    }
     r.time_share = total > 0 ? static_cast<double>(r.stutter_ns) / static_cast<double>(total) : 0;
     return r;
 }
@@ -327,11 +375,12 @@ DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
 }
 
 CadenceFigures summarise_cadence(std::span<const std::int64_t> intervals, std::size_t frames,
-                                 std::int64_t total_ns) {
+                                 std::int64_t total_ns,
+                                 std::span<const std::int64_t> sorted_intervals) {
     CadenceFigures c;
     c.frames = frames;
     c.average_fps = total_ns > 0 ? static_cast<double>(frames) / ns_to_s(total_ns) : 0.0;
-    c.interval = summarize_frame_times(intervals);
+    c.interval = summarize_frame_times(intervals, sorted_intervals);
     c.fps = fps_figures(c.interval);
     c.stutter = capframex_stutter(intervals);
     return c;
@@ -456,9 +505,10 @@ GenerationSuspicion suspect_frame_generation(std::span<const std::int64_t> frame
 }
 
 FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,
-                               std::span<const std::int64_t> start_ns, bool with_refresh) {
+                               std::span<const std::int64_t> start_ns, bool with_refresh,
+                               std::span<const std::int64_t> sorted_ns) {
     FrameStats s;
-    s.frame_time = summarize_frame_times(frame_ns);
+    s.frame_time = summarize_frame_times(frame_ns, sorted_ns);
     s.fps = fps_figures(s.frame_time);
     s.stutter = capframex_stutter(frame_ns);
     s.hitches = unreal_hitches(frame_ns, start_ns);

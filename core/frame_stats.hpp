@@ -31,7 +31,10 @@ struct FrameTimeSummary {
     // 1 % and 0.1 %.
     double integral_1_ms = 0, integral_01_ms = 0;
 };
-FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns);
+// sorted_ns, when not empty, holds the same values as frame_ns in ascending order (a caller that
+// can order them without sorting, as the comparison's resamples do); empty: a sorted copy is made.
+FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns,
+                                       std::span<const std::int64_t> sorted_ns = {});
 // The same, sorting the caller's vector in place instead of a copy of it: one copy fewer of
 // every frame time, for a vector the caller no longer needs in its order.
 FrameTimeSummary summarize_frame_times_in_place(std::vector<std::int64_t>& frame_ns);
@@ -187,8 +190,10 @@ std::vector<std::int64_t> application_intervals(std::span<const std::int64_t> ap
                                                 std::span<const std::uint8_t> generated);
 std::vector<std::int64_t> displayed_intervals(std::span<const std::int64_t> display_ns);
 // frames: the class's frame count; total_ns: the time of all frames (for average_fps).
+// sorted_intervals: as summarize_frame_times' sorted_ns.
 CadenceFigures summarise_cadence(std::span<const std::int64_t> intervals, std::size_t frames,
-                                 std::int64_t total_ns);
+                                 std::int64_t total_ns,
+                                 std::span<const std::int64_t> sorted_intervals = {});
 // The application frames' cadence from the time since the application's previous frame start
 // (app_interval_ns: 2.x FrameTime, 2.4+ MsBetweenAppStart; < 0 where unknown): interval = that
 // time of each application frame; average_fps = application frames / Σ frame_ns of all frames.
@@ -242,7 +247,9 @@ struct FrameStats {
 // Every figure of FrameStats. The refresh-rate guess is the dearest part (a scan per candidate
 // rate); with_refresh = false leaves `refresh` empty, for callers that do not use it (the
 // comparison's resamples).
+// sorted_ns: as summarize_frame_times' sorted_ns.
 FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,
-                               std::span<const std::int64_t> start_ns, bool with_refresh = true);
+                               std::span<const std::int64_t> start_ns, bool with_refresh = true,
+                               std::span<const std::int64_t> sorted_ns = {});
 
 }  // namespace loopscope

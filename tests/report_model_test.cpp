@@ -532,25 +532,35 @@ TEST(Comparison, ThreadsChangeNothingAndMatchOneGeneratorStream) {
     EXPECT_GT(progress_calls, 0);
     EXPECT_DOUBLE_EQ(last_progress, 1.0);
 
-    // The plain sequential bootstrap: one generator stream, A then B for each resample.
+    // The plain sequential bootstrap: one generator stream, A then B for each resample, each
+    // resample sorted by compute_frame_stats itself. The comparison orders its resamples without
+    // sorting; every frame-time figure's interval must come out exactly the same.
+    const std::vector<const Figure*> figures = compared_figures();
     std::uint64_t state = kSeed;
-    std::vector<double> p99_diffs;
+    std::vector<std::vector<double>> diffs(figures.size());
     for (std::size_t k = 0; k < kResamples; ++k) {
         const auto sa = compute_frame_stats(block_resample(fa, one.block_a, state), {});
         const auto sb = compute_frame_stats(block_resample(fb, one.block_b, state), {});
-        p99_diffs.push_back(sb.frame_time.p99_ms - sa.frame_time.p99_ms);
+        for (std::size_t f = 0; f < figures.size(); ++f)
+            diffs[f].push_back(*figures[f]->frame_value(sb) - *figures[f]->frame_value(sa));
     }
-    std::sort(p99_diffs.begin(), p99_diffs.end());
     ASSERT_EQ(one.figures.size(), three.figures.size());
+    ASSERT_GE(one.figures.size(), figures.size());
     for (std::size_t f = 0; f < one.figures.size(); ++f) {
         EXPECT_EQ(one.figures[f].low, three.figures[f].low) << one.figures[f].name;
         EXPECT_EQ(one.figures[f].high, three.figures[f].high) << one.figures[f].name;
-        if (std::string_view(one.figures[f].name) == "p99_ms") {
-            // 2.5 % of the way through 40 sorted values: between the 1st and 2nd.
-            const double h = 0.025 * (kResamples - 1);
-            const double low = p99_diffs[0] + h * (p99_diffs[1] - p99_diffs[0]);
-            EXPECT_DOUBLE_EQ(one.figures[f].low, low);
-        }
+    }
+    for (std::size_t f = 0; f < figures.size(); ++f) {
+        ASSERT_EQ(one.figures[f].name, figures[f]->key);
+        std::sort(diffs[f].begin(), diffs[f].end());
+        // 2.5 % and 97.5 % of the way through 40 sorted values.
+        const double h_low = 0.025 * (kResamples - 1), h_high = 0.975 * (kResamples - 1);
+        const auto at = [&](double h) {
+            const auto i = static_cast<std::size_t>(h);
+            return diffs[f][i] + (h - static_cast<double>(i)) * (diffs[f][i + 1] - diffs[f][i]);
+        };
+        EXPECT_EQ(one.figures[f].low, at(h_low)) << figures[f]->key;
+        EXPECT_EQ(one.figures[f].high, at(h_high)) << figures[f]->key;
     }
 }
 
