@@ -1,10 +1,18 @@
-// The parts of the loop engine that are not on the per-frame path: names, validation, the
-// timescale rounding.
+// The parts of the loop engine that are not inlined on the per-frame path: names, validation,
+// the timescale rounding, the replay of a run of frames into records.
 #include "core/loop_engine.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#define LOOPSCOPE_STREAMING_STORES 1
+#endif
 
 #include "common/errors.hpp"
 
@@ -62,6 +70,28 @@ void validate(const LoopConfig& config) {
 
 LoopEngine::LoopEngine(const LoopConfig& config) : config_(config) {
     validate(config_);
+}
+
+std::size_t LoopEngine::advance_into(std::span<const std::int64_t> raw_ns,
+                                     std::span<FrameRecord> out) {
+    const std::size_t n = std::min(raw_ns.size(), out.size());
+#ifdef LOOPSCOPE_STREAMING_STORES
+    static_assert(std::is_trivially_copyable_v<FrameRecord> && sizeof(FrameRecord) % 8 == 0);
+    constexpr std::size_t kWords = sizeof(FrameRecord) / 8;
+    for (std::size_t i = 0; i < n; ++i) {
+        const FrameRecord r = advance(raw_ns[i]);
+        long long words[kWords];
+        std::memcpy(words, &r, sizeof r);
+        auto* to = reinterpret_cast<long long*>(&out[i]);
+        for (std::size_t k = 0; k < kWords; ++k)
+            _mm_stream_si64(to + k, words[k]);
+    }
+    _mm_sfence();  // the stores are seen before anything this thread does next
+#else
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = advance(raw_ns[i]);
+#endif
+    return n;
 }
 
 }  // namespace loopscope

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "common/errors.hpp"
@@ -297,6 +298,37 @@ TEST(LoopEngine, AccumulatorEqualsTheModelsWhileLoopOnRandomFrames) {
             ASSERT_EQ(got.cap_dropped_ns, want.cap_dropped_ns);
             ASSERT_EQ(got.acc_after_ns, want.acc_after_ns);
         }
+    }
+}
+
+TEST(LoopEngine, AdvanceIntoWritesTheRecordsAdvanceReturns) {
+    std::vector<std::int64_t> frames;
+    std::uint64_t x = 7;
+    for (int i = 0; i < 5000; ++i) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        frames.push_back(static_cast<std::int64_t>((x >> 33) % 80'000'000));
+    }
+    for (const Policy policy : kAllPolicies) {
+        LoopConfig config;
+        config.policy = policy;
+        config.max_steps = 3;
+        config.timescale = 0.75;
+        LoopEngine one(config), many(config);
+        std::vector<FrameRecord> records(frames.size() + 2);
+        records.back().frame = -5;  // past the frames: left as it was
+        EXPECT_EQ(many.advance_into(frames, records), frames.size());
+        for (std::size_t i = 0; i < frames.size(); ++i) {
+            const FrameRecord r = one.advance(frames[i]);
+            ASSERT_EQ(std::memcmp(&r, &records[i], sizeof r), 0) << policy_name(policy) << " " << i;
+        }
+        EXPECT_EQ(records.back().frame, -5);
+        EXPECT_EQ(many.totals().steps, one.totals().steps);
+        EXPECT_EQ(many.accumulator_ns(), one.accumulator_ns());
+        // Fewer records than frames: only as many frames are advanced.
+        LoopEngine short_run(config);
+        std::vector<FrameRecord> three(3);
+        EXPECT_EQ(short_run.advance_into(frames, three), 3u);
+        EXPECT_EQ(short_run.totals().frames, 3);
     }
 }
 

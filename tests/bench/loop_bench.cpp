@@ -39,8 +39,7 @@ void BM_EngineReplayIntoRecords(benchmark::State& state) {
     config.max_steps = 5;
     for (auto _ : state) {
         LoopEngine engine(config);
-        for (std::size_t i = 0; i < frames.size(); ++i)
-            records[i] = engine.advance(frames[i]);
+        engine.advance_into(frames, records);
         benchmark::DoNotOptimize(records.data());
         benchmark::ClobberMemory();
     }
