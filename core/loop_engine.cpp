@@ -78,6 +78,21 @@ std::size_t LoopEngine::advance_into(std::span<const std::int64_t> raw_ns,
 #ifdef LOOPSCOPE_STREAMING_STORES
     static_assert(std::is_trivially_copyable_v<FrameRecord> && sizeof(FrameRecord) % 8 == 0);
     constexpr std::size_t kWords = sizeof(FrameRecord) / 8;
+    if (sizeof(FrameRecord) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out.data()) % 16 == 0) {
+        // Every record starts on 16 bytes (112 = 7 x 16): half as many stores, of 16 bytes.
+        constexpr std::size_t kVectors = sizeof(FrameRecord) / 16;
+        for (std::size_t i = 0; i < n; ++i) {
+            const FrameRecord r = advance(raw_ns[i]);
+            auto* to = reinterpret_cast<__m128i*>(&out[i]);
+            for (std::size_t k = 0; k < kVectors; ++k) {
+                __m128i v;
+                std::memcpy(&v, reinterpret_cast<const char*>(&r) + 16 * k, 16);
+                _mm_stream_si128(to + k, v);
+            }
+        }
+        _mm_sfence();
+        return n;
+    }
     for (std::size_t i = 0; i < n; ++i) {
         const FrameRecord r = advance(raw_ns[i]);
         long long words[kWords];
