@@ -43,4 +43,16 @@ std::int64_t percentile_sorted_ns(std::span<const std::int64_t> sorted_ns, doubl
     return sorted_ns[at.lo] + static_cast<std::int64_t>(std::llround(step));
 }
 
+double percentile_selected(std::span<std::int64_t> values_ns, double p) {
+    if (values_ns.empty())
+        return 0.0;
+    const Position at = position(values_ns, p);
+    const auto lo_it = values_ns.begin() + static_cast<std::ptrdiff_t>(at.lo);
+    std::nth_element(values_ns.begin(), lo_it, values_ns.end());
+    const std::int64_t lo = *lo_it;
+    // The next value in order is the least of those after the selected one.
+    const std::int64_t hi = at.hi == at.lo ? lo : *std::min_element(lo_it + 1, values_ns.end());
+    return static_cast<double>(lo) + at.frac * static_cast<double>(hi - lo);
+}
+
 }  // namespace loopscope

@@ -14,4 +14,8 @@ double percentile_sorted(std::span<const std::int64_t> sorted_ns, double p);
 // interpolation step, so that values far beyond 2^53 ns keep their last nanosecond.
 std::int64_t percentile_sorted_ns(std::span<const std::int64_t> sorted_ns, double p);
 
+// percentile_sorted of the values in sorted order, found by selection (linear time) instead of a
+// sort, for a caller that needs one percentile. Reorders the values.
+double percentile_selected(std::span<std::int64_t> values_ns, double p);
+
 }  // namespace loopscope

@@ -12,7 +12,6 @@
 #include "common/errors.hpp"
 #include "core/duration.hpp"
 #include "core/frame_stats.hpp"
-#include "core/sort_ns.hpp"
 #include "core/units.hpp"
 
 namespace loopscope {
@@ -90,9 +89,8 @@ StartupSegment detect_startup(std::span<const std::int64_t> frame_ns) {
     const std::size_t n = frame_ns.size();
     if (n < kStartupMinFrames)
         return seg;
-    std::vector<std::int64_t> sorted(frame_ns.begin(), frame_ns.end());
-    sort_ns(sorted);
-    const double median_ns = percentile_sorted(sorted, 0.5);
+    std::vector<std::int64_t> values(frame_ns.begin(), frame_ns.end());
+    const double median_ns = percentile_selected(values, 0.5);
     seg.median_ms = ns_to_ms(median_ns);
     const auto far_off = [&](std::int64_t v) {
         const auto ft = static_cast<double>(v);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 namespace loopscope {
 
@@ -39,18 +40,27 @@ void sort_ns(std::vector<std::int64_t>& values) {
         return static_cast<std::size_t>(((static_cast<std::uint64_t>(v) - base) >> shift) &
                                         (kBuckets - 1));
     };
-    std::vector<std::int64_t> scratch(n);
+    // Every digit's counts in one read of the data rather than one read per pass.
+    std::vector<std::array<std::size_t, kBuckets>> counts(static_cast<std::size_t>(passes));
+    for (const std::int64_t v : values) {
+        for (int pass = 0; pass < passes; ++pass)
+            ++counts[static_cast<std::size_t>(pass)][digit(v, pass * kDigitBits)];
+    }
+    std::vector<std::int64_t> scratch;
     for (int pass = 0; pass < passes; ++pass) {
-        const int shift = pass * kDigitBits;
-        std::array<std::size_t, kBuckets> count{};
-        for (const std::int64_t v : values)
-            ++count[digit(v, shift)];
+        std::array<std::size_t, kBuckets>& count = counts[static_cast<std::size_t>(pass)];
+        // A digit all the values share (often the top one) leaves the order as it is.
+        if (std::find(count.begin(), count.end(), n) != count.end())
+            continue;
         std::size_t sum = 0;
         for (std::size_t& c : count) {
             const std::size_t here = c;
             c = sum;
             sum += here;
         }
+        if (scratch.empty())
+            scratch.resize(n);
+        const int shift = pass * kDigitBits;
         for (const std::int64_t v : values)
             scratch[count[digit(v, shift)]++] = v;
         values.swap(scratch);  // stable per pass, so the passes compose
