@@ -6,15 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <type_traits>
-
-#if defined(__x86_64__) || defined(_M_X64)
-#include <immintrin.h>
-#define LOOPSCOPE_STREAMING_STORES 1
-#endif
 
 #include "common/errors.hpp"
+#include "core/streaming_store.hpp"
 
 namespace loopscope {
 
@@ -75,37 +69,9 @@ LoopEngine::LoopEngine(const LoopConfig& config) : config_(config) {
 std::size_t LoopEngine::advance_into(std::span<const std::int64_t> raw_ns,
                                      std::span<FrameRecord> out) {
     const std::size_t n = std::min(raw_ns.size(), out.size());
-#ifdef LOOPSCOPE_STREAMING_STORES
-    static_assert(std::is_trivially_copyable_v<FrameRecord> && sizeof(FrameRecord) % 8 == 0);
-    constexpr std::size_t kWords = sizeof(FrameRecord) / 8;
-    if (sizeof(FrameRecord) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out.data()) % 16 == 0) {
-        // Every record starts on 16 bytes (112 = 7 x 16): half as many stores, of 16 bytes.
-        constexpr std::size_t kVectors = sizeof(FrameRecord) / 16;
-        for (std::size_t i = 0; i < n; ++i) {
-            const FrameRecord r = advance(raw_ns[i]);
-            auto* to = reinterpret_cast<__m128i*>(&out[i]);
-            for (std::size_t k = 0; k < kVectors; ++k) {
-                __m128i v;
-                std::memcpy(&v, reinterpret_cast<const char*>(&r) + 16 * k, 16);
-                _mm_stream_si128(to + k, v);
-            }
-        }
-        _mm_sfence();
-        return n;
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        const FrameRecord r = advance(raw_ns[i]);
-        long long words[kWords];
-        std::memcpy(words, &r, sizeof r);
-        auto* to = reinterpret_cast<long long*>(&out[i]);
-        for (std::size_t k = 0; k < kWords; ++k)
-            _mm_stream_si64(to + k, words[k]);
-    }
-    _mm_sfence();  // the stores are seen before anything this thread does next
-#else
     for (std::size_t i = 0; i < n; ++i)
-        out[i] = advance(raw_ns[i]);
-#endif
+        store_streaming(&out[i], advance(raw_ns[i]));
+    end_streaming_stores();
     return n;
 }
 
