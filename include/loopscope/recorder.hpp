@@ -1117,7 +1117,7 @@ class Recorder {
                 failed_ = true;
         }
         accepting_ = !sinks_.empty();
-        start_ns_ = previous_ns_ = latest_ns_ = now_ns();
+        start_ns_ = previous_ns_ = mark_ns_ = now_ns();
         if (streaming && options_.background_writer && !failed_ && !sinks_.empty()) {
             try {
                 writer_ = std::thread([this] { writer_main(); });
@@ -1139,7 +1139,9 @@ class Recorder {
     void begin_frame(std::int64_t now) {
         now = reading(now, next_frame_);
         if (open_)
-            commit(now);
+            commit(now);  // the next frame is open at once: open_ stays true
+        else
+            open_ = true;
         // The row is written where it will stay: its slot in the ring, when the slot can take
         // it (a block can only stop being free at a hand-over, so this is checked once a
         // block), else the spare row, which commit() keeps or drops. Every column is stored
@@ -1165,7 +1167,6 @@ class Recorder {
         r->wait_ns = 0;
         previous_ns_ = now;
         mark_ns_ = now;
-        open_ = true;
     }
     void begin_frame() { begin_frame(now_ns()); }
 
@@ -1218,6 +1219,7 @@ class Recorder {
             if (fill_ == 0 && handed_ >= blocks_)
                 wait_written(handed_ - blocks_ + 1);
             commit(now);
+            open_ = false;
         } else if (open_) {
             open_ = false;
             ++dropped_;  // a sink failed: the last frame is lost like the others
@@ -1267,7 +1269,8 @@ class Recorder {
     // kept but in a block that a sink failed to take (a full disk). Together they are every
     // ended frame.
     std::int64_t recorded_frames() const {
-        return recorded_ - lost_rows_.load(std::memory_order_acquire);
+        return rows_handed_ + static_cast<std::int64_t>(fill_) -
+               lost_rows_.load(std::memory_order_acquire);
     }
     std::int64_t dropped_frames() const {
         return dropped_ + lost_rows_.load(std::memory_order_acquire);
@@ -1299,8 +1302,8 @@ class Recorder {
         FrameRecord* const r = row_;
         if (!explicit_wait_)
             r->wait_ns = now - mark_ns_;
-        explicit_wait_ = false;
-        open_ = false;
+        else
+            explicit_wait_ = false;  // stored only when set: one store fewer a frame
         if (r != &spare_) {
             // Written in place. A block that began free stays free (only a hand-over takes
             // one), except that a sink may have failed since: then it is dropped as before.
@@ -1319,7 +1322,6 @@ class Recorder {
             block_[fill_] = spare_;
         }
         ++fill_;
-        ++recorded_;
         if (fill_ == block_rows_ && options_.flush_every > 0)
             hand_over();
     }
@@ -1327,14 +1329,12 @@ class Recorder {
     // A clock reading, never earlier than the latest one: a reading that went back is counted
     // (with its size and the frame) and taken as the latest, so no time comes out negative.
     std::int64_t reading(std::int64_t now, std::int64_t frame) {
-        if (now >= latest_ns_) {
-            latest_ns_ = now;
-            return now;
-        }
+        if (now >= mark_ns_)
+            return now;  // the caller makes it the mark
         if (backward_steps_++ == 0)
             backward_first_frame_ = frame;
-        backward_max_ns_ = std::max(backward_max_ns_, latest_ns_ - now);
-        return latest_ns_;
+        backward_max_ns_ = std::max(backward_max_ns_, mark_ns_ - now);
+        return mark_ns_;
     }
 
     // Block number handed_ reuses the slot of block handed_ - blocks_.
@@ -1361,6 +1361,7 @@ class Recorder {
             written_.store(handed_ + 1, std::memory_order_release);
         }
         ++handed_;
+        rows_handed_ += static_cast<std::int64_t>(fill_);
         fill_ = 0;
         block_ = rows_.data() + (handed_ % blocks_) * block_rows_;  // once a block, not a frame
         if (open_ && row_ != &spare_) {
@@ -1458,11 +1459,12 @@ class Recorder {
     std::uint64_t handed_ = 0;    // blocks handed over; the one being filled has this number
     std::int64_t start_ns_ = 0;
     std::int64_t previous_ns_ = 0;
+    // The latest clock reading: every reading but close()'s becomes the mark that the next
+    // phase or the wait counts from, so this is also what a reading that went back is held to.
     std::int64_t mark_ns_ = 0;
     std::int64_t next_frame_ = 0;
-    std::int64_t recorded_ = 0;
+    std::int64_t rows_handed_ = 0;  // rows in the blocks handed over (recorded: these + fill_)
     std::int64_t dropped_ = 0;
-    std::int64_t latest_ns_ = INT64_MIN;  // the latest clock reading
     std::int64_t backward_steps_ = 0;
     std::int64_t backward_max_ns_ = 0;
     std::int64_t backward_first_frame_ = 0;
@@ -1479,7 +1481,7 @@ class Recorder {
     bool stop_ = false;                      // under mutex_
     std::atomic<std::uint64_t> written_{0};  // blocks the writer has finished
     std::atomic<bool> failed_{false};
-    std::atomic<std::int64_t> lost_rows_{0};  // rows counted in recorded_ that a sink lost
+    std::atomic<std::int64_t> lost_rows_{0};  // recorded rows that a sink lost
     std::thread writer_;
 };
 
