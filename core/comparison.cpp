@@ -189,14 +189,23 @@ class BlockSeries {
         const std::size_t widest = capframex_window(ns_to_ms(static_cast<double>(*longest)));
         const std::uint64_t factor =
             5 * static_cast<std::uint64_t>(std::max<std::size_t>(n, widest)) + 5;
-        direct_ = *shortest < 0 || static_cast<std::uint64_t>(*longest) > UINT64_MAX / factor;
+        direct_ = *shortest < 0 || static_cast<std::uint64_t>(*longest) > UINT64_MAX / factor ||
+                  n > UINT32_MAX;  // the walk's indices take four bytes
         if (direct_)
             return;
-        ascending_.resize(n);
+        // The series in ascending order, values and indices apart so that the walk streams
+        // twelve bytes a frame, not sixteen.
+        std::vector<Entry> ascending(n);
         for (std::size_t i = 0; i < n; ++i)
-            ascending_[i] = {frame_ns[i], i};
-        std::sort(ascending_.begin(), ascending_.end(),
+            ascending[i] = {frame_ns[i], static_cast<std::uint32_t>(i)};
+        std::sort(ascending.begin(), ascending.end(),
                   [](const Entry& x, const Entry& y) { return x.value_ns < y.value_ns; });
+        ascending_ns_.resize(n);
+        ascending_index_.resize(n);
+        for (std::size_t r = 0; r < n; ++r) {
+            ascending_ns_[r] = ascending[r].value_ns;
+            ascending_index_[r] = ascending[r].index;
+        }
         prefix_ns_.resize(n + 1);
         hitch_prefix_.resize(n + 1);
         variation_prefix_.resize(n + 1);
@@ -221,6 +230,8 @@ class BlockSeries {
         // Per frame of the series, how often it was drawn: at most the ceil(N / b) blocks, which
         // 32 bits hold for any series that fits in memory; half the size keeps more in cache.
         std::vector<std::uint32_t> taken;
+        std::vector<std::uint8_t> taken_narrow;  // the same in a byte, when no count passes 255
+        std::vector<std::size_t> sorted_starts;
         std::vector<std::int64_t> local, averaged;  // the frames before and at a junction
     };
 
@@ -336,7 +347,7 @@ class BlockSeries {
   private:
     struct Entry {
         std::int64_t value_ns;
-        std::size_t index;  // into the series
+        std::uint32_t index;  // into the series
     };
     struct StutterTable {
         std::vector<std::uint32_t> count_prefix;  // frames flagged before each index
@@ -391,29 +402,48 @@ class BlockSeries {
 
     // The resample's values in ascending order, into b.sorted.
     void sort_resample(Buffers& b) const {
+        // The walk below looks up each frame's count at random; one byte a frame keeps the
+        // counts of a million frames in the core's own cache, four did not. A count can pass 255
+        // only where 256 blocks start within one block's length of each other, which the
+        // sorted starts show; then the counts take four bytes.
+        b.sorted_starts = b.starts;
+        std::sort(b.sorted_starts.begin(), b.sorted_starts.end());
+        bool narrow = true;
+        constexpr std::size_t kNarrowMax = UINT8_MAX;
+        for (std::size_t j = 0; j + kNarrowMax < b.sorted_starts.size() && narrow; ++j)
+            narrow = b.sorted_starts[j + kNarrowMax] - b.sorted_starts[j] >= block_;
+        if (narrow)
+            sort_resample_counting(b, b.taken_narrow);
+        else
+            sort_resample_counting(b, b.taken);
+    }
+
+    template <class Count>
+    void sort_resample_counting(Buffers& b, std::vector<Count>& taken) const {
         const std::size_t n = frame_ns_.size();
         // taken[] as differences first: +1 where a block starts, -1 just past its end.
-        b.taken.assign(n + 1, 0);
+        taken.assign(n + 1, 0);
         for_each_block(b, [&](std::size_t, std::size_t start, std::size_t length) {
-            ++b.taken[start];
-            --b.taken[start + length];  // unsigned: wraps, and the sums unwrap it
+            ++taken[start];
+            --taken[start + length];  // unsigned: wraps, and the sums unwrap it
         });
-        std::uint32_t running = 0;
+        Count running = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            running += b.taken[i];
-            b.taken[i] = running;
+            running = static_cast<Count>(running + taken[i]);
+            taken[i] = running;
         }
         // Most frames are drawn 0, 1 or 2 times: four copies are written unconditionally (the
         // buffer has room past its end) and the pointer advances by the count, so the loop has
         // no branch to mispredict but for the rare frame drawn more often.
         b.sorted.resize(n + kUnconditionalCopies);
         std::int64_t* out = b.sorted.data();
-        for (const Entry& e : ascending_) {
-            const std::uint32_t times = b.taken[e.index];
+        for (std::size_t r = 0; r < n; ++r) {
+            const std::int64_t value = ascending_ns_[r];
+            const std::uint32_t times = taken[ascending_index_[r]];
             for (std::size_t k = 0; k < kUnconditionalCopies; ++k)
-                out[k] = e.value_ns;
+                out[k] = value;
             for (std::uint32_t k = kUnconditionalCopies; k < times; ++k)
-                out[k] = e.value_ns;
+                out[k] = value;
             out += times;
         }
         b.sorted.resize(n);
@@ -486,8 +516,9 @@ class BlockSeries {
     std::span<const std::int64_t> frame_ns_;
     std::size_t block_;
     bool direct_ = false;  // compute_frame_stats over the joined resample instead
-    std::vector<Entry> ascending_;
-    std::vector<std::int64_t> prefix_ns_;  // sum of the frames before each index
+    std::vector<std::int64_t> ascending_ns_;      // the series' values, ascending
+    std::vector<std::uint32_t> ascending_index_;  // where each of them is in the series
+    std::vector<std::int64_t> prefix_ns_;         // sum of the frames before each index
     std::vector<std::uint32_t>
         hitch_prefix_;  // hitches before each index, frames after their predecessor
     std::vector<std::array<std::uint32_t, kVariationEdgesNs.size()>> variation_prefix_;
