@@ -298,16 +298,9 @@ class BlockSeries {
         }
         draw(state, b);
         const std::int64_t total = total_of(b);
-        sort_resample(b);
         // The squares about the mean in the resample's order, as compute_frame_stats sums them.
         const double mean_ns = static_cast<double>(total) / static_cast<double>(n);
-        double squares = 0;
-        for_each_block(b, [&](std::size_t, std::size_t start, std::size_t length) {
-            for (std::size_t i = start; i < start + length; ++i) {
-                const double d = static_cast<double>(frame_ns_[i]) - mean_ns;
-                squares += d * d;
-            }
-        });
+        const double squares = sort_resample(b, mean_ns);
         summary = summarize_sorted_frame_times(b.sorted, total, squares);
         stutter_of(b, total, stutter);
         if (hitches) {
@@ -400,8 +393,9 @@ class BlockSeries {
         return total;
     }
 
-    // The resample's values in ascending order, into b.sorted.
-    void sort_resample(Buffers& b) const {
+    // The resample's values in ascending order, into b.sorted; returns the sum of the squares
+    // about mean_ns in the resample's order.
+    double sort_resample(Buffers& b, double mean_ns) const {
         // The walk below looks up each frame's count at random; one byte a frame keeps the
         // counts of a million frames in the core's own cache, four did not. A count can pass 255
         // only where 256 blocks start within one block's length of each other, which the
@@ -412,14 +406,12 @@ class BlockSeries {
         constexpr std::size_t kNarrowMax = UINT8_MAX;
         for (std::size_t j = 0; j + kNarrowMax < b.sorted_starts.size() && narrow; ++j)
             narrow = b.sorted_starts[j + kNarrowMax] - b.sorted_starts[j] >= block_;
-        if (narrow)
-            sort_resample_counting(b, b.taken_narrow);
-        else
-            sort_resample_counting(b, b.taken);
+        return narrow ? sort_resample_counting(b, b.taken_narrow, mean_ns)
+                      : sort_resample_counting(b, b.taken, mean_ns);
     }
 
     template <class Count>
-    void sort_resample_counting(Buffers& b, std::vector<Count>& taken) const {
+    double sort_resample_counting(Buffers& b, std::vector<Count>& taken, double mean_ns) const {
         const std::size_t n = frame_ns_.size();
         // taken[] as differences first: +1 where a block starts, -1 just past its end.
         taken.assign(n + 1, 0);
@@ -437,7 +429,20 @@ class BlockSeries {
         // no branch to mispredict but for the rare frame drawn more often.
         b.sorted.resize(n + kUnconditionalCopies);
         std::int64_t* out = b.sorted.data();
+        // The squares are summed in the same loop, the resample's r-th frame beside the r-th
+        // value of the walk: their sum is one long chain of dependent additions, and the walk's
+        // work fills the time each addition waits for the one before it.
+        double squares = 0;
+        std::size_t block = 0;
+        const std::int64_t* in = frame_ns_.data() + b.starts[0];
+        const std::int64_t* block_end = in + std::min(block_, n);
         for (std::size_t r = 0; r < n; ++r) {
+            const double d = static_cast<double>(*in) - mean_ns;
+            squares += d * d;
+            if (++in == block_end && ++block < b.starts.size()) {
+                in = frame_ns_.data() + b.starts[block];
+                block_end = in + std::min(block_, n - block * block_);
+            }
             const std::int64_t value = ascending_ns_[r];
             const std::uint32_t times = taken[ascending_index_[r]];
             for (std::size_t k = 0; k < kUnconditionalCopies; ++k)
@@ -447,6 +452,7 @@ class BlockSeries {
             out += times;
         }
         b.sorted.resize(n);
+        return squares;
     }
 
     // capframex_stutter over the resample. Count share: the frames over 2.5 × the mean are a
@@ -591,29 +597,54 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     }
 
     // The series' tables, and the stutter table of every window a resample will have, before
-    // the threads start: they only read them.
-    BlockSeries series_a(frames_a, c.block_a);
-    BlockSeries series_b(frames_b, c.block_b);
+    // the threads start: they only read them. B's are built beside A's when there is a second
+    // core (each takes a sort of its series).
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    const auto prepare = [](BlockSeries& series, const std::vector<std::uint64_t>& states) {
+        BlockSeries::Buffers scratch;
+        for (const std::uint64_t s : states)
+            series.prepare_window(series.window_of(s, scratch));
+    };
+    std::optional<BlockSeries> series_b;
+    std::exception_ptr b_failure;
+    std::optional<std::thread> b_builder;
+    const auto build_b = [&] {
+        try {
+            series_b.emplace(frames_b, c.block_b);
+            prepare(*series_b, state_b);
+        } catch (...) {
+            b_failure = std::current_exception();
+        }
+    };
+    if (threads > 1) {
+        try {
+            b_builder.emplace(build_b);
+        } catch (const std::system_error&) {
+        }  // no thread to be had: built below on this one
+    }
+    std::optional<BlockSeries> series_a;
+    try {
+        series_a.emplace(frames_a, c.block_a);
+        prepare(*series_a, state_a);
+    } catch (...) {
+        if (b_builder)
+            b_builder->join();
+        throw;
+    }
+    if (b_builder)
+        b_builder->join();
+    else
+        build_b();
+    if (b_failure)
+        std::rethrow_exception(b_failure);
     std::array<std::optional<std::pair<BlockSeries, BlockSeries>>, 2> cadence_series;
     for (std::size_t i = 0; i < cadences.size(); ++i) {
         if (!cadences[i].state_a.empty()) {
             cadence_series[i].emplace(BlockSeries(cadences[i].a, cadences[i].block_a),
                                       BlockSeries(cadences[i].b, cadences[i].block_b));
-        }
-    }
-    {
-        BlockSeries::Buffers scratch;
-        const auto prepare = [&](BlockSeries& series, const std::vector<std::uint64_t>& states) {
-            for (const std::uint64_t s : states)
-                series.prepare_window(series.window_of(s, scratch));
-        };
-        prepare(series_a, state_a);
-        prepare(series_b, state_b);
-        for (std::size_t i = 0; i < cadences.size(); ++i) {
-            if (cadence_series[i]) {
-                prepare(cadence_series[i]->first, cadences[i].state_a);
-                prepare(cadence_series[i]->second, cadences[i].state_b);
-            }
+            prepare(cadence_series[i]->first, cadences[i].state_a);
+            prepare(cadence_series[i]->second, cadences[i].state_b);
         }
     }
 
@@ -626,11 +657,11 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
             BlockSeries::Buffers buffers;
             FrameStats sa, sb;
             for (std::size_t k = next++; k < resamples; k = next++) {
-                series_a.figures(state_a[k], buffers, sa.frame_time, sa.stutter, &sa.hitches,
-                                 &sa.variation);
+                series_a->figures(state_a[k], buffers, sa.frame_time, sa.stutter, &sa.hitches,
+                                  &sa.variation);
                 sa.fps = fps_figures(sa.frame_time);
-                series_b.figures(state_b[k], buffers, sb.frame_time, sb.stutter, &sb.hitches,
-                                 &sb.variation);
+                series_b->figures(state_b[k], buffers, sb.frame_time, sb.stutter, &sb.hitches,
+                                  &sb.variation);
                 sb.fps = fps_figures(sb.frame_time);
                 for (std::size_t f = 0; f < names.size(); ++f) {
                     diffs[f][k] = *names[f]->frame_value(sb) - *names[f]->frame_value(sa);
@@ -670,8 +701,6 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     // One thread per core, at most kMaxThreads: each holds one resample's sorted values and
     // per-frame counts (about 12 MB at a million frames).
     constexpr unsigned kMaxThreads = 8;
-    if (threads == 0)
-        threads = std::max(1u, std::thread::hardware_concurrency());
     threads = static_cast<unsigned>(
         std::min<std::size_t>({threads, kMaxThreads, std::max<std::size_t>(resamples, 1)}));
     {
