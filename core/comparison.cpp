@@ -238,6 +238,8 @@ class BlockSeries {
     // The CapFrameX window of the resample drawn from `state`, which its stutter rule needs a
     // table for (prepare_window).
     std::size_t window_of(std::uint64_t state, Buffers& b) const {
+        if (frame_ns_.empty())
+            return capframex_window(0);  // nothing is drawn
         draw(state, b);
         return capframex_window(
             ns_to_ms(static_cast<double>(total_of(b)) / static_cast<double>(frame_ns_.size())));
