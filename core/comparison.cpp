@@ -231,6 +231,7 @@ class BlockSeries {
         // 32 bits hold for any series that fits in memory; half the size keeps more in cache.
         std::vector<std::uint32_t> taken;
         std::vector<std::uint8_t> taken_narrow;  // the same in a byte, when no count passes 255
+        bool wide_counts = false;                // four bytes even so (a test's choice)
         std::vector<std::size_t> sorted_starts;
         std::vector<std::int64_t> local, averaged;  // the frames before and at a junction
     };
@@ -404,7 +405,7 @@ class BlockSeries {
         // sorted starts show; then the counts take four bytes.
         b.sorted_starts = b.starts;
         std::sort(b.sorted_starts.begin(), b.sorted_starts.end());
-        bool narrow = true;
+        bool narrow = !b.wide_counts;
         constexpr std::size_t kNarrowMax = UINT8_MAX;
         for (std::size_t j = 0; j + kNarrowMax < b.sorted_starts.size() && narrow; ++j)
             narrow = b.sorted_starts[j + kNarrowMax] - b.sorted_starts[j] >= block_;
@@ -742,9 +743,10 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
 }
 
 FrameStats resampled_frame_stats(std::span<const std::int64_t> frame_ns, std::size_t block,
-                                 std::uint64_t state) {
+                                 std::uint64_t state, bool wide_counts) {
     BlockSeries series(frame_ns, block);
     BlockSeries::Buffers buffers;
+    buffers.wide_counts = wide_counts;
     series.prepare_window(series.window_of(state, buffers));
     FrameStats s;
     series.figures(state, buffers, s.frame_time, s.stutter, &s.hitches, &s.variation);

@@ -598,12 +598,17 @@ TEST(Comparison, ResampleFiguresFromBlocksEqualTheJoinedResamples) {
                 const FrameStats joined =
                     compute_frame_stats(block_resample(frames, block, state), {}, false);
                 const FrameStats blocks = resampled_frame_stats(frames, block, start);
+                const FrameStats wide = resampled_frame_stats(frames, block, start, true);
                 for (const Figure* f : figures) {
                     const double want = *f->frame_value(joined), got = *f->frame_value(blocks);
                     // Bitwise: the printed intervals must not move in the last digit either.
                     EXPECT_EQ(std::bit_cast<std::uint64_t>(want), std::bit_cast<std::uint64_t>(got))
                         << f->key << " n=" << n << " block=" << block << " seed=" << seed << ": "
                         << want << " vs " << got;
+                    EXPECT_EQ(std::bit_cast<std::uint64_t>(want),
+                              std::bit_cast<std::uint64_t>(*f->frame_value(wide)))
+                        << f->key << " n=" << n << " block=" << block << " seed=" << seed
+                        << " (draws counted in four bytes)";
                     ++compared;
                 }
                 EXPECT_EQ(joined.stutter.window, blocks.stutter.window);
