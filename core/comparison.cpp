@@ -5,7 +5,9 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <system_error>
@@ -14,6 +16,7 @@
 
 #include "core/figures.hpp"
 #include "core/frame_stats.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 
@@ -156,79 +159,381 @@ struct CadenceResampling {
     std::vector<std::uint64_t> state_a, state_b;
 };
 
-// A series prepared for resampling without sorting. Every figure but the order-dependent ones
-// (stutter, hitches, variation) needs a resample's values in ascending order, and sorting a
-// million of them for each of 200 resamples was most of a comparison's time. A resample is
-// made of the series' own frames, each taken some number of times (the blocks that cover it):
-// walking the series' values in ascending order, sorted once here, and writing each as many
-// times as it was taken gives the resample in ascending order, the very values a sort would
-// give, in one pass.
-class SortedResampler {
+// A series prepared so that the figures of each of its resamples come from the drawn blocks
+// without joining them. A resample is made of the series' own blocks, so most of what a figure
+// sees of it is what it sees of the series: only where two blocks meet, and over the first
+// frames of a block for a rule that looks back over a window, does the resample differ. Each
+// rule is therefore run once over the series (prefix sums of its outcome, so a block counts in
+// O(1)) and again only at the junctions. Every figure is formed in integers or with the same
+// floating operations in the same order as compute_frame_stats forms it over the joined
+// resample, so the figures are the same to the bit (resampled_frame_stats, tested against it).
+//
+// The order statistics need the resample's values in ascending order, and sorting a million of
+// them for each of 200 resamples was most of a comparison's time. Each frame of the series is
+// taken some number of times (the blocks that cover it): walking the series' values in
+// ascending order, sorted once here, and writing each as many times as it was taken gives the
+// resample in ascending order, the very values a sort would give, in one pass.
+class BlockSeries {
   public:
-    SortedResampler(std::span<const std::int64_t> frame_ns, std::size_t block)
+    BlockSeries(std::span<const std::int64_t> frame_ns, std::size_t block)
         : frame_ns_(frame_ns),
           block_(frame_ns.empty() ? 0 : std::clamp<std::size_t>(block, 1, frame_ns.size())) {
-        ascending_.resize(frame_ns.size());
-        for (std::size_t i = 0; i < frame_ns.size(); ++i)
-            ascending_[i] = {frame_ns[i], i};
-        std::sort(ascending_.begin(), ascending_.end(),
+        const std::size_t n = frame_ns.size();
+        if (n == 0)
+            return;
+        const auto [shortest, longest] = std::minmax_element(frame_ns.begin(), frame_ns.end());
+        // capframex_stutter decides with plain 64-bit products when they cannot overflow and with
+        // compare_products otherwise; both decide exactly, so the rules below use plain products
+        // where no resample can overflow them (no window exceeds the one of a mean equal to the
+        // longest frame) and leave any other series to the straightforward path.
+        const std::size_t widest = capframex_window(ns_to_ms(static_cast<double>(*longest)));
+        const std::uint64_t factor =
+            5 * static_cast<std::uint64_t>(std::max<std::size_t>(n, widest)) + 5;
+        direct_ = *shortest < 0 || static_cast<std::uint64_t>(*longest) > UINT64_MAX / factor ||
+                  n > UINT32_MAX;  // the walk's indices take four bytes
+        if (direct_)
+            return;
+        // The series in ascending order, values and indices apart so that the walk streams
+        // twelve bytes a frame, not sixteen.
+        std::vector<Entry> ascending(n);
+        for (std::size_t i = 0; i < n; ++i)
+            ascending[i] = {frame_ns[i], static_cast<std::uint32_t>(i)};
+        std::sort(ascending.begin(), ascending.end(),
                   [](const Entry& x, const Entry& y) { return x.value_ns < y.value_ns; });
+        ascending_ns_.resize(n);
+        ascending_index_.resize(n);
+        for (std::size_t r = 0; r < n; ++r) {
+            ascending_ns_[r] = ascending[r].value_ns;
+            ascending_index_[r] = ascending[r].index;
+        }
+        prefix_ns_.resize(n + 1);
+        hitch_prefix_.resize(n + 1);
+        variation_prefix_.resize(n + 1);
+        for (std::size_t i = 0; i < n; ++i) {
+            prefix_ns_[i + 1] = prefix_ns_[i] + frame_ns[i];
+            hitch_prefix_[i + 1] =
+                hitch_prefix_[i] + (i > 0 && hitch(frame_ns[i], frame_ns[i - 1]));
+            variation_prefix_[i + 1] = variation_prefix_[i];
+            if (i > 0) {
+                const std::size_t bucket = variation_bucket(frame_ns[i], frame_ns[i - 1]);
+                if (bucket < kVariationEdgesNs.size())
+                    ++variation_prefix_[i + 1][bucket];
+            }
+        }
     }
 
     // Scratch that one thread reuses from resample to resample.
     struct Buffers {
-        std::vector<std::int64_t> resample;  // in the order drawn
-        std::vector<std::int64_t> sorted;    // the same values, ascending
+        std::vector<std::size_t> starts;     // the blocks drawn, in order
+        std::vector<std::int64_t> resample;  // the straightforward path only
+        std::vector<std::int64_t> sorted;    // the resample's values, ascending
         // Per frame of the series, how often it was drawn: at most the ceil(N / b) blocks, which
         // 32 bits hold for any series that fits in memory; half the size keeps more in cache.
         std::vector<std::uint32_t> taken;
+        std::vector<std::uint8_t> taken_narrow;  // the same in a byte, when no count passes 255
+        bool wide_counts = false;                // four bytes even so (a test's choice)
+        std::vector<std::size_t> sorted_starts;
+        std::vector<std::int64_t> local, averaged;  // the frames before and at a junction
     };
 
-    // The resample block_resample draws from `state`, into b.resample, and its values ascending
-    // into b.sorted.
-    void draw(std::uint64_t state, Buffers& b) const {
-        const std::size_t n = frame_ns_.size();
-        b.resample.clear();
-        b.sorted.clear();
-        if (n == 0)
+    // The CapFrameX window of the resample drawn from `state`, which its stutter rule needs a
+    // table for (prepare_window).
+    std::size_t window_of(std::uint64_t state, Buffers& b) const {
+        if (frame_ns_.empty())
+            return capframex_window(0);  // nothing is drawn
+        draw(state, b);
+        return capframex_window(
+            ns_to_ms(static_cast<double>(total_of(b)) / static_cast<double>(frame_ns_.size())));
+    }
+
+    // The stutter rule's outcome over the series for window `window`: before any resample that
+    // has that window, and before the threads start (the tables are then only read).
+    void prepare_window(std::size_t window) {
+        if (direct_ || frame_ns_.empty() || stutter_.count(window))
             return;
-        // taken[] as differences first: +1 where a block starts, -1 just past its end.
-        b.taken.assign(n + 1, 0);
-        append_blocks(frame_ns_, block_, state, b.resample,
-                      [&](std::size_t start, std::size_t length) {
-                          ++b.taken[start];
-                          --b.taken[start + length];  // unsigned: wraps, and the sums unwrap it
-                      });
-        std::uint32_t running = 0;
+        StutterTable& t = stutter_[window];
+        const std::size_t n = frame_ns_.size();
+        t.count_prefix.resize(n + 1);
+        t.ns_prefix.resize(n + 1);
+        // capframex_stutter's time-share rule over the series (see it); only the frames with a
+        // full window behind them are read from this table.
+        std::int64_t window_sum = 0;
+        std::size_t k = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            running += b.taken[i];
-            b.taken[i] = running;
+            window_sum += averaged(i);
+            if (k < window)
+                ++k;
+            else
+                window_sum -= averaged(i - window);
+            const bool stutters = 2 * k * u(frame_ns_[i]) > 5 * u(window_sum);
+            t.count_prefix[i + 1] = t.count_prefix[i] + (stutters ? 1 : 0);
+            t.ns_prefix[i + 1] = t.ns_prefix[i] + (stutters ? frame_ns_[i] : 0);
+        }
+    }
+
+    // What compute_frame_stats(block_resample(frame_ns, block, state), {}, false) gives for every
+    // figure the comparison reads: the frame-time summary, the FPS figures, CapFrameX's stutter,
+    // the hitch count and rate and the variation buckets. The hitches and the stutter frames are
+    // there in number only (their details are not formed), and the refresh guess is left out.
+    void figures(std::uint64_t state, Buffers& b, FrameTimeSummary& summary,
+                 CapFrameXStutter& stutter, UnrealHitches* hitches,
+                 VariationBuckets* variation) const {
+        const std::size_t n = frame_ns_.size();
+        summary = {};
+        stutter = {};
+        if (n == 0) {
+            if (hitches)
+                *hitches = {};
+            if (variation)
+                *variation = {};
+            return;
+        }
+        if (direct_) {
+            b.resample = block_resample(frame_ns_, block_, state);
+            FrameStats s = compute_frame_stats(b.resample, {}, false);
+            summary = s.frame_time;
+            stutter = std::move(s.stutter);
+            if (hitches)
+                *hitches = std::move(s.hitches);
+            if (variation)
+                *variation = s.variation;
+            return;
+        }
+        draw(state, b);
+        const std::int64_t total = total_of(b);
+        // The squares about the mean in the resample's order, as compute_frame_stats sums them.
+        const double mean_ns = static_cast<double>(total) / static_cast<double>(n);
+        const double squares = sort_resample(b, mean_ns);
+        summary = summarize_sorted_frame_times(b.sorted, total, squares);
+        stutter_of(b, total, stutter);
+        if (hitches) {
+            std::size_t count = 0;
+            for_each_block(b, [&](std::size_t j, std::size_t start, std::size_t length) {
+                count += hitch_prefix_[start + length] - hitch_prefix_[start + 1];
+                if (j > 0 && hitch(frame_ns_[start], last_of_block(b, j - 1)))
+                    ++count;
+            });
+            *hitches = {};
+            hitches->hitches.resize(count);
+            hitches->per_minute =
+                total > 0 ? static_cast<double>(count) / (ns_to_s(total) / 60.0) : 0.0;
+        }
+        if (variation) {
+            *variation = {};
+            for_each_block(b, [&](std::size_t j, std::size_t start, std::size_t length) {
+                for (std::size_t e = 0; e < kVariationEdgesNs.size(); ++e) {
+                    variation->counts[e] +=
+                        variation_prefix_[start + length][e] - variation_prefix_[start + 1][e];
+                }
+                if (j > 0) {
+                    const std::size_t bucket =
+                        variation_bucket(frame_ns_[start], last_of_block(b, j - 1));
+                    if (bucket < kVariationEdgesNs.size())
+                        ++variation->counts[bucket];
+                }
+            });
+            variation->total = n - 1;
+            std::size_t below = 0;
+            for (std::size_t e = 0; e < kVariationEdgesNs.size(); ++e)
+                below += variation->counts[e];
+            variation->counts[kVariationEdgesNs.size()] = variation->total - below;
+        }
+    }
+
+  private:
+    struct Entry {
+        std::int64_t value_ns;
+        std::uint32_t index;  // into the series
+    };
+    struct StutterTable {
+        std::vector<std::uint32_t> count_prefix;  // frames flagged before each index
+        std::vector<std::int64_t> ns_prefix;      // their summed time
+    };
+    static constexpr std::uint32_t kUnconditionalCopies = 4;
+
+    static std::uint64_t u(std::int64_t v) { return static_cast<std::uint64_t>(v); }
+
+    // unreal_hitches' rule for a frame after `previous`.
+    static bool hitch(std::int64_t frame, std::int64_t previous) {
+        return frame > kHitchThresholdNs && compare_products(2, u(frame), 3, u(previous)) >= 0;
+    }
+    // variation_buckets' bucket of the change from `previous` to `frame`.
+    static std::size_t variation_bucket(std::int64_t frame, std::int64_t previous) {
+        const std::int64_t d = std::llabs(frame - previous);
+        for (std::size_t e = 0; e < kVariationEdgesNs.size(); ++e) {
+            if (d < kVariationEdgesNs[e])
+                return e;
+        }
+        return kVariationEdgesNs.size();
+    }
+    // The value the CapFrameX moving average sees for frame i of the series (capframex_rules).
+    std::int64_t averaged(std::size_t i) const {
+        return i > 0 && u(frame_ns_[i]) > 3 * u(frame_ns_[i - 1]) ? frame_ns_[i - 1] : frame_ns_[i];
+    }
+
+    // The block starts block_resample draws from `state`, into b.starts.
+    void draw(std::uint64_t state, Buffers& b) const {
+        b.starts.clear();
+        draw_block_starts(frame_ns_.size(), block_, state,
+                          [&](std::size_t start) { b.starts.push_back(start); });
+    }
+    // f(block number, start, length) for each block of the resample, in order; every block but
+    // the last has block_ frames, the last is cut so that the resample has N.
+    template <class F>
+    void for_each_block(const Buffers& b, F f) const {
+        const std::size_t n = frame_ns_.size();
+        for (std::size_t j = 0; j < b.starts.size(); ++j)
+            f(j, b.starts[j], std::min(block_, n - j * block_));
+    }
+    std::int64_t last_of_block(const Buffers& b, std::size_t j) const {
+        return frame_ns_[b.starts[j] + block_ - 1];  // never the cut last block
+    }
+    std::int64_t total_of(const Buffers& b) const {
+        std::int64_t total = 0;
+        for_each_block(b, [&](std::size_t, std::size_t start, std::size_t length) {
+            total += prefix_ns_[start + length] - prefix_ns_[start];
+        });
+        return total;
+    }
+
+    // The resample's values in ascending order, into b.sorted; returns the sum of the squares
+    // about mean_ns in the resample's order.
+    double sort_resample(Buffers& b, double mean_ns) const {
+        // The walk below looks up each frame's count at random; one byte a frame keeps the
+        // counts of a million frames in the core's own cache, four did not. A count can pass 255
+        // only where 256 blocks start within one block's length of each other, which the
+        // sorted starts show; then the counts take four bytes.
+        b.sorted_starts = b.starts;
+        std::sort(b.sorted_starts.begin(), b.sorted_starts.end());
+        bool narrow = !b.wide_counts;
+        constexpr std::size_t kNarrowMax = UINT8_MAX;
+        for (std::size_t j = 0; j + kNarrowMax < b.sorted_starts.size() && narrow; ++j)
+            narrow = b.sorted_starts[j + kNarrowMax] - b.sorted_starts[j] >= block_;
+        return narrow ? sort_resample_counting(b, b.taken_narrow, mean_ns)
+                      : sort_resample_counting(b, b.taken, mean_ns);
+    }
+
+    template <class Count>
+    double sort_resample_counting(Buffers& b, std::vector<Count>& taken, double mean_ns) const {
+        const std::size_t n = frame_ns_.size();
+        // taken[] as differences first: +1 where a block starts, -1 just past its end.
+        taken.assign(n + 1, 0);
+        for_each_block(b, [&](std::size_t, std::size_t start, std::size_t length) {
+            ++taken[start];
+            --taken[start + length];  // unsigned: wraps, and the sums unwrap it
+        });
+        Count running = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            running = static_cast<Count>(running + taken[i]);
+            taken[i] = running;
         }
         // Most frames are drawn 0, 1 or 2 times: four copies are written unconditionally (the
         // buffer has room past its end) and the pointer advances by the count, so the loop has
         // no branch to mispredict but for the rare frame drawn more often.
         b.sorted.resize(n + kUnconditionalCopies);
         std::int64_t* out = b.sorted.data();
-        for (const Entry& e : ascending_) {
-            const std::uint32_t times = b.taken[e.index];
+        // The squares are summed in the same loop, the resample's r-th frame beside the r-th
+        // value of the walk: their sum is one long chain of dependent additions, and the walk's
+        // work fills some of the time each addition waits for the one before it (the
+        // comparison of two million-frame captures took 1.91-1.94 s of CPU so, 1.95-2.10 s with
+        // the squares in a loop of their own, three runs each on a busy machine).
+        double squares = 0;
+        std::size_t block = 0;
+        const std::int64_t* in = frame_ns_.data() + b.starts[0];
+        const std::int64_t* block_end = in + std::min(block_, n);
+        for (std::size_t r = 0; r < n; ++r) {
+            const double d = static_cast<double>(*in) - mean_ns;
+            squares += d * d;
+            if (++in == block_end && ++block < b.starts.size()) {
+                in = frame_ns_.data() + b.starts[block];
+                block_end = in + std::min(block_, n - block * block_);
+            }
+            const std::int64_t value = ascending_ns_[r];
+            const std::uint32_t times = taken[ascending_index_[r]];
             for (std::size_t k = 0; k < kUnconditionalCopies; ++k)
-                out[k] = e.value_ns;
+                out[k] = value;
             for (std::uint32_t k = kUnconditionalCopies; k < times; ++k)
-                out[k] = e.value_ns;
+                out[k] = value;
             out += times;
         }
         b.sorted.resize(n);
+        return squares;
     }
 
-  private:
-    struct Entry {
-        std::int64_t value_ns;
-        std::size_t index;  // into the series
-    };
-    static constexpr std::uint32_t kUnconditionalCopies = 4;
+    // capframex_stutter over the resample. Count share: the frames over 2.5 × the mean are a
+    // suffix of the sorted values. Time share: a frame at least `window` frames into its block
+    // has a window of its own block's frames only, as it had in the series, so the series'
+    // table decides it; the first `window` frames of a block are decided again here over the
+    // frames that precede them in the resample.
+    void stutter_of(Buffers& b, std::int64_t total, CapFrameXStutter& r) const {
+        const std::size_t n = frame_ns_.size();
+        r.window = capframex_window(ns_to_ms(static_cast<double>(total) / static_cast<double>(n)));
+        const std::size_t w = r.window;
+        const auto first_above =
+            std::partition_point(b.sorted.begin(), b.sorted.end(), [&](std::int64_t ft) {
+                return !(2 * static_cast<std::uint64_t>(n) * u(ft) > 5 * u(total));
+            });
+        r.above_mean = static_cast<std::size_t>(b.sorted.end() - first_above);
+        const StutterTable& table = stutter_.at(w);
+        std::size_t flagged = 0;
+        for_each_block(b, [&](std::size_t j, std::size_t start, std::size_t length) {
+            const std::size_t head = std::min(w, length);
+            flagged += table.count_prefix[start + length] - table.count_prefix[start + head];
+            r.stutter_ns += table.ns_prefix[start + length] - table.ns_prefix[start + head];
+            // Resample positions [from, p + head): the head, the window before it and the frame
+            // before that window (whose value the window's first sample may take).
+            const std::size_t p = j * block_;
+            const std::size_t from = p > w ? p - w - 1 : 0;
+            b.local.clear();
+            for (std::size_t q = from, jj = from / block_, off = from % block_; q < p + head; ++q) {
+                b.local.push_back(frame_ns_[b.starts[jj] + off]);
+                if (++off == block_) {
+                    ++jj;
+                    off = 0;
+                }
+            }
+            const auto frame = [&](std::size_t q) { return b.local[q - from]; };
+            b.averaged.resize(b.local.size());
+            for (std::size_t q = from; q < p + head; ++q) {
+                b.averaged[q - from] = q > 0 && q > from && u(frame(q)) > 3 * u(frame(q - 1))
+                                           ? frame(q - 1)
+                                           : frame(q);
+            }
+            const auto avg = [&](std::size_t q) { return b.averaged[q - from]; };
+            // The window as it stands after position p - 1: [max(0, p - w), p - 1].
+            const std::size_t low = p >= w ? p - w : 0;
+            std::int64_t window_sum = 0;
+            for (std::size_t q = low; q < p; ++q)
+                window_sum += avg(q);
+            std::size_t k = p - low;
+            for (std::size_t q = p; q < p + head; ++q) {
+                window_sum += avg(q);
+                if (k < w)
+                    ++k;
+                else
+                    window_sum -= avg(q - w);
+                if (2 * k * u(frame(q)) > 5 * u(window_sum)) {
+                    ++flagged;
+                    r.stutter_ns += frame(q);
+                }
+            }
+        });
+        r.frames.resize(flagged);  // their indices are not formed; the comparison counts them
+        r.count_share = static_cast<double>(r.above_mean) / static_cast<double>(n);
+        r.time_share =
+            total > 0 ? static_cast<double>(r.stutter_ns) / static_cast<double>(total) : 0;
+    }
+
     std::span<const std::int64_t> frame_ns_;
     std::size_t block_;
-    std::vector<Entry> ascending_;
+    bool direct_ = false;  // compute_frame_stats over the joined resample instead
+    std::vector<std::int64_t> ascending_ns_;      // the series' values, ascending
+    std::vector<std::uint32_t> ascending_index_;  // where each of them is in the series
+    std::vector<std::int64_t> prefix_ns_;         // sum of the frames before each index
+    std::vector<std::uint32_t>
+        hitch_prefix_;  // hitches before each index, frames after their predecessor
+    std::vector<std::array<std::uint32_t, kVariationEdgesNs.size()>> variation_prefix_;
+    std::map<std::size_t, StutterTable> stutter_;  // by window
 };
 
 const std::vector<std::int64_t>& intervals_of(const CaptureReport& r, Cadence c) {
@@ -296,13 +601,55 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
         (which == Cadence::application ? c.block_application_b : c.block_displayed_b) = cr.block_b;
     }
 
-    const SortedResampler resampler_a(frames_a, c.block_a);
-    const SortedResampler resampler_b(frames_b, c.block_b);
-    std::array<std::optional<std::pair<SortedResampler, SortedResampler>>, 2> cadence_resamplers;
+    // The series' tables, and the stutter table of every window a resample will have, before
+    // the threads start: they only read them. B's are built beside A's when there is a second
+    // core (each takes a sort of its series).
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    const auto prepare = [](BlockSeries& series, const std::vector<std::uint64_t>& states) {
+        BlockSeries::Buffers scratch;
+        for (const std::uint64_t s : states)
+            series.prepare_window(series.window_of(s, scratch));
+    };
+    std::optional<BlockSeries> series_b;
+    std::exception_ptr b_failure;
+    std::optional<std::thread> b_builder;
+    const auto build_b = [&] {
+        try {
+            series_b.emplace(frames_b, c.block_b);
+            prepare(*series_b, state_b);
+        } catch (...) {
+            b_failure = std::current_exception();
+        }
+    };
+    if (threads > 1) {
+        try {
+            b_builder.emplace(build_b);
+        } catch (const std::system_error&) {
+        }  // no thread to be had: built below on this one
+    }
+    std::optional<BlockSeries> series_a;
+    try {
+        series_a.emplace(frames_a, c.block_a);
+        prepare(*series_a, state_a);
+    } catch (...) {
+        if (b_builder)
+            b_builder->join();
+        throw;
+    }
+    if (b_builder)
+        b_builder->join();
+    else
+        build_b();
+    if (b_failure)
+        std::rethrow_exception(b_failure);
+    std::array<std::optional<std::pair<BlockSeries, BlockSeries>>, 2> cadence_series;
     for (std::size_t i = 0; i < cadences.size(); ++i) {
         if (!cadences[i].state_a.empty()) {
-            cadence_resamplers[i].emplace(SortedResampler(cadences[i].a, cadences[i].block_a),
-                                          SortedResampler(cadences[i].b, cadences[i].block_b));
+            cadence_series[i].emplace(BlockSeries(cadences[i].a, cadences[i].block_a),
+                                      BlockSeries(cadences[i].b, cadences[i].block_b));
+            prepare(cadence_series[i]->first, cadences[i].state_a);
+            prepare(cadence_series[i]->second, cadences[i].state_b);
         }
     }
 
@@ -312,24 +659,31 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     std::exception_ptr failure;
     auto work = [&](bool report) {
         try {
-            SortedResampler::Buffers ba, bb;
+            BlockSeries::Buffers buffers;
+            FrameStats sa, sb;
             for (std::size_t k = next++; k < resamples; k = next++) {
-                resampler_a.draw(state_a[k], ba);
-                resampler_b.draw(state_b[k], bb);
-                const FrameStats sa = compute_frame_stats(ba.resample, {}, false, ba.sorted);
-                const FrameStats sb = compute_frame_stats(bb.resample, {}, false, bb.sorted);
+                series_a->figures(state_a[k], buffers, sa.frame_time, sa.stutter, &sa.hitches,
+                                  &sa.variation);
+                sa.fps = fps_figures(sa.frame_time);
+                series_b->figures(state_b[k], buffers, sb.frame_time, sb.stutter, &sb.hitches,
+                                  &sb.variation);
+                sb.fps = fps_figures(sb.frame_time);
                 for (std::size_t f = 0; f < names.size(); ++f) {
                     diffs[f][k] = *names[f]->frame_value(sb) - *names[f]->frame_value(sa);
                 }
                 for (std::size_t i = 0; i < cadences.size(); ++i) {
                     const CadenceResampling& cr = cadences[i];
-                    if (!cadence_resamplers[i])
+                    if (!cadence_series[i])
                         continue;
-                    cadence_resamplers[i]->first.draw(cr.state_a[k], ba);
-                    // Frames and total time only set average_fps, which is not compared.
-                    const CadenceFigures ca = summarise_cadence(ba.resample, 0, 0, ba.sorted);
-                    cadence_resamplers[i]->second.draw(cr.state_b[k], bb);
-                    const CadenceFigures cb = summarise_cadence(bb.resample, 0, 0, bb.sorted);
+                    // As summarise_cadence(resample, 0, 0): frames and total time only set
+                    // average_fps, which is not compared.
+                    CadenceFigures ca, cb;
+                    cadence_series[i]->first.figures(cr.state_a[k], buffers, ca.interval,
+                                                     ca.stutter, nullptr, nullptr);
+                    ca.fps = fps_figures(ca.interval);
+                    cadence_series[i]->second.figures(cr.state_b[k], buffers, cb.interval,
+                                                      cb.stutter, nullptr, nullptr);
+                    cb.fps = fps_figures(cb.interval);
                     const Cadence which = i == 0 ? Cadence::application : Cadence::displayed;
                     for (std::size_t f = 0; f < cadence_names.size(); ++f) {
                         if (cadence_names[f]->cadence == which) {
@@ -349,11 +703,9 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
             next = resamples;  // the others stop after their current resample
         }
     };
-    // One thread per core, at most kMaxThreads: each holds two resamples, their sorted copies and
-    // their per-frame counts (about 48 MB at a million frames a side).
+    // One thread per core, at most kMaxThreads: each holds one resample's sorted values and
+    // per-frame counts (about 12 MB at a million frames).
     constexpr unsigned kMaxThreads = 8;
-    if (threads == 0)
-        threads = std::max(1u, std::thread::hardware_concurrency());
     threads = static_cast<unsigned>(
         std::min<std::size_t>({threads, kMaxThreads, std::max<std::size_t>(resamples, 1)}));
     {
@@ -388,6 +740,18 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
                                               *cadence_names[f]->value(b), cadence_diffs[f]));
     }
     return c;
+}
+
+FrameStats resampled_frame_stats(std::span<const std::int64_t> frame_ns, std::size_t block,
+                                 std::uint64_t state, bool wide_counts) {
+    BlockSeries series(frame_ns, block);
+    BlockSeries::Buffers buffers;
+    buffers.wide_counts = wide_counts;
+    series.prepare_window(series.window_of(state, buffers));
+    FrameStats s;
+    series.figures(state, buffers, s.frame_time, s.stutter, &s.hitches, &s.variation);
+    s.fps = fps_figures(s.frame_time);
+    return s;
 }
 
 }  // namespace loopscope

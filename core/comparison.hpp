@@ -29,6 +29,16 @@ std::size_t bootstrap_block_frames(std::size_t frames);
 std::vector<std::int64_t> block_resample(std::span<const std::int64_t> frame_ns, std::size_t block,
                                          std::uint64_t& state);
 
+// The figures of the resample block_resample(frame_ns, block, state) draws, as the comparison
+// forms them from the drawn blocks without joining them: equal to the bit to what
+// compute_frame_stats(block_resample(frame_ns, block, state), {}, false) gives for every figure
+// the comparison reads. The hitches and the stutter frames are there in number only (their
+// details are not formed) and the refresh guess is left out. wide_counts: count each frame's
+// draws in four bytes even where one byte holds them, as happens only when 256 blocks start
+// within one block's length (for a test of that path, which real resamples never take).
+FrameStats resampled_frame_stats(std::span<const std::int64_t> frame_ns, std::size_t block,
+                                 std::uint64_t state, bool wide_counts = false);
+
 struct Figure;
 // The figures compared: the catalogue's figures marked `compared`, all computed from frame
 // times alone (not frames, duration_s or the refresh grid, which a resample does not change

@@ -25,6 +25,9 @@ double mean_at_or_above(std::span<const std::int64_t> sorted_ns, double threshol
     return static_cast<double>(sum) / static_cast<double>(count);
 }
 
+std::int64_t integral_low_of_total(std::span<const std::int64_t> sorted_ns, std::int64_t total,
+                                   double share);
+
 double fps_of_ms(double ms) {
     return ms > 0 ? 1000.0 / ms : 0.0;
 }
@@ -70,8 +73,8 @@ FrameTimeSummary summary_of(const Moments& m, std::span<const std::int64_t> sort
         ns_to_ms(mean_at_or_above(sorted, quantile_r8_sorted(sorted, 0.99)));
     s.mean_at_or_above_q999_ms =
         ns_to_ms(mean_at_or_above(sorted, quantile_r8_sorted(sorted, 0.999)));
-    s.integral_1_ms = ns_to_ms(integral_low_frame_ns(sorted, 0.01));
-    s.integral_01_ms = ns_to_ms(integral_low_frame_ns(sorted, 0.001));
+    s.integral_1_ms = ns_to_ms(integral_low_of_total(sorted, m.total_ns, 0.01));
+    s.integral_01_ms = ns_to_ms(integral_low_of_total(sorted, m.total_ns, 0.001));
     return s;
 }
 
@@ -83,6 +86,17 @@ FrameTimeSummary summarize_frame_times_in_place(std::vector<std::int64_t>& value
     const Moments m = moments_in_order(values);
     sort_ns(values);
     return summary_of(m, values);
+}
+
+FrameTimeSummary summarize_sorted_frame_times(std::span<const std::int64_t> sorted_ns,
+                                              std::int64_t total_ns, double squares_about_mean) {
+    if (sorted_ns.empty())
+        return {};
+    Moments m;
+    m.total_ns = total_ns;
+    m.mean_ns = static_cast<double>(total_ns) / static_cast<double>(sorted_ns.size());
+    m.squares = squares_about_mean;
+    return summary_of(m, sorted_ns);
 }
 
 FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns,
@@ -114,9 +128,18 @@ double quantile_r8_sorted(std::span<const std::int64_t> sorted_ns, double p) {
 }
 
 std::int64_t integral_low_frame_ns(std::span<const std::int64_t> sorted_ns, double share) {
+    return integral_low_of_total(
+        sorted_ns, std::accumulate(sorted_ns.begin(), sorted_ns.end(), std::int64_t{0}), share);
+}
+
+namespace {
+
+// integral_low_frame_ns given the values' sum, which summary_of already has: the pass that
+// summed them again cost as much as the rest of a summary of sorted values.
+std::int64_t integral_low_of_total(std::span<const std::int64_t> sorted_ns, std::int64_t total,
+                                   double share) {
     if (sorted_ns.empty())
         return 0;
-    const std::int64_t total = std::accumulate(sorted_ns.begin(), sorted_ns.end(), std::int64_t{0});
     // The target as CapFrameX forms it from its quantile argument (0.99 for 1 %), total × (1 −
     // quantile) in doubles, so that a sum landing on the target picks the same frame.
     const double quantile = 1.0 - share;
@@ -129,6 +152,8 @@ std::int64_t integral_low_frame_ns(std::span<const std::int64_t> sorted_ns, doub
     }
     return sorted_ns.front();
 }
+
+}  // namespace
 
 FpsFigures fps_figures(const FrameTimeSummary& s) {
     FpsFigures f;

@@ -35,6 +35,11 @@ struct FrameTimeSummary {
 // can order them without sorting, as the comparison's resamples do); empty: a sorted copy is made.
 FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns,
                                        std::span<const std::int64_t> sorted_ns = {});
+// The same from the values in ascending order, their sum and the sum of (value − mean)² taken in
+// the series' order (the order decides its last bits), for a caller that forms the series' sums
+// without the series itself (the comparison's resamples, from their blocks).
+FrameTimeSummary summarize_sorted_frame_times(std::span<const std::int64_t> sorted_ns,
+                                              std::int64_t total_ns, double squares_about_mean);
 // The same, sorting the caller's vector in place instead of a copy of it: one copy fewer of
 // every frame time, for a vector the caller no longer needs in its order.
 FrameTimeSummary summarize_frame_times_in_place(std::vector<std::int64_t>& frame_ns);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -562,6 +563,63 @@ TEST(Comparison, ThreadsChangeNothingAndMatchOneGeneratorStream) {
         EXPECT_EQ(one.figures[f].low, at(h_low)) << figures[f]->key;
         EXPECT_EQ(one.figures[f].high, at(h_high)) << figures[f]->key;
     }
+}
+
+// The comparison forms each resample's figures from its blocks without joining them; every
+// figure it reads must equal, to the bit, what the straightforward path gives over the joined
+// resample. Series of several lengths (blocks shorter and longer than the stutter window), with
+// spikes for the stutter and hitch rules, jumps for every variation bucket and outliers that
+// CapFrameX's moving average replaces, and several generator states and block lengths.
+TEST(Comparison, ResampleFiguresFromBlocksEqualTheJoinedResamples) {
+    std::uint64_t x = 7;
+    const auto next = [&] {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        return x >> 33;
+    };
+    const std::vector<const Figure*> figures = compared_figures();
+    int compared = 0;
+    for (const std::size_t n : {0u, 1u, 2u, 5u, 37u, 300u, 2000u, 9000u}) {
+        std::vector<std::int64_t> frames;
+        for (std::size_t i = 0; i < n; ++i) {
+            std::int64_t ft = 8 * kMs + static_cast<std::int64_t>(next() % (6 * kMs));
+            if (next() % 23 == 0)
+                ft += static_cast<std::int64_t>(next() % (90 * kMs));  // stutter, hitches
+            if (next() % 97 == 0)
+                ft *= 4;  // over 3 × its predecessor: the moving average keeps the predecessor
+            if (next() % 41 == 0)
+                ft = static_cast<std::int64_t>(next() % kMs) + 1;  // a very short frame
+            frames.push_back(ft);
+        }
+        const std::size_t default_block = bootstrap_block_frames(n);
+        for (const std::size_t block : {default_block, std::size_t{1}, std::size_t{3}, n}) {
+            for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{42}, kBootstrapSeed}) {
+                std::uint64_t state = seed;
+                const std::uint64_t start = state;
+                const FrameStats joined =
+                    compute_frame_stats(block_resample(frames, block, state), {}, false);
+                const FrameStats blocks = resampled_frame_stats(frames, block, start);
+                const FrameStats wide = resampled_frame_stats(frames, block, start, true);
+                for (const Figure* f : figures) {
+                    const double want = *f->frame_value(joined), got = *f->frame_value(blocks);
+                    // Bitwise: the printed intervals must not move in the last digit either.
+                    EXPECT_EQ(std::bit_cast<std::uint64_t>(want), std::bit_cast<std::uint64_t>(got))
+                        << f->key << " n=" << n << " block=" << block << " seed=" << seed << ": "
+                        << want << " vs " << got;
+                    EXPECT_EQ(std::bit_cast<std::uint64_t>(want),
+                              std::bit_cast<std::uint64_t>(*f->frame_value(wide)))
+                        << f->key << " n=" << n << " block=" << block << " seed=" << seed
+                        << " (draws counted in four bytes)";
+                    ++compared;
+                }
+                EXPECT_EQ(joined.stutter.window, blocks.stutter.window);
+                EXPECT_EQ(joined.stutter.above_mean, blocks.stutter.above_mean);
+                EXPECT_EQ(joined.variation.counts, blocks.variation.counts);
+                EXPECT_EQ(joined.variation.total, blocks.variation.total);
+                EXPECT_EQ(joined.frame_time.stdev_ms, blocks.frame_time.stdev_ms);
+            }
+        }
+    }
+    EXPECT_GT(compared, 1000);
 }
 
 }  // namespace
