@@ -1,0 +1,178 @@
+// Reading a capture in pieces on several threads gives what one thread gives, byte for byte:
+// every report format of every test-data capture and every shared real capture is the same for
+// 1, 2 and 8 threads, with blocks small enough that every file is cut into many of them; and a
+// bad row in a later block, or the file's last row, is the same error whichever thread met it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "common/output_file.hpp"
+#include "core/analysis.hpp"
+#include "reports/readers.hpp"
+#include "reports/writer.hpp"
+#include "tests/test_support.hpp"
+
+namespace loopscope {
+namespace {
+
+// Small blocks, so that even the test-data files of a few kB are read in many blocks of up to
+// eight pieces each.
+constexpr std::size_t kTestChunkBytes = 4096;
+const unsigned kThreadCounts[] = {1, 2, 8};
+
+struct Outputs {
+    std::vector<std::string> texts;  // one per report format, then the stream list
+    std::vector<std::string> warnings;
+};
+
+// Everything `loopscope report` makes of a capture, as files, plus the stream list.
+Outputs report_outputs(const std::string& path, unsigned threads, const std::string& dir) {
+    Outputs out;
+    for (const char* const format : writer_formats()) {
+        ReadOptions read;
+        read.threads = threads;
+        read.chunk_bytes = kTestChunkBytes;
+        read.loop_figures_only = !writer_needs_loop_records(format);
+        const auto capture = std::make_unique<Capture>(read_capture(path, read));
+        Report report;
+        report.captures.push_back(analyse_capture(*capture, {}));
+        const std::string file = dir + "/out." + format;
+        {
+            OutputFile o(file);
+            make_writer(format, {})->write(report, o);
+            o.commit();
+        }
+        out.texts.push_back(test::read_text(file));
+        out.warnings = capture->warnings;
+    }
+    ReadOptions read;
+    read.threads = threads;
+    read.chunk_bytes = kTestChunkBytes;
+    std::string list;
+    for (const CaptureStreamInfo& s : list_capture_streams(path, read)) {
+        list += s.process + "|" + std::to_string(s.process_id) + "|" + s.swap_chain + "|" +
+                std::to_string(s.frames) + "|" + std::to_string(s.duration_s) + "\n";
+    }
+    out.texts.push_back(list);
+    return out;
+}
+
+void expect_same_for_every_thread_count(const std::string& path) {
+    SCOPED_TRACE(path);
+    const std::string dir = test::make_temp_dir("loopscope-pieces");
+    const Outputs one = report_outputs(path, 1, dir);
+    ASSERT_FALSE(one.texts.front().empty());
+    for (const unsigned threads : kThreadCounts) {
+        SCOPED_TRACE(threads);
+        const Outputs many = report_outputs(path, threads, dir);
+        ASSERT_EQ(many.texts.size(), one.texts.size());
+        for (std::size_t i = 0; i < one.texts.size(); ++i) {
+            // Compared as booleans first: a mismatch of two HTML reports would print megabytes.
+            EXPECT_TRUE(many.texts[i] == one.texts[i])
+                << "output " << i << " differs from one thread's (" << many.texts[i].size()
+                << " against " << one.texts[i].size() << " bytes)";
+        }
+        EXPECT_EQ(many.warnings, one.warnings);
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST(ReadInPieces, TestDataCapturesGiveTheOutputOfOneThread) {
+    const std::vector<std::string> names = test::test_data_captures();
+    ASSERT_FALSE(names.empty());
+    for (const std::string& name : names)
+        expect_same_for_every_thread_count(test::test_data(name));
+}
+
+TEST(ReadInPieces, RealCapturesGiveTheOutputOfOneThread) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    std::set<std::string> paths;
+    for (const auto& entry : std::filesystem::directory_iterator(test::captures_dir())) {
+        if (entry.path().extension() == ".csv" || entry.path().extension() == ".json")
+            paths.insert(entry.path().string());
+    }
+    ASSERT_FALSE(paths.empty());
+    for (const std::string& path : paths)
+        expect_same_for_every_thread_count(path);
+}
+
+// The error message (file:line:column: what) reading `path` with `threads` threads.
+std::string error_of(const std::string& path, unsigned threads) {
+    ReadOptions read;
+    read.threads = threads;
+    read.chunk_bytes = kTestChunkBytes;
+    try {
+        read_capture(path, read);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+// presentmon1.csv with `bad` put in place of the cell at `column` (0-based) of the data row
+// `row` (0-based; negative counts from the end).
+std::string with_bad_cell(const std::string& dir, int row, std::size_t column,
+                          const std::string& bad) {
+    const std::string text = test::read_text(test::test_data("presentmon1.csv"));
+    std::vector<std::string> lines;
+    std::size_t begin = 0;
+    while (begin < text.size()) {
+        const std::size_t end = text.find('\n', begin);
+        lines.push_back(text.substr(begin, end - begin));
+        begin = end == std::string::npos ? text.size() : end + 1;
+    }
+    const std::size_t data_rows = lines.size() - 1;
+    const std::size_t at =
+        1 + (row >= 0 ? static_cast<std::size_t>(row) : data_rows - static_cast<std::size_t>(-row));
+    std::string& line = lines.at(at);
+    std::size_t cell_begin = 0;
+    for (std::size_t c = 0; c < column; ++c)
+        cell_begin = line.find(',', cell_begin) + 1;
+    const std::size_t cell_end = line.find(',', cell_begin);
+    line.replace(cell_begin, cell_end - cell_begin, bad);
+    std::string out;
+    for (const std::string& l : lines)
+        out += l + "\n";
+    const std::string path = dir + "/bad_row" + std::to_string(row) + ".csv";
+    test::write_text(path, out);
+    return path;
+}
+
+TEST(ReadInPieces, ABadRowInALaterBlockIsTheErrorOfOneThread) {
+    const std::string dir = test::make_temp_dir("loopscope-pieces-error");
+    // Column 9 is msBetweenPresents in the test data's PresentMon 1.x layout; column 1 the
+    // process ID, parsed only at a stream's first row. Rows 40 and 200 lie in the second and a
+    // later block of 4 kB; -1 is the last row, in the last piece of the last block.
+    struct Case {
+        int row;
+        std::size_t column;
+        std::string bad;
+    };
+    const Case cases[] = {{40, 9, "12.x"}, {200, 9, "-3"}, {-1, 9, "NaN"}, {-1, 1, "pid"}};
+    for (const Case& c : cases) {
+        const std::string path = with_bad_cell(dir, c.row, c.column, c.bad);
+        SCOPED_TRACE(path);
+        const std::string one = error_of(path, 1);
+        EXPECT_NE(one, "(no error)");
+        EXPECT_NE(one.find(path + ":"), std::string::npos) << one;
+        for (const unsigned threads : kThreadCounts)
+            EXPECT_EQ(error_of(path, threads), one) << threads << " threads";
+    }
+    // A file cut off mid-row: the last row is short and has no line break.
+    const std::string text = test::read_text(test::test_data("presentmon1.csv"));
+    const std::string cut = dir + "/cut.csv";
+    test::write_text(cut, text.substr(0, text.size() - 30));
+    const std::string one = error_of(cut, 1);
+    EXPECT_NE(one.find("the file ends mid-line"), std::string::npos) << one;
+    for (const unsigned threads : kThreadCounts)
+        EXPECT_EQ(error_of(cut, threads), one) << threads << " threads";
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace loopscope
