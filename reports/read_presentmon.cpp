@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -648,23 +649,33 @@ std::vector<std::string_view> cut_at_lines(std::string_view block, std::size_t c
     return pieces;
 }
 
+// Pieces a thread per block: more pieces than threads, taken in turn by whichever thread is
+// free, so that a thread the OS sets aside (on a machine busy with other work) holds up the
+// block by one small piece, not by a whole share of it.
+constexpr std::size_t kPiecesPerThread = 4;
+
 ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::string& path,
                                const ParallelRead& parallel) {
     MergedRows merged;
     std::string_view block;
     while (reader.next_block(parallel.chunk_bytes, block)) {
-        const std::vector<std::string_view> texts = cut_at_lines(block, parallel.threads);
+        const std::vector<std::string_view> texts =
+            cut_at_lines(block, parallel.threads * kPiecesPerThread);
         std::vector<Piece> pieces(texts.size());
         const bool last_block = block.back() != '\n';
+        std::atomic<std::size_t> next{0};
+        const auto work = [&] {
+            for (std::size_t i = next++; i < texts.size(); i = next++) {
+                pieces[i].parser = std::make_unique<RowParser>(l, path, true);
+                parse_piece(texts[i], last_block && i + 1 == texts.size(), pieces[i]);
+            }
+        };
         {
             std::vector<std::jthread> workers;
-            for (std::size_t i = 0; i < texts.size(); ++i) {
-                pieces[i].parser = std::make_unique<RowParser>(l, path, true);
-                const bool last = last_block && i + 1 == texts.size();
-                if (i > 0)
-                    workers.emplace_back(parse_piece, texts[i], last, std::ref(pieces[i]));
-            }
-            parse_piece(texts[0], last_block && texts.size() == 1, pieces[0]);
+            const std::size_t helpers = std::min(parallel.threads, texts.size()) - 1;
+            for (std::size_t t = 0; t < helpers; ++t)
+                workers.emplace_back(work);
+            work();
         }  // the workers join here
         for (Piece& piece : pieces) {
             merge_piece(merged, piece, reader.line_number(), path);
