@@ -146,14 +146,15 @@ std::string with_bad_cell(const std::string& dir, int row, std::size_t column,
 TEST(ReadInPieces, ABadRowInALaterBlockIsTheErrorOfOneThread) {
     const std::string dir = test::make_temp_dir("loopscope-pieces-error");
     // Column 9 is msBetweenPresents in the test data's PresentMon 1.x layout; column 1 the
-    // process ID, parsed only at a stream's first row. Rows 40 and 200 lie in the second and a
-    // later block of 4 kB; -1 is the last row, in the last piece of the last block.
+    // process ID, parsed only at a stream's first row. Rows 20 and 200 lie in the second and a
+    // later block of 4 kB (the rows are about 270 bytes); -1 is the last row, in the last piece of
+    // the last block.
     struct Case {
         int row;
         std::size_t column;
         std::string bad;
     };
-    const Case cases[] = {{40, 9, "12.x"}, {200, 9, "-3"}, {-1, 9, "NaN"}, {-1, 1, "pid"}};
+    const Case cases[] = {{20, 9, "12.x"}, {200, 9, "-3"}, {-1, 9, "NaN"}, {-1, 1, "pid"}};
     for (const Case& c : cases) {
         const std::string path = with_bad_cell(dir, c.row, c.column, c.bad);
         SCOPED_TRACE(path);
@@ -171,6 +172,36 @@ TEST(ReadInPieces, ABadRowInALaterBlockIsTheErrorOfOneThread) {
     EXPECT_NE(one.find("the file ends mid-line"), std::string::npos) << one;
     for (const unsigned threads : kThreadCounts)
         EXPECT_EQ(error_of(cut, threads), one) << threads << " threads";
+    std::filesystem::remove_all(dir);
+}
+
+// One stream too many is found at the merge when each piece holds only a few streams: the error
+// names the row where one thread found it, also when that row's process ID is not a number
+// (one thread counts the streams first).
+TEST(ReadInPieces, OneStreamTooManyIsTheErrorOfOneThread) {
+    const std::string dir = test::make_temp_dir("loopscope-pieces-streams");
+    const std::string text = test::read_text(test::test_data("presentmon1.csv"));
+    const std::string header = text.substr(0, text.find('\n') + 1);
+    const std::string row =
+        text.substr(header.size(), text.find('\n', header.size()) + 1 - header.size());
+    // The row's process ID (the second cell) replaced by each stream's own.
+    const std::size_t pid_begin = row.find(',') + 1;
+    const std::size_t pid_end = row.find(',', pid_begin);
+    for (const std::string last_pid : {"5000", "not-a-pid"}) {
+        std::string file = header;
+        for (int stream = 0; stream < 4096; ++stream) {
+            file += row.substr(0, pid_begin) + std::to_string(stream) + row.substr(pid_end);
+            file += row.substr(0, pid_begin) + std::to_string(stream) + row.substr(pid_end);
+        }
+        file += row.substr(0, pid_begin) + last_pid + row.substr(pid_end);
+        const std::string path = dir + "/streams.csv";
+        test::write_text(path, file);
+        const std::string one = error_of(path, 1);
+        EXPECT_NE(one.find(":8194:"), std::string::npos) << one;
+        EXPECT_NE(one.find("more than 4096 streams"), std::string::npos) << one;
+        for (const unsigned threads : kThreadCounts)
+            EXPECT_EQ(error_of(path, threads), one) << threads << " threads";
+    }
     std::filesystem::remove_all(dir);
 }
 
