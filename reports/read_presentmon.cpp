@@ -3,9 +3,10 @@
 // model (one present per line, named columns) and differ in which columns carry the frame time,
 // the display side, dropped / generated frames and the frame start. The file is streamed once;
 // only the cells needed are parsed and kept, for every stream (application, process, swap
-// chain) in the file, so the caller can pick one or list them all. The stages, in the order
-// read_presentmon_streams runs them: the header row, the column layout, the rows into streams,
-// QPC ticks to nanoseconds, the streams as captures.
+// chain) in the file, so the caller can pick one or list them all. A large file is parsed in
+// pieces on several threads, with the result and the errors of one thread (stage 3 in pieces). The
+// stages, in the order read_presentmon_streams runs them: the header row, the column layout, the
+// rows into streams, QPC ticks to nanoseconds, the streams as captures.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -522,11 +523,12 @@ ParsedRows read_rows(LineReader& reader, const Layout& l, const std::string& pat
 // ---- Stage 3 in pieces: a large file on every core --------------------------------------------
 //
 // The file is read in blocks of whole lines (ParallelRead::chunk_bytes); each block is cut at
-// line breaks into one piece a thread, each piece parsed into its own streams, and the pieces
-// merged into the file's streams in file order. The result is the one-thread result, byte for
-// byte: streams are numbered in the order their first rows appear, the columns are appended in
-// row order, sums are taken in row order, and a piece that fails keeps its first error, thrown
-// at the merge once every row before it is merged, with the line counted from the file's start.
+// line breaks into pieces (kPiecesPerThread a thread), each piece parsed into its own streams on
+// whichever thread takes it, and the pieces merged into the file's streams in file order. The
+// result is the one-thread result, byte for byte: streams are numbered in the order their first
+// rows appear, the columns are appended in row order, sums are taken in row order, and a piece that
+// fails keeps its first error, thrown at the merge once every row before it is merged, with the
+// line counted from the file's start.
 
 // A piece's outcome: its rows, how many lines it held, and its first error (the parse stops
 // there), with the line counted from the piece's start.
@@ -537,9 +539,11 @@ struct Piece {
     std::int64_t error_line = 0;
 };
 
-void parse_piece(std::string_view text, bool last_piece_of_file, Piece& piece) {
+void parse_piece(const Layout& l, const std::string& path, std::string_view text,
+                 bool last_piece_of_file, Piece& piece) {
     std::int64_t line_number = 0;
     try {
+        piece.parser = std::make_unique<RowParser>(l, path, true);
         std::size_t begin = 0;
         while (begin < text.size()) {
             const void* nl = std::memchr(text.data() + begin, '\n', text.size() - begin);
@@ -579,6 +583,8 @@ struct MergedRows {
 // the piece starts at or before the piece's error, where one thread would have stopped.
 void merge_piece(MergedRows& merged, Piece& piece, std::int64_t line_base,
                  const std::string& path) {
+    if (!piece.parser)  // not even begun: out of memory
+        std::rethrow_exception(piece.error);
     ParsedRows& to = merged.rows;
     ParsedRows& from = piece.parser->rows;
     for (StreamBuild& s : from.streams) {
@@ -586,10 +592,8 @@ void merge_piece(MergedRows& merged, Piece& piece, std::int64_t line_base,
         const auto [it, added] =
             merged.index.try_emplace(stream_key(s.app, s.pid_text, s.swap), to.streams.size());
         if (added) {
-            if (to.streams.size() == kMaxStreams) {
-                merged.index.erase(it);
+            if (to.streams.size() == kMaxStreams)
                 throw_too_many_streams(place, s.app_column);
-            }
             StreamBuild fresh;
             fresh.app = s.app;
             fresh.pid_text = s.pid_text;
@@ -665,10 +669,8 @@ ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::s
         const bool last_block = block.back() != '\n';
         std::atomic<std::size_t> next{0};
         const auto work = [&] {
-            for (std::size_t i = next++; i < texts.size(); i = next++) {
-                pieces[i].parser = std::make_unique<RowParser>(l, path, true);
-                parse_piece(texts[i], last_block && i + 1 == texts.size(), pieces[i]);
-            }
+            for (std::size_t i = next++; i < texts.size(); i = next++)
+                parse_piece(l, path, texts[i], last_block && i + 1 == texts.size(), pieces[i]);
         };
         {
             std::vector<std::jthread> workers;
