@@ -24,6 +24,9 @@ namespace loopscope {
 
 namespace {
 
+// More threads than this only add thread starts: a block of lines is cut into a few pieces each.
+constexpr unsigned kMaxReadThreads = 256;
+
 struct ReportArgs {
     std::vector<std::string> inputs;
     std::string format = "terminal";
@@ -189,9 +192,10 @@ void add_report_command(CLI::App& app, int& exit_code) {
                     "Unit of a plain list of frame times: ns, us, ms or s")
         ->capture_default_str();
     cmd->add_option("--threads", args->threads,
-                    "Threads that read a large capture, each a piece of every block of lines, "
-                    "with the output of one thread; 0 = one per hardware thread (files under "
-                    "1 MiB are read on one thread)")
+                    "Threads that parse a large capture in pieces, with the output of one "
+                    "thread; 0 = one per hardware thread (files under 1 MiB are read on one "
+                    "thread)")
+        ->check(CLI::Range(0u, kMaxReadThreads))
         ->capture_default_str();
     cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
 }
