@@ -350,6 +350,26 @@ class StreamTable {
         return streams[last_];
     }
 
+    // The file's stream for a stream read in a piece (the merge), added when new to the file,
+    // with the errors one thread raises at its first row, at `place`.
+    StreamBuild& of_piece_stream(const StreamBuild& s, const LinePlace& place) {
+        std::vector<StreamBuild>& streams = rows_.streams;
+        std::string key = stream_key(s.app, s.pid_text, s.swap);
+        if (streams.size() == kMaxStreams && !index_.contains(key))
+            throw_too_many_streams(place, s.app_column);
+        const auto [it, added] = index_.try_emplace(std::move(key), streams.size());
+        if (added) {
+            StreamBuild fresh;
+            fresh.app = s.app;
+            fresh.pid_text = s.pid_text;
+            fresh.swap = s.swap;
+            fresh.capture.source = s.capture.source;
+            fresh.capture.source.process_id = process_id_of(Field{s.pid_text, s.pid_column}, place);
+            streams.push_back(std::move(fresh));
+        }
+        return streams[it->second];
+    }
+
   private:
     ParsedRows& rows_;
     const Layout& layout_;
@@ -497,6 +517,8 @@ class RowParser {
         parse_display_side(l_, fields_, place_, c);
     }
 
+    StreamTable& table() { return table_; }
+
     ParsedRows rows;
 
   private:
@@ -537,28 +559,57 @@ struct Piece {
     std::int64_t lines = 0;
     std::exception_ptr error;
     std::int64_t error_line = 0;
+    // Where the piece stopped because its rows named too many streams (kPieceStreams): the
+    // offset of the first line not parsed, npos when the piece was parsed to its end. The
+    // merge reads the rest on one thread.
+    std::size_t stopped_at = std::string_view::npos;
 };
+
+// A piece keeps at most this many streams of its own: each costs about 1 KB, and a file whose
+// every row names a new stream would otherwise hold one per row in every piece before the merge
+// finds one stream too many. Captures hold a few streams, a busy desktop a few hundred.
+constexpr std::size_t kPieceStreams = 256;
+
+// The lines of `text` from `begin`: `row(line, number, had_break)` for each non-empty one (CR
+// before the break removed), numbered from `first_number`; `stop()` asked before each line may end
+// it early. Returns the number of the last line handed or passed over.
+template <typename Row, typename Stop>
+std::int64_t for_each_line(std::string_view text, std::size_t& begin, std::int64_t first_number,
+                           bool ends_file, Row&& row, Stop&& stop) {
+    std::int64_t line_number = first_number - 1;
+    while (begin < text.size() && !stop()) {
+        const void* nl = std::memchr(text.data() + begin, '\n', text.size() - begin);
+        const std::size_t end =
+            nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
+        std::string_view line = text.substr(begin, end - begin);
+        begin = end + 1;
+        ++line_number;
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        // Only the file's last line can end without a break.
+        if (!line.empty())
+            row(line, line_number, nl || !ends_file);
+    }
+    begin = std::min(begin, text.size());
+    return line_number;
+}
 
 void parse_piece(const Layout& l, const std::string& path, std::string_view text,
                  bool last_piece_of_file, Piece& piece) {
     std::int64_t line_number = 0;
     try {
         piece.parser = std::make_unique<RowParser>(l, path, true);
+        RowParser& parser = *piece.parser;
         std::size_t begin = 0;
-        while (begin < text.size()) {
-            const void* nl = std::memchr(text.data() + begin, '\n', text.size() - begin);
-            const std::size_t end =
-                nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data())
-                   : text.size();
-            std::string_view line = text.substr(begin, end - begin);
-            begin = end + 1;
-            ++line_number;
-            if (!line.empty() && line.back() == '\r')
-                line.remove_suffix(1);
-            // Only the file's last line can end without a break.
-            if (!line.empty())
-                piece.parser->row(line, line_number, nl || !last_piece_of_file, nullptr);
-        }
+        line_number = for_each_line(
+            text, begin, 1, last_piece_of_file,
+            [&](std::string_view line, std::int64_t number, bool had_break) {
+                line_number = number;  // for the error, should the row throw
+                parser.row(line, number, had_break, nullptr);
+            },
+            [&] { return parser.rows.streams.size() >= kPieceStreams; });
+        if (begin < text.size())
+            piece.stopped_at = begin;
     } catch (...) {
         piece.error = std::current_exception();
         piece.error_line = line_number;
@@ -571,38 +622,20 @@ void append(std::vector<T>& to, const std::vector<T>& from) {
     to.insert(to.end(), from.begin(), from.end());
 }
 
-// The file's streams as the merge builds them, with the index from stream key to stream.
-struct MergedRows {
-    ParsedRows rows;
-    std::unordered_map<std::string, std::size_t> index;
-};
-
-// Appends a piece whose first line is the file's line `line_base` + 1, then throws the piece's
-// error, if it had one. Errors that one thread raises at a stream's first row (a bad process
-// ID, one stream too many) are raised here, for the streams new to the file: every stream of
-// the piece starts at or before the piece's error, where one thread would have stopped.
-void merge_piece(MergedRows& merged, Piece& piece, std::int64_t line_base,
-                 const std::string& path) {
+// Appends a piece whose first line is the file's line `line_base` + 1 to `file`, the parser of
+// the whole file, then throws the piece's error, if it had one, or reads the rest of a piece
+// that stopped on one thread. Errors that one thread raises at a stream's first row (a bad
+// process ID, one stream too many) are raised here, for the streams new to the file: every
+// stream of the piece starts at or before the piece's error, where one thread would have
+// stopped. Returns the piece's lines.
+std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, bool ends_file,
+                         std::int64_t line_base, const std::string& path) {
     if (!piece.parser)  // not even begun: out of memory
         std::rethrow_exception(piece.error);
-    ParsedRows& to = merged.rows;
+    ParsedRows& to = file.rows;
     ParsedRows& from = piece.parser->rows;
     for (StreamBuild& s : from.streams) {
-        const LinePlace place{&path, line_base + s.first_line};
-        const auto [it, added] =
-            merged.index.try_emplace(stream_key(s.app, s.pid_text, s.swap), to.streams.size());
-        if (added) {
-            if (to.streams.size() == kMaxStreams)
-                throw_too_many_streams(place, s.app_column);
-            StreamBuild fresh;
-            fresh.app = s.app;
-            fresh.pid_text = s.pid_text;
-            fresh.swap = s.swap;
-            fresh.capture.source = s.capture.source;
-            fresh.capture.source.process_id = process_id_of(Field{s.pid_text, s.pid_column}, place);
-            to.streams.push_back(std::move(fresh));
-        }
-        StreamBuild& g = to.streams[it->second];
+        StreamBuild& g = file.table().of_piece_stream(s, {&path, line_base + s.first_line});
         Capture& gc = g.capture;
         const Capture& c = s.capture;
         if (!c.start_ns.empty()) {
@@ -627,13 +660,24 @@ void merge_piece(MergedRows& merged, Piece& piece, std::int64_t line_base,
     }
     to.min_qpc = std::min(to.min_qpc, from.min_qpc);
     to.rows_without_frame_time += from.rows_without_frame_time;
-    if (!piece.error)
-        return;
-    try {
-        std::rethrow_exception(piece.error);
-    } catch (const InputError& e) {
-        throw InputError(e.file(), line_base + piece.error_line, e.column(), e.message());
+    piece.parser.reset();  // its memory back before the next piece's rows are appended
+    if (piece.error) {
+        try {
+            std::rethrow_exception(piece.error);
+        } catch (const InputError& e) {
+            throw InputError(e.file(), line_base + piece.error_line, e.column(), e.message());
+        }
     }
+    if (piece.stopped_at == std::string_view::npos)
+        return piece.lines;
+    std::size_t begin = piece.stopped_at;
+    return for_each_line(
+               text, begin, line_base + piece.lines + 1, ends_file,
+               [&](std::string_view line, std::int64_t number, bool had_break) {
+                   file.row(line, number, had_break, nullptr);
+               },
+               [] { return false; }) -
+           line_base;
 }
 
 // Cuts `block` at line breaks into at most `count` pieces of about the same size.
@@ -660,7 +704,7 @@ constexpr std::size_t kPiecesPerThread = 4;
 
 ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::string& path,
                                const ParallelRead& parallel) {
-    MergedRows merged;
+    RowParser file(l, path, false);
     std::string_view block;
     while (reader.next_block(parallel.chunk_bytes, block)) {
         const std::vector<std::string_view> texts =
@@ -679,12 +723,13 @@ ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::s
                 workers.emplace_back(work);
             work();
         }  // the workers join here
-        for (Piece& piece : pieces) {
-            merge_piece(merged, piece, reader.line_number(), path);
-            reader.count_lines(piece.lines);
+        for (std::size_t i = 0; i < pieces.size(); ++i) {
+            const bool ends_file = last_block && i + 1 == texts.size();
+            reader.count_lines(
+                merge_piece(file, pieces[i], texts[i], ends_file, reader.line_number(), path));
         }
     }
-    return std::move(merged.rows);
+    return std::move(file.rows);
 }
 
 // ---- Stage 4: QPC ticks to nanoseconds ----------------------------------------------------

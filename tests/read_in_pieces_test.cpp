@@ -31,12 +31,13 @@ struct Outputs {
 };
 
 // Everything `loopscope report` makes of a capture, as files, plus the stream list.
-Outputs report_outputs(const std::string& path, unsigned threads, const std::string& dir) {
+Outputs report_outputs(const std::string& path, unsigned threads, const std::string& dir,
+                       std::size_t chunk_bytes = kTestChunkBytes) {
     Outputs out;
     for (const char* const format : writer_formats()) {
         ReadOptions read;
         read.threads = threads;
-        read.chunk_bytes = kTestChunkBytes;
+        read.chunk_bytes = chunk_bytes;
         read.loop_figures_only = !writer_needs_loop_records(format);
         const auto capture = std::make_unique<Capture>(read_capture(path, read));
         Report report;
@@ -52,7 +53,7 @@ Outputs report_outputs(const std::string& path, unsigned threads, const std::str
     }
     ReadOptions read;
     read.threads = threads;
-    read.chunk_bytes = kTestChunkBytes;
+    read.chunk_bytes = chunk_bytes;
     std::string list;
     for (const CaptureStreamInfo& s : list_capture_streams(path, read)) {
         list += s.process + "|" + std::to_string(s.process_id) + "|" + s.swap_chain + "|" +
@@ -62,14 +63,15 @@ Outputs report_outputs(const std::string& path, unsigned threads, const std::str
     return out;
 }
 
-void expect_same_for_every_thread_count(const std::string& path) {
+void expect_same_for_every_thread_count(const std::string& path,
+                                        std::size_t chunk_bytes = kTestChunkBytes) {
     SCOPED_TRACE(path);
     const std::string dir = test::make_temp_dir("loopscope-pieces");
-    const Outputs one = report_outputs(path, 1, dir);
+    const Outputs one = report_outputs(path, 1, dir, chunk_bytes);
     ASSERT_FALSE(one.texts.front().empty());
     for (const unsigned threads : kThreadCounts) {
         SCOPED_TRACE(threads);
-        const Outputs many = report_outputs(path, threads, dir);
+        const Outputs many = report_outputs(path, threads, dir, chunk_bytes);
         ASSERT_EQ(many.texts.size(), one.texts.size());
         for (std::size_t i = 0; i < one.texts.size(); ++i) {
             // Compared as booleans first: a mismatch of two HTML reports would print megabytes.
@@ -102,10 +104,11 @@ TEST(ReadInPieces, RealCapturesGiveTheOutputOfOneThread) {
 }
 
 // The error message (file:line:column: what) reading `path` with `threads` threads.
-std::string error_of(const std::string& path, unsigned threads) {
+std::string error_of(const std::string& path, unsigned threads,
+                     std::size_t chunk_bytes = kTestChunkBytes) {
     ReadOptions read;
     read.threads = threads;
-    read.chunk_bytes = kTestChunkBytes;
+    read.chunk_bytes = chunk_bytes;
     try {
         read_capture(path, read);
     } catch (const InputError& e) {
@@ -175,11 +178,9 @@ TEST(ReadInPieces, ABadRowInALaterBlockIsTheErrorOfOneThread) {
     std::filesystem::remove_all(dir);
 }
 
-// One stream too many is found at the merge when each piece holds only a few streams: the error
-// names the row where one thread found it, also when that row's process ID is not a number
-// (one thread counts the streams first).
-TEST(ReadInPieces, OneStreamTooManyIsTheErrorOfOneThread) {
-    const std::string dir = test::make_temp_dir("loopscope-pieces-streams");
+// presentmon1.csv's first data row once for each of `streams` process IDs, then again for each:
+// a file of many streams, every one with two frames.
+std::string many_streams_file(const std::string& dir, int streams, const std::string& last_pid) {
     const std::string text = test::read_text(test::test_data("presentmon1.csv"));
     const std::string header = text.substr(0, text.find('\n') + 1);
     const std::string row =
@@ -187,20 +188,48 @@ TEST(ReadInPieces, OneStreamTooManyIsTheErrorOfOneThread) {
     // The row's process ID (the second cell) replaced by each stream's own.
     const std::size_t pid_begin = row.find(',') + 1;
     const std::size_t pid_end = row.find(',', pid_begin);
+    const auto with_pid = [&](const std::string& pid) {
+        return row.substr(0, pid_begin) + pid + row.substr(pid_end);
+    };
+    std::string file = header;
+    for (int round = 0; round < 2; ++round) {
+        for (int stream = 0; stream < streams; ++stream)
+            file += with_pid(std::to_string(stream));
+    }
+    if (!last_pid.empty())
+        file += with_pid(last_pid);
+    const std::string path = dir + "/streams" + std::to_string(streams) + last_pid + ".csv";
+    test::write_text(path, file);
+    return path;
+}
+
+// A piece whose rows name more streams than a piece keeps stops there, and the merge reads the
+// rest of it on one thread: in one 4 MiB block, two threads' pieces of about 750 rows stop, eight
+// threads' of about 190 do not.
+TEST(ReadInPieces, APieceOfManyStreamsGivesTheOutputOfOneThread) {
+    const std::string dir = test::make_temp_dir("loopscope-pieces-many");
+    expect_same_for_every_thread_count(many_streams_file(dir, 3000, ""), 4u << 20);
+    std::filesystem::remove_all(dir);
+}
+
+// One stream too many is found at the merge when each piece holds only a few streams: the error
+// names the row where one thread found it, also when that row's process ID is not a number
+// (one thread counts the streams first).
+TEST(ReadInPieces, OneStreamTooManyIsTheErrorOfOneThread) {
+    const std::string dir = test::make_temp_dir("loopscope-pieces-streams");
     for (const std::string last_pid : {"5000", "not-a-pid"}) {
-        std::string file = header;
-        for (int stream = 0; stream < 4096; ++stream) {
-            file += row.substr(0, pid_begin) + std::to_string(stream) + row.substr(pid_end);
-            file += row.substr(0, pid_begin) + std::to_string(stream) + row.substr(pid_end);
-        }
-        file += row.substr(0, pid_begin) + last_pid + row.substr(pid_end);
-        const std::string path = dir + "/streams.csv";
-        test::write_text(path, file);
+        const std::string path = many_streams_file(dir, 4096, last_pid);
         const std::string one = error_of(path, 1);
         EXPECT_NE(one.find(":8194:"), std::string::npos) << one;
         EXPECT_NE(one.find("more than 4096 streams"), std::string::npos) << one;
-        for (const unsigned threads : kThreadCounts)
-            EXPECT_EQ(error_of(path, threads), one) << threads << " threads";
+        // Small blocks: every piece holds a few streams; one block of 4 MiB: the pieces stop
+        // at their stream limit and the merge reads on.
+        for (const std::size_t chunk_bytes : {kTestChunkBytes, std::size_t{4} << 20}) {
+            for (const unsigned threads : kThreadCounts) {
+                EXPECT_EQ(error_of(path, threads, chunk_bytes), one)
+                    << threads << " threads, blocks of " << chunk_bytes << " bytes";
+            }
+        }
     }
     std::filesystem::remove_all(dir);
 }

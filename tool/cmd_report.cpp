@@ -24,8 +24,9 @@ namespace loopscope {
 
 namespace {
 
-// More threads than this only add thread starts: a block of lines is cut into a few pieces each.
-constexpr unsigned kMaxReadThreads = 256;
+// More threads than this only add thread starts and memory: a block of lines is cut into a few
+// pieces a thread, and each piece may keep a few hundred streams of its own until the merge.
+constexpr unsigned kMaxReadThreads = 64;
 
 struct ReportArgs {
     std::vector<std::string> inputs;
