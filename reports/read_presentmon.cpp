@@ -323,11 +323,7 @@ class StreamTable {
             streams[last_].pid_text == pid.text && streams[last_].swap == swap.text) {
             return streams[last_];
         }
-        std::string key = stream_key(app.text, pid.text, swap.text);
-        if (streams.size() == kMaxStreams && !index_.contains(key))
-            throw_too_many_streams(place, app.column);
-        const auto [it, added] = index_.try_emplace(std::move(key), streams.size());
-        if (added) {
+        last_ = find_or_add(stream_key(app.text, pid.text, swap.text), place, app.column, [&] {
             StreamBuild s;
             s.app = std::string(app.text);
             s.pid_text = std::string(pid.text);
@@ -344,33 +340,43 @@ class StreamTable {
                 src.process_id = process_id_of(pid, place);
             }
             src.swap_chain = s.swap;
-            streams.push_back(std::move(s));
-        }
-        last_ = it->second;
+            return s;
+        });
         return streams[last_];
     }
 
     // The file's stream for a stream read in a piece (the merge), added when new to the file,
     // with the errors one thread raises at its first row, at `place`.
     StreamBuild& of_piece_stream(const StreamBuild& s, const LinePlace& place) {
-        std::vector<StreamBuild>& streams = rows_.streams;
-        std::string key = stream_key(s.app, s.pid_text, s.swap);
-        if (streams.size() == kMaxStreams && !index_.contains(key))
-            throw_too_many_streams(place, s.app_column);
-        const auto [it, added] = index_.try_emplace(std::move(key), streams.size());
-        if (added) {
-            StreamBuild fresh;
-            fresh.app = s.app;
-            fresh.pid_text = s.pid_text;
-            fresh.swap = s.swap;
-            fresh.capture.source = s.capture.source;
-            fresh.capture.source.process_id = process_id_of(Field{s.pid_text, s.pid_column}, place);
-            streams.push_back(std::move(fresh));
-        }
-        return streams[it->second];
+        const std::size_t at =
+            find_or_add(stream_key(s.app, s.pid_text, s.swap), place, s.app_column, [&] {
+                StreamBuild fresh;
+                fresh.app = s.app;
+                fresh.pid_text = s.pid_text;
+                fresh.swap = s.swap;
+                fresh.capture.source = s.capture.source;
+                fresh.capture.source.process_id =
+                    process_id_of(Field{s.pid_text, s.pid_column}, place);
+                return fresh;
+            });
+        return rows_.streams[at];
     }
 
   private:
+    // The index of the stream `key` names, made by `make` when it is new; one stream too many is
+    // refused at the row's Application cell.
+    template <typename Make>
+    std::size_t find_or_add(std::string key, const LinePlace& place, std::int64_t app_column,
+                            Make&& make) {
+        std::vector<StreamBuild>& streams = rows_.streams;
+        if (streams.size() == kMaxStreams && !index_.contains(key))
+            throw_too_many_streams(place, app_column);
+        const auto [it, added] = index_.try_emplace(std::move(key), streams.size());
+        if (added)
+            streams.push_back(make());
+        return it->second;
+    }
+
     ParsedRows& rows_;
     const Layout& layout_;
     const std::string& path_;
