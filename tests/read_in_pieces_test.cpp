@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -175,6 +176,62 @@ TEST(ReadInPieces, ABadRowInALaterBlockIsTheErrorOfOneThread) {
     EXPECT_NE(one.find("the file ends mid-line"), std::string::npos) << one;
     for (const unsigned threads : kThreadCounts)
         EXPECT_EQ(error_of(cut, threads), one) << threads << " threads";
+    std::filesystem::remove_all(dir);
+}
+
+// The text of presentmon1.csv changed by `edit` at every data row (0-based) it is given.
+std::string edited_capture(const std::string& dir, const std::string& name,
+                           const std::function<std::string(std::size_t, std::string)>& edit) {
+    const std::string text = test::read_text(test::test_data("presentmon1.csv"));
+    std::string out;
+    std::size_t begin = 0;
+    for (std::size_t row = 0; begin < text.size(); ++row) {
+        const std::size_t end = text.find('\n', begin);
+        const std::string line = text.substr(begin, end - begin);
+        out += row == 0 ? line + "\n" : edit(row - 1, line);
+        begin = end == std::string::npos ? text.size() : end + 1;
+    }
+    const std::string path = dir + "/" + name + ".csv";
+    test::write_text(path, out);
+    return path;
+}
+
+// What real files hold between and inside rows: CRLF line ends, blank lines, quoted names with
+// commas, a last line without a break; and malformed rows: a quote never closed, a row too
+// wide. Read in blocks of 300 bytes (about one row), the pieces begin and end everywhere.
+TEST(ReadInPieces, LineEndsBlankLinesQuotesAndBadRowsAsOneThread) {
+    const std::string dir = test::make_temp_dir("loopscope-pieces-edits");
+    const auto quoted = [](std::size_t row, std::string line) {
+        if (row % 3 == 0)
+            line.replace(0, line.find(','), "\"game, the \"\"sequel\"\"\"");
+        return line + "\n";
+    };
+    const std::vector<std::string> paths = {
+        edited_capture(dir, "crlf", [](std::size_t, std::string l) { return l + "\r\n"; }),
+        edited_capture(
+            dir, "blank",
+            [](std::size_t row, std::string l) { return l + (row % 5 == 0 ? "\n\n\r\n" : "\n"); }),
+        edited_capture(dir, "quoted", quoted),
+        edited_capture(dir, "no_last_break",
+                       [](std::size_t row, std::string l) { return row == 587 ? l : l + "\n"; }),
+        edited_capture(
+            dir, "unclosed",
+            [](std::size_t row, std::string l) { return (row == 300 ? "\"" + l : l) + "\n"; }),
+        edited_capture(
+            dir, "too_wide",
+            [](std::size_t row, std::string l) { return (row == 450 ? l + ",1" : l) + "\n"; }),
+    };
+    for (const std::string& path : paths) {
+        SCOPED_TRACE(path);
+        const std::string one = error_of(path, 1, 300);
+        for (const unsigned threads : kThreadCounts)
+            EXPECT_EQ(error_of(path, threads, 300), one) << threads << " threads";
+        if (one == "(no error)")
+            expect_same_for_every_thread_count(path, 300);
+    }
+    EXPECT_EQ(error_of(paths[0], 1, 300), "(no error)");
+    EXPECT_NE(error_of(paths[4], 1, 300).find(":302:"), std::string::npos);
+    EXPECT_NE(error_of(paths[5], 1, 300).find(":452:"), std::string::npos);
     std::filesystem::remove_all(dir);
 }
 
