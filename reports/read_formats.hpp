@@ -42,7 +42,7 @@ std::vector<Capture> read_plain_streams(const std::string& path, const std::stri
 // How a reader may split a large file across threads (ReadOptions::threads, chunk_bytes).
 struct ParallelRead {
     std::size_t threads = 1;              // 1 = the whole file on the calling thread
-    std::size_t chunk_bytes = 8u << 20;   // a block of lines, cut into one piece a thread
+    std::size_t chunk_bytes = 8u << 20;   // a block of lines, cut into pieces for the threads
     std::uint64_t from_bytes = 1u << 20;  // smaller files are read on one thread
 };
 ParallelRead parallel_read_of(const ReadOptions& options);
