@@ -47,6 +47,8 @@ LineReader::LineReader(std::string path) : path_(std::move(path)) {
     if (!ec && size < kChunkBytes)
         initial = std::max<std::size_t>(kMinBufferBytes, std::bit_ceil(size + 1));
     buffer_.resize(initial);
+    if (!ec)
+        file_bytes_ = size;
     if (!ec && size >= kProgressFromBytes)
         size_bytes_ = size;
 }
@@ -127,6 +129,49 @@ bool LineReader::next(std::string_view& line) {
     if (line_number_ == 1 && line.substr(0, 3) == "\xEF\xBB\xBF")
         line.remove_prefix(3);
     return true;
+}
+
+bool LineReader::next_block(std::size_t bytes, std::string_view& block) {
+    // At most half the line cap, so that the buffer never passes the cap and every line of a
+    // block is shorter than it.
+    bytes = std::clamp<std::size_t>(bytes, 1, kMaxLineBytes / 2);
+    if (buffer_.size() < bytes)
+        buffer_.resize(std::bit_ceil(bytes));
+    for (;;) {
+        // Lines longer than the cap are refused as next() refuses them, wherever they stand in
+        // the block: only the first kMaxLineBytes bytes of the unread line are looked at.
+        const std::size_t unread = end_ - begin_;
+        const std::size_t first_line_scan = std::min(unread, kMaxLineBytes);
+        const bool has_break =
+            std::memchr(buffer_.data() + begin_, '\n', first_line_scan) != nullptr;
+        if (!has_break && unread >= kMaxLineBytes) {
+            throw InputError(path_, line_number_ + 1, 1,
+                             fmt::format("line longer than {} MiB: expected a text capture with "
+                                         "one row a line",
+                                         kMaxLineBytes >> 20));
+        }
+        // Enough unread bytes, or a full buffer with at least one whole line: cut at the last
+        // break. Otherwise read more; at the end of the file the rest is the last line.
+        if (has_break && (unread >= bytes || end_ == buffer_.size() || eof_)) {
+            const char* const first = buffer_.data() + begin_;
+            const char* last_break = first + unread - 1;
+            while (*last_break != '\n')
+                --last_break;
+            const std::size_t length = static_cast<std::size_t>(last_break - first) + 1;
+            block = std::string_view(first, length);
+            begin_ += length;
+            return true;
+        }
+        if (begin_ == 0 && end_ == buffer_.size())
+            buffer_.resize(buffer_.size() * 2);  // one line longer than the buffer
+        if (!fill()) {
+            if (begin_ == end_)
+                return false;
+            block = std::string_view(buffer_.data() + begin_, end_ - begin_);
+            begin_ = end_;
+            return true;
+        }
+    }
 }
 
 namespace {

@@ -33,6 +33,17 @@ class LineReader {
     std::int64_t line_number() const { return line_number_; }
     // Whether the last line returned ended with a line break (a file cut off mid-write has not).
     bool line_had_break() const { return had_break_; }
+    // The next block of whole lines, about `bytes` long (more when one line is longer), for
+    // readers that cut it into pieces parsed in parallel: the lines with their breaks, the last
+    // one without a break only at the end of the file. False at the end of the file. The lines
+    // are not counted (line_number() stays where next() left it): the caller counts them. The
+    // view stays valid until the next call. A line of 16 MiB or more is the same error as in
+    // next(). Nothing is stripped: there is no byte-order mark after the first line.
+    bool next_block(std::size_t bytes, std::string_view& block);
+    // Counts `lines` lines read through next_block(), so that later errors name the right line.
+    void count_lines(std::int64_t lines) { line_number_ += lines; }
+    // Total size of the file when known (0 for a pipe or an unknown size).
+    std::uint64_t file_size_bytes() const { return file_bytes_; }
     const std::string& path() const { return path_; }
 
   private:
@@ -46,6 +57,7 @@ class LineReader {
     bool eof_ = false;
     bool had_break_ = false;
     std::int64_t line_number_ = 0;
+    std::uint64_t file_bytes_ = 0;
     // A large file shows how far its reading is (reading 1 GB takes seconds).
     std::uint64_t size_bytes_ = 0;
     std::uint64_t read_bytes_ = 0;

@@ -39,8 +39,17 @@ enum class TraceLoopColumns { records, figures, none };
 std::vector<Capture> read_trace_streams(const std::string& path,
                                         TraceLoopColumns loop = TraceLoopColumns::records);
 std::vector<Capture> read_plain_streams(const std::string& path, const std::string& unit);
-// PresentMon in all its layouts, OCAT, FrameView and CapFrameX's legacy CSV.
-FileStreams read_presentmon_streams(const std::string& path);
+// How a reader may split a large file across threads (ReadOptions::threads, chunk_bytes).
+struct ParallelRead {
+    std::size_t threads = 1;              // 1 = the whole file on the calling thread
+    std::size_t chunk_bytes = 8u << 20;   // a block of lines, cut into pieces for the threads
+    std::uint64_t from_bytes = 1u << 20;  // smaller files are read on one thread
+};
+ParallelRead parallel_read_of(const ReadOptions& options);
+
+// PresentMon in all its layouts, OCAT, FrameView and CapFrameX's legacy CSV; a large file in
+// pieces on `parallel.threads` threads, with the result and the errors of one thread.
+FileStreams read_presentmon_streams(const std::string& path, const ParallelRead& parallel = {});
 std::vector<Capture> read_mangohud_streams(const std::string& path);
 FileStreams read_capframex_json_streams(const std::string& path);
 

@@ -3,17 +3,24 @@
 // model (one present per line, named columns) and differ in which columns carry the frame time,
 // the display side, dropped / generated frames and the frame start. The file is streamed once;
 // only the cells needed are parsed and kept, for every stream (application, process, swap
-// chain) in the file, so the caller can pick one or list them all. The stages, in the order
-// read_presentmon_streams runs them: the header row, the column layout, the rows into streams,
-// QPC ticks to nanoseconds, the streams as captures.
+// chain) in the file, so the caller can pick one or list them all. A large file is parsed in
+// pieces on several threads, with the result and the errors of one thread (stage 3 in pieces). The
+// stages, in the order read_presentmon_streams runs them: the header row, the column layout, the
+// rows into streams, QPC ticks to nanoseconds, the streams as captures.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cmath>
+#include <cstring>
+#include <exception>
+#include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 #include "common/errors.hpp"
@@ -213,6 +220,13 @@ struct StreamBuild {
     Capture capture;
     std::int64_t first_qpc = 0, last_qpc = 0;
     double interval_sum_ms = 0, first_interval_ms = 0, last_interval_ms = 0;
+    // Read in pieces (see read_rows_in_pieces): the stream's first row in the piece (its line
+    // counted from the piece's start, and the columns of its Application and ProcessID cells),
+    // so that the merge can report a bad process ID or one stream too many where one thread
+    // would; and every QPC interval in row order, summed at the merge in the order one thread
+    // sums them (floating-point sums depend on the order).
+    std::int64_t first_line = 0, app_column = 0, pid_column = 0;
+    std::vector<double> qpc_intervals_ms;
 };
 
 // What the rows held: the streams in the order they first appear, and notes on the file.
@@ -274,12 +288,31 @@ Header read_header(LineReader& reader, const std::string& path,
 
 // ---- Stage 3: the rows (stage 2, the column mapping, is make_layout above) ------------------
 
+std::int64_t process_id_of(const Field& pid, const LinePlace& place) {
+    return is_missing(pid.text) ? -1 : parse_integer(pid, place, "ProcessID");
+}
+
+[[noreturn]] void throw_too_many_streams(const LinePlace& place, std::int64_t app_column) {
+    throw_at(place, app_column,
+             fmt::format("more than {} streams (application, process ID, swap chain): "
+                         "expected a capture of a few processes",
+                         kMaxStreams));
+}
+
+std::string stream_key(std::string_view app, std::string_view pid, std::string_view swap) {
+    std::string key;
+    key.reserve(app.size() + pid.size() + swap.size() + 2);
+    key.append(app).append(1, '\x1f').append(pid).append(1, '\x1f').append(swap);
+    return key;
+}
+
 // The stream a row belongs to, added when it is the first row of its stream. Consecutive rows
 // mostly belong to the same stream, so the last one is checked before the lookup.
 class StreamTable {
   public:
-    StreamTable(ParsedRows& rows, const Layout& layout, const std::string& path)
-        : rows_(rows), layout_(layout), path_(path) {}
+    // In a piece, the process ID is parsed at the merge, only for the streams new to the file.
+    StreamTable(ParsedRows& rows, const Layout& layout, const std::string& path, bool in_piece)
+        : rows_(rows), layout_(layout), path_(path), in_piece_(in_piece) {}
 
     StreamBuild& of_row(const std::vector<Field>& fields, const LinePlace& place) {
         const Field& app = fields[layout_.app];
@@ -290,17 +323,7 @@ class StreamTable {
             streams[last_].pid_text == pid.text && streams[last_].swap == swap.text) {
             return streams[last_];
         }
-        std::string key;
-        key.reserve(app.text.size() + pid.text.size() + swap.text.size() + 2);
-        key.append(app.text).append(1, '\x1f').append(pid.text).append(1, '\x1f').append(swap.text);
-        if (streams.size() == kMaxStreams && !index_.contains(key)) {
-            throw_at(place, app.column,
-                     fmt::format("more than {} streams (application, process ID, swap chain): "
-                                 "expected a capture of a few processes",
-                                 kMaxStreams));
-        }
-        const auto [it, added] = index_.try_emplace(std::move(key), streams.size());
-        if (added) {
+        last_ = find_or_add(stream_key(app.text, pid.text, swap.text), place, app.column, [&] {
             StreamBuild s;
             s.app = std::string(app.text);
             s.pid_text = std::string(pid.text);
@@ -309,37 +332,73 @@ class StreamTable {
             src.format = layout_.format;
             src.file = path_;
             src.process = s.app;
-            src.process_id = is_missing(pid.text) ? -1 : parse_integer(pid, place, "ProcessID");
+            if (in_piece_) {
+                s.first_line = place.line;
+                s.app_column = app.column;
+                s.pid_column = pid.column;
+            } else {
+                src.process_id = process_id_of(pid, place);
+            }
             src.swap_chain = s.swap;
-            streams.push_back(std::move(s));
-        }
-        last_ = it->second;
+            return s;
+        });
         return streams[last_];
     }
 
+    // The file's stream for a stream read in a piece (the merge), added when new to the file,
+    // with the errors one thread raises at its first row, at `place`.
+    StreamBuild& of_piece_stream(const StreamBuild& s, const LinePlace& place) {
+        const std::size_t at =
+            find_or_add(stream_key(s.app, s.pid_text, s.swap), place, s.app_column, [&] {
+                StreamBuild fresh;
+                fresh.app = s.app;
+                fresh.pid_text = s.pid_text;
+                fresh.swap = s.swap;
+                fresh.capture.source = s.capture.source;
+                fresh.capture.source.process_id =
+                    process_id_of(Field{s.pid_text, s.pid_column}, place);
+                return fresh;
+            });
+        return rows_.streams[at];
+    }
+
   private:
+    // The index of the stream `key` names, made by `make` when it is new; one stream too many is
+    // refused at the row's Application cell.
+    template <typename Make>
+    std::size_t find_or_add(std::string key, const LinePlace& place, std::int64_t app_column,
+                            Make&& make) {
+        std::vector<StreamBuild>& streams = rows_.streams;
+        if (streams.size() == kMaxStreams && !index_.contains(key))
+            throw_too_many_streams(place, app_column);
+        const auto [it, added] = index_.try_emplace(std::move(key), streams.size());
+        if (added)
+            streams.push_back(make());
+        return it->second;
+    }
+
     ParsedRows& rows_;
     const Layout& layout_;
     const std::string& path_;
+    bool in_piece_ = false;
     std::unordered_map<std::string, std::size_t> index_;
     std::size_t last_ = std::numeric_limits<std::size_t>::max();
 };
 
 // Checks a row's width against the header (OCAT's rows may stop before its system columns).
-void check_row_width(std::size_t count, const Layout& l, const LineReader& reader,
-                     std::string_view line, const LinePlace& place) {
+void check_row_width(std::size_t count, const Layout& l, bool had_break, std::string_view line,
+                     const LinePlace& place) {
     if (count == l.columns.size() || (count >= l.min_fields && count <= l.columns.size()))
         return;
     throw_at(place, static_cast<std::int64_t>(line.size()) + 1,
              fmt::format("expected {} comma-separated columns as in the header, found {}{}",
-                         l.columns.size(), count,
-                         reader.line_had_break() ? "" : " (the file ends mid-line)"));
+                         l.columns.size(), count, had_break ? "" : " (the file ends mid-line)"));
 }
 
 // The frame start in the layout's unit: ns for times, raw ticks for QPC columns (converted
 // once the frequency is known, in stage 4), with the tick-span bookkeeping that finds it.
 std::int64_t parse_start(const Layout& l, const std::vector<Field>& fields, const LinePlace& place,
-                         StreamBuild& s, std::int64_t& min_qpc) {
+                         StreamBuild& s, std::int64_t& min_qpc, bool in_piece) {
     const Field& f = fields[l.start];
     const std::string& name = l.columns[l.start];
     if (is_missing(f.text))
@@ -367,6 +426,8 @@ std::int64_t parse_start(const Layout& l, const std::vector<Field>& fields, cons
     s.last_qpc = v;
     s.last_interval_ms = interval_ms;
     s.interval_sum_ms += interval_ms;
+    if (in_piece)
+        s.qpc_intervals_ms.push_back(interval_ms);
     return v;
 }
 
@@ -422,48 +483,259 @@ void parse_display_side(const Layout& l, const std::vector<Field>& fields, const
     }
 }
 
-// Streams every row after the header into its stream, parsing only the cells the layout needs.
-// OCAT's system description (on its first row only) goes to `metadata`.
-ParsedRows read_rows(LineReader& reader, const Layout& l, const std::string& path,
-                     std::map<std::string, std::string>& metadata) {
-    ParsedRows rows;
-    StreamTable table(rows, l, path);
-    std::vector<Field> fields;
-    LinePlace place{&path, 0};
-    std::string_view line;
-    bool info_taken = false;
-    while (reader.next(line)) {
-        place.line = reader.line_number();
-        if (line.empty())
-            continue;
-        const bool want_info = l.info_first > 0 && !info_taken;
+// Parses rows into streams, parsing only the cells the layout needs. One parser reads a whole
+// file on one thread, or one piece of a block of lines when the file is read in pieces.
+class RowParser {
+  public:
+    RowParser(const Layout& l, const std::string& path, bool in_piece)
+        : l_(l), in_piece_(in_piece), table_(rows, l, path, in_piece), place_{&path, 0} {}
+
+    // One non-empty row at `line_number` (counted from the piece's start in a piece). OCAT's
+    // system description (on its first row only) goes to `metadata` (never given in a piece).
+    void row(std::string_view line, std::int64_t line_number, bool had_break,
+             std::map<std::string, std::string>* metadata) {
+        place_.line = line_number;
+        const bool want_info = metadata && l_.info_first > 0 && !info_taken_;
         const std::size_t count =
-            split_fields(line, place, fields, want_info ? l.columns.size() : l.needed_fields);
-        check_row_width(count, l, reader, line, place);
-        if (want_info && fields.size() > static_cast<std::size_t>(l.info_first)) {
-            for (std::size_t i = l.info_first; i < fields.size(); ++i) {
-                if (!is_missing(fields[i].text))
-                    metadata[l.columns[i]] = std::string(fields[i].text);
+            split_fields(line, place_, fields_, want_info ? l_.columns.size() : l_.needed_fields);
+        check_row_width(count, l_, had_break, line, place_);
+        if (want_info && fields_.size() > static_cast<std::size_t>(l_.info_first)) {
+            for (std::size_t i = l_.info_first; i < fields_.size(); ++i) {
+                if (!is_missing(fields_[i].text))
+                    (*metadata)[l_.columns[i]] = std::string(fields_[i].text);
             }
-            info_taken = true;
+            info_taken_ = true;
         }
 
-        StreamBuild& s = table.of_row(fields, place);
+        StreamBuild& s = table_.of_row(fields_, place_);
         Capture& c = s.capture;
-        const Field& frame = fields[l.frame];
+        const Field& frame = fields_[l_.frame];
         if (is_missing(frame.text)) {
             // A present with no frame time (PresentMon writes NA where it has no previous
             // present to measure from): it cannot enter frame-time figures.
             ++rows.rows_without_frame_time;
-            continue;
+            return;
         }
         c.frame_ns.push_back(
-            ms_cell_to_ns(parse_non_negative(frame, place, l.columns[l.frame]), frame, place));
-        if (l.start >= 0)
-            c.start_ns.push_back(parse_start(l, fields, place, s, rows.min_qpc));
-        parse_display_side(l, fields, place, c);
+            ms_cell_to_ns(parse_non_negative(frame, place_, l_.columns[l_.frame]), frame, place_));
+        if (l_.start >= 0)
+            c.start_ns.push_back(parse_start(l_, fields_, place_, s, rows.min_qpc, in_piece_));
+        parse_display_side(l_, fields_, place_, c);
     }
-    return rows;
+
+    StreamTable& table() { return table_; }
+
+    ParsedRows rows;
+
+  private:
+    const Layout& l_;
+    bool in_piece_ = false;
+    StreamTable table_;
+    LinePlace place_;
+    std::vector<Field> fields_;
+    bool info_taken_ = false;
+};
+
+// Every row after the header, on one thread.
+ParsedRows read_rows(LineReader& reader, const Layout& l, const std::string& path,
+                     std::map<std::string, std::string>& metadata) {
+    RowParser parser(l, path, false);
+    std::string_view line;
+    while (reader.next(line)) {
+        if (!line.empty())
+            parser.row(line, reader.line_number(), reader.line_had_break(), &metadata);
+    }
+    return std::move(parser.rows);
+}
+
+// ---- Stage 3 in pieces: a large file on every core --------------------------------------------
+//
+// The file is read in blocks of whole lines (ParallelRead::chunk_bytes); each block is cut at
+// line breaks into pieces (kPiecesPerThread a thread), each piece parsed into its own streams on
+// whichever thread takes it, and the pieces merged into the file's streams in file order. The
+// result is the one-thread result, byte for byte: streams are numbered in the order their first
+// rows appear, the columns are appended in row order, sums are taken in row order, and a piece that
+// fails keeps its first error, thrown at the merge once every row before it is merged, with the
+// line counted from the file's start.
+
+// A piece's outcome: its rows, how many lines it held, and its first error (the parse stops
+// there), with the line counted from the piece's start.
+struct Piece {
+    std::unique_ptr<RowParser> parser;
+    std::int64_t lines = 0;
+    std::exception_ptr error;
+    std::int64_t error_line = 0;
+    // Where the piece stopped because its rows named too many streams (kPieceStreams): the
+    // offset of the first line not parsed, npos when the piece was parsed to its end. The
+    // merge reads the rest on one thread.
+    std::size_t stopped_at = std::string_view::npos;
+};
+
+// A piece keeps at most this many streams of its own: each costs about 1 KB, and a file whose
+// every row names a new stream would otherwise hold one per row in every piece before the merge
+// finds one stream too many. Captures hold a few streams, a busy desktop a few hundred.
+constexpr std::size_t kPieceStreams = 256;
+
+// The lines of `text` from `begin`: `row(line, number, had_break)` for each non-empty one (CR
+// before the break removed), numbered from `first_number`; `stop()` asked before each line may end
+// it early. Returns the number of the last line handed or passed over.
+template <typename Row, typename Stop>
+std::int64_t for_each_line(std::string_view text, std::size_t& begin, std::int64_t first_number,
+                           bool ends_file, Row&& row, Stop&& stop) {
+    std::int64_t line_number = first_number - 1;
+    while (begin < text.size() && !stop()) {
+        const void* nl = std::memchr(text.data() + begin, '\n', text.size() - begin);
+        const std::size_t end =
+            nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
+        std::string_view line = text.substr(begin, end - begin);
+        begin = end + 1;
+        ++line_number;
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        // Only the file's last line can end without a break.
+        if (!line.empty())
+            row(line, line_number, nl || !ends_file);
+    }
+    begin = std::min(begin, text.size());
+    return line_number;
+}
+
+void parse_piece(const Layout& l, const std::string& path, std::string_view text,
+                 bool last_piece_of_file, Piece& piece) {
+    std::int64_t line_number = 0;
+    try {
+        piece.parser = std::make_unique<RowParser>(l, path, true);
+        RowParser& parser = *piece.parser;
+        std::size_t begin = 0;
+        line_number = for_each_line(
+            text, begin, 1, last_piece_of_file,
+            [&](std::string_view line, std::int64_t number, bool had_break) {
+                line_number = number;  // for the error, should the row throw
+                parser.row(line, number, had_break, nullptr);
+            },
+            [&] { return parser.rows.streams.size() >= kPieceStreams; });
+        if (begin < text.size())
+            piece.stopped_at = begin;
+    } catch (...) {
+        piece.error = std::current_exception();
+        piece.error_line = line_number;
+    }
+    piece.lines = line_number;
+}
+
+template <typename T>
+void append(std::vector<T>& to, const std::vector<T>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+}
+
+// Appends a piece whose first line is the file's line `line_base` + 1 to `file`, the parser of
+// the whole file, then throws the piece's error, if it had one, or reads the rest of a piece
+// that stopped on one thread. Errors that one thread raises at a stream's first row (a bad
+// process ID, one stream too many) are raised here, for the streams new to the file: every
+// stream of the piece starts at or before the piece's error, where one thread would have
+// stopped. Returns the piece's lines.
+std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, bool ends_file,
+                         std::int64_t line_base, const std::string& path) {
+    if (!piece.parser)  // not even begun: out of memory
+        std::rethrow_exception(piece.error);
+    ParsedRows& to = file.rows;
+    ParsedRows& from = piece.parser->rows;
+    for (StreamBuild& s : from.streams) {
+        StreamBuild& g = file.table().of_piece_stream(s, {&path, line_base + s.first_line});
+        Capture& gc = g.capture;
+        const Capture& c = s.capture;
+        if (!c.start_ns.empty()) {
+            if (gc.start_ns.empty()) {
+                g.first_qpc = s.first_qpc;
+                g.first_interval_ms = s.first_interval_ms;
+            }
+            g.last_qpc = s.last_qpc;
+            g.last_interval_ms = s.last_interval_ms;
+        }
+        for (const double v : s.qpc_intervals_ms)
+            g.interval_sum_ms += v;
+        append(gc.frame_ns, c.frame_ns);
+        append(gc.start_ns, c.start_ns);
+        append(gc.display_ns, c.display_ns);
+        append(gc.dropped, c.dropped);
+        append(gc.generated, c.generated);
+        append(gc.app_interval_ns, c.app_interval_ns);
+        append(gc.tearing, c.tearing);
+        append(gc.animation_error_ns, c.animation_error_ns);
+        append(gc.animation_error_known, c.animation_error_known);
+    }
+    to.min_qpc = std::min(to.min_qpc, from.min_qpc);
+    to.rows_without_frame_time += from.rows_without_frame_time;
+    piece.parser.reset();  // its memory back before the next piece's rows are appended
+    if (piece.error) {
+        try {
+            std::rethrow_exception(piece.error);
+        } catch (const InputError& e) {
+            throw InputError(e.file(), line_base + piece.error_line, e.column(), e.message());
+        }
+    }
+    if (piece.stopped_at == std::string_view::npos)
+        return piece.lines;
+    std::size_t begin = piece.stopped_at;
+    return for_each_line(
+               text, begin, line_base + piece.lines + 1, ends_file,
+               [&](std::string_view line, std::int64_t number, bool had_break) {
+                   file.row(line, number, had_break, nullptr);
+               },
+               [] { return false; }) -
+           line_base;
+}
+
+// Cuts `block` at line breaks into at most `count` pieces of about the same size.
+std::vector<std::string_view> cut_at_lines(std::string_view block, std::size_t count) {
+    std::vector<std::string_view> pieces;
+    std::size_t begin = 0;
+    for (std::size_t i = 1; i <= count && begin < block.size(); ++i) {
+        std::size_t end = block.size();
+        if (i < count) {
+            const std::size_t target = std::max(begin, block.size() * i / count);
+            const std::size_t nl = block.find('\n', target);
+            end = nl == std::string_view::npos ? block.size() : nl + 1;
+        }
+        pieces.push_back(block.substr(begin, end - begin));
+        begin = end;
+    }
+    return pieces;
+}
+
+// Pieces a thread per block: more pieces than threads, taken in turn by whichever thread is
+// free, so that a thread the OS sets aside (on a machine busy with other work) holds up the
+// block by one small piece, not by a whole share of it.
+constexpr std::size_t kPiecesPerThread = 4;
+
+ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::string& path,
+                               const ParallelRead& parallel) {
+    RowParser file(l, path, false);
+    std::string_view block;
+    while (reader.next_block(parallel.chunk_bytes, block)) {
+        const std::vector<std::string_view> texts =
+            cut_at_lines(block, parallel.threads * kPiecesPerThread);
+        std::vector<Piece> pieces(texts.size());
+        const bool last_block = block.back() != '\n';
+        std::atomic<std::size_t> next{0};
+        const auto work = [&] {
+            for (std::size_t i = next++; i < texts.size(); i = next++)
+                parse_piece(l, path, texts[i], last_block && i + 1 == texts.size(), pieces[i]);
+        };
+        {
+            std::vector<std::jthread> workers;
+            const std::size_t helpers = std::min(parallel.threads, texts.size()) - 1;
+            for (std::size_t t = 0; t < helpers; ++t)
+                workers.emplace_back(work);
+            work();
+        }  // the workers join here
+        for (std::size_t i = 0; i < pieces.size(); ++i) {
+            const bool ends_file = last_block && i + 1 == texts.size();
+            reader.count_lines(
+                merge_piece(file, pieces[i], texts[i], ends_file, reader.line_number(), path));
+        }
+    }
+    return std::move(file.rows);
 }
 
 // ---- Stage 4: QPC ticks to nanoseconds ----------------------------------------------------
@@ -565,7 +837,7 @@ std::string classify_presentmon_header(const std::vector<std::string>& columns,
     layout_error(path, line, columns, "unknown PresentMon column layout");
 }
 
-FileStreams read_presentmon_streams(const std::string& path) {
+FileStreams read_presentmon_streams(const std::string& path, const ParallelRead& parallel) {
     LineReader reader(path);
     FileStreams out;
     std::map<std::string, std::string>& metadata = out.metadata;
@@ -576,7 +848,11 @@ FileStreams read_presentmon_streams(const std::string& path) {
         layout_error(path, header.line, header.columns, "no Application column");
     const Layout l = make_layout(format, std::move(header.columns), path, header.line);
 
-    ParsedRows rows = read_rows(reader, l, path, metadata);
+    // OCAT keeps its system description from its first row: one thread reads it.
+    const bool in_pieces =
+        parallel.threads > 1 && l.info_first < 0 && reader.file_size_bytes() >= parallel.from_bytes;
+    ParsedRows rows = in_pieces ? read_rows_in_pieces(reader, l, path, parallel)
+                                : read_rows(reader, l, path, metadata);
     if (rows.streams.empty()) {
         throw InputError(path, header.line, 0,
                          "header only: expected rows of presents after the header");

@@ -13,6 +13,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <thread>
 
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
@@ -156,6 +157,17 @@ std::string detect_format_of(const std::string& path) {
     throw InputError(path, fmt::format("empty file (blank lines only): {}", kKnownFormats));
 }
 
+ParallelRead parallel_read_of(const ReadOptions& options) {
+    ParallelRead p;
+    p.threads =
+        options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    if (options.chunk_bytes > 0) {
+        p.chunk_bytes = options.chunk_bytes;
+        p.from_bytes = 0;
+    }
+    return p;
+}
+
 }  // namespace detail
 
 namespace {
@@ -174,7 +186,7 @@ detail::FileStreams read_streams_of_file(const std::string& path, const ReadOpti
         return {detail::read_mangohud_streams(path), {}};
     if (format == "capframex-json")
         return detail::read_capframex_json_streams(path);
-    return detail::read_presentmon_streams(path);
+    return detail::read_presentmon_streams(path, detail::parallel_read_of(options));
 }
 
 // Standard input ("-") and pipes are copied once (the readers open a file more than once); the

@@ -33,6 +33,12 @@ struct ReadOptions {
     // format without per-frame loop columns; a range (--from, --to), the per-frame writers and
     // the viewer need the records.
     bool loop_figures_only = false;
+    // Threads that parse a large PresentMon-family file, each a piece of every block of lines
+    // (0 = one per hardware thread). The result, warnings and errors are those of one thread.
+    unsigned threads = 0;
+    // Bytes per block of lines when reading in pieces; 0 = the default (8 MiB, and files under
+    // 1 MiB on one thread). A value set here also reads small files in pieces: for tests.
+    std::size_t chunk_bytes = 0;
 };
 
 // One stream of a capture (one process's swap chain), as `report --list` shows it.

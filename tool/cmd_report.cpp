@@ -24,6 +24,10 @@ namespace loopscope {
 
 namespace {
 
+// More threads than this only add thread starts and memory: a block of lines is cut into a few
+// pieces a thread, and each piece may keep a few hundred streams of its own until the merge.
+constexpr unsigned kMaxReadThreads = 64;
+
 struct ReportArgs {
     std::vector<std::string> inputs;
     std::string format = "terminal";
@@ -35,6 +39,7 @@ struct ReportArgs {
     std::string from;
     std::string to;
     std::vector<std::string> fail_if;
+    unsigned threads = 0;  // 0 = one per hardware thread
 };
 
 void list_streams(const ReportArgs& args) {
@@ -42,6 +47,7 @@ void list_streams(const ReportArgs& args) {
     for (const std::string& input : args.inputs) {
         ReadOptions read;
         read.plain_unit = args.plain_unit;
+        read.threads = args.threads;
         const std::string format = detect_format(input);
         const auto streams = list_capture_streams(input, read);
         text += fmt::format("{} ({}): {} stream{}, most frames first\n", input, format,
@@ -95,6 +101,7 @@ int run_report(const ReportArgs& args) {
     ReadOptions read;
     read.process = args.process;
     read.plain_unit = args.plain_unit;
+    read.threads = args.threads;
     // A report over a whole trace that lists no frame's loop columns needs only the loop
     // figures: computed while reading, they take constant memory instead of 112 bytes a frame.
     read.loop_figures_only =
@@ -184,6 +191,12 @@ void add_report_command(CLI::App& app, int& exit_code) {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("--unit", args->plain_unit,
                     "Unit of a plain list of frame times: ns, us, ms or s")
+        ->capture_default_str();
+    cmd->add_option("--threads", args->threads,
+                    "Threads that parse a large capture in pieces, with the output of one "
+                    "thread; 0 = one per hardware thread (files under 1 MiB are read on one "
+                    "thread)")
+        ->check(CLI::Range(0u, kMaxReadThreads))
         ->capture_default_str();
     cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
 }

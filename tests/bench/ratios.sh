@@ -6,6 +6,9 @@
 # are what to compare between machines and between runs on a busy one.
 #
 #   tests/bench/ratios.sh [BUILD_DIR]     (default build/test; build it first)
+#
+# LOOPSCOPE_BENCH_THREADS=N sets the reader's threads (default: one per hardware thread), e.g.
+# 1 for the one-thread reading a large file had before it was read in pieces.
 set -eu
 build=${1:-build/test}
 bench="$build/tests/loopscope_bench"
@@ -13,6 +16,7 @@ if [ ! -x "$bench" ]; then
     echo "ratios.sh: no benchmark binary at $bench: build the project first (scripts/test.sh)" >&2
     exit 2
 fi
+echo "reader threads: ${LOOPSCOPE_BENCH_THREADS:-default (one per hardware thread)}"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 out=$("$bench" --benchmark_filter='^BM_(WcL|ReadAndAnalyse|ReportProcess)/' 2>/dev/null)
 echo "$out" | grep '^BM_'

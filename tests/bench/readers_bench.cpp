@@ -74,6 +74,20 @@ struct GeneratedCapture {
     ~GeneratedCapture() { std::filesystem::remove_all(dir); }
 };
 
+// LOOPSCOPE_BENCH_THREADS: the reader's threads (ReadOptions::threads, report --threads), so
+// that ratios.sh can set one thread against several in the same conditions; unset = the default,
+// one per hardware thread.
+unsigned bench_threads() {
+    const char* text = std::getenv("LOOPSCOPE_BENCH_THREADS");
+    return text && *text ? static_cast<unsigned>(std::strtoul(text, nullptr, 10)) : 0;
+}
+
+ReadOptions bench_read_options() {
+    ReadOptions read;
+    read.threads = bench_threads();
+    return read;
+}
+
 const GeneratedCapture& capture_file() {
     static const GeneratedCapture c;
     return c;
@@ -93,7 +107,7 @@ void BM_WcL(benchmark::State& state) {
 void BM_ReadCapture(benchmark::State& state) {
     const GeneratedCapture& c = capture_file();
     for (auto _ : state) {
-        const Capture capture = read_capture(c.path);
+        const Capture capture = read_capture(c.path, bench_read_options());
         if (capture.frames() != c.game_frames)
             state.SkipWithError("wrong frame count");
         benchmark::DoNotOptimize(capture.frame_ns.data());
@@ -105,7 +119,7 @@ void BM_ReadCapture(benchmark::State& state) {
 void BM_ReadAndAnalyse(benchmark::State& state) {
     const GeneratedCapture& c = capture_file();
     for (auto _ : state) {
-        const Capture capture = read_capture(c.path);
+        const Capture capture = read_capture(c.path, bench_read_options());
         const FrameStats stats = compute_frame_stats(capture.frame_ns, capture.start_ns);
         benchmark::DoNotOptimize(&stats);
     }
@@ -119,8 +133,9 @@ void BM_ReadAndAnalyse(benchmark::State& state) {
 void BM_ReportProcess(benchmark::State& state) {
     const GeneratedCapture& c = capture_file();
     const std::string out = c.dir + "/report.json";
-    const std::string cmd = fmt::format("'{}' report '{}' --format json -o '{}' 2>/dev/null",
-                                        LOOPSCOPE_BIN, c.path, out);
+    const std::string cmd =
+        fmt::format("'{}' report '{}' --format json -o '{}' --threads {} 2>/dev/null",
+                    LOOPSCOPE_BIN, c.path, out, bench_threads());
     for (auto _ : state) {
         if (std::system(cmd.c_str()) != 0)
             state.SkipWithError("loopscope report failed");
