@@ -13,6 +13,8 @@
 #include <stdexcept>
 
 #include "common/errors.hpp"
+#include "core/percentile.hpp"
+#include "core/sort_ns.hpp"
 #include "core/units.hpp"
 
 namespace loopscope {
@@ -336,7 +338,17 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     const bool refresh_from_display = have_display && options.timeline == Timeline::present &&
                                       std::any_of(display_in_range.begin(), display_in_range.end(),
                                                   [](std::int64_t d) { return d >= 0; });
-    r.stats = compute_frame_stats(r.series.frame_ns, r.series.start_ns, !refresh_from_display);
+    {
+        std::vector<std::int64_t> sorted(r.series.frame_ns.begin(), r.series.frame_ns.end());
+        sort_ns(sorted);
+        r.stats = compute_frame_stats(r.series.frame_ns, r.series.start_ns, !refresh_from_display,
+                                      sorted);
+        r.percentile_curve_ms.reserve(kPercentileCurveSteps + 1);
+        for (int i = 0; i <= kPercentileCurveSteps; ++i) {
+            r.percentile_curve_ms.push_back(ns_to_ms(
+                percentile_sorted(sorted, i / static_cast<double>(kPercentileCurveSteps))));
+        }
+    }
     r.refresh_column = r.frame_time_column;
 
     if (have_display) {

@@ -63,6 +63,9 @@ struct Series {
     std::shared_ptr<const void> copies;      // what the views point into when not the capture
 };
 
+// Steps of CaptureReport::percentile_curve_ms between percentile 0 and 100.
+inline constexpr int kPercentileCurveSteps = 400;
+
 struct CaptureReport {
     // Outlives the report and is not changed while the report is read: the series and the loop
     // records are views of its arrays.
@@ -76,7 +79,11 @@ struct CaptureReport {
     // not a frame time, left out of the series and counted here.
     std::size_t generated_without_frame_time = 0;
 
-    FrameStats stats;            // all frames of the series
+    FrameStats stats;  // all frames of the series
+    // The frame time at percentiles 0, 100/kPercentileCurveSteps, ..., 100 of the series
+    // (percentile_sorted, the figures' interpolation), in ms: the plotted percentile curve, taken
+    // from the sorted copy the figures are computed on rather than from a second sort.
+    std::vector<double> percentile_curve_ms;
     std::string refresh_column;  // the frame times the refresh rate was detected on
     StartupSegment startup;
     FrameStats steady;  // without the start-up segment (only when startup.frames > 0)

@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "core/plot_decimation.hpp"
-#include "core/sort_ns.hpp"
 #include "core/units.hpp"
 #include "reports/frame_spans.hpp"
 #include "reports/writer.hpp"
@@ -30,6 +29,17 @@ constexpr double kWidth = 1000, kHeight = 260;
 constexpr double kLeft = 60, kRight = 20, kTop = 20, kBottom = 40;
 constexpr std::size_t kHitchRows = 500;
 constexpr std::size_t kHitchMarks = 300;
+
+// The laid-out spans of the hitches the plot marks and the table lists, in the hitches' order:
+// one walk over the frames for both, and a span for those frames only (two spans for every
+// frame were a third of the writer's time at 1M frames).
+std::vector<FrameSpan> shown_hitch_spans(const CaptureReport& r) {
+    const auto& hitches = r.stats.hitches.hitches;
+    std::vector<std::size_t> at;
+    for (std::size_t k = 0; k < hitches.size() && k < std::max(kHitchRows, kHitchMarks); ++k)
+        at.push_back(hitches[k].index);
+    return laid_out_frame_spans_at(r, at);
+}
 
 // Tick values 1, 2 or 5 × 10^k apart, about `count` of them over [0, hi].
 std::vector<double> ticks(double hi, int count) {
@@ -196,7 +206,8 @@ std::string guard_strip(const CaptureReport& r, const Axes& a) {
     return svg + "</g>\n";
 }
 
-std::string frame_time_plot(const CaptureReport& r) {
+// spans: shown_hitch_spans(r).
+std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>& spans) {
     const Series& s = r.series;
     const double t0 = ns_to_s(s.start_ns.front());
     const double t1 = std::max(ns_to_s(s.start_ns.back() + s.frame_ns.back()), t0 + 1e-6);
@@ -253,13 +264,12 @@ std::string frame_time_plot(const CaptureReport& r) {
             "{:.3f} s (above the axis)</title></path>\n",
             x, kTop, s.frame_number[i], ms, ns_to_s(s.start_ns[i]));
     }
-    std::size_t marks = 0;
-    const std::vector<FrameSpan> spans = laid_out_frame_spans(r);
-    for (const Hitch& h : r.stats.hitches.hitches) {
-        if (++marks > kHitchMarks)
-            break;
+    const auto& hitches = r.stats.hitches.hitches;
+    const std::size_t marks = std::min(hitches.size(), kHitchMarks);
+    for (std::size_t k = 0; k < marks; ++k) {
+        const Hitch& h = hitches[k];
         const double ms = ns_to_ms(h.frame_ns);
-        const FrameSpan& long_frame = spans[h.index];
+        const FrameSpan& long_frame = spans[k];
         svg += fmt::format(
             "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" class=\"hitch\"><title>frame {}: {:.3f} "
             "ms at {:.3f} s</title></circle>\n",
@@ -324,29 +334,21 @@ std::string histogram_plot(const CaptureReport& r) {
 // Frame time at each percentile 0..100 (the same interpolation as the figures), one or two
 // captures overlaid.
 std::string percentile_plot(const std::vector<const CaptureReport*>& reports) {
-    constexpr int kPoints = 400;
-    std::vector<std::vector<double>> curves;
     double y_max = 0;
-    for (const CaptureReport* r : reports) {
-        std::vector<std::int64_t> sorted(r->series.frame_ns.begin(), r->series.frame_ns.end());
-        sort_ns(sorted);
-        std::vector<double> curve;
-        for (int i = 0; i <= kPoints; ++i) {
-            curve.push_back(percentile_sorted(sorted, i / static_cast<double>(kPoints)) / 1e6);
-        }
-        y_max = std::max(y_max, percentile_sorted(sorted, 0.999) / 1e6 * 1.2);
-        curves.push_back(std::move(curve));
-    }
+    for (const CaptureReport* r : reports)
+        y_max = std::max(y_max, r->stats.frame_time.p999_ms * 1.2);
     const Axes a{0, 100, 0, std::max(y_max, 1.0)};
     std::string svg =
         svg_open(reports.size() == 2 ? "Percentile curves: A (blue) and B (orange)"
                                      : "Percentile curve: frame time at each percentile");
     svg += axes_svg(a, "percentile", "frame time (ms)");
-    for (std::size_t c = 0; c < curves.size(); ++c) {
+    for (std::size_t c = 0; c < reports.size(); ++c) {
+        const std::vector<double>& curve = reports[c]->percentile_curve_ms;
         std::string d;
-        for (int i = 0; i <= kPoints; ++i) {
-            d += fmt::format("{}{:.1f} {:.1f}", i ? "L" : "M", a.px(100.0 * i / kPoints),
-                             a.py(std::min(curves[c][static_cast<std::size_t>(i)], a.y1)));
+        for (std::size_t i = 0; i < curve.size(); ++i) {
+            d += fmt::format("{}{:.1f} {:.1f}", i ? "L" : "M",
+                             a.px(100.0 * static_cast<double>(i) / kPercentileCurveSteps),
+                             a.py(std::min(curve[i], a.y1)));
         }
         svg += fmt::format("<path d=\"{}\" class=\"line{}\"/>\n", d, c);
     }
@@ -427,7 +429,8 @@ std::string alpha_plot(const CaptureReport& r) {
     return svg;
 }
 
-std::string hitch_table(const CaptureReport& r) {
+// spans: shown_hitch_spans(r).
+std::string hitch_table(const CaptureReport& r, const std::vector<FrameSpan>& spans) {
     const auto& hitches = r.stats.hitches.hitches;
     std::string s = fmt::format(
         "<h3>Hitches ({}; Unreal rule: &gt; 60 ms and &ge; 1.5 &times; the "
@@ -437,10 +440,10 @@ std::string hitch_table(const CaptureReport& r) {
         return s + "<p>None.</p>\n";
     s += "<table><tr><th>frame</th><th>time (s)</th><th>length (ms)</th><th>before (ms)</th>"
          "<th>after (ms)</th></tr>\n";
-    const std::vector<FrameSpan> spans = laid_out_frame_spans(r);
-    for (std::size_t i = 0; i < hitches.size() && i < kHitchRows; ++i) {
+    const std::size_t rows = std::min(hitches.size(), kHitchRows);
+    for (std::size_t i = 0; i < rows; ++i) {
         const Hitch& h = hitches[i];
-        const FrameSpan& long_frame = spans[h.index];
+        const FrameSpan& long_frame = spans[i];
         s += fmt::format(
             "<tr><td>{}</td><td>{:.3f}</td><td>{:.3f}</td><td>{:.3f}</td><td>{}</td></tr>\n",
             long_frame.frame, ns_to_s(long_frame.begin_ns), ns_to_ms(h.frame_ns),
@@ -485,12 +488,13 @@ std::string capture_section(const CaptureReport& r, std::string_view prefix) {
     }
     h += "</table>\n";
     if (r.capture->per_frame) {
-        h += frame_time_plot(r);
+        const std::vector<FrameSpan> spans = shown_hitch_spans(r);
+        h += frame_time_plot(r, spans);
         h += histogram_plot(r);
         h += percentile_plot({&r});
         h += loop_plots(r);
         h += alpha_plot(r);
-        h += hitch_table(r);
+        h += hitch_table(r, spans);
     } else {
         h += sampled_plot(r);
     }
