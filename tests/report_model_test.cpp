@@ -40,6 +40,24 @@ Capture make_capture(const std::vector<std::int64_t>& frame_ns) {
     return c;
 }
 
+TEST(ReportModel, PercentileCurveIsTheFiguresPercentilesAtEveryQuarterPercent) {
+    // 1..1000 ms in a shuffled order: the curve must come from the sorted values.
+    std::vector<std::int64_t> frames;
+    for (std::int64_t i = 0; i < 1000; ++i)
+        frames.push_back(((i * 617) % 1000 + 1) * kMs);
+    const Capture c = make_capture(frames);
+    const CaptureReport r = analyse_capture(c, {});
+    ASSERT_EQ(r.percentile_curve_ms.size(), static_cast<std::size_t>(kPercentileCurveSteps) + 1);
+    EXPECT_DOUBLE_EQ(r.percentile_curve_ms.front(), r.stats.frame_time.min_ms);
+    EXPECT_DOUBLE_EQ(r.percentile_curve_ms.back(), r.stats.frame_time.max_ms);
+    EXPECT_DOUBLE_EQ(r.percentile_curve_ms[200], r.stats.frame_time.p50_ms);
+    EXPECT_DOUBLE_EQ(r.percentile_curve_ms[360], r.stats.frame_time.p90_ms);
+    EXPECT_DOUBLE_EQ(r.percentile_curve_ms[396], r.stats.frame_time.p99_ms);
+    EXPECT_TRUE(std::is_sorted(r.percentile_curve_ms.begin(), r.percentile_curve_ms.end()));
+    // h = p·(N−1) between neighbours: p = 0.25 % of 1..1000 ms is 1 + 0.0025·999 ms.
+    EXPECT_NEAR(r.percentile_curve_ms[1], 1 + 0.0025 * 999, 1e-9);
+}
+
 TEST(ReportSegments, RangeBoundsAreFrameNumbersOrTimesWithAUnit) {
     EXPECT_EQ(parse_range_bound("--from", "120").kind, RangeBound::Kind::frame);
     EXPECT_EQ(parse_range_bound("--from", "120").value, 120);
