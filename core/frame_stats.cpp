@@ -486,11 +486,14 @@ GenerationSuspicion suspect_frame_generation(std::span<const std::int64_t> frame
     g.frames = n;
     if (n < 3)
         return g;
-    // ft < ratio × neighbour, compared as ft < neighbour / 2 in integers (ratio 0.5): 2·ft < nb.
+    // ft < ratio × neighbour, compared as ft < neighbour / 2 in integers (ratio 0.5): 2·ft < nb,
+    // formed unsigned: frame times are not negative and may reach the int64 range (a frame of
+    // centuries is accepted), where 2·ft would overflow.
     static_assert(kGenerationDipRatio == 0.5);
     std::vector<std::uint8_t> dip(n, 0);
+    const auto u = [&](std::size_t k) { return static_cast<std::uint64_t>(frame_ns[k]); };
     for (std::size_t i = 1; i + 1 < n; ++i) {
-        dip[i] = 2 * frame_ns[i] < frame_ns[i - 1] && 2 * frame_ns[i] < frame_ns[i + 1];
+        dip[i] = 2 * u(i) < u(i - 1) && 2 * u(i) < u(i + 1);
     }
     std::vector<std::uint8_t> covered(n, 0);
     std::int64_t short_sum = 0, long_sum = 0;

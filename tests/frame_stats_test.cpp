@@ -48,6 +48,19 @@ TEST(FrameStats, AFrameOfYearsIsOneStutterAndOffTheGrid) {
     EXPECT_EQ(unreal_hitches(frames, {}).hitches.size(), 1u);
 }
 
+// A frame of about 158 years between two 60 Hz frames (found by fuzz_report): twice it passes the
+// int64 range, and the frame-generation check read the wrapped product as a dip.
+TEST(FrameStats, AFrameOfCenturiesIsNoGenerationDip) {
+    const std::vector<std::int64_t> frames = {16'666'667, 5'000'000'000'000'000'000, 16'666'667};
+    const GenerationSuspicion g = suspect_frame_generation(frames);
+    EXPECT_EQ(g.longest_run_dips, 0u);
+    EXPECT_EQ(g.covered_frames, 0u);
+    // A short frame between two of centuries is still a dip.
+    const std::vector<std::int64_t> between = {4'000'000'000'000'000'000, 1,
+                                               4'000'000'000'000'000'000};
+    EXPECT_EQ(suspect_frame_generation(between).longest_run_dips, 1u);
+}
+
 TEST(FrameStats, PercentilesInterpolateLinearlyAtPTimesNMinusOne) {
     const std::vector<std::int64_t> sorted = ms_list({10, 20, 30, 40, 50});
     EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 0.0), 10e6);
