@@ -3,7 +3,8 @@
 // writer held busy makes the loop drop and count frames instead of waiting; close() and the
 // destructor join the writer; no thread is left behind when the file cannot be opened. Exact
 // behaviour only: the writer is paced by the test (wait_for_writer, a callback sink held closed),
-// never by sleeping. Needs only the header, so it also builds alone under ThreadSanitizer.
+// never by sleeping; the tests of when the writer is woken give it limits far from both sides.
+// Needs only the header, so it also builds alone under ThreadSanitizer.
 #define LOOPSCOPE_RECORDER 1
 #include <gtest/gtest.h>
 
@@ -459,6 +460,87 @@ TEST(RecorderBackgroundWriter, ABusyWriterMakesTheLoopDropAndCountFramesNotWait)
     }
     // The frame column shows the gap.
     EXPECT_EQ(frames, (std::vector<std::int64_t>{0, 1, 2, 3, 9, 10, 11, 12, 13, 14, 15}));
+    std::filesystem::remove_all(dir);
+}
+
+// Whether the writer has written everything handed over before `limit` passes. The writers below
+// look for blocks once a minute, so only a wake-up can meet the limits.
+bool caught_up_within(const Recorder& rec, std::chrono::milliseconds limit) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (!rec.writer_caught_up()) {
+        if (std::chrono::steady_clock::now() > end)
+            return false;
+        std::this_thread::yield();
+    }
+    return true;
+}
+
+// A hand-over wakes nobody; the writer looks again only after its 60 s period. A block handed
+// over while the one before still waits wakes it, so the ring does not fill meanwhile. Blocks
+// are handed over one at a time until the writer has caught up: a writer that starts late may
+// take the first ones without a wake, so the test does not say which block wakes it, only that
+// one soon does (without the wake none would before the minute is up).
+TEST(RecorderBackgroundWriter, ABlockHandedOverWhileTheOneBeforeWaitsWakesTheWriter) {
+    const std::string dir = test::make_temp_dir("recorder-writer");
+    RecorderOptions o = options_for(dir + "/t.csv", true);
+    o.capacity = 128;
+    o.flush_every = 4;  // a ring of 32 blocks: none is dropped below
+    o.writer_poll_us = 60'000'000;
+    fake_now = kStart;
+    Recorder rec(o);
+    // Time for the writer's thread to start and wait: one that starts after the first
+    // hand-overs takes them without a wake, and the test then shows nothing.
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::int64_t frames = 1;
+    record(rec, 0, 1);  // frame 0 open: each 4 frames below end with a hand-over
+    bool caught_up = false;
+    for (int block = 0; block < 24 && !caught_up; ++block) {
+        record(rec, frames, frames + 4);
+        frames += 4;
+        caught_up = caught_up_within(rec, std::chrono::milliseconds(250));
+    }
+    EXPECT_TRUE(caught_up);
+    EXPECT_EQ(rec.dropped_frames(), 0);
+    rec.close(kStart + time_of(frames));
+    EXPECT_EQ(rows_of(test::read_text(dir + "/t.csv")).size(), static_cast<std::size_t>(frames));
+    std::filesystem::remove_all(dir);
+}
+
+// flush() and close() do not wait for the writer's next look either.
+TEST(RecorderBackgroundWriter, FlushWakesTheWriterAtOnce) {
+    const std::string dir = test::make_temp_dir("recorder-writer");
+    RecorderOptions o = options_for(dir + "/t.csv", true);
+    o.flush_every = 4;
+    o.writer_poll_us = 60'000'000;
+    fake_now = kStart;
+    const auto start = std::chrono::steady_clock::now();
+    {
+        Recorder rec(o);
+        record(rec, 0, 3);
+        rec.flush();
+        EXPECT_EQ(rows_of(test::read_text(dir + "/t.csv")).size(), 2u);  // frame 2 is open
+        record(rec, 3, 6);               // frames 2-4 in the next block, frame 5 open
+        rec.close(kStart + time_of(6));  // the block handed over, and the writer stopped
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+    EXPECT_EQ(rows_of(test::read_text(dir + "/t.csv")).size(), 6u);
+    std::filesystem::remove_all(dir);
+}
+
+// After a second without blocks the writer stops looking and sleeps; the next hand-over, which
+// wakes nobody while the writer looks, sees it asleep and wakes it.
+TEST(RecorderBackgroundWriter, AWriterAsleepAfterAnIdleSecondIsWokenByTheNextBlock) {
+    const std::string dir = test::make_temp_dir("recorder-writer");
+    RecorderOptions o = options_for(dir + "/t.csv", true);
+    o.flush_every = 4;
+    o.writer_poll_us = 1000;  // asleep after 1000 empty looks
+    fake_now = kStart;
+    Recorder rec(o);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // let it fall asleep
+    record(rec, 0, 5);                                             // block 0 handed over
+    EXPECT_TRUE(caught_up_within(rec, std::chrono::seconds(20)));
+    EXPECT_EQ(rows_of(test::read_text(dir + "/t.csv")).size(), 4u);
+    rec.close(kStart + time_of(5));
     std::filesystem::remove_all(dir);
 }
 

@@ -33,26 +33,27 @@
 // Where the rows go (the sinks): a file (options.path; "-" = standard output), a function of the
 // game's (on_rows), a live TCP stream (serve_port, docs/live.md), fed by one writer from one ring.
 // Rows go into memory allocated once, at construction: a ring of blocks of flush_every rows. When
-// a block fills, the loop's thread hands it to the writer thread (a size stored under a mutex and
-// a notify: no formatting, no allocation, no system call beyond the notify) and goes on in the
-// next block; the writer gives the block to each sink in turn. If the writer still holds the next
-// block (it fell a whole ring behind), the loop's thread does not wait: frames are dropped and
-// counted (dropped_frames()) until the block is free; the frame column keeps counting, so the gap
-// shows in the trace. With flush_every = 0 nothing is written until close() and frames beyond
-// `capacity` are dropped the same way. background_writer = false runs the sinks on the loop's
-// thread at each flush instead.
+// a block fills, the loop's thread hands it to the writer thread (two stores: no lock, no
+// formatting, no allocation, no system call) and goes on in the next block; the writer, which
+// looks for blocks every writer_poll_us (2 ms), gives the block to each sink in turn. The loop's
+// thread wakes the writer at once only when a block it handed over earlier is still waiting. If the
+// writer still holds the next block (it fell a whole ring behind), the loop's thread does not wait:
+// frames are dropped and counted (dropped_frames()) until the block is free; the frame column keeps
+// counting, so the gap shows in the trace. With flush_every = 0 nothing is written until close()
+// and frames beyond `capacity` are dropped the same way. background_writer = false runs the sinks
+// on the loop's thread at each flush instead.
 //
 // What a crash leaves in the file: every block the writer has finished, as whole rows. Each block
 // is written and flushed to the operating system, which keeps it when the process dies (only a
 // power loss can still take it: there is no fsync). A crash loses the rows of the block being
 // filled (fewer than flush_every frames) and of any block handed over whose writing had not
-// finished. The writer starts a block as soon as it is handed over and spends about 70 ns of CPU
-// a row (docs/loop-engine.md, "Speed"). So unless the writer is starved of CPU or the disk
-// stalls, a handed-over block is on disk well under a millisecond later. The hard bound is in
-// frames: the ring, `capacity` rows (2 x flush_every if that is more). A crash in the middle of a
-// write can leave one last row without its line break; the loopscope-trace reader leaves such a
-// last row out (or keeps it, when it parses whole) with a warning. Not thread-safe: call it from
-// the loop's thread.
+// finished. The writer starts a block at its next look, writer_poll_us (2 ms) at most after the
+// hand-over, and spends about 70 ns of CPU a row (docs/loop-engine.md, "Speed"). So unless the
+// writer is starved of CPU or the disk stalls, a handed-over block is on disk a few ms later.
+// The hard bound is in frames: the ring, `capacity` rows (2 x flush_every if that is more). A
+// crash in the middle of a write can leave one last row without its line break; the
+// loopscope-trace reader leaves such a last row out (or keeps it, when it parses whole) with a
+// warning. Not thread-safe: call it from the loop's thread.
 //
 // The header also owns the trace format v1: FrameRecord (the row), trace_v1::kColumns and
 // trace_v1::format_row, which loopscope's own trace writer uses too; with LOOPSCOPE_TRACE_TEXT
@@ -474,6 +475,7 @@ inline std::string preamble_text(const Preamble& p) {
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdio>
@@ -558,6 +560,14 @@ struct RecorderOptions {
     // full block over. false = on the loop's thread at each flush (for a game that cannot start
     // a thread); a thread that fails to start falls back to this.
     bool background_writer = true;
+    // How often the writer looks for blocks handed over, in µs. A hand-over is two stores on the
+    // loop's thread; the writer is woken sooner (a system call on the loop's thread, a few µs)
+    // only when a second block waits while it has not taken the first, and by flush(),
+    // wait_for_writer() and close(). After a second without blocks (a paused game) the writer
+    // sleeps until the next hand-over wakes it. 0 = woken at every hand-over instead: no periodic
+    // wake-ups of the writer, a system call every flush_every frames on the loop's thread. At
+    // most 60 s.
+    std::int64_t writer_poll_us = 2000;
     // The clock the argument-less calls read, in nanoseconds; nullptr = loopscope::now_ns.
     std::int64_t (*clock_ns)() = nullptr;
     std::string clock_name = {};  // metadata; "" = "monotonic" when clock_ns is nullptr
@@ -1373,18 +1383,23 @@ class Recorder {
         return handed_ - written_.load(std::memory_order_acquire) < blocks_;
     }
 
-    // The loop's thread: a size under the lock and a notify; no formatting, no allocation.
+    // The loop's thread: the block's size and the count of blocks handed over; no formatting, no
+    // allocation, no lock. The writer finds the block at its next look (writer_poll_us); it is
+    // woken now only without polling or when the block before is still waiting, so that the
+    // ring does not fill while it sleeps. A wake-up is a system call of a few µs: one every
+    // flush_every frames was most of the loop's cost per frame.
     void hand_over() {
         if (fill_ == 0)
             return;
         const std::size_t slot = handed_ % blocks_;
         if (writer_.joinable()) {
-            {
-                std::lock_guard<std::mutex> lock(mutex_);
-                block_sizes_[slot] = fill_;
-                queued_ = handed_ + 1;
-            }
-            work_cv_.notify_one();
+            block_sizes_[slot] = fill_;  // published by the store of queued_
+            // Sequentially consistent with the writer's writer_asleep_ store and queued_ load:
+            // either the writer sees this block or this thread sees the writer asleep.
+            queued_.store(handed_ + 1, std::memory_order_seq_cst);
+            if (options_.writer_poll_us <= 0 || writer_asleep_.load(std::memory_order_seq_cst) ||
+                handed_ > written_.load(std::memory_order_acquire))  // one before still waits
+                wake_writer();
         } else {
             write_block(slot, fill_);
             written_.store(handed_ + 1, std::memory_order_release);
@@ -1401,22 +1416,51 @@ class Recorder {
         }
     }
 
+    // Taking the lock before the notify: a writer that has just found nothing to do and is about
+    // to wait holds it, so the notify reaches it once it waits rather than before.
+    void wake_writer() {
+        { std::lock_guard<std::mutex> lock(mutex_); }
+        work_cv_.notify_one();
+    }
+
     void wait_written(std::uint64_t blocks) {
         if (!writer_.joinable())
             return;
+        if (written_.load(std::memory_order_acquire) >= blocks)
+            return;
+        wake_writer();  // not to wait for its next look
         std::unique_lock<std::mutex> lock(mutex_);
         done_cv_.wait(lock, [&] { return written_.load(std::memory_order_acquire) >= blocks; });
     }
 
-    // The writer's thread: takes the blocks in the order they were handed over.
+    // The writer's thread: takes the blocks in the order they were handed over, looking for them
+    // every writer_poll_us (or when woken).
     void writer_main() {
         std::uint64_t next = 0;
+        const auto ready = [&] { return queued_.load(std::memory_order_seq_cst) > next || stop_; };
+        // At most a minute: a huge period would overflow the deadline wait_for forms.
+        const std::int64_t poll_us = std::min<std::int64_t>(options_.writer_poll_us, 60'000'000);
+        const auto poll = std::chrono::microseconds(poll_us);
+        // After a second of looks that found nothing (a paused game), the writer sleeps until
+        // woken instead, saying so in writer_asleep_, so that an idle game is not woken 500
+        // times a second.
+        const std::int64_t looks_before_sleep =
+            poll_us > 0 ? std::max<std::int64_t>(1, 1'000'000 / poll_us) : 0;
         for (;;) {
             std::size_t size = 0;
             {
                 std::unique_lock<std::mutex> lock(mutex_);
-                work_cv_.wait(lock, [&] { return queued_ > next || stop_; });
-                if (queued_ == next)
+                for (std::int64_t looks = 0; !ready(); ++looks) {
+                    if (poll_us > 0 && looks < looks_before_sleep) {
+                        work_cv_.wait_for(lock, poll);
+                        continue;
+                    }
+                    writer_asleep_.store(true, std::memory_order_seq_cst);
+                    if (!ready())
+                        work_cv_.wait(lock, ready);
+                    writer_asleep_.store(false, std::memory_order_relaxed);
+                }
+                if (queued_.load(std::memory_order_acquire) == next)
                     break;  // stopped, and everything handed over is written
                 size = block_sizes_[next % blocks_];
             }
@@ -1505,12 +1549,15 @@ class Recorder {
 
     // Shared by the loop's thread and the writer.
     std::mutex mutex_;
-    std::condition_variable work_cv_;        // a block was handed over, or stop
-    std::condition_variable done_cv_;        // a block was written
-    std::vector<std::size_t> block_sizes_;   // rows in each handed-over block (under mutex_)
-    std::uint64_t queued_ = 0;               // blocks handed over (under mutex_)
-    bool stop_ = false;                      // under mutex_
-    std::atomic<std::uint64_t> written_{0};  // blocks the writer has finished
+    std::condition_variable work_cv_;  // a block was handed over, or stop
+    std::condition_variable done_cv_;  // a block was written
+    // Rows in each handed-over block: written by the loop's thread before it counts the block in
+    // queued_, read by the writer after it sees the count.
+    std::vector<std::size_t> block_sizes_;
+    std::atomic<std::uint64_t> queued_{0};    // blocks handed over
+    std::atomic<bool> writer_asleep_{false};  // waiting until woken, not looking every poll
+    bool stop_ = false;                       // under mutex_
+    std::atomic<std::uint64_t> written_{0};   // blocks the writer has finished
     std::atomic<bool> failed_{false};
     std::atomic<std::int64_t> lost_rows_{0};  // recorded rows that a sink lost
     std::thread writer_;
@@ -1555,7 +1602,7 @@ struct RecorderOptions {
                     background_writer = {}, clock_ns = {}, clock_name = {}, policy = {}, dt_ns = {},
                     clamp_ns = {}, max_steps = {}, timescale = {}, machine = {},
                     write_start_time = {}, metadata = {}, serve_port = {}, serve_address = {},
-                    serve_stall_ms = {};
+                    serve_stall_ms = {}, writer_poll_us = {};
     void describe_loop(const FixedStepConfig&, const char* = nullptr) {}
 };
 

@@ -90,6 +90,9 @@ RecorderOptions bench_options() {
     o.capacity = 4096;
     o.flush_every = 1024;  // a ring of four blocks, handed to the writer every 1024 frames
     o.write_start_time = false;
+    // The writer looks for blocks every 20 µs rather than 2 ms, so that catch_up's paused waits
+    // stay short. The loop's thread does the same either way: a hand-over wakes nobody.
+    o.writer_poll_us = 20;
     return o;
 }
 
@@ -195,11 +198,14 @@ void BM_EmptyLoopOwnClock(benchmark::State& state) {
 BENCHMARK(BM_EmptyLoopOwnClock);
 
 // The hand-over alone: blocks of one row, so that every frame's commit hands its block to the
-// writer (a lock and a notify that wakes it). Per iteration: a frame, a hand-over and the
-// pause/resume of catch_up, whose own cost BM_PauseResume measures.
+// writer. Per iteration: a frame, a hand-over and the pause/resume of catch_up, whose own cost
+// BM_PauseResume measures. Range 0: the writer's poll period in µs (20: the hand-over wakes
+// nobody; 0: it wakes the writer, a lock and a notify, as every hand-over did before the writer
+// looked for blocks itself).
 void BM_RecorderHandOver(benchmark::State& state) {
     RecorderOptions o = bench_options();
     o.flush_every = 1;
+    o.writer_poll_us = state.range(0);
     std::int64_t writer_ns = 0;
     o.on_rows = [&](const FrameRecord*, std::size_t) { writer_ns = thread_cpu_ns(); };
     Recorder rec(o);
@@ -212,7 +218,7 @@ void BM_RecorderHandOver(benchmark::State& state) {
     rec.close();
     state.counters["dropped"] = static_cast<double>(rec.dropped_frames());
 }
-BENCHMARK(BM_RecorderHandOver);
+BENCHMARK(BM_RecorderHandOver)->Arg(20)->Arg(0);
 
 void BM_PauseResume(benchmark::State& state) {
     for (auto _ : state) {
@@ -282,6 +288,16 @@ void BM_RecorderFrameGivenTime(benchmark::State& state) {
     run_recorder_bench(state, bench_options(), given_time_frame(now));
 }
 BENCHMARK(BM_RecorderFrameGivenTime)->ArgsProduct({{0, 1}, {0, 1}});
+
+// The same with writer_poll_us = 0: the loop's thread wakes the writer at every hand-over (a
+// system call every 1024 frames), as before the writer looked for blocks itself.
+void BM_RecorderFrameGivenTimeWakeEachBlock(benchmark::State& state) {
+    RecorderOptions o = bench_options();
+    o.writer_poll_us = 0;
+    std::int64_t now = 0;
+    run_recorder_bench(state, o, given_time_frame(now));
+}
+BENCHMARK(BM_RecorderFrameGivenTimeWakeEachBlock)->ArgsProduct({{0, 1}, {0, 1}});
 
 // The same with background_writer = false: formatting and writing on the loop's thread, as a
 // game that cannot start a thread pays it.
