@@ -35,8 +35,14 @@ for t in $targets; do
     # Seeds: the synthetic captures and the kept findings (the corpus grows across runs).
     cp -n tests/data/*.csv tests/data/*.json tests/data/*.txt tests/data/*.trace "$corpus"/ 2>/dev/null || true
     find tests/fuzz/corpus -type f ! -name README.md -exec cp -n {} "$corpus"/ \;
-    if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); else limit=(-max_total_time="$seconds"); fi
-    step "Fuzzing $t (${FUZZ_RUNS:+$FUZZ_RUNS inputs}${FUZZ_RUNS:-$seconds s})"
+    if [ -n "${FUZZ_RUNS:-}" ]; then
+        limit=(-runs="$FUZZ_RUNS")
+        amount="$FUZZ_RUNS inputs"
+    else
+        limit=(-max_total_time="$seconds")
+        amount="$seconds s"
+    fi
+    step "Fuzzing $t ($amount)"
     log="$build_dir/fuzz_$t.log"
     # -timeout: an input taking over 10 s is a hang; -rss_limit_mb: memory out of proportion.
     if ! "$build_dir/tests/fuzz/fuzz_$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
