@@ -148,6 +148,11 @@ struct RefreshGuess {
     double tearing_share = 0;  // frames with SyncInterval 0 and AllowsTearing (tearing only)
 };
 RefreshGuess detect_refresh_rate(std::span<const std::int64_t> frame_ns);
+// The same from the values in ascending order (no copy, no sort).
+RefreshGuess detect_refresh_rate_sorted(std::span<const std::int64_t> sorted_ns);
+// How many of the ascending values lie on the grid of rate_hz: on_grid_share × their count,
+// counted window by window (a few searches) instead of value by value.
+std::size_t on_grid_count_sorted(std::span<const std::int64_t> sorted_ns, int rate_hz);
 // The same guess withdrawn because tearing was allowed on `tearing_share` of the frames.
 RefreshGuess without_rate_for_tearing(RefreshGuess guess, double tearing_share);
 

@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace loopscope {
@@ -290,6 +292,56 @@ TEST(FrameStats, RefreshRateIsTheCoarsestGridTheFramesSitOn) {
     const RefreshGuess h = detect_refresh_rate(vsync144);
     EXPECT_EQ(h.rate_hz, 144);
     EXPECT_DOUBLE_EQ(h.on_grid_share, 49.0 / 50.0);
+}
+
+// The window-by-window count of sorted values equals the value-by-value rule (on_grid_share) on
+// values at every window's edges (one ns inside and outside, for every candidate and k up to
+// 40), at random in a few seconds, near the int64 limit, and on negative values.
+TEST(FrameStats, OnGridCountBySortedWindowsIsTheRuleFrameByFrame) {
+    std::vector<std::int64_t> values = {0,
+                                        1,
+                                        -5,
+                                        -1'000'000'000,
+                                        INT64_MAX,
+                                        INT64_MAX - 7,
+                                        10'000'000'000'000'000,
+                                        10'000'000'000'000'001,
+                                        9'999'999'999'999'999};
+    for (const int rate : kRefreshCandidatesHz) {
+        for (std::int64_t k = 1; k <= 40; ++k) {
+            const std::int64_t at = k * kNsPerS;  // in ns·Hz: ft·R near k·1e9
+            const std::int64_t reach = kRefreshToleranceNs * rate;
+            for (const std::int64_t edge : {at - reach, at + reach, at}) {
+                const std::int64_t ft = edge / rate;
+                for (std::int64_t d = -2; d <= 2; ++d)
+                    values.push_back(ft + d);
+            }
+        }
+    }
+    std::uint64_t x = 88172645463325252ull;  // xorshift: the same values every run
+    const auto next = [&] {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        return x;
+    };
+    for (int i = 0; i < 20'000; ++i)
+        values.push_back(static_cast<std::int64_t>(next() % 3'000'000'000ull));
+    for (int i = 0; i < 200; ++i)
+        values.push_back(static_cast<std::int64_t>(next() >> 1));  // up to the int64 limit
+    std::sort(values.begin(), values.end());
+    for (const int rate : kRefreshCandidatesHz) {
+        const double share = on_grid_share(values, rate);
+        const auto expected =
+            static_cast<std::size_t>(std::llround(share * static_cast<double>(values.size())));
+        EXPECT_EQ(on_grid_count_sorted(values, rate), expected) << rate << " Hz";
+        EXPECT_GT(expected, 0u) << rate << " Hz";
+    }
+    // Part of a sorted array, as the analysis passes it.
+    const std::span<const std::int64_t> part(values.data() + 100, 5000);
+    EXPECT_DOUBLE_EQ(
+        static_cast<double>(on_grid_count_sorted(part, 144)) / static_cast<double>(part.size()),
+        on_grid_share(part, 144));
 }
 
 TEST(FrameStats, RefreshRateIsNoneWhenFramesAreSpreadEvenly) {
