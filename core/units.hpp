@@ -23,6 +23,19 @@ constexpr double ns_to_ms(double ns) {
     return ns / 1e6;
 }
 
+// std::llround for |x| < 9.2e18 (rounding half away from zero), without the library call that
+// costs 2-3 % of reading a large capture. Exact: trunc(x) and x share their exponent (or x is
+// below 1, or already whole above 2^52), so x − trunc(x) is formed without rounding.
+constexpr std::int64_t round_to_int64(double x) {
+    const auto whole = static_cast<std::int64_t>(x);  // towards zero
+    const double fraction = x - static_cast<double>(whole);
+    if (fraction >= 0.5)
+        return whole + 1;
+    if (fraction <= -0.5)
+        return whole - 1;
+    return whole;
+}
+
 // Durations that stop at the int64 range instead of wrapping: a modelled cost (steps × cost per
 // step) or a sum that would overflow is in any case far past every limit it is compared with.
 constexpr std::int64_t saturating_add_ns(std::int64_t a, std::int64_t b) {

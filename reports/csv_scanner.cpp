@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "common/errors.hpp"
+#include "core/units.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -454,13 +455,13 @@ std::string quote_for_message(std::string_view text, std::size_t max_chars) {
 std::int64_t scaled_to_ns(double value, double ns_per_unit, const Field& field,
                           const LinePlace& place) {
     const double ns = value * ns_per_unit;
-    // 9.2e18 ns is the int64 range; beyond it llround is undefined.
+    // 9.2e18 ns is the int64 range; beyond it the rounding is undefined.
     if (!(std::fabs(ns) < 9.0e18)) {
         throw_at(place, field.column,
                  fmt::format("time {} is out of range: expected less than 292 years",
                              quote_for_message(field.text)));
     }
-    return std::llround(ns);
+    return round_to_int64(ns);
 }
 
 std::int64_t ms_cell_to_ns(double ms, const Field& field, const LinePlace& place) {

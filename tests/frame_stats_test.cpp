@@ -37,6 +37,38 @@ TEST(FrameStats, ProductsAreComparedExactlyPastTheInt64Range) {
     EXPECT_EQ(compare_products(0xffffffffu, 0x100000001u, UINT64_MAX, 1), 0);
 }
 
+// round_to_int64 is std::llround over the range the readers accept (|x| < 9e18): ties away from
+// zero, the largest double below a half, whole values past 2^52, and a sweep of ms-scaled cells.
+TEST(Units, RoundToInt64IsLlroundInRange) {
+    const double edges[] = {0.0,
+                            -0.0,
+                            0.5,
+                            -0.5,
+                            1.5,
+                            2.5,
+                            -2.5,
+                            0.49999999999999994,
+                            -0.49999999999999994,
+                            4503599627370495.5,
+                            4503599627370497.0,
+                            9007199254740993.0,
+                            8.99e18,
+                            -8.99e18,
+                            16617300.000000002,
+                            1e6 * 16.6173,
+                            1e6 * 0.0000005};
+    for (const double x : edges)
+        EXPECT_EQ(round_to_int64(x), std::llround(x)) << x;
+    std::uint64_t bits = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 200'000; ++i) {
+        bits = bits * 6364136223846793005ull + 1442695040888963407ull;
+        const double ms = static_cast<double>(bits >> 20) / 1e6;  // up to about 17.6 s, 6 decimals
+        const double ns = ms * 1e6;
+        ASSERT_EQ(round_to_int64(ns), std::llround(ns)) << ns;
+        ASSERT_EQ(round_to_int64(-ns), std::llround(-ns)) << -ns;
+    }
+}
+
 // A frame of about 31 years among 60 Hz frames: the stutter rules and the refresh grid compare
 // its products exactly (2·n·ft, ft·R) instead of wrapping.
 TEST(FrameStats, AFrameOfYearsIsOneStutterAndOffTheGrid) {
