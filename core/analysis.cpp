@@ -338,6 +338,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     const bool refresh_from_display = have_display && options.timeline == Timeline::present &&
                                       std::any_of(display_in_range.begin(), display_in_range.end(),
                                                   [](std::int64_t d) { return d >= 0; });
+    double median_ns = 0;  // for the start-up segment, from the same sorted copy
     {
         std::vector<std::int64_t> sorted(r.series.frame_ns.begin(), r.series.frame_ns.end());
         sort_ns(sorted);
@@ -348,6 +349,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             r.percentile_curve_ms.push_back(ns_to_ms(
                 percentile_sorted(sorted, i / static_cast<double>(kPercentileCurveSteps))));
         }
+        median_ns = percentile_sorted(sorted, 0.5);
     }
     r.refresh_column = r.frame_time_column;
 
@@ -413,7 +415,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     }
 
     if (capture.per_frame) {
-        r.startup = detect_startup(r.series.frame_ns);
+        r.startup = detect_startup(r.series.frame_ns, median_ns);
         if (r.startup.frames > 0) {
             const auto rest =
                 std::span<const std::int64_t>(r.series.frame_ns).subspan(r.startup.frames);

@@ -85,12 +85,17 @@ FrameRange select_range(std::span<const std::int64_t> frame_ns,
 }
 
 StartupSegment detect_startup(std::span<const std::int64_t> frame_ns) {
+    if (frame_ns.size() < kStartupMinFrames)
+        return {};
+    std::vector<std::int64_t> values(frame_ns.begin(), frame_ns.end());
+    return detect_startup(frame_ns, percentile_selected(values, 0.5));
+}
+
+StartupSegment detect_startup(std::span<const std::int64_t> frame_ns, double median_ns) {
     StartupSegment seg;
     const std::size_t n = frame_ns.size();
     if (n < kStartupMinFrames)
         return seg;
-    std::vector<std::int64_t> values(frame_ns.begin(), frame_ns.end());
-    const double median_ns = percentile_selected(values, 0.5);
     seg.median_ms = ns_to_ms(median_ns);
     const auto far_off = [&](std::int64_t v) {
         const auto ft = static_cast<double>(v);
