@@ -15,6 +15,7 @@
 
 #include "common/errors.hpp"
 #include "common/text_position.hpp"
+#include "core/units.hpp"
 #include "reports/read_formats.hpp"
 
 namespace loopscope::detail {
@@ -220,7 +221,7 @@ FileStreams read_capframex_json_streams(const std::string& path) {
                 throw InputError(
                     path, fmt::format("{}.{}[{}] is {}: expected a time >= 0", where, name, k, v));
             }
-            return std::llround(ns);
+            return round_to_int64(ns);  // the same rounding on every platform's libm
         };
         for (std::size_t k = 0; k < n; ++k) {
             c.frame_ns.push_back(to_ns(r.frame_ms[k], 1e6, "MsBetweenPresents", k));
