@@ -77,7 +77,9 @@ void LoopFiguresBuilder::add(const FrameRecord& r) {
     if (f_.has_accumulator) {
         f_.acc_min_ns = std::min(f_.acc_min_ns, r.acc_after_ns);
         f_.acc_max_ns = std::max(f_.acc_max_ns, r.acc_after_ns);
-        const int bin = std::clamp(static_cast<int>(r.alpha * 10.0), 0, 9);
+        // Clamped before the conversion: a trace from elsewhere may hold any finite alpha, and
+        // converting one past the int range is undefined.
+        const int bin = static_cast<int>(std::clamp(r.alpha * 10.0, 0.0, 9.0));
         ++f_.alpha_bins[static_cast<std::size_t>(bin)];
         alpha_total_ += r.alpha;
         f_.alpha_min = std::min(f_.alpha_min, r.alpha);

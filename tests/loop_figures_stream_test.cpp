@@ -310,5 +310,25 @@ TEST(LoopFiguresStream, FiguresCanBeReadMidRunAndAgainLater) {
     EXPECT_EQ(end.onset_frame, compute_loop_figures(records, s->config).onset_frame);
 }
 
+TEST(LoopFiguresStream, AnAlphaFarOutsideZeroToOneCountsInTheEndBins) {
+    // A trace written elsewhere may carry any finite alpha; the histogram puts it in the first
+    // or last tenth instead of converting a value past the int range.
+    LoopConfig config;
+    config.policy = Policy::fixed_interp;
+    LoopFiguresBuilder builder(config);
+    FrameRecord r;
+    r.raw_ns = r.clamped_ns = r.consumed_ns = config.dt_ns;
+    for (const double alpha : {2.5e9, -3e12, 0.55}) {
+        r.alpha = alpha;
+        builder.add(r);
+        ++r.frame;
+    }
+    const LoopFigures f = builder.figures();
+    EXPECT_EQ(f.alpha_bins[9], 1);
+    EXPECT_EQ(f.alpha_bins[0], 1);
+    EXPECT_EQ(f.alpha_bins[5], 1);
+    EXPECT_EQ(f.alpha_max, 2.5e9);
+}
+
 }  // namespace
 }  // namespace loopscope
