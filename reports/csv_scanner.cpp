@@ -375,7 +375,7 @@ std::size_t split_fields(std::string_view line, const LinePlace& place, std::vec
     }
 }
 
-bool is_missing(std::string_view cell) {
+bool is_missing_text(std::string_view cell) {
     cell = trim(cell);
     return cell.empty() || cell == "NA";
 }
@@ -466,6 +466,204 @@ std::int64_t scaled_to_ns(double value, double ns_per_unit, const Field& field,
 
 std::int64_t ms_cell_to_ns(double ms, const Field& field, const LinePlace& place) {
     return scaled_to_ns(ms, 1e6, field, place);
+}
+
+namespace {
+constexpr std::uint64_t kPow10[20] = {1ULL,
+                                      10ULL,
+                                      100ULL,
+                                      1000ULL,
+                                      10000ULL,
+                                      100000ULL,
+                                      1000000ULL,
+                                      10000000ULL,
+                                      100000000ULL,
+                                      1000000000ULL,
+                                      10000000000ULL,
+                                      100000000000ULL,
+                                      1000000000000ULL,
+                                      10000000000000ULL,
+                                      100000000000000ULL,
+                                      1000000000000000ULL,
+                                      10000000000000000ULL,
+                                      100000000000000000ULL,
+                                      1000000000000000000ULL,
+                                      10000000000000000000ULL};
+// Results from here on go to the double path: there a double's spacing nears a nanosecond.
+constexpr std::uint64_t kPlainLimitNs = kPow10[15];
+constexpr int kMaxPlainDigits = 19;  // any 19 digits fit a uint64
+
+constexpr std::uint64_t kHighNibbles = 0xF0F0F0F0F0F0F0F0ULL;
+constexpr std::uint64_t kZeros = 0x3030303030303030ULL;  // eight '0'
+
+// A set high nibble in every byte of `w` that is not '0'..'9' (high nibble 3, and adding 6 keeps
+// it 3 only up to '9'). A byte of 0xFA or more carries into the next one up, so only the lowest
+// flagged byte is certain, which is the one wanted: where the digits stop.
+inline std::uint64_t non_digits(std::uint64_t w) {
+    return ((w & kHighNibbles) ^ kZeros) | (((w + 0x0606060606060606ULL) & kHighNibbles) ^ kZeros);
+}
+
+// The value of eight digits, the first in the lowest byte, in three multiplications instead of
+// eight: neighbouring digits are joined into pairs, pairs into fours, fours into eight.
+inline std::uint64_t eight_digits_value(std::uint64_t w) {
+    w -= kZeros;
+    w = w * 10 + (w >> 8);  // byte 2i: the pair (2i, 2i+1), as 10·first + second
+    constexpr std::uint64_t kPairs = 0x000000FF000000FFULL;
+    // Pairs 0 and 2 times 10^6 and 10^2, pairs 1 and 3 times 10^4 and 1, summed in bits 32..63.
+    return (((w & kPairs) * (100 + (1000000ULL << 32))) +
+            (((w >> 16) & kPairs) * (1 + (10000ULL << 32)))) >>
+           32;
+}
+
+// m / 10^digits (1 ≤ digits ≤ kMaxBelowNsDigits) by a constant divisor in each case, which the
+// compiler makes a multiplication: a division by a variable was a third of parsing a cell.
+constexpr int kMaxBelowNsDigits = 18;
+inline std::uint64_t divide_by_pow10(std::uint64_t m, int digits) {
+    switch (digits) {
+        case 1:
+            return m / kPow10[1];
+        case 2:
+            return m / kPow10[2];
+        case 3:
+            return m / kPow10[3];
+        case 4:
+            return m / kPow10[4];
+        case 5:
+            return m / kPow10[5];
+        case 6:
+            return m / kPow10[6];
+        case 7:
+            return m / kPow10[7];
+        case 8:
+            return m / kPow10[8];
+        case 9:
+            return m / kPow10[9];
+        case 10:
+            return m / kPow10[10];
+        case 11:
+            return m / kPow10[11];
+        case 12:
+            return m / kPow10[12];
+        case 13:
+            return m / kPow10[13];
+        case 14:
+            return m / kPow10[14];
+        case 15:
+            return m / kPow10[15];
+        case 16:
+            return m / kPow10[16];
+        case 17:
+            return m / kPow10[17];
+        default:
+            return m / kPow10[18];
+    }
+}
+
+// Appends the `count` (1..8) digits in the top bytes of `w` to `m`: the bytes below are made
+// '0', which leaves the value as it is.
+inline bool append_top_digits(std::uint64_t w, int count, std::uint64_t& m, int& digits) {
+    if ((digits += count) > kMaxPlainDigits)
+        return false;
+    const int below = 8 * (8 - count);
+    const std::uint64_t top = below == 0 ? w : ((w >> below) << below) | (kZeros >> (8 * count));
+    m = m * kPow10[count] + eight_digits_value(top);
+    return true;
+}
+
+// Appends the digits at `p` (in a cell that starts at `begin`) to `m`, eight bytes at a time: a
+// word is loaded only where its eight bytes lie in the cell. False when the number passes
+// kMaxPlainDigits digits.
+inline bool take_digits(const char* begin, const char*& p, const char* end, std::uint64_t& m,
+                        int& digits) {
+    while (end - p >= 8) {
+        const std::uint64_t w = load8(p);
+        const std::uint64_t other = non_digits(w);
+        const int count = other == 0 ? 8 : std::countr_zero(other) >> 3;
+        // The first `count` bytes, moved to the top of the word.
+        const std::uint64_t first = count == 8 ? w : w << (8 * (8 - count));
+        if (count > 0 && !append_top_digits(first, count, m, digits))
+            return false;
+        p += count;
+        if (count < 8)
+            return true;
+    }
+    const auto left = static_cast<int>(end - p);
+    if (left > 0 && end - begin >= 8) {
+        // The last bytes, read as the top of the word that ends the cell.
+        const std::uint64_t w = load8(end - 8);
+        const int below = 8 * (8 - left);
+        if (non_digits(((w >> below) << below) | (kZeros >> (8 * left))) == 0) {
+            p = end;
+            return append_top_digits(w, left, m, digits);
+        }
+    }
+    while (p != end && static_cast<unsigned>(*p - '0') < 10) {
+        if (++digits > kMaxPlainDigits)
+            return false;
+        m = m * 10 + static_cast<unsigned>(*p++ - '0');
+    }
+    return true;
+}
+}  // namespace
+
+// Why the two paths agree: fast_float rounds the decimal to the nearest double (relative error
+// at most 2^-53), the product with 10^ns_digits (exact in a double) rounds once more (2^-53), so
+// the product lies within D·2^-52 of the exact value D in ns. round_to_int64 then gives what
+// rounding D itself gives, half away from zero, unless D lies within that distance of a half.
+// Here D < 10^15, and a result whose sub-nanosecond digits lie within (D+1)·10^-15 of a half (an
+// exact half included) goes to the double path, so both always give the same nanosecond.
+bool plain_decimal_to_ns(std::string_view text, int ns_digits, std::int64_t& ns) {
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    std::uint64_t m = 0;  // every digit, the point left out
+    int digits = 0;
+    if (!take_digits(text.data(), p, end, m, digits) || digits == 0)
+        return false;
+    int fraction_digits = 0;
+    if (p != end) {
+        if (*p++ != '.')
+            return false;
+        const int whole_digits = digits;
+        if (!take_digits(text.data(), p, end, m, digits))
+            return false;
+        fraction_digits = digits - whole_digits;
+        if (fraction_digits == 0 || p != end)
+            return false;
+    }
+    if (fraction_digits <= ns_digits) {
+        const std::uint64_t scale = kPow10[ns_digits - fraction_digits];
+        if (m >= kPlainLimitNs / scale)
+            return false;
+        ns = static_cast<std::int64_t>(m * scale);
+        return true;
+    }
+    const int below_ns_digits = fraction_digits - ns_digits;
+    if (below_ns_digits > kMaxBelowNsDigits)
+        return false;
+    const std::uint64_t unit = kPow10[below_ns_digits];  // the sub-nanosecond digits' weight
+    const std::uint64_t whole = divide_by_pow10(m, below_ns_digits);
+    const std::uint64_t below = m - whole * unit;  // the sub-nanosecond part is below / unit
+    if (whole >= kPlainLimitNs)
+        return false;
+    const std::uint64_t above = unit - below;
+    // |2·below − unit|: twice the distance from a half, in units of 1/unit ns. Every value here
+    // is below 10^18, so the conversions are the quick signed ones.
+    const std::uint64_t from_half = below > above ? below - above : above - below;
+    if (static_cast<double>(static_cast<std::int64_t>(from_half)) <=
+        2e-15 * static_cast<double>(static_cast<std::int64_t>(unit)) *
+            static_cast<double>(static_cast<std::int64_t>(whole + 1)))
+        return false;
+    ns = static_cast<std::int64_t>(whole + (below > above ? 1 : 0));
+    return true;
+}
+
+std::int64_t parse_time_ns(const Field& field, const LinePlace& place, std::string_view what,
+                           int ns_digits) {
+    std::int64_t ns = 0;
+    if (plain_decimal_to_ns(field.text, ns_digits, ns))
+        return ns;
+    return scaled_to_ns(parse_non_negative(field, place, what),
+                        static_cast<double>(kPow10[ns_digits]), field, place);
 }
 
 }  // namespace loopscope

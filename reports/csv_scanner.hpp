@@ -84,8 +84,15 @@ struct LinePlace {
 std::size_t split_fields(std::string_view line, const LinePlace& place, std::vector<Field>& fields,
                          std::size_t max_fields = static_cast<std::size_t>(-1));
 
-// True for the cells that mean "no value": `NA` (PresentMon, FrameView) and empty cells.
-bool is_missing(std::string_view cell);
+// True for the cells that mean "no value": `NA` (PresentMon, FrameView) and empty cells,
+// surrounding spaces allowed.
+bool is_missing_text(std::string_view cell);
+inline bool is_missing(std::string_view cell) {
+    // A cell that starts with a digit holds a value: the common case, decided without trimming.
+    if (!cell.empty() && static_cast<unsigned>(cell.front() - '0') < 10)
+        return false;
+    return is_missing_text(cell);
+}
 
 // Parses a finite decimal number (surrounding spaces allowed). Throws InputError naming the
 // column `what` when the cell holds text, NaN or an infinity.
@@ -106,6 +113,19 @@ std::string quote_for_message(std::string_view text, std::size_t max_chars = 40)
 std::int64_t ms_cell_to_ns(double ms, const Field& field, const LinePlace& place);
 std::int64_t scaled_to_ns(double value, double ns_per_unit, const Field& field,
                           const LinePlace& place);
+
+// A time cell >= 0 in a unit of 10^`ns_digits` ns (6: milliseconds, 9: seconds, 0 ≤ ns_digits ≤
+// 9) to integer nanoseconds: always the value and the errors of
+// scaled_to_ns(parse_non_negative(field, place, what), 10^ns_digits, field, place). Plain digits
+// ("16.66670000000000") are read straight to nanoseconds in integers, eight digits at a time:
+// a 1M-row PresentMon 1.x capture (three time cells a row) reads with about 8 % less CPU than
+// through a double.
+std::int64_t parse_time_ns(const Field& field, const LinePlace& place, std::string_view what,
+                           int ns_digits);
+// The integer part of parse_time_ns: true with `ns` set when `text` is plain digits whose value
+// the double path is certain to round to the same nanosecond; false (for the double path)
+// otherwise. Exposed for the test that holds the two paths equal.
+bool plain_decimal_to_ns(std::string_view text, int ns_digits, std::int64_t& ns);
 
 [[noreturn]] void throw_at(const LinePlace& place, std::int64_t column, const std::string& what);
 

@@ -89,12 +89,11 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
                                  reader.line_had_break() ? "" : " (the file ends mid-line)"));
         }
         const Field& ft = fields[frametime];
-        const std::int64_t frame_ns =
-            ms_cell_to_ns(parse_non_negative(ft, place, "frametime"), ft, place);
+        const std::int64_t frame_ns = parse_time_ns(ft, place, "frametime", 6);
         std::int64_t start_ns = running_ns;
         if (elapsed >= 0) {
             const Field& e = fields[elapsed];
-            start_ns = scaled_to_ns(parse_non_negative(e, place, "elapsed"), 1.0, e, place);
+            start_ns = parse_time_ns(e, place, "elapsed", 0);
         }
         running_ns += frame_ns;
         c.frame_ns.push_back(frame_ns);

@@ -405,9 +405,9 @@ std::int64_t parse_start(const Layout& l, const std::vector<Field>& fields, cons
         throw_at(place, f.column, fmt::format("expected a time in column '{}', found NA", name));
     switch (l.start_unit) {
         case StartUnit::seconds:
-            return scaled_to_ns(parse_non_negative(f, place, name), 1e9, f, place);
+            return parse_time_ns(f, place, name, 9);
         case StartUnit::ms:
-            return ms_cell_to_ns(parse_non_negative(f, place, name), f, place);
+            return parse_time_ns(f, place, name, 6);
         default:
             break;
     }
@@ -449,8 +449,7 @@ void parse_display_side(const Layout& l, const std::vector<Field>& fields, const
             if (l.display_na_is_dropped)
                 dropped = true;
         } else if (!dropped) {
-            display_ns =
-                ms_cell_to_ns(parse_non_negative(f, place, l.columns[l.display]), f, place);
+            display_ns = parse_time_ns(f, place, l.columns[l.display], 6);
         }
         c.display_ns.push_back(display_ns);
     }
@@ -469,9 +468,7 @@ void parse_display_side(const Layout& l, const std::vector<Field>& fields, const
     if (l.app_interval >= 0) {
         const Field& f = fields[l.app_interval];
         c.app_interval_ns.push_back(
-            is_missing(f.text)
-                ? -1
-                : ms_cell_to_ns(parse_non_negative(f, place, l.columns[l.app_interval]), f, place));
+            is_missing(f.text) ? -1 : parse_time_ns(f, place, l.columns[l.app_interval], 6));
     }
     if (l.animation_error >= 0) {
         const Field& f = fields[l.animation_error];
@@ -516,8 +513,7 @@ class RowParser {
             ++rows.rows_without_frame_time;
             return;
         }
-        c.frame_ns.push_back(
-            ms_cell_to_ns(parse_non_negative(frame, place_, l_.columns[l_.frame]), frame, place_));
+        c.frame_ns.push_back(parse_time_ns(frame, place_, l_.columns[l_.frame], 6));
         if (l_.start >= 0)
             c.start_ns.push_back(parse_start(l_, fields_, place_, s, rows.min_qpc, in_piece_));
         parse_display_side(l_, fields_, place_, c);
