@@ -4,12 +4,18 @@
 # Any crash, sanitizer finding, leak, timeout or memory blow-up fails the run; the input that
 # caused it is left in build/fuzz/artifacts/TARGET/ (add it to tests/fuzz/corpus/ with the fix).
 # FUZZ_TARGETS picks targets (default: all); FUZZ_RUNS=N runs N inputs a target instead of a time.
+# FUZZ_JOBS=J runs J fuzzer processes a target that share its corpus folder (libFuzzer's -jobs,
+# each taking up the others' new inputs every second), each running N/J inputs with FUZZ_RUNS;
+# their logs are build/fuzz/TARGET-jobs/fuzz-K.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 step() { printf '==> %s\n' "$*"; }
 
 build_dir=${BUILD_DIR:-build/fuzz}
 seconds=${FUZZ_SECONDS:-60}
+jobs=${FUZZ_JOBS:-1}
+case $jobs in '' | *[!0-9]* | 0) echo "fuzz: FUZZ_JOBS must be a whole number >= 1, not '$jobs'" >&2; exit 2 ;; esac
 targets=${FUZZ_TARGETS:-"trace plain mangohud capframex_json presentmon detect report"}
 command -v clang++ >/dev/null || { echo "fuzz: clang++ is missing (LOOPSCOPE_SETUP_FUZZ=1 ./scripts/setup.sh installs it)" >&2; exit 1; }
 
@@ -36,22 +42,39 @@ for t in $targets; do
     cp -n tests/data/*.csv tests/data/*.json tests/data/*.txt tests/data/*.trace "$corpus"/ 2>/dev/null || true
     find tests/fuzz/corpus -type f ! -name README.md -exec cp -n {} "$corpus"/ \;
     if [ -n "${FUZZ_RUNS:-}" ]; then
-        limit=(-runs="$FUZZ_RUNS")
+        limit=(-runs="$((FUZZ_RUNS / jobs))")
         amount="$FUZZ_RUNS inputs"
     else
         limit=(-max_total_time="$seconds")
         amount="$seconds s"
     fi
-    step "Fuzzing $t ($amount)"
     log="$build_dir/fuzz_$t.log"
+    parallel=()
+    if [ "$jobs" -gt 1 ]; then
+        # libFuzzer writes each job's log as fuzz-K.log in the folder it runs in.
+        amount="$amount, $jobs processes"
+        mkdir -p "$build_dir/$t-jobs"
+        parallel=(-jobs="$jobs" -workers="$jobs")
+    fi
+    step "Fuzzing $t ($amount)"
     # -timeout: an input taking over 10 s is a hang; -rss_limit_mb: memory out of proportion.
-    if ! "$build_dir/tests/fuzz/fuzz_$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
-        -max_len=65536 -artifact_prefix="$artifacts/" -print_final_stats=1 "$corpus" \
-        >"$log" 2>&1; then
+    if ! (if [ "$jobs" -gt 1 ]; then cd "$build_dir/$t-jobs"; fi
+        "$root/$build_dir/tests/fuzz/fuzz_$t" "${limit[@]}" "${parallel[@]}" -timeout=10 \
+            -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$root/$artifacts/" \
+            -print_final_stats=1 "$root/$corpus") >"$log" 2>&1; then
+        [ "$jobs" -gt 1 ] && tail -n 60 "$build_dir/$t-jobs"/fuzz-*.log
         tail -n 60 "$log"
         echo "fuzz: $t found a problem; the input is in $artifacts/ (log: $log)" >&2
         exit 1
     fi
-    grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|cov: ' "$log" | tail -n 3 | sed "s/^/  $t: /"
+    if [ "$jobs" -gt 1 ]; then
+        for job_log in "$build_dir/$t-jobs"/fuzz-*.log; do
+            grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$job_log" |
+                sed "s|^|  $t ($(basename "$job_log")): |"
+        done
+    else
+        grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|cov: ' "$log" | tail -n 3 |
+            sed "s/^/  $t: /"
+    fi
 done
 step "Every fuzz target ran without a finding"
