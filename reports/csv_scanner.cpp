@@ -579,9 +579,11 @@ inline bool take_digits(const char* begin, const char*& p, const char* end, std:
         const std::uint64_t w = load8(p);
         const std::uint64_t other = non_digits(w);
         const int count = other == 0 ? 8 : std::countr_zero(other) >> 3;
+        if (count == 0)
+            return true;  // (a shift by 64 below would be undefined)
         // The first `count` bytes, moved to the top of the word.
         const std::uint64_t first = count == 8 ? w : w << (8 * (8 - count));
-        if (count > 0 && !append_top_digits(first, count, m, digits))
+        if (!append_top_digits(first, count, m, digits))
             return false;
         p += count;
         if (count < 8)
