@@ -338,7 +338,6 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     const bool refresh_from_display = have_display && options.timeline == Timeline::present &&
                                       std::any_of(display_in_range.begin(), display_in_range.end(),
                                                   [](std::int64_t d) { return d >= 0; });
-    double median_ns = 0;  // for the start-up segment, from the same sorted copy
     {
         std::vector<std::int64_t> sorted(r.series.frame_ns.begin(), r.series.frame_ns.end());
         sort_ns(sorted);
@@ -349,7 +348,19 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             r.percentile_curve_ms.push_back(ns_to_ms(
                 percentile_sorted(sorted, i / static_cast<double>(kPercentileCurveSteps))));
         }
-        median_ns = percentile_sorted(sorted, 0.5);
+        // The figures without the start-up segment (its refresh rate and frame numbers are set
+        // below): their sorted values are the range's without the segment's few, so the same
+        // copy serves, instead of a second sort.
+        if (capture.per_frame) {
+            r.startup = detect_startup(r.series.frame_ns, percentile_sorted(sorted, 0.5));
+            if (r.startup.frames > 0) {
+                const auto frames = std::span<const std::int64_t>(r.series.frame_ns);
+                const auto starts = std::span<const std::int64_t>(r.series.start_ns);
+                erase_sorted(sorted, frames.first(r.startup.frames));
+                r.steady = compute_frame_stats(frames.subspan(r.startup.frames),
+                                               starts.subspan(r.startup.frames), false, sorted);
+            }
+        }
     }
     r.refresh_column = r.frame_time_column;
 
@@ -414,22 +425,14 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                               std::accumulate(frames.begin(), frames.end(), std::int64_t{0}));
     }
 
-    if (capture.per_frame) {
-        r.startup = detect_startup(r.series.frame_ns, median_ns);
-        if (r.startup.frames > 0) {
-            const auto rest =
-                std::span<const std::int64_t>(r.series.frame_ns).subspan(r.startup.frames);
-            const auto rest_starts =
-                std::span<const std::int64_t>(r.series.start_ns).subspan(r.startup.frames);
-            // The refresh rate is the whole range's: not guessed again without the segment.
-            r.steady = compute_frame_stats(rest, rest_starts, false);
-            r.steady.refresh = r.stats.refresh;
-            for (Hitch& h : r.steady.hitches.hitches)
-                h.index += r.startup.frames;
-            for (std::size_t& f : r.steady.stutter.frames)
-                f += r.startup.frames;
-            steady_cadences(r, capture);
-        }
+    if (r.startup.frames > 0) {
+        // The refresh rate is the whole range's: not guessed again without the segment.
+        r.steady.refresh = r.stats.refresh;
+        for (Hitch& h : r.steady.hitches.hitches)
+            h.index += r.startup.frames;
+        for (std::size_t& f : r.steady.stutter.frames)
+            f += r.startup.frames;
+        steady_cadences(r, capture);
     }
     if (capture.loop.size() == n) {
         r.loop = std::span<const FrameRecord>(capture.loop).subspan(r.range.begin, r.range.size());

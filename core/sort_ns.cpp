@@ -67,4 +67,21 @@ void sort_ns(std::vector<std::int64_t>& values) {
     }
 }
 
+void erase_sorted(std::vector<std::int64_t>& sorted, std::span<const std::int64_t> values) {
+    std::vector<std::int64_t> gone(values.begin(), values.end());
+    std::sort(gone.begin(), gone.end());
+    // Both ascending: a value equal to the next one to erase is skipped once. The write position
+    // never passes the read position, so the values move down in place.
+    std::size_t next = 0;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+        if (next < gone.size() && sorted[i] == gone[next]) {
+            ++next;
+            continue;
+        }
+        sorted[kept++] = sorted[i];
+    }
+    sorted.resize(kept);
+}
+
 }  // namespace loopscope

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace loopscope {
@@ -13,5 +14,10 @@ namespace loopscope {
 // Sorts ascending; the same order as std::sort (negative values too). Small inputs, and those
 // whose range needs more than 44 bits, go to std::sort.
 void sort_ns(std::vector<std::int64_t>& values);
+
+// Erases one occurrence of each of `values` from `sorted` (ascending), every one of which it
+// holds, in place and in one pass: the sorted values of the frames left when a few are set aside
+// (the start-up segment), without sorting them again.
+void erase_sorted(std::vector<std::int64_t>& sorted, std::span<const std::int64_t> values);
 
 }  // namespace loopscope

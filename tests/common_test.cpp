@@ -78,6 +78,27 @@ TEST(SortNs, OrdersLikeStdSortAcrossSizesAndRanges) {
     }
 }
 
+TEST(SortNs, ErasingAFewValuesGivesTheSortOfTheRest) {
+    // As the start-up segment uses it: the first k frames set aside, the rest's sorted values
+    // formed from the whole series' sorted values. Few distinct values, so the erased ones have
+    // duplicates, and k from none to all.
+    std::mt19937_64 random(8);
+    for (const std::size_t k :
+         {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{40}, std::size_t{500}}) {
+        std::uniform_int_distribution<std::int64_t> pick(-3, 12);
+        std::vector<std::int64_t> series(500);
+        for (auto& x : series)
+            x = pick(random);
+        std::vector<std::int64_t> sorted = series;
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<std::int64_t> expected(series.begin() + static_cast<std::ptrdiff_t>(k),
+                                           series.end());
+        std::sort(expected.begin(), expected.end());
+        erase_sorted(sorted, std::span<const std::int64_t>(series).first(k));
+        EXPECT_EQ(sorted, expected) << k << " erased";
+    }
+}
+
 TEST(TextPosition, CountsLinesAndColumnsFromOne) {
     const std::string text = "ab\ncd\n\nxyz";
     auto at = [&](std::size_t offset) {
