@@ -319,9 +319,20 @@ class StreamTable {
         const Field& pid = fields[layout_.pid];
         const Field& swap = fields[layout_.swap];
         std::vector<StreamBuild>& streams = rows_.streams;
-        if (last_ < streams.size() && streams[last_].app == app.text &&
-            streams[last_].pid_text == pid.text && streams[last_].swap == swap.text) {
+        const auto is_row_of = [&](const StreamBuild& s) {
+            return s.app == app.text && s.pid_text == pid.text && s.swap == swap.text;
+        };
+        if (last_ < streams.size() && is_row_of(streams[last_]))
             return streams[last_];
+        // A capture holds a few streams whose rows interleave (a game and dwm.exe): among so
+        // few, comparing the cells is quicker than forming the key and hashing it.
+        if (streams.size() <= kFewStreams) {
+            for (std::size_t i = 0; i < streams.size(); ++i) {
+                if (is_row_of(streams[i])) {
+                    last_ = i;
+                    return streams[i];
+                }
+            }
         }
         last_ = find_or_add(stream_key(app.text, pid.text, swap.text), place, app.column, [&] {
             StreamBuild s;
@@ -363,6 +374,8 @@ class StreamTable {
     }
 
   private:
+    static constexpr std::size_t kFewStreams = 8;
+
     // The index of the stream `key` names, made by `make` when it is new; one stream too many is
     // refused at the row's Application cell.
     template <typename Make>
