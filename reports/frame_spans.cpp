@@ -5,29 +5,46 @@
 
 namespace loopscope {
 
-FrameSpan frame_span(const CaptureReport& report, std::size_t i) {
-    const Capture& capture = *report.capture;
-    const std::int64_t number = report.series.frame_number[i];
-    const std::int64_t length_ns = report.series.frame_ns[i];
-    const std::int64_t at_ns = report.series.start_ns[i];
-    if (!capture.start_ends_frame_time)
-        return {number, at_ns, at_ns + length_ns};
+namespace {
+
+// What places a capture's frames on its time column, the same for all of them.
+struct SpanRule {
+    bool start_ends_frame = false;  // the time column ends the frame instead of starting it
     // In a loopscope trace the row that measured the time is the frame after the one that took
     // it (frame 0 has no such row: its raw_ns is not a frame time).
-    const bool measured_by_next = !first_frame_is_frame_time(capture);
-    return {measured_by_next ? number - 1 : number, at_ns - length_ns, at_ns};
+    bool measured_by_next = false;
+
+    explicit SpanRule(const Capture& capture)
+        : start_ends_frame(capture.start_ends_frame_time),
+          measured_by_next(capture.start_ends_frame_time && !first_frame_is_frame_time(capture)) {}
+
+    FrameSpan at(const CaptureReport& report, std::size_t i) const {
+        const std::int64_t number = report.series.frame_number[i];
+        const std::int64_t length_ns = report.series.frame_ns[i];
+        const std::int64_t at_ns = report.series.start_ns[i];
+        if (!start_ends_frame)
+            return {number, at_ns, at_ns + length_ns};
+        return {measured_by_next ? number - 1 : number, at_ns - length_ns, at_ns};
+    }
+};
+
+}  // namespace
+
+FrameSpan frame_span(const CaptureReport& report, std::size_t i) {
+    return SpanRule(*report.capture).at(report, i);
 }
 
 namespace {
 
 // Hands visit(i, span) every series frame's span in order, laid out end to end (see
-// laid_out_frame_spans).
+// laid_out_frame_spans), until visit returns false.
 template <class Visit>
 void lay_out(const CaptureReport& report, Visit visit) {
     const auto& number = report.series.frame_number;
+    const SpanRule rule(*report.capture);
     FrameSpan previous;
     for (std::size_t i = 0; i < report.series.frame_ns.size(); ++i) {
-        FrameSpan s = frame_span(report, i);
+        FrameSpan s = rule.at(report, i);
         const std::int64_t length_ns = s.end_ns - s.begin_ns;
         if (i > 0) {
             // The next frame of the capture begins where this one ended; after frames left out
@@ -36,7 +53,8 @@ void lay_out(const CaptureReport& report, Visit visit) {
                                                         : std::max(s.begin_ns, previous.end_ns);
         }
         s.end_ns = s.begin_ns + length_ns;
-        visit(i, s);
+        if (!visit(i, s))
+            return;
         previous = s;
     }
 }
@@ -46,7 +64,10 @@ void lay_out(const CaptureReport& report, Visit visit) {
 std::vector<FrameSpan> laid_out_frame_spans(const CaptureReport& report) {
     std::vector<FrameSpan> spans;
     spans.reserve(report.series.frame_ns.size());
-    lay_out(report, [&](std::size_t, const FrameSpan& s) { spans.push_back(s); });
+    lay_out(report, [&](std::size_t, const FrameSpan& s) {
+        spans.push_back(s);
+        return true;
+    });
     return spans;
 }
 
@@ -59,9 +80,13 @@ std::vector<FrameSpan> laid_out_frame_spans_at(const CaptureReport& report,
     wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
     std::vector<FrameSpan> found(wanted.size());
     std::size_t next = 0;
+    // Each span is placed after the one before, so the walk goes up to the last one wanted.
     lay_out(report, [&](std::size_t i, const FrameSpan& s) {
-        if (next < wanted.size() && wanted[next] == i)
-            found[next++] = s;
+        if (wanted[next] == i) {
+            found[next] = s;
+            ++next;
+        }
+        return next < wanted.size();
     });
     std::vector<FrameSpan> spans;
     spans.reserve(indices.size());
