@@ -136,6 +136,18 @@ bool LineReader::next_block(std::size_t bytes, std::string_view& block) {
     // At most half the line cap, so that the buffer never passes the cap and every line of a
     // block is shorter than it.
     bytes = std::clamp<std::size_t>(bytes, 1, kMaxLineBytes / 2);
+    if (block_given_) {
+        // The block given out last may still be parsed: the unread rest (part of a line) moves
+        // to the other buffer, and the reading goes on there.
+        const std::size_t unread = end_ - begin_;
+        if (other_buffer_.size() < buffer_.size())
+            other_buffer_.resize(buffer_.size());
+        std::memcpy(other_buffer_.data(), buffer_.data() + begin_, unread);
+        buffer_.swap(other_buffer_);
+        begin_ = 0;
+        end_ = unread;
+        block_given_ = false;
+    }
     if (buffer_.size() < bytes)
         buffer_.resize(std::bit_ceil(bytes));
     for (;;) {
@@ -161,6 +173,7 @@ bool LineReader::next_block(std::size_t bytes, std::string_view& block) {
             const std::size_t length = static_cast<std::size_t>(last_break - first) + 1;
             block = std::string_view(first, length);
             begin_ += length;
+            block_given_ = true;
             return true;
         }
         if (begin_ == 0 && end_ == buffer_.size())
@@ -170,6 +183,7 @@ bool LineReader::next_block(std::size_t bytes, std::string_view& block) {
                 return false;
             block = std::string_view(buffer_.data() + begin_, end_ - begin_);
             begin_ = end_;
+            block_given_ = true;
             return true;
         }
     }

@@ -37,8 +37,10 @@ class LineReader {
     // readers that cut it into pieces parsed in parallel: the lines with their breaks, the last
     // one without a break only at the end of the file. False at the end of the file. The lines
     // are not counted (line_number() stays where next() left it): the caller counts them. The
-    // view stays valid until the next call. A line of 16 MiB or more is the same error as in
-    // next(). Nothing is stripped: there is no byte-order mark after the first line.
+    // view stays valid until the call after next (blocks alternate between two buffers), so
+    // that a caller can read the next block while it parses this one. A line of 16 MiB or more
+    // is the same error as in next(), naming the line after those counted so far. Nothing is
+    // stripped: there is no byte-order mark after the first line.
     bool next_block(std::size_t bytes, std::string_view& block);
     // Counts `lines` lines read through next_block(), so that later errors name the right line.
     void count_lines(std::int64_t lines) { line_number_ += lines; }
@@ -52,8 +54,10 @@ class LineReader {
     std::string path_;
     std::FILE* file_ = nullptr;
     std::vector<char> buffer_;
-    std::size_t begin_ = 0;  // first unread byte in buffer_
-    std::size_t end_ = 0;    // one past the last valid byte in buffer_
+    std::vector<char> other_buffer_;  // next_block(): the buffer of the block given out last
+    bool block_given_ = false;        // a block in buffer_ is still in use
+    std::size_t begin_ = 0;           // first unread byte in buffer_
+    std::size_t end_ = 0;             // one past the last valid byte in buffer_
     bool eof_ = false;
     bool had_break_ = false;
     std::int64_t line_number_ = 0;

@@ -721,7 +721,8 @@ ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::s
                                const ParallelRead& parallel) {
     RowParser file(l, path, false);
     std::string_view block;
-    while (reader.next_block(parallel.chunk_bytes, block)) {
+    bool have_block = reader.next_block(parallel.chunk_bytes, block);
+    while (have_block) {
         const std::vector<std::string_view> texts =
             cut_at_lines(block, parallel.threads * kPiecesPerThread);
         std::vector<Piece> pieces(texts.size());
@@ -731,11 +732,22 @@ ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::s
             for (std::size_t i = next++; i < texts.size(); i = next++)
                 parse_piece(l, path, texts[i], last_block && i + 1 == texts.size(), pieces[i]);
         };
+        std::string_view ahead;
+        bool have_ahead = false;
+        std::exception_ptr ahead_error;
         {
             std::vector<std::jthread> workers;
             const std::size_t helpers = std::min(parallel.threads, texts.size()) - 1;
             for (std::size_t t = 0; t < helpers; ++t)
                 workers.emplace_back(work);
+            // This thread reads the next block (the kernel's copy of the file is about a fifth
+            // of the work) while the others parse this one, then takes pieces too. The block
+            // stays valid meanwhile: blocks alternate between two buffers.
+            try {
+                have_ahead = reader.next_block(parallel.chunk_bytes, ahead);
+            } catch (...) {
+                ahead_error = std::current_exception();
+            }
             work();
         }  // the workers join here
         for (std::size_t i = 0; i < pieces.size(); ++i) {
@@ -743,6 +755,19 @@ ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::s
             reader.count_lines(
                 merge_piece(file, pieces[i], texts[i], ends_file, reader.line_number(), path));
         }
+        // An error reading the next block comes after this block's rows, as on one thread,
+        // at the first line not yet counted when it was read (the lines of this block are now).
+        if (ahead_error) {
+            try {
+                std::rethrow_exception(ahead_error);
+            } catch (const InputError& e) {
+                if (e.line() <= 0)
+                    throw;
+                throw InputError(e.file(), reader.line_number() + 1, e.column(), e.message());
+            }
+        }
+        block = ahead;
+        have_block = have_ahead;
     }
     return std::move(file.rows);
 }

@@ -179,6 +179,36 @@ TEST(ReadInPieces, ABadRowInALaterBlockIsTheErrorOfOneThread) {
     std::filesystem::remove_all(dir);
 }
 
+TEST(ReadInPieces, ALineTooLongInALaterBlockIsTheErrorOfOneThread) {
+    // The next block is read while the one before is parsed, before that block's lines are
+    // counted: its error must still name the line one thread names, after that block's errors.
+    const std::string dir = test::make_temp_dir("loopscope-pieces-long");
+    const std::string text = test::read_text(test::test_data("presentmon1.csv"));
+    std::size_t at = 0;
+    for (int line = 0; line < 150; ++line)
+        at = text.find('\n', at) + 1;
+    const std::string long_line(17u << 20, 'x');  // past the 16 MiB a line may have
+    const std::string path = dir + "/long.csv";
+    test::write_text(path, text.substr(0, at) + long_line + "\n" + text.substr(at));
+    const std::string one = error_of(path, 1);
+    EXPECT_NE(one.find(path + ":151:1: line longer than 16 MiB"), std::string::npos) << one;
+    for (const unsigned threads : kThreadCounts)
+        EXPECT_EQ(error_of(path, threads), one) << threads << " threads";
+    // A bad row in the block before the long line is the error, as on one thread.
+    const std::string bad = with_bad_cell(dir, 120, 9, "12.x");
+    const std::string bad_text = test::read_text(bad);
+    std::size_t bad_at = 0;
+    for (int line = 0; line < 150; ++line)
+        bad_at = bad_text.find('\n', bad_at) + 1;
+    const std::string both = dir + "/bad_then_long.csv";
+    test::write_text(both, bad_text.substr(0, bad_at) + long_line + "\n" + bad_text.substr(bad_at));
+    const std::string first = error_of(both, 1);
+    EXPECT_NE(first.find(":122:"), std::string::npos) << first;
+    for (const unsigned threads : kThreadCounts)
+        EXPECT_EQ(error_of(both, threads), first) << threads << " threads";
+    std::filesystem::remove_all(dir);
+}
+
 // The text of presentmon1.csv changed by `edit` at every data row (0-based) it is given.
 std::string edited_capture(const std::string& dir, const std::string& name,
                            const std::function<std::string(std::size_t, std::string)>& edit) {
