@@ -136,20 +136,28 @@ bool LineReader::next_block(std::size_t bytes, std::string_view& block) {
     // At most half the line cap, so that the buffer never passes the cap and every line of a
     // block is shorter than it.
     bytes = std::clamp<std::size_t>(bytes, 1, kMaxLineBytes / 2);
+    // A buffer of a block, or of the whole file when that is smaller (a power of two, as in the
+    // constructor).
+    std::size_t wanted = std::bit_ceil(bytes);
+    if (file_bytes_ > 0)
+        wanted = std::min(wanted, std::bit_ceil(static_cast<std::size_t>(file_bytes_) + 1));
     if (block_given_) {
+        if (eof_ && begin_ == end_)
+            return false;  // (without taking a second buffer for nothing)
         // The block given out last may still be parsed: the unread rest (part of a line) moves
         // to the other buffer, and the reading goes on there.
         const std::size_t unread = end_ - begin_;
-        if (other_buffer_.size() < buffer_.size())
-            other_buffer_.resize(buffer_.size());
+        const std::size_t size = std::max(wanted, std::bit_ceil(unread));
+        if (other_buffer_.size() < size)
+            other_buffer_.resize(size);
         std::memcpy(other_buffer_.data(), buffer_.data() + begin_, unread);
         buffer_.swap(other_buffer_);
         begin_ = 0;
         end_ = unread;
         block_given_ = false;
     }
-    if (buffer_.size() < bytes)
-        buffer_.resize(std::bit_ceil(bytes));
+    if (buffer_.size() < wanted)
+        buffer_.resize(wanted);
     for (;;) {
         // Lines longer than the cap are refused as next() refuses them, wherever they stand in
         // the block: only the first kMaxLineBytes bytes of the unread line are looked at.
