@@ -214,7 +214,33 @@ LoopFigures TraceLoopFigures::figures() const {
     return accumulator_ ? fixed_->figures() : variable_->figures();
 }
 
+namespace {
+
+// Every sum the figures form is of one column's values (frame times, display changes, the
+// application's intervals), over the whole capture or a part of it, so each stays in the int64
+// range when the column's total does. The readers take any time under 292 years; a capture whose
+// times add up past that (frames of centuries) is refused at the frame where the sum passes it.
+void check_column_totals(const Capture& capture) {
+    const auto check = [&](const std::vector<std::int64_t>& column, std::string_view what) {
+        std::int64_t total = 0;
+        for (std::size_t i = 0; i < column.size(); ++i) {
+            if (column[i] > 0 && __builtin_add_overflow(total, column[i], &total)) {
+                throw InputError(capture.source.file,
+                                 fmt::format("the {} add up to more than 292 years by capture "
+                                             "frame {}: expected a capture of hours",
+                                             what, i));
+            }
+        }
+    };
+    check(capture.frame_ns, "frame times");
+    check(capture.display_ns, "times between display changes");
+    check(capture.app_interval_ns, "application intervals");
+}
+
+}  // namespace
+
 CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& options) {
+    check_column_totals(capture);
     CaptureReport r;
     r.capture = &capture;
     r.timeline = options.timeline;

@@ -4,6 +4,8 @@
 // default) holding averages, so the result is marked per_frame = false: the rows are samples.
 #include <fmt/format.h>
 
+#include <limits>
+
 #include "common/errors.hpp"
 #include "reports/csv_scanner.hpp"
 #include "reports/read_formats.hpp"
@@ -95,6 +97,8 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
             const Field& e = fields[elapsed];
             start_ns = parse_time_ns(e, place, "elapsed", 0);
         }
+        if (running_ns > std::numeric_limits<std::int64_t>::max() - frame_ns)
+            throw_at(place, ft.column, "the frame times add up to more than 292 years");
         running_ns += frame_ns;
         c.frame_ns.push_back(frame_ns);
         c.start_ns.push_back(start_ns);

@@ -102,6 +102,17 @@ TEST_F(ReadersMalformed, MetadataPastItsLimitIsRefused) {
                  1, "the '# key: value' lines pass 64 KiB");
 }
 
+TEST_F(ReadersMalformed, MangoHudFrameTimesAddingUpPastTheInt64RangeAreRefused) {
+    // Each frame time is under 292 years, their running sum is not: refused at the row that
+    // passes it instead of wrapping.
+    const std::string path = write(
+        "fps,frametime,cpu_load,elapsed\n"
+        "60,16.6,10,0\n"
+        "0,5000000000000,10,100000000\n"
+        "0,5000000000000,10,200000000\n");
+    expect_error(path, 4, 3, "the frame times add up to more than 292 years");
+}
+
 TEST_F(ReadersMalformed, MissingFile) {
     expect_error(dir_ + "/no-such-file.csv", 0, 0, "cannot open: No such file or directory");
 }

@@ -357,6 +357,32 @@ TEST(ReportModel, FrameZeroOfATraceIsNotAFrameTime) {
     EXPECT_THROW(analyse_capture(c, only_first), UsageError);
 }
 
+TEST(ReportModel, TimesAddingUpPastTheInt64RangeAreRefusedAtTheFrameThatPassesIt) {
+    // Each frame is under the 292 years a reader takes; together they are not. Every sum of
+    // the figures would wrap, so the capture is refused before any is formed.
+    Capture c;
+    c.source = {"presentmon-1", "centuries.csv", "game.exe", 1, "0x1"};
+    c.frame_ns = {16'000'000, 5'000'000'000'000'000'000, 16'000'000, 5'000'000'000'000'000'000};
+    c.start_ns = {0, 16'000'000, 32'000'000, 48'000'000};
+    try {
+        analyse_capture(c, {});
+        ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.file(), "centuries.csv");
+        EXPECT_NE(std::string(e.what()).find(
+                      "the frame times add up to more than 292 years by capture frame 3"),
+                  std::string::npos)
+            << e.what();
+    }
+    // The same for the display changes, and a capture just inside the range is analysed.
+    c.frame_ns = {16'000'000, 16'000'000, 16'000'000, 16'000'000};
+    c.display_ns = {-1, 5'000'000'000'000'000'000, 5'000'000'000'000'000'000, 16'000'000};
+    c.dropped = {0, 0, 0, 0};
+    EXPECT_THROW(analyse_capture(c, {}), InputError);
+    c.display_ns = {-1, 4'000'000'000'000'000'000, 5'000'000'000'000'000'000, 16'000'000};
+    EXPECT_NO_THROW(analyse_capture(c, {}));
+}
+
 TEST(ReportModel, LoopConfigurationComesFromTheMetadataOrNotAtAll) {
     const std::map<std::string, std::string> full = {{"policy", "fixed-interp"},
                                                      {"dt_ns", "10000000"},
