@@ -1,6 +1,8 @@
 // Block-bootstrap comparison of two captures; method in comparison.hpp.
 #include "core/comparison.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -14,6 +16,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/errors.hpp"
 #include "core/figures.hpp"
 #include "core/frame_stats.hpp"
 #include "core/units.hpp"
@@ -239,8 +242,10 @@ class BlockSeries {
     // The CapFrameX window of the resample drawn from `state`, which its stutter rule needs a
     // table for (prepare_window).
     std::size_t window_of(std::uint64_t state, Buffers& b) const {
-        if (frame_ns_.empty())
-            return capframex_window(0);  // nothing is drawn
+        // Nothing is drawn; or the straightforward path, which needs no table and has no prefix
+        // sums to form the resample's total from.
+        if (frame_ns_.empty() || direct_)
+            return capframex_window(0);
         draw(state, b);
         return capframex_window(
             ns_to_ms(static_cast<double>(total_of(b)) / static_cast<double>(frame_ns_.size())));
@@ -540,6 +545,34 @@ const std::vector<std::int64_t>& intervals_of(const CaptureReport& r, Cadence c)
     return c == Cadence::application ? r.application_intervals_ns : r.displayed_intervals_ns;
 }
 
+// A resample joins ceil(N / b) blocks of b values drawn with replacement, so its total can reach
+// that many times the dearest block's, far past the series' own total, which analyse_capture
+// keeps in the int64 range. A series whose resamples could pass it (blocks of months) is refused
+// rather than summed past the range. Every value is at least 0 and every window at most the
+// series' total, so the windows themselves are summed safely.
+void check_resample_totals(std::span<const std::int64_t> values, std::size_t block,
+                           const CaptureReport& r) {
+    if (values.empty())
+        return;
+    block = std::clamp<std::size_t>(block, 1, values.size());
+    std::int64_t window = 0, dearest = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        window += std::max<std::int64_t>(values[i], 0);
+        if (i >= block)
+            window -= std::max<std::int64_t>(values[i - block], 0);
+        dearest = std::max(dearest, window);
+    }
+    const auto blocks = static_cast<std::int64_t>((values.size() + block - 1) / block);
+    std::int64_t most = 0;
+    if (__builtin_mul_overflow(blocks, dearest, &most)) {
+        throw InputError(r.capture ? r.capture->source.file : std::string(),
+                         fmt::format("too long to compare: {} blocks of {} frames like its "
+                                     "longest ({:.0f} s) add up to more than 292 years; expected "
+                                     "a capture of hours",
+                                     blocks, block, ns_to_s(dearest)));
+    }
+}
+
 }  // namespace
 
 Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std::size_t resamples,
@@ -557,6 +590,8 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     // single thread would draw them, so the threads change nothing but the time taken.
     const std::span<const std::int64_t> frames_a = a.series.frame_ns;
     const std::span<const std::int64_t> frames_b = b.series.frame_ns;
+    check_resample_totals(frames_a, c.block_a, a);
+    check_resample_totals(frames_b, c.block_b, b);
     std::vector<std::uint64_t> state_a(resamples), state_b(resamples);
     std::uint64_t state = seed;
     auto skip = [&](std::span<const std::int64_t> frames, std::size_t block) {
@@ -589,6 +624,8 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
         cr.b = intervals_of(b, which);
         cr.block_a = bootstrap_block_frames(cr.a.size());
         cr.block_b = bootstrap_block_frames(cr.b.size());
+        check_resample_totals(cr.a, cr.block_a, a);
+        check_resample_totals(cr.b, cr.block_b, b);
         cr.state_a.resize(resamples);
         cr.state_b.resize(resamples);
         for (std::size_t k = 0; k < resamples; ++k) {

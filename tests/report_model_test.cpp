@@ -512,6 +512,49 @@ TEST(ReportCompare, BlockResamplingIsReproducibleAndKeepsBlocksTogether) {
     EXPECT_EQ(bootstrap_block_frames(0), 1u);
 }
 
+TEST(ReportCompare, ACaptureWithAFrameOfDaysIsComparedTheStraightforwardWay) {
+    // One frame of about 11.6 days among 20,000 of 16 ms (a game suspended while it was
+    // captured): products of the stutter rule could pass 64 bits, so every resample is analysed
+    // as it is (compute_frame_stats) instead of from the series' tables. Preparing those tables
+    // read prefix sums the straightforward path never forms, and crashed.
+    std::vector<std::int64_t> frames(20'000, 16 * kMs);
+    frames[10'000] = 1'000'000'000'000'000;
+    const Capture cd = make_capture(frames);
+    const Capture cn = make_capture(std::vector<std::int64_t>(20'000, 16 * kMs));
+    const CaptureReport rd = analyse_capture(cd, {});
+    const CaptureReport rn = analyse_capture(cn, {});
+    const Comparison c = compare_captures(rn, rd, 20);
+    EXPECT_EQ(c.resamples, 20u);
+    EXPECT_FALSE(c.figures.empty());
+}
+
+TEST(ReportCompare, ResamplesThatCouldAddUpPastTheInt64RangeAreRefused) {
+    // 99 frames of 16 ms and 100 of about 1.6 years: 5·10^18 ns in all, inside the range, so the
+    // capture is analysed; but its resamples join 15 blocks of 14 frames with replacement, and
+    // 15 blocks of its longest would pass the range, which no resample may sum to.
+    std::vector<std::int64_t> months(99, 16 * kMs);
+    months.insert(months.end(), 100, 50'000'000'000'000'000);
+    const Capture cm = make_capture(months);
+    const CaptureReport rm = analyse_capture(cm, {});
+    const Capture cn = make_capture(std::vector<std::int64_t>(199, 16 * kMs));
+    const CaptureReport rn = analyse_capture(cn, {});
+    try {
+        compare_captures(rn, rm, 20);
+        ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.file(), "test.csv");
+        EXPECT_NE(std::string(e.what()).find("too long to compare: 15 blocks of 14 frames"),
+                  std::string::npos)
+            << e.what();
+    }
+    // A tenth of that is compared.
+    std::vector<std::int64_t> weeks(99, 16 * kMs);
+    weeks.insert(weeks.end(), 100, 5'000'000'000'000'000);
+    const Capture cw = make_capture(weeks);
+    const CaptureReport rw = analyse_capture(cw, {});
+    EXPECT_NO_THROW(compare_captures(rn, rw, 20));
+}
+
 TEST(ReportCompare, ARealShiftIsSignificantAndNoiseIsNot) {
     // A: frames alternating 10/12 ms; B: the same pattern 3 ms slower; C: A's frames reordered.
     std::vector<std::int64_t> fa, fb, fc;
