@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "common/output_file.hpp"
 #include "common/platform.hpp"
 #include "core/analysis.hpp"
+#include "core/comparison.hpp"
 #include "reports/read_formats.hpp"
 #include "reports/readers.hpp"
 #include "reports/writer.hpp"
@@ -39,6 +41,24 @@ void write_input(const std::string& path, Bytes bytes) {
     std::fclose(f);
 }
 
+// Two captures compared, as `loopscope report A B` does: the input up to its first form feed is
+// A, the rest B (without a form feed, B is A again). Few resamples and one thread: the
+// resampling's arithmetic is what is tried, not its statistics.
+void compare_paths(const std::string& path_a, const std::string& path_b) {
+    const Capture a = read_capture(path_a);
+    const Capture b = read_capture(path_b);
+    Report report;
+    report.captures.push_back(analyse_capture(a, {}));
+    report.captures.push_back(analyse_capture(b, {}));
+    report.comparison =
+        compare_captures(report.captures[0], report.captures[1], 8, kBootstrapSeed, {}, 1);
+    for (const char* format : writer_formats()) {
+        OutputFile out("/dev/null");
+        make_writer(format, {})->write(report, out);
+        out.commit();
+    }
+}
+
 void report_path(const std::string& path) {
     const Capture capture = read_capture(path);
     Report report;
@@ -53,18 +73,35 @@ void report_path(const std::string& path) {
 }  // namespace
 
 const std::vector<std::string_view>& target_names() {
-    static const std::vector<std::string_view> names = {
-        "trace", "plain", "mangohud", "capframex_json", "presentmon", "detect", "report"};
+    static const std::vector<std::string_view> names = {"trace",          "plain",      "mangohud",
+                                                        "capframex_json", "presentmon", "detect",
+                                                        "report",         "compare"};
     return names;
 }
 
 void run_target(std::string_view target, Bytes bytes) {
     const std::string path = input_path();
-    write_input(path, bytes);
+    const std::string second_path = path + ".b";
+    Bytes first = bytes;
+    Bytes second = bytes;
+    if (target == "compare") {
+        const auto feed = std::find(bytes.begin(), bytes.end(), std::uint8_t{'\f'});
+        if (feed != bytes.end()) {
+            const auto at = static_cast<std::size_t>(feed - bytes.begin());
+            first = bytes.first(at);
+            second = bytes.subspan(at + 1);
+        }
+        write_input(second_path, second);
+    }
+    write_input(path, first);
     struct Remove {
         const std::string& path;
-        ~Remove() { std::remove(path.c_str()); }
-    } remove{path};
+        const std::string& second_path;
+        ~Remove() {
+            std::remove(path.c_str());
+            std::remove(second_path.c_str());
+        }
+    } remove{path, second_path};
     try {
         if (target == "trace")
             detail::read_trace_streams(path);
@@ -80,6 +117,8 @@ void run_target(std::string_view target, Bytes bytes) {
             read_capture(path);
         else if (target == "report")
             report_path(path);
+        else if (target == "compare")
+            compare_paths(path, second_path);
         else
             throw std::invalid_argument(fmt::format("no fuzz target '{}'", target));
     } catch (const InputError&) {
