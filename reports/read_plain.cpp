@@ -11,22 +11,23 @@
 namespace loopscope::detail {
 
 namespace {
-double ns_per_unit(const std::string& unit) {
+// The unit's nanoseconds as a power of ten (parse_time_ns's ns_digits).
+int ns_digits_of_unit(const std::string& unit) {
     if (unit == "ns")
-        return 1.0;
+        return 0;
     if (unit == "us")
-        return 1e3;
+        return 3;
     if (unit == "ms")
-        return 1e6;
+        return 6;
     if (unit == "s")
-        return 1e9;
+        return 9;
     throw UsageError(
         fmt::format("unknown unit '{}' for a plain list: expected ns, us, ms or s", unit));
 }
 }  // namespace
 
 std::vector<Capture> read_plain_streams(const std::string& path, const std::string& unit) {
-    const double scale = ns_per_unit(unit);
+    const int ns_digits = ns_digits_of_unit(unit);
     LineReader reader(path);
     LinePlace place{&path, 0};
     std::string_view line;
@@ -45,8 +46,7 @@ std::vector<Capture> read_plain_streams(const std::string& path, const std::stri
                 place, 1,
                 fmt::format("expected one frame time a line, found {}", quote_for_message(line)));
         }
-        const std::int64_t frame_ns =
-            scaled_to_ns(parse_non_negative(f, place, "frame time"), scale, f, place);
+        const std::int64_t frame_ns = parse_time_ns(f, place, "frame time", ns_digits);
         if (start_ns > std::numeric_limits<std::int64_t>::max() - frame_ns) {
             throw_at(place, 1, "the frame times add up to more than 292 years");
         }
