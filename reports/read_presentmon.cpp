@@ -740,7 +740,7 @@ ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::s
             const std::size_t helpers = std::min(parallel.threads, texts.size()) - 1;
             for (std::size_t t = 0; t < helpers; ++t)
                 workers.emplace_back(work);
-            // This thread reads the next block (the kernel's copy of the file is about a fifth
+            // This thread reads the next block (the kernel's copy of the file is about a sixth
             // of the work) while the others parse this one, then takes pieces too. The block
             // stays valid meanwhile: blocks alternate between two buffers.
             try {
