@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
+#include <thread>
 
+#include "core/beside.hpp"
 #include "core/sort_ns.hpp"
 #include "core/units.hpp"
 
@@ -598,24 +600,43 @@ GenerationSuspicion suspect_frame_generation(std::span<const std::int64_t> frame
     return g;
 }
 
-FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,
-                               std::span<const std::int64_t> start_ns, bool with_refresh,
-                               std::span<const std::int64_t> sorted_ns) {
+OrderFigures order_figures(std::span<const std::int64_t> frame_ns,
+                           std::span<const std::int64_t> start_ns) {
+    return {capframex_stutter(frame_ns), unreal_hitches(frame_ns, start_ns),
+            variation_buckets(frame_ns)};
+}
+
+FrameStats compute_frame_stats(OrderFigures order, std::span<const std::int64_t> frame_ns,
+                               std::span<const std::int64_t> sorted_ns, bool with_refresh) {
     FrameStats s;
-    std::vector<std::int64_t> own_sorted;
-    if (sorted_ns.size() != frame_ns.size() && !frame_ns.empty()) {
-        own_sorted.assign(frame_ns.begin(), frame_ns.end());
-        sort_ns(own_sorted);
-        sorted_ns = own_sorted;
-    }
     s.frame_time = summarize_frame_times(frame_ns, sorted_ns);
     s.fps = fps_figures(s.frame_time);
-    s.stutter = capframex_stutter(frame_ns);
-    s.hitches = unreal_hitches(frame_ns, start_ns);
-    s.variation = variation_buckets(frame_ns);
+    s.stutter = std::move(order.stutter);
+    s.hitches = std::move(order.hitches);
+    s.variation = std::move(order.variation);
     if (with_refresh)
         s.refresh = detect_refresh_rate_sorted(sorted_ns);
     return s;
+}
+
+FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,
+                               std::span<const std::int64_t> start_ns, bool with_refresh,
+                               std::span<const std::int64_t> sorted_ns, unsigned threads) {
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    OrderFigures order;
+    std::vector<std::int64_t> own_sorted;
+    run_beside(
+        threads > 1 && frame_ns.size() >= kFramesForSecondThread,
+        [&] { order = order_figures(frame_ns, start_ns); },
+        [&] {
+            if (sorted_ns.size() != frame_ns.size()) {
+                own_sorted.assign(frame_ns.begin(), frame_ns.end());
+                sort_ns(own_sorted);
+                sorted_ns = own_sorted;
+            }
+        });
+    return compute_frame_stats(std::move(order), frame_ns, sorted_ns, with_refresh);
 }
 
 }  // namespace loopscope

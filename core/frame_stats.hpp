@@ -254,12 +254,33 @@ struct FrameStats {
     VariationBuckets variation;
     RefreshGuess refresh;
 };
+// The figures of FrameStats that depend on the frames' order, not on their sorted values: they
+// can be computed while the frames are sorted, on a second core.
+struct OrderFigures {
+    CapFrameXStutter stutter;
+    UnrealHitches hitches;
+    VariationBuckets variation;
+};
+OrderFigures order_figures(std::span<const std::int64_t> frame_ns,
+                           std::span<const std::int64_t> start_ns);
+
+// A series needs at least this many frames for compute_frame_stats and analyse_capture to use
+// a second thread: below it, starting the thread costs about what it saves.
+inline constexpr std::size_t kFramesForSecondThread = std::size_t{1} << 16;
+
 // Every figure of FrameStats. The refresh-rate guess is the dearest part (a scan per candidate
 // rate); with_refresh = false leaves `refresh` empty, for callers that do not use it (the
 // comparison's resamples).
 // sorted_ns: as summarize_frame_times' sorted_ns.
+// threads: above 1 (0: one per hardware thread), a series of kFramesForSecondThread frames or
+// more has its order figures computed on a second thread while this one sorts and summarises;
+// the figures are the same.
 FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,
                                std::span<const std::int64_t> start_ns, bool with_refresh = true,
-                               std::span<const std::int64_t> sorted_ns = {});
+                               std::span<const std::int64_t> sorted_ns = {}, unsigned threads = 1);
+// The same from the order figures of the same frames, computed before, and their sorted values
+// (sorted_ns.size() == frame_ns.size()).
+FrameStats compute_frame_stats(OrderFigures order, std::span<const std::int64_t> frame_ns,
+                               std::span<const std::int64_t> sorted_ns, bool with_refresh);
 
 }  // namespace loopscope
