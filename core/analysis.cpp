@@ -11,8 +11,10 @@
 #include <memory>
 #include <numeric>
 #include <stdexcept>
+#include <thread>
 
 #include "common/errors.hpp"
+#include "core/beside.hpp"
 #include "core/percentile.hpp"
 #include "core/sort_ns.hpp"
 #include "core/units.hpp"
@@ -364,11 +366,36 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     const bool refresh_from_display = have_display && options.timeline == Timeline::present &&
                                       std::any_of(display_in_range.begin(), display_in_range.end(),
                                                   [](std::int64_t d) { return d >= 0; });
+    // Without FrameType the two cadences cannot be split, but the alternation frame generation
+    // leaves on the present timeline can be seen, and said, instead of mixing silently. A
+    // loopscope trace records the game's own loop, which never sees the frames the driver
+    // generates after it presents: an alternation there is the loop's, not frame generation.
+    const bool suspect_generation = capture.generated.size() != n &&
+                                    options.timeline == Timeline::present && capture.per_frame &&
+                                    !has_loop_columns(capture);
+    // The sort is the largest single step of the analysis: on a second core, the figures that
+    // do not need the sorted values are computed meanwhile.
+    const unsigned threads =
+        options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    const bool second_thread = threads > 1 && r.series.frame_ns.size() >= kFramesForSecondThread;
     {
         std::vector<std::int64_t> sorted(r.series.frame_ns.begin(), r.series.frame_ns.end());
-        sort_ns(sorted);
-        r.stats = compute_frame_stats(r.series.frame_ns, r.series.start_ns, !refresh_from_display,
-                                      sorted);
+        OrderFigures order;
+        run_beside(
+            second_thread,
+            [&] {
+                order = order_figures(r.series.frame_ns, r.series.start_ns);
+                if (have_display) {
+                    r.display = display_figures(slice(capture.display_ns), slice(capture.dropped),
+                                                slice(capture.animation_error_ns),
+                                                slice(capture.animation_error_known));
+                }
+                if (suspect_generation)
+                    r.generation_suspicion = suspect_frame_generation(r.series.frame_ns);
+            },
+            [&] { sort_ns(sorted); });
+        r.stats =
+            compute_frame_stats(std::move(order), r.series.frame_ns, sorted, !refresh_from_display);
         r.percentile_curve_ms.reserve(kPercentileCurveSteps + 1);
         for (int i = 0; i <= kPercentileCurveSteps; ++i) {
             r.percentile_curve_ms.push_back(ns_to_ms(
@@ -382,18 +409,22 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             if (r.startup.frames > 0) {
                 const auto frames = std::span<const std::int64_t>(r.series.frame_ns);
                 const auto starts = std::span<const std::int64_t>(r.series.start_ns);
-                erase_sorted(sorted, frames.first(r.startup.frames));
-                r.steady = compute_frame_stats(frames.subspan(r.startup.frames),
-                                               starts.subspan(r.startup.frames), false, sorted);
+                OrderFigures steady_order;
+                run_beside(
+                    second_thread,
+                    [&] {
+                        steady_order = order_figures(frames.subspan(r.startup.frames),
+                                                     starts.subspan(r.startup.frames));
+                    },
+                    [&] { erase_sorted(sorted, frames.first(r.startup.frames)); });
+                r.steady = compute_frame_stats(std::move(steady_order),
+                                               frames.subspan(r.startup.frames), sorted, false);
             }
         }
     }
     r.refresh_column = r.frame_time_column;
 
     if (have_display) {
-        r.display = display_figures(slice(capture.display_ns), slice(capture.dropped),
-                                    slice(capture.animation_error_ns),
-                                    slice(capture.animation_error_known));
         if (refresh_from_display) {
             std::vector<std::int64_t> shown;
             shown.reserve(r.range.size());
@@ -434,14 +465,6 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                                   static_cast<std::size_t>(std::count(gen.begin(), gen.end(), 0)),
                                   std::accumulate(frames.begin(), frames.end(), std::int64_t{0}));
         }
-    }
-    // Without FrameType the two cadences cannot be split, but the alternation frame generation
-    // leaves on the present timeline can be seen, and said, instead of mixing silently. A
-    // loopscope trace records the game's own loop, which never sees the frames the driver
-    // generates after it presents: an alternation there is the loop's, not frame generation.
-    if (capture.generated.size() != n && options.timeline == Timeline::present &&
-        capture.per_frame && !has_loop_columns(capture)) {
-        r.generation_suspicion = suspect_frame_generation(r.series.frame_ns);
     }
     if ((r.has_generated || r.generation_suspicion.suspected) && have_display) {
         r.displayed_intervals_ns = displayed_intervals(slice(capture.display_ns));

@@ -26,6 +26,10 @@ struct AnalysisOptions {
     Timeline timeline = Timeline::present;
     RangeBound from;
     RangeBound to;
+    // Threads for the figures (0: one per hardware thread). With two or more, a series of
+    // kFramesForSecondThread frames or more has the figures that need no sorting computed on a
+    // second thread while this one sorts; the report is the same.
+    unsigned threads = 0;
 };
 
 // Each frame's index in the capture, for the frames of a series: a run of consecutive numbers

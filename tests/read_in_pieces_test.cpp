@@ -42,7 +42,9 @@ Outputs report_outputs(const std::string& path, unsigned threads, const std::str
         read.loop_figures_only = !writer_needs_loop_records(format);
         const auto capture = std::make_unique<Capture>(read_capture(path, read));
         Report report;
-        report.captures.push_back(analyse_capture(*capture, {}));
+        AnalysisOptions analysis;
+        analysis.threads = threads;
+        report.captures.push_back(analyse_capture(*capture, analysis));
         const std::string file = dir + "/out." + format;
         {
             OutputFile o(file);

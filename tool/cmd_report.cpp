@@ -85,6 +85,7 @@ int run_report(const ReportArgs& args) {
     refuse_output_over_input(args.output, args.inputs);
     AnalysisOptions analysis;
     analysis.timeline = args.timeline == "display" ? Timeline::display : Timeline::present;
+    analysis.threads = args.threads;
     if (!args.from.empty())
         analysis.from = parse_range_bound("--from", args.from);
     if (!args.to.empty())
@@ -193,9 +194,9 @@ void add_report_command(CLI::App& app, int& exit_code) {
                     "Unit of a plain list of frame times: ns, us, ms or s")
         ->capture_default_str();
     cmd->add_option("--threads", args->threads,
-                    "Threads that parse a large capture in pieces, with the output of one "
-                    "thread; 0 = one per hardware thread (files under 1 MiB are read on one "
-                    "thread)")
+                    "Threads that parse a large capture in pieces and compute its figures, "
+                    "with the output of one thread; 0 = one per hardware thread (files under "
+                    "1 MiB are read on one thread)")
         ->check(CLI::Range(0u, kMaxReadThreads))
         ->capture_default_str();
     cmd->callback([args, &exit_code] { exit_code = run_report(*args); });

@@ -120,7 +120,8 @@ void BM_ReadAndAnalyse(benchmark::State& state) {
     const GeneratedCapture& c = capture_file();
     for (auto _ : state) {
         const Capture capture = read_capture(c.path, bench_read_options());
-        const FrameStats stats = compute_frame_stats(capture.frame_ns, capture.start_ns);
+        const FrameStats stats =
+            compute_frame_stats(capture.frame_ns, capture.start_ns, true, {}, bench_threads());
         benchmark::DoNotOptimize(&stats);
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * c.bytes));
