@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "common/errors.hpp"
+#include "core/beside.hpp"
 #include "core/figures.hpp"
 #include "core/frame_stats.hpp"
 #include "core/units.hpp"
@@ -648,38 +649,17 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
         for (const std::uint64_t s : states)
             series.prepare_window(series.window_of(s, scratch));
     };
-    std::optional<BlockSeries> series_b;
-    std::exception_ptr b_failure;
-    std::optional<std::thread> b_builder;
-    const auto build_b = [&] {
-        try {
+    std::optional<BlockSeries> series_a, series_b;
+    run_beside(
+        threads > 1,
+        [&] {
             series_b.emplace(frames_b, c.block_b);
             prepare(*series_b, state_b);
-        } catch (...) {
-            b_failure = std::current_exception();
-        }
-    };
-    if (threads > 1) {
-        try {
-            b_builder.emplace(build_b);
-        } catch (const std::system_error&) {
-        }  // no thread to be had: built below on this one
-    }
-    std::optional<BlockSeries> series_a;
-    try {
-        series_a.emplace(frames_a, c.block_a);
-        prepare(*series_a, state_a);
-    } catch (...) {
-        if (b_builder)
-            b_builder->join();
-        throw;
-    }
-    if (b_builder)
-        b_builder->join();
-    else
-        build_b();
-    if (b_failure)
-        std::rethrow_exception(b_failure);
+        },
+        [&] {
+            series_a.emplace(frames_a, c.block_a);
+            prepare(*series_a, state_a);
+        });
     std::array<std::optional<std::pair<BlockSeries, BlockSeries>>, 2> cadence_series;
     for (std::size_t i = 0; i < cadences.size(); ++i) {
         if (!cadences[i].state_a.empty()) {
