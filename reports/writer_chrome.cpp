@@ -2,6 +2,7 @@
 // slice over [frame start, frame end] on its capture's track, slices never partially overlapping,
 // hitches and stutters named so they stand out, and for loopscope traces the accumulator, steps
 // and alpha as counters at each frame's start. Timestamps are microseconds.
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -50,26 +51,28 @@ class ChromeWriter final : public ReportWriter {
                 buf.clear();
             }
         };
-        fmt::format_to(std::back_inserter(buf), "{{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
+        fmt::format_to(fmt::appender(buf), "{{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
         bool first = true;
-        auto event = [&](const std::string& e) {
+        // Each event is formatted straight into the buffer, with its format parsed at compile
+        // time: an event is written per frame, and per loop record three.
+        auto event = [&](const auto& format, const auto&... args) {
             if (!first)
                 buf.push_back(',');
             first = false;
-            fmt::format_to(std::back_inserter(buf), "{}\n", e);
+            fmt::format_to(fmt::appender(buf), format, args...);
+            buf.push_back('\n');
             flush(false);
         };
         for (std::size_t c = 0; c < report.captures.size(); ++c) {
             const CaptureReport& r = report.captures[c];
             const std::size_t pid = c + 1;
-            event(fmt::format(
-                R"({{"ph":"M","pid":{},"name":"process_name","args":{{"name":"{}{}"}}}})", pid,
-                report.captures.size() == 2 ? (c == 0 ? "A: " : "B: ") : "",
-                escape(capture_title(r))));
-            event(
-                fmt::format("{{\"ph\":\"M\",\"pid\":{},\"tid\":1,\"name\":\"thread_name\","
-                            "\"args\":{{\"name\":\"frames ({} timeline)\"}}}}",
-                            pid, timeline_name(r.timeline)));
+            event(FMT_COMPILE(
+                      R"({{"ph":"M","pid":{},"name":"process_name","args":{{"name":"{}{}"}}}})"),
+                  pid, report.captures.size() == 2 ? (c == 0 ? "A: " : "B: ") : "",
+                  escape(capture_title(r)));
+            event(FMT_COMPILE("{{\"ph\":\"M\",\"pid\":{},\"tid\":1,\"name\":\"thread_name\","
+                              "\"args\":{{\"name\":\"frames ({} timeline)\"}}}}"),
+                  pid, timeline_name(r.timeline));
             const std::size_t n = r.series.frame_ns.size();
             std::vector<std::uint8_t> flag(n, 0);
             for (const std::size_t i : r.stats.stutter.frames)
@@ -85,27 +88,30 @@ class ChromeWriter final : public ReportWriter {
             for (std::size_t i = 0; i < n; ++i) {
                 const char* name = (flag[i] & 2) ? "hitch" : (flag[i] & 1) ? "stutter" : "frame";
                 const FrameSpan& s = spans[i];
-                event(fmt::format(
-                    R"({{"ph":"X","pid":{},"tid":1,"name":"{}","ts":{},"dur":{},"args":{{"frame":{},"frame_time_ms":{:.4f}}}}})",
+                event(
+                    FMT_COMPILE(
+                        R"({{"ph":"X","pid":{},"tid":1,"name":"{}","ts":{},"dur":{},"args":{{"frame":{},"frame_time_ms":{:.4f}}}}})"),
                     pid, name, whole_us(s.begin_ns - origin),
                     whole_us(s.end_ns - origin) - whole_us(s.begin_ns - origin), s.frame,
-                    ns_to_ms(r.series.frame_ns[i])));
+                    ns_to_ms(r.series.frame_ns[i]));
             }
             // The loop's state at each frame's start, where the engine measured and stepped.
             for (const FrameRecord& rec : r.loop) {
                 const std::int64_t ts = whole_us(rec.start_ns - origin);
-                event(fmt::format(
-                    R"({{"ph":"C","pid":{},"name":"accumulator_ms","ts":{},"args":{{"acc_before":{:.6f},"acc_after":{:.6f}}}}})",
-                    pid, ts, ns_to_ms(rec.acc_before_ns), ns_to_ms(rec.acc_after_ns)));
-                event(fmt::format(
-                    R"({{"ph":"C","pid":{},"name":"steps","ts":{},"args":{{"steps":{}}}}})", pid,
-                    ts, rec.steps));
-                event(fmt::format(
-                    R"({{"ph":"C","pid":{},"name":"alpha","ts":{},"args":{{"alpha":{:.6f}}}}})",
-                    pid, ts, rec.alpha));
+                event(
+                    FMT_COMPILE(
+                        R"({{"ph":"C","pid":{},"name":"accumulator_ms","ts":{},"args":{{"acc_before":{:.6f},"acc_after":{:.6f}}}}})"),
+                    pid, ts, ns_to_ms(rec.acc_before_ns), ns_to_ms(rec.acc_after_ns));
+                event(FMT_COMPILE(
+                          R"({{"ph":"C","pid":{},"name":"steps","ts":{},"args":{{"steps":{}}}}})"),
+                      pid, ts, rec.steps);
+                event(
+                    FMT_COMPILE(
+                        R"({{"ph":"C","pid":{},"name":"alpha","ts":{},"args":{{"alpha":{:.6f}}}}})"),
+                    pid, ts, rec.alpha);
             }
         }
-        fmt::format_to(std::back_inserter(buf), "]}}\n");
+        fmt::format_to(fmt::appender(buf), "]}}\n");
         flush(true);
     }
 };

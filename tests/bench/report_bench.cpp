@@ -83,6 +83,12 @@ void BM_ReportWriteJson(benchmark::State& state) {
 void BM_ReportWriteHtml(benchmark::State& state) {
     write_format(state, "html");
 }
+void BM_ReportWriteCsv(benchmark::State& state) {
+    write_format(state, "csv");
+}
+void BM_ReportWriteChrome(benchmark::State& state) {
+    write_format(state, "chrome");
+}
 
 // One bootstrap comparison of two 100,000-frame stretches (200 resamples each).
 void BM_ReportCompare100k(benchmark::State& state) {
@@ -140,6 +146,8 @@ BENCHMARK_CAPTURE(BM_SortFrameTimes, std_sort, false)->Unit(benchmark::kMillisec
 BENCHMARK(BM_ReportAnalyse)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
 BENCHMARK(BM_ReportWriteJson)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 BENCHMARK(BM_ReportWriteHtml)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_ReportWriteCsv)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_ReportWriteChrome)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 BENCHMARK(BM_ReportCompare100k)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 BENCHMARK(BM_ReportCompare1M)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 
