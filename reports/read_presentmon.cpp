@@ -19,6 +19,8 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <new>
+#include <stdexcept>
 #include <string_view>
 #include <thread>
 #include <unordered_map>
@@ -695,6 +697,26 @@ std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, b
            line_base;
 }
 
+// Room for `scale` times the frames each stream has now, in every column it fills.
+void reserve_columns(ParsedRows& rows, double scale) {
+    const auto grow = [scale](auto& column) {
+        if (!column.empty())
+            column.reserve(static_cast<std::size_t>(static_cast<double>(column.size()) * scale));
+    };
+    for (StreamBuild& s : rows.streams) {
+        Capture& c = s.capture;
+        grow(c.frame_ns);
+        grow(c.start_ns);
+        grow(c.display_ns);
+        grow(c.dropped);
+        grow(c.generated);
+        grow(c.app_interval_ns);
+        grow(c.tearing);
+        grow(c.animation_error_ns);
+        grow(c.animation_error_known);
+    }
+}
+
 // Cuts `block` at line breaks into at most `count` pieces of about the same size.
 std::vector<std::string_view> cut_at_lines(std::string_view block, std::size_t count) {
     std::vector<std::string_view> pieces;
@@ -722,6 +744,7 @@ ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::s
     RowParser file(l, path, false);
     std::string_view block;
     bool have_block = reader.next_block(parallel.chunk_bytes, block);
+    bool first_block = true;
     while (have_block) {
         const std::vector<std::string_view> texts =
             cut_at_lines(block, parallel.threads * kPiecesPerThread);
@@ -755,6 +778,19 @@ ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::s
             reader.count_lines(
                 merge_piece(file, pieces[i], texts[i], ends_file, reader.line_number(), path));
         }
+        // The rows of a file are alike: after the first block, each column gets room for about
+        // the frames of the whole file at once, instead of being copied each time it doubles
+        // (that copying was half the merge's time). Only address space is taken: the pages are
+        // touched when rows fill them.
+        if (first_block && reader.file_size_bytes() > block.size()) {
+            try {
+                reserve_columns(file.rows, 1.05 * static_cast<double>(reader.file_size_bytes()) /
+                                               static_cast<double>(block.size()));
+            } catch (const std::bad_alloc&) {
+            } catch (const std::length_error&) {
+            }  // a first block unlike the rest: the columns grow as before
+        }
+        first_block = false;
         // An error reading the next block comes after this block's rows, as on one thread,
         // at the first line not yet counted when it was read (the lines of this block are now).
         if (ahead_error) {
