@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
@@ -739,72 +740,98 @@ std::vector<std::string_view> cut_at_lines(std::string_view block, std::size_t c
 // block by one small piece, not by a whole share of it.
 constexpr std::size_t kPiecesPerThread = 4;
 
+// A block cut into pieces, parsed and waiting to be merged.
+struct ParsedBlock {
+    std::vector<std::string_view> texts;
+    std::vector<Piece> pieces;
+    bool last_block = false;  // the file's last block, which may end without a line break
+    std::size_t bytes = 0;
+    // An error reading the block after this one: it comes after this block's rows.
+    std::exception_ptr next_error;
+};
+
 ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::string& path,
                                const ParallelRead& parallel) {
     RowParser file(l, path, false);
-    std::string_view block;
-    bool have_block = reader.next_block(parallel.chunk_bytes, block);
-    bool first_block = true;
-    while (have_block) {
-        const std::vector<std::string_view> texts =
-            cut_at_lines(block, parallel.threads * kPiecesPerThread);
-        std::vector<Piece> pieces(texts.size());
-        const bool last_block = block.back() != '\n';
-        std::atomic<std::size_t> next{0};
-        const auto work = [&] {
-            for (std::size_t i = next++; i < texts.size(); i = next++)
-                parse_piece(l, path, texts[i], last_block && i + 1 == texts.size(), pieces[i]);
-        };
-        std::string_view ahead;
-        bool have_ahead = false;
-        std::exception_ptr ahead_error;
-        {
-            std::vector<std::jthread> workers;
-            const std::size_t helpers = std::min(parallel.threads, texts.size()) - 1;
-            for (std::size_t t = 0; t < helpers; ++t)
-                workers.emplace_back(work);
-            // This thread reads the next block (the kernel's copy of the file is about a sixth
-            // of the work) while the others parse this one, then takes pieces too. The block
-            // stays valid meanwhile: blocks alternate between two buffers.
-            try {
-                have_ahead = reader.next_block(parallel.chunk_bytes, ahead);
-            } catch (...) {
-                ahead_error = std::current_exception();
-            }
-            work();
-        }  // the workers join here
-        for (std::size_t i = 0; i < pieces.size(); ++i) {
-            const bool ends_file = last_block && i + 1 == texts.size();
+    bool first_merge = true;
+    // Appends a parsed block's rows to the file's, in file order, then throws the error of
+    // reading the block after it, if there was one.
+    const auto merge = [&](ParsedBlock& b) {
+        for (std::size_t i = 0; i < b.pieces.size(); ++i) {
+            const bool ends_file = b.last_block && i + 1 == b.texts.size();
             reader.count_lines(
-                merge_piece(file, pieces[i], texts[i], ends_file, reader.line_number(), path));
+                merge_piece(file, b.pieces[i], b.texts[i], ends_file, reader.line_number(), path));
         }
         // The rows of a file are alike: after the first block, each column gets room for about
         // the frames of the whole file at once, instead of being copied each time it doubles
         // (that copying was half the merge's time). Only address space is taken: the pages are
         // touched when rows fill them.
-        if (first_block && reader.file_size_bytes() > block.size()) {
+        if (first_merge && reader.file_size_bytes() > b.bytes) {
             try {
                 reserve_columns(file.rows, 1.05 * static_cast<double>(reader.file_size_bytes()) /
-                                               static_cast<double>(block.size()));
+                                               static_cast<double>(b.bytes));
             } catch (const std::bad_alloc&) {
             } catch (const std::length_error&) {
             }  // a first block unlike the rest: the columns grow as before
         }
-        first_block = false;
-        // An error reading the next block comes after this block's rows, as on one thread,
-        // at the first line not yet counted when it was read (the lines of this block are now).
-        if (ahead_error) {
+        first_merge = false;
+        // At the first line not yet counted when the next block was read (the lines of this
+        // block are now), as on one thread.
+        if (b.next_error) {
             try {
-                std::rethrow_exception(ahead_error);
+                std::rethrow_exception(b.next_error);
             } catch (const InputError& e) {
                 if (e.line() <= 0)
                     throw;
                 throw InputError(e.file(), reader.line_number() + 1, e.column(), e.message());
             }
         }
+    };
+    std::optional<ParsedBlock> parsed;  // the block before this one, not merged yet
+    std::string_view block;
+    bool have_block = reader.next_block(parallel.chunk_bytes, block);
+    while (have_block) {
+        ParsedBlock now;
+        now.texts = cut_at_lines(block, parallel.threads * kPiecesPerThread);
+        now.pieces.resize(now.texts.size());
+        now.last_block = block.back() != '\n';
+        now.bytes = block.size();
+        std::atomic<std::size_t> next{0};
+        const auto work = [&] {
+            for (std::size_t i = next++; i < now.texts.size(); i = next++) {
+                parse_piece(l, path, now.texts[i], now.last_block && i + 1 == now.texts.size(),
+                            now.pieces[i]);
+            }
+        };
+        std::string_view ahead;
+        bool have_ahead = false;
+        {
+            std::vector<std::jthread> workers;
+            const std::size_t helpers = std::min(parallel.threads, now.texts.size()) - 1;
+            for (std::size_t t = 0; t < helpers; ++t)
+                workers.emplace_back(work);
+            // While the others parse this block, this thread merges the one before (its
+            // buffer is free once merged) and reads the next into that buffer (the kernel's
+            // copy of the file is about a sixth of the work), then takes pieces too. Blocks
+            // alternate between two buffers, so this one stays valid meanwhile. An error in the
+            // block before leaves here once the others have finished their pieces.
+            if (parsed) {
+                merge(*parsed);
+                parsed.reset();
+            }
+            try {
+                have_ahead = reader.next_block(parallel.chunk_bytes, ahead);
+            } catch (...) {
+                now.next_error = std::current_exception();
+            }
+            work();
+        }  // the workers join here
+        parsed = std::move(now);
         block = ahead;
         have_block = have_ahead;
     }
+    if (parsed)
+        merge(*parsed);
     return std::move(file.rows);
 }
 
