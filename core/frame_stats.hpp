@@ -273,8 +273,8 @@ inline constexpr std::size_t kFramesForSecondThread = std::size_t{1} << 16;
 // comparison's resamples).
 // sorted_ns: as summarize_frame_times' sorted_ns.
 // threads: above 1 (0: one per hardware thread), a series of kFramesForSecondThread frames or
-// more has its order figures computed on a second thread while this one sorts and summarises;
-// the figures are the same.
+// more has its order figures computed on a second thread while this one sorts the frame times
+// (when sorted_ns is not given); the figures are the same.
 FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,
                                std::span<const std::int64_t> start_ns, bool with_refresh = true,
                                std::span<const std::int64_t> sorted_ns = {}, unsigned threads = 1);
