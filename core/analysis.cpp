@@ -11,7 +11,6 @@
 #include <memory>
 #include <numeric>
 #include <stdexcept>
-#include <thread>
 
 #include "common/errors.hpp"
 #include "core/beside.hpp"
@@ -375,8 +374,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                                     !has_loop_columns(capture);
     // The sort is the largest single step of the analysis: on a second core, the figures that
     // do not need the sorted values are computed meanwhile.
-    const unsigned threads =
-        options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = threads_or_hardware(options.threads);
     const bool second_thread = threads > 1 && r.series.frame_ns.size() >= kFramesForSecondThread;
     {
         std::vector<std::int64_t> sorted(r.series.frame_ns.begin(), r.series.frame_ns.end());

@@ -1,6 +1,7 @@
 // Two independent pieces of work at the same time: one on a second thread, one on this one.
 #pragma once
 
+#include <algorithm>
 #include <exception>
 #include <optional>
 #include <system_error>
@@ -8,6 +9,11 @@
 #include <utility>
 
 namespace loopscope {
+
+// The threads a `threads` option asks for: itself, or one per hardware thread for 0.
+inline unsigned threads_or_hardware(unsigned threads) {
+    return threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+}
 
 // Runs `beside` on a second thread while this thread runs `here`, when `use_thread` is true and
 // the OS gives a thread; otherwise `here`, then `beside`, on this thread. The two must touch

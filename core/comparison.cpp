@@ -642,8 +642,7 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     // The series' tables, and the stutter table of every window a resample will have, before
     // the threads start: they only read them. B's are built beside A's when there is a second
     // core (each takes a sort of its series).
-    if (threads == 0)
-        threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = threads_or_hardware(threads);
     const auto prepare = [](BlockSeries& series, const std::vector<std::uint64_t>& states) {
         BlockSeries::Buffers scratch;
         for (const std::uint64_t s : states)

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
-#include <thread>
 
 #include "core/beside.hpp"
 #include "core/sort_ns.hpp"
@@ -622,8 +621,7 @@ FrameStats compute_frame_stats(OrderFigures order, std::span<const std::int64_t>
 FrameStats compute_frame_stats(std::span<const std::int64_t> frame_ns,
                                std::span<const std::int64_t> start_ns, bool with_refresh,
                                std::span<const std::int64_t> sorted_ns, unsigned threads) {
-    if (threads == 0)
-        threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = threads_or_hardware(threads);
     OrderFigures order;
     std::vector<std::int64_t> own_sorted;
     run_beside(

@@ -13,10 +13,10 @@
 #include <limits>
 #include <optional>
 #include <string_view>
-#include <thread>
 
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
+#include "core/beside.hpp"
 #include "core/trace_record.hpp"
 #include "reports/csv_scanner.hpp"
 #include "reports/read_formats.hpp"
@@ -159,8 +159,7 @@ std::string detect_format_of(const std::string& path) {
 
 ParallelRead parallel_read_of(const ReadOptions& options) {
     ParallelRead p;
-    p.threads =
-        options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    p.threads = threads_or_hardware(options.threads);
     if (options.chunk_bytes > 0) {
         p.chunk_bytes = options.chunk_bytes;
         p.from_bytes = 0;
