@@ -243,6 +243,7 @@ struct ParsedRows {
 
 struct Header {
     std::vector<std::string> columns;
+    std::vector<std::int64_t> column_at;  // where each column's name starts on its line (1-based)
     std::int64_t line = 0;
     bool after_capframex_preamble = false;  // CapFrameX's CSV: decides the format name
 };
@@ -284,8 +285,11 @@ Header read_header(LineReader& reader, const std::string& path,
     std::vector<Field> fields;
     split_fields(line, place, fields);
     h.columns.reserve(fields.size());
-    for (const auto& f : fields)
+    h.column_at.reserve(fields.size());
+    for (const auto& f : fields) {
         h.columns.emplace_back(f.text);
+        h.column_at.push_back(f.column);
+    }
     return h;
 }
 
@@ -837,10 +841,25 @@ ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::s
 
 // ---- Stage 4: QPC ticks to nanoseconds ----------------------------------------------------
 
+[[noreturn]] void throw_qpc_past_range(const Layout& l, const std::string& path,
+                                       const Header& header, std::int64_t ticks, bool derived,
+                                       double ticks_per_ms) {
+    const auto at = static_cast<std::size_t>(l.start);
+    throw InputError(
+        path, header.line, at < header.column_at.size() ? header.column_at[at] : 0,
+        fmt::format("a time of column '{}' lies {} ticks after the earliest, more than 292 "
+                    "years at {}: expected QPC times that grow with the frames",
+                    l.columns[l.start], ticks,
+                    derived ? fmt::format("the {:.3g} ticks a second that the times of column "
+                                          "'{}' give them",
+                                          ticks_per_ms * 1e3, l.columns[l.qpc_interval])
+                            : std::string("an assumed 10 MHz")));
+}
+
 // The QPC frequency is not in the file; it is what makes the tick span of the start column
 // equal the sum of the matching ms column, over all streams.
-void convert_qpc_starts(ParsedRows& rows, const Layout& l,
-                        std::map<std::string, std::string>& metadata) {
+void convert_qpc_starts(ParsedRows& rows, const Layout& l, const std::string& path,
+                        const Header& header, std::map<std::string, std::string>& metadata) {
     double span_ticks = 0, span_ms = 0;
     for (const auto& s : rows.streams) {
         if (s.capture.start_ns.size() < 2)
@@ -851,16 +870,24 @@ void convert_qpc_starts(ParsedRows& rows, const Layout& l,
             (l.start_unit == StartUnit::qpc_following ? s.last_interval_ms : s.first_interval_ms);
     }
     double ticks_per_ms = span_ms > 0 && span_ticks > 0 ? span_ticks / span_ms : 0.0;
-    if (ticks_per_ms > 0) {
+    const bool derived = ticks_per_ms > 0;
+    if (derived) {
         metadata["qpc_frequency_hz"] =
             fmt::format("{:.0f} (from the file's times)", ticks_per_ms * 1e3);
     } else {
         ticks_per_ms = 1e4;  // 10 MHz, what Windows 10 and later report
         metadata["qpc_frequency_hz"] = "10000000 (assumed)";
     }
+    // Ticks out of order (a time far past the stream's last one, or far before its first) can
+    // make the tick rate tiny and a converted time pass the int64 range, where rounding it is
+    // undefined: such a column is refused, as a time cell past 292 years is.
     for (auto& s : rows.streams) {
-        for (auto& v : s.capture.start_ns)
-            v = std::llround(static_cast<double>(v - rows.min_qpc) * 1e6 / ticks_per_ms);
+        for (auto& v : s.capture.start_ns) {
+            const double ns = static_cast<double>(v - rows.min_qpc) * 1e6 / ticks_per_ms;
+            if (!(ns < 9.0e18))
+                throw_qpc_past_range(l, path, header, v - rows.min_qpc, derived, ticks_per_ms);
+            v = std::llround(ns);
+        }
     }
 }
 
@@ -943,7 +970,7 @@ FileStreams read_presentmon_streams(const std::string& path, const ParallelRead&
                                                           header.after_capframex_preamble);
     if (format.empty())
         layout_error(path, header.line, header.columns, "no Application column");
-    const Layout l = make_layout(format, std::move(header.columns), path, header.line);
+    const Layout l = make_layout(format, header.columns, path, header.line);
 
     // OCAT keeps its system description from its first row: one thread reads it.
     const bool in_pieces =
@@ -955,7 +982,7 @@ FileStreams read_presentmon_streams(const std::string& path, const ParallelRead&
                          "header only: expected rows of presents after the header");
     }
     if (l.start_unit == StartUnit::qpc_following || l.start_unit == StartUnit::qpc_preceding)
-        convert_qpc_starts(rows, l, metadata);
+        convert_qpc_starts(rows, l, path, header, metadata);
     if (rows.rows_without_frame_time > 0)
         metadata["rows_without_frame_time"] = std::to_string(rows.rows_without_frame_time);
     out.streams = finish_streams(rows, l, path, header.line);

@@ -113,6 +113,28 @@ TEST_F(ReadersMalformed, MangoHudFrameTimesAddingUpPastTheInt64RangeAreRefused) 
     expect_error(path, 4, 3, "the frame times add up to more than 292 years");
 }
 
+TEST_F(ReadersMalformed, PresentMonQpcTimesOutOfOrderPastTheInt64RangeAreRefusedAtTheirColumn) {
+    // The tick rate comes from the first and last QPC times of a stream against its frame
+    // times: a time far out of order between them makes that rate tiny and its conversion pass
+    // the int64 range (it used to round to INT64_MIN and overflow where frames are laid out).
+    const std::string path = write(
+        "Application,ProcessID,SwapChainAddress,msBetweenPresents,QPCTime\n"
+        "game.exe,1,0x1,16.6,0\n"
+        "game.exe,1,0x1,16.6,1000000000000000\n"
+        "game.exe,1,0x1,16.6,10\n");
+    expect_error(path, 1, 58,
+                 "a time of column 'QPCTime' lies 1000000000000000 ticks after the earliest, more "
+                 "than 292 years at the 301 ticks a second that the times of column "
+                 "'msBetweenPresents' give them");
+    // In order, the same times are a capture.
+    const std::string in_order = write(
+        "Application,ProcessID,SwapChainAddress,msBetweenPresents,QPCTime\n"
+        "game.exe,1,0x1,16.6,0\n"
+        "game.exe,1,0x1,16.6,10\n"
+        "game.exe,1,0x1,16.6,1000000000000000\n");
+    EXPECT_EQ(read_capture(in_order).frames(), 3u);
+}
+
 TEST_F(ReadersMalformed, MissingFile) {
     expect_error(dir_ + "/no-such-file.csv", 0, 0, "cannot open: No such file or directory");
 }
