@@ -221,6 +221,10 @@ namespace {
 // application's intervals), over the whole capture or a part of it, so each stays in the int64
 // range when the column's total does. The readers take any time under 292 years; a capture whose
 // times add up past that (frames of centuries) is refused at the frame where the sum passes it.
+// Frames are also laid end to end from their start times (reports/frame_spans.cpp: a frame
+// begins at its start or where the frame before it ended, whichever is later), and those ends
+// must stay in the range too: each is at most end = max(start, end before) + the longest of the
+// frame's times, over every frame of the capture.
 void check_column_totals(const Capture& capture) {
     const auto check = [&](const std::vector<std::int64_t>& column, std::string_view what) {
         std::int64_t total = 0;
@@ -236,6 +240,23 @@ void check_column_totals(const Capture& capture) {
     check(capture.frame_ns, "frame times");
     check(capture.display_ns, "times between display changes");
     check(capture.app_interval_ns, "application intervals");
+    const auto at = [](const std::vector<std::int64_t>& column, std::size_t i) {
+        return i < column.size() ? column[i] : 0;
+    };
+    std::int64_t end_ns = 0;
+    for (std::size_t i = 0; i < capture.start_ns.size(); ++i) {
+        const std::int64_t longest_ns = std::max(
+            {at(capture.frame_ns, i), at(capture.display_ns, i), at(capture.app_interval_ns, i)});
+        if (__builtin_add_overflow(std::max(end_ns, capture.start_ns[i]),
+                                   std::max<std::int64_t>(longest_ns, 0), &end_ns)) {
+            throw InputError(capture.source.file,
+                             fmt::format("capture frame {} starts at {:.0f} s and lasts {:.0f} s: "
+                                         "frames laid end to end from their start times pass "
+                                         "292 years there; expected a capture of hours",
+                                         i, static_cast<double>(capture.start_ns[i]) * 1e-9,
+                                         static_cast<double>(longest_ns) * 1e-9));
+        }
+    }
 }
 
 }  // namespace

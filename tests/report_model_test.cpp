@@ -383,6 +383,30 @@ TEST(ReportModel, TimesAddingUpPastTheInt64RangeAreRefusedAtTheFrameThatPassesIt
     EXPECT_NO_THROW(analyse_capture(c, {}));
 }
 
+TEST(ReportModel, FramesLaidOutFromALateStartPastTheInt64RangeAreRefused) {
+    // Each time fits, and so does each column's total, but frame 1 laid from its start would end
+    // past the int64 range (a signed overflow in reports/frame_spans.cpp).
+    Capture c;
+    c.source = {"presentmon-1", "late.csv", "game.exe", 1, "0x1"};
+    c.start_ends_frame_time = true;
+    c.frame_ns = {16'600'000, 2'000'000'000'000'000'000, 16'600'000};
+    c.start_ns = {8'000'000'000'000'000'000, 8'000'000'001'000'000'000, 8'000'000'002'000'000'000};
+    try {
+        analyse_capture(c, {});
+        ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.file(), "late.csv");
+        EXPECT_NE(std::string(e.what()).find(
+                      "capture frame 1 starts at 8000000001 s and lasts 2000000000 s: frames "
+                      "laid end to end from their start times pass 292 years there"),
+                  std::string::npos)
+            << e.what();
+    }
+    // A frame a thousandth as long fits.
+    c.frame_ns[1] = 2'000'000'000'000'000;
+    EXPECT_NO_THROW(analyse_capture(c, {}));
+}
+
 TEST(ReportModel, LoopConfigurationComesFromTheMetadataOrNotAtAll) {
     const std::map<std::string, std::string> full = {{"policy", "fixed-interp"},
                                                      {"dt_ns", "10000000"},
