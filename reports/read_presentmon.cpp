@@ -878,9 +878,9 @@ void convert_qpc_starts(ParsedRows& rows, const Layout& l, const std::string& pa
         ticks_per_ms = 1e4;  // 10 MHz, what Windows 10 and later report
         metadata["qpc_frequency_hz"] = "10000000 (assumed)";
     }
-    // Ticks out of order (a time far past the stream's last one, or far before its first) can
-    // make the tick rate tiny and a converted time pass the int64 range, where rounding it is
-    // undefined: such a column is refused, as a time cell past 292 years is.
+    // The rate spans each stream's first and last ticks: a time far outside that span (ticks
+    // out of order), at a low rate, converts past the int64 range, where rounding it is
+    // undefined. Such a column is refused, as a time cell past 292 years is.
     for (auto& s : rows.streams) {
         for (auto& v : s.capture.start_ns) {
             const double ns = static_cast<double>(v - rows.min_qpc) * 1e6 / ticks_per_ms;

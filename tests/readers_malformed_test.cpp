@@ -115,8 +115,8 @@ TEST_F(ReadersMalformed, MangoHudFrameTimesAddingUpPastTheInt64RangeAreRefused) 
 
 TEST_F(ReadersMalformed, PresentMonQpcTimesOutOfOrderPastTheInt64RangeAreRefusedAtTheirColumn) {
     // The tick rate comes from the first and last QPC times of a stream against its frame
-    // times: a time far out of order between them makes that rate tiny and its conversion pass
-    // the int64 range (it used to round to INT64_MIN and overflow where frames are laid out).
+    // times: a time far outside that span converts past the int64 range (it used to round to
+    // INT64_MIN and overflow where frames are laid out).
     const std::string path = write(
         "Application,ProcessID,SwapChainAddress,msBetweenPresents,QPCTime\n"
         "game.exe,1,0x1,16.6,0\n"
