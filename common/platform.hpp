@@ -4,7 +4,9 @@
 // picked by CMake. Everything else in common/ is standard C++ and knows no OS.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstdio>
 
 namespace loopscope {
 
@@ -20,5 +22,32 @@ std::int64_t current_process_id();
 // handler, so it may only do what is safe there: remove files with remove_file_in_handler.
 void on_interrupt(void (*cleanup)());
 void remove_file_in_handler(const char* path);
+
+// Part of a regular file seen through a read-only memory mapping. Reading a large capture this
+// way saves the kernel's copy of every byte into a buffer.
+struct MappedRange {
+    const char* data = nullptr;  // the bytes asked for; nullptr when nothing is mapped
+    std::size_t bytes = 0;
+    void* base = nullptr;  // the mapping itself, from the page that holds data[0]
+    std::size_t base_bytes = 0;
+};
+
+// Whether this process may map files, making it so on the first call. A mapped file that another
+// program shortens while it is read has no bytes behind the pages past its new end: touching
+// them raises SIGBUS, which would end the program without a word. So the first call also sets a
+// handler that, for an address inside a range mapped here, prints one line naming the file
+// ("loopscope: error: FILE: the file became shorter while it was being read ..."), removes the
+// temporary output files as on_interrupt's cleanup does, and exits with status 2; a fault
+// anywhere else ends the program as before. False where files are not mapped (Windows), and the
+// readers then copy.
+bool prepare_file_mapping();
+
+// Maps `bytes` bytes of `file` from `offset` (any offset: the mapping starts at the page before).
+// `path` names the file in the message above and must outlive the
+// mapping. An empty range when the OS refuses; the caller then reads instead.
+MappedRange map_file_range(std::FILE* file, std::uint64_t offset, std::size_t bytes,
+                           const char* path);
+// Ends a mapping (nothing for an empty range) and empties `range`.
+void unmap_file_range(MappedRange& range);
 
 }  // namespace loopscope

@@ -1,6 +1,6 @@
 // The plumbing's OS services on Windows (see platform.hpp): _isatty, GetCurrentProcessId, and
 // the console control events (Ctrl+C, Ctrl+Break, a closed console, log-off, shutdown) that stop
-// the program.
+// the program. Files are not mapped.
 #define WIN32_LEAN_AND_MEAN
 #define NOMINMAX
 #include <io.h>
@@ -47,6 +47,20 @@ void on_interrupt(void (*cleanup)()) {
 
 void remove_file_in_handler(const char* path) {
     ::DeleteFileA(path);
+}
+
+// Files are read with copies here: a view of a file on a network share that fails raises an
+// in-page exception, which would need structured exception handling around every reader.
+bool prepare_file_mapping() {
+    return false;
+}
+
+MappedRange map_file_range(std::FILE*, std::uint64_t, std::size_t, const char*) {
+    return {};
+}
+
+void unmap_file_range(MappedRange& range) {
+    range = MappedRange{};
 }
 
 }  // namespace loopscope

@@ -55,6 +55,8 @@ LineReader::LineReader(std::string path) : path_(std::move(path)) {
 }
 
 LineReader::~LineReader() {
+    for (MappedRange& view : views_)
+        unmap_file_range(view);
     if (file_)
         std::fclose(file_);
 }
@@ -79,16 +81,7 @@ bool LineReader::fill() {
     }
     const std::size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
     read_bytes_ += got;
-    // Shown once the reading is well under way: detecting the format reads only the start.
-    if (size_bytes_ > 0 && !progress_ && got > 0 && read_bytes_ >= (8u << 20)) {
-        progress_ = std::make_unique<Progress>(
-            fmt::format("reading {}", std::filesystem::path(path_).filename().string()));
-    }
-    if (progress_) {
-        progress_->update(static_cast<double>(read_bytes_) / static_cast<double>(size_bytes_));
-        if (got == 0)
-            progress_.reset();
-    }
+    show_progress(got);
     if (got == 0) {
         if (std::ferror(file_)) {
             throw InputError(path_, line_number_ + 1, 0,
@@ -99,6 +92,20 @@ bool LineReader::fill() {
     }
     end_ += got;
     return true;
+}
+
+// After `got` more bytes (0 at the end): shown once the reading is well under way, since
+// detecting the format reads only the start.
+void LineReader::show_progress(std::uint64_t got) {
+    if (size_bytes_ > 0 && !progress_ && got > 0 && read_bytes_ >= (8u << 20)) {
+        progress_ = std::make_unique<Progress>(
+            fmt::format("reading {}", std::filesystem::path(path_).filename().string()));
+    }
+    if (progress_) {
+        progress_->update(static_cast<double>(read_bytes_) / static_cast<double>(size_bytes_));
+        if (got == 0)
+            progress_.reset();
+    }
 }
 
 bool LineReader::next(std::string_view& line) {
@@ -136,6 +143,14 @@ bool LineReader::next_block(std::size_t bytes, std::string_view& block) {
     // At most half the line cap, so that the buffer never passes the cap and every line of a
     // block is shorter than it.
     bytes = std::clamp<std::size_t>(bytes, 1, kMaxLineBytes / 2);
+    if (map_blocks_ && !mapped_ && file_bytes_ > 0 && prepare_file_mapping()) {
+        // From the first byte next() has not given out; the buffer is not used again.
+        mapped_ = true;
+        map_offset_ = read_bytes_ - (end_ - begin_);
+        begin_ = end_;
+    }
+    if (mapped_)
+        return next_mapped_block(bytes, block);
     // A buffer of a block, or of the whole file when that is smaller (a power of two, as in the
     // constructor).
     std::size_t wanted = std::bit_ceil(bytes);
@@ -194,6 +209,70 @@ bool LineReader::next_block(std::size_t bytes, std::string_view& block) {
             block_given_ = true;
             return true;
         }
+    }
+}
+
+// next_block() over mappings: the same blocks of whole lines, cut at the last line break of
+// each `bytes` of the file, and the same errors, with no copy. The mapping two calls back is
+// ended, as the buffer two calls back is reused.
+bool LineReader::next_mapped_block(std::size_t bytes, std::string_view& block) {
+    if (map_offset_ >= file_bytes_) {
+        // A capture still being written may have grown since it was opened.
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(path_, ec);
+        if (!ec && size > file_bytes_) {
+            file_bytes_ = size;
+            if (size_bytes_ > 0)
+                size_bytes_ = size;
+        }
+        if (map_offset_ >= file_bytes_) {
+            show_progress(0);
+            return false;
+        }
+    }
+    std::size_t wanted = bytes;
+    for (;;) {
+        const std::uint64_t left = file_bytes_ - map_offset_;
+        const auto length = static_cast<std::size_t>(std::min<std::uint64_t>(left, wanted));
+        MappedRange& view = views_[view_next_];
+        unmap_file_range(view);
+        view = map_file_range(file_, map_offset_, length, path_.c_str());
+        if (!view.data) {
+            // Refused (out of address space, a file system that cannot map): read from here on.
+            if (std::fseek(file_, static_cast<long>(map_offset_), SEEK_SET) != 0) {
+                throw InputError(path_, line_number_ + 1, 0,
+                                 fmt::format("read error: {}", std::strerror(errno)));
+            }
+            mapped_ = false;
+            map_blocks_ = false;
+            begin_ = end_ = 0;
+            read_bytes_ = map_offset_;
+            eof_ = false;
+            block_given_ = false;
+            return next_block(bytes, block);
+        }
+        const char* const first = view.data;
+        const bool has_break = std::memchr(first, '\n', std::min(length, kMaxLineBytes)) != nullptr;
+        if (!has_break && length >= kMaxLineBytes) {
+            throw InputError(path_, line_number_ + 1, 1,
+                             fmt::format("line longer than {} MiB: expected a text capture with "
+                                         "one row a line",
+                                         kMaxLineBytes >> 20));
+        }
+        if (has_break || length == left) {
+            std::size_t cut = length;  // at the end of the file, the last line without a break
+            if (has_break) {
+                while (first[cut - 1] != '\n')
+                    --cut;
+            }
+            block = std::string_view(first, cut);
+            map_offset_ += cut;
+            read_bytes_ = map_offset_;
+            show_progress(cut);
+            view_next_ ^= 1;
+            return true;
+        }
+        wanted = std::min(wanted * 2, kMaxLineBytes);  // one line longer than a block
     }
 }
 

@@ -44,6 +44,7 @@ struct ParallelRead {
     std::size_t threads = 1;              // 1 = the whole file on the calling thread
     std::size_t chunk_bytes = 8u << 20;   // a block of lines, cut into pieces for the threads
     std::uint64_t from_bytes = 1u << 20;  // smaller files are read on one thread
+    bool map_file = false;                // ReadOptions::map_large_files
 };
 ParallelRead parallel_read_of(const ReadOptions& options);
 

@@ -975,6 +975,8 @@ FileStreams read_presentmon_streams(const std::string& path, const ParallelRead&
     // OCAT keeps its system description from its first row: one thread reads it.
     const bool in_pieces =
         parallel.threads > 1 && l.info_first < 0 && reader.file_size_bytes() >= parallel.from_bytes;
+    if (in_pieces && parallel.map_file)
+        reader.map_blocks();
     ParsedRows rows = in_pieces ? read_rows_in_pieces(reader, l, path, parallel)
                                 : read_rows(reader, l, path, metadata);
     if (rows.streams.empty()) {

@@ -160,6 +160,7 @@ std::string detect_format_of(const std::string& path) {
 ParallelRead parallel_read_of(const ReadOptions& options) {
     ParallelRead p;
     p.threads = threads_or_hardware(options.threads);
+    p.map_file = options.map_large_files;
     if (options.chunk_bytes > 0) {
         p.chunk_bytes = options.chunk_bytes;
         p.from_bytes = 0;

@@ -39,6 +39,12 @@ struct ReadOptions {
     // Bytes per block of lines when reading in pieces; 0 = the default (8 MiB, and files under
     // 1 MiB on one thread). A value set here also reads small files in pieces: for tests.
     std::size_t chunk_bytes = 0;
+    // A file read in pieces is seen through memory mappings instead of copied into buffers
+    // (Linux; elsewhere it is copied): the same result with less CPU. This sets a SIGBUS
+    // handler for the process (see prepare_file_mapping in common/platform.hpp), so that a file
+    // shortened by another program while it is read ends the program with one line and exit
+    // status 2 instead of a crash; off by default for programs that handle signals themselves.
+    bool map_large_files = false;
 };
 
 // One stream of a capture (one process's swap chain), as `report --list` shows it.

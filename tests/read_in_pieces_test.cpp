@@ -1,12 +1,14 @@
 // Reading a capture in pieces on several threads gives what one thread gives, byte for byte:
 // every report format of every test-data capture and every shared real capture is the same for
-// 1, 2 and 8 threads, with blocks small enough that every file is cut into many of them; and a
-// bad row in a later block, or the file's last row, is the same error whichever thread met it.
+// 1, 2 and 8 threads, with the blocks copied or mapped (ReadOptions::map_large_files), and with
+// blocks small enough that every file is cut into many of them; and a bad row in a later block,
+// or the file's last row, is the same error whichever thread met it.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,7 +26,16 @@ namespace {
 // Small blocks, so that even the test-data files of a few kB are read in many blocks of up to
 // eight pieces each.
 constexpr std::size_t kTestChunkBytes = 4096;
-const unsigned kThreadCounts[] = {1, 2, 8};
+// How a capture is read: on how many threads, and whether its blocks are mapped or copied.
+struct Reading {
+    unsigned threads = 1;
+    bool mapped = false;
+};
+const Reading kReadings[] = {{1, false}, {2, false}, {8, false}, {2, true}, {8, true}};
+
+std::ostream& operator<<(std::ostream& os, const Reading& r) {
+    return os << r.threads << " threads" << (r.mapped ? ", mapped" : "");
+}
 
 struct Outputs {
     std::vector<std::string> texts;  // one per report format, then the stream list
@@ -32,12 +43,14 @@ struct Outputs {
 };
 
 // Everything `loopscope report` makes of a capture, as files, plus the stream list.
-Outputs report_outputs(const std::string& path, unsigned threads, const std::string& dir,
+Outputs report_outputs(const std::string& path, Reading how, const std::string& dir,
                        std::size_t chunk_bytes = kTestChunkBytes) {
+    const unsigned threads = how.threads;
     Outputs out;
     for (const char* const format : writer_formats()) {
         ReadOptions read;
         read.threads = threads;
+        read.map_large_files = how.mapped;
         read.chunk_bytes = chunk_bytes;
         read.loop_figures_only = !writer_needs_loop_records(format);
         const auto capture = std::make_unique<Capture>(read_capture(path, read));
@@ -56,6 +69,7 @@ Outputs report_outputs(const std::string& path, unsigned threads, const std::str
     }
     ReadOptions read;
     read.threads = threads;
+    read.map_large_files = how.mapped;
     read.chunk_bytes = chunk_bytes;
     std::string list;
     for (const CaptureStreamInfo& s : list_capture_streams(path, read)) {
@@ -70,11 +84,11 @@ void expect_same_for_every_thread_count(const std::string& path,
                                         std::size_t chunk_bytes = kTestChunkBytes) {
     SCOPED_TRACE(path);
     const std::string dir = test::make_temp_dir("loopscope-pieces");
-    const Outputs one = report_outputs(path, 1, dir, chunk_bytes);
+    const Outputs one = report_outputs(path, {}, dir, chunk_bytes);
     ASSERT_FALSE(one.texts.front().empty());
-    for (const unsigned threads : kThreadCounts) {
-        SCOPED_TRACE(threads);
-        const Outputs many = report_outputs(path, threads, dir, chunk_bytes);
+    for (const Reading how : kReadings) {
+        SCOPED_TRACE(::testing::PrintToString(how));
+        const Outputs many = report_outputs(path, how, dir, chunk_bytes);
         ASSERT_EQ(many.texts.size(), one.texts.size());
         for (std::size_t i = 0; i < one.texts.size(); ++i) {
             // Compared as booleans first: a mismatch of two HTML reports would print megabytes.
@@ -106,11 +120,12 @@ TEST(ReadInPieces, RealCapturesGiveTheOutputOfOneThread) {
         expect_same_for_every_thread_count(path);
 }
 
-// The error message (file:line:column: what) reading `path` with `threads` threads.
-std::string error_of(const std::string& path, unsigned threads,
+// The error message (file:line:column: what) reading `path` read as `how` says.
+std::string error_of(const std::string& path, Reading how,
                      std::size_t chunk_bytes = kTestChunkBytes) {
     ReadOptions read;
-    read.threads = threads;
+    read.threads = how.threads;
+    read.map_large_files = how.mapped;
     read.chunk_bytes = chunk_bytes;
     try {
         read_capture(path, read);
@@ -164,20 +179,20 @@ TEST(ReadInPieces, ABadRowInALaterBlockIsTheErrorOfOneThread) {
     for (const Case& c : cases) {
         const std::string path = with_bad_cell(dir, c.row, c.column, c.bad);
         SCOPED_TRACE(path);
-        const std::string one = error_of(path, 1);
+        const std::string one = error_of(path, {});
         EXPECT_NE(one, "(no error)");
         EXPECT_NE(one.find(path + ":"), std::string::npos) << one;
-        for (const unsigned threads : kThreadCounts)
-            EXPECT_EQ(error_of(path, threads), one) << threads << " threads";
+        for (const Reading how : kReadings)
+            EXPECT_EQ(error_of(path, how), one) << how;
     }
     // A file cut off mid-row: the last row is short and has no line break.
     const std::string text = test::read_text(test::test_data("presentmon1.csv"));
     const std::string cut = dir + "/cut.csv";
     test::write_text(cut, text.substr(0, text.size() - 30));
-    const std::string one = error_of(cut, 1);
+    const std::string one = error_of(cut, {});
     EXPECT_NE(one.find("the file ends mid-line"), std::string::npos) << one;
-    for (const unsigned threads : kThreadCounts)
-        EXPECT_EQ(error_of(cut, threads), one) << threads << " threads";
+    for (const Reading how : kReadings)
+        EXPECT_EQ(error_of(cut, how), one) << how;
     std::filesystem::remove_all(dir);
 }
 
@@ -192,10 +207,10 @@ TEST(ReadInPieces, ALineTooLongInALaterBlockIsTheErrorOfOneThread) {
     const std::string long_line(17u << 20, 'x');  // past the 16 MiB a line may have
     const std::string path = dir + "/long.csv";
     test::write_text(path, text.substr(0, at) + long_line + "\n" + text.substr(at));
-    const std::string one = error_of(path, 1);
+    const std::string one = error_of(path, {});
     EXPECT_NE(one.find(path + ":151:1: line longer than 16 MiB"), std::string::npos) << one;
-    for (const unsigned threads : kThreadCounts)
-        EXPECT_EQ(error_of(path, threads), one) << threads << " threads";
+    for (const Reading how : kReadings)
+        EXPECT_EQ(error_of(path, how), one) << how;
     // A bad row in the block before the long line is the error, as on one thread.
     const std::string bad = with_bad_cell(dir, 120, 9, "12.x");
     const std::string bad_text = test::read_text(bad);
@@ -204,10 +219,10 @@ TEST(ReadInPieces, ALineTooLongInALaterBlockIsTheErrorOfOneThread) {
         bad_at = bad_text.find('\n', bad_at) + 1;
     const std::string both = dir + "/bad_then_long.csv";
     test::write_text(both, bad_text.substr(0, bad_at) + long_line + "\n" + bad_text.substr(bad_at));
-    const std::string first = error_of(both, 1);
+    const std::string first = error_of(both, {});
     EXPECT_NE(first.find(":122:"), std::string::npos) << first;
-    for (const unsigned threads : kThreadCounts)
-        EXPECT_EQ(error_of(both, threads), first) << threads << " threads";
+    for (const Reading how : kReadings)
+        EXPECT_EQ(error_of(both, how), first) << how;
     std::filesystem::remove_all(dir);
 }
 
@@ -255,15 +270,15 @@ TEST(ReadInPieces, LineEndsBlankLinesQuotesAndBadRowsAsOneThread) {
     };
     for (const std::string& path : paths) {
         SCOPED_TRACE(path);
-        const std::string one = error_of(path, 1, 300);
-        for (const unsigned threads : kThreadCounts)
-            EXPECT_EQ(error_of(path, threads, 300), one) << threads << " threads";
+        const std::string one = error_of(path, {}, 300);
+        for (const Reading how : kReadings)
+            EXPECT_EQ(error_of(path, how, 300), one) << how;
         if (one == "(no error)")
             expect_same_for_every_thread_count(path, 300);
     }
-    EXPECT_EQ(error_of(paths[0], 1, 300), "(no error)");
-    EXPECT_NE(error_of(paths[4], 1, 300).find(":302:"), std::string::npos);
-    EXPECT_NE(error_of(paths[5], 1, 300).find(":452:"), std::string::npos);
+    EXPECT_EQ(error_of(paths[0], {}, 300), "(no error)");
+    EXPECT_NE(error_of(paths[4], {}, 300).find(":302:"), std::string::npos);
+    EXPECT_NE(error_of(paths[5], {}, 300).find(":452:"), std::string::npos);
     std::filesystem::remove_all(dir);
 }
 
@@ -308,15 +323,15 @@ TEST(ReadInPieces, OneStreamTooManyIsTheErrorOfOneThread) {
     const std::string dir = test::make_temp_dir("loopscope-pieces-streams");
     for (const std::string last_pid : {"5000", "not-a-pid"}) {
         const std::string path = many_streams_file(dir, 4096, last_pid);
-        const std::string one = error_of(path, 1);
+        const std::string one = error_of(path, {});
         EXPECT_NE(one.find(":8194:"), std::string::npos) << one;
         EXPECT_NE(one.find("more than 4096 streams"), std::string::npos) << one;
         // Small blocks: every piece holds a few streams; one block of 4 MiB: the pieces stop
         // at their stream limit and the merge reads on.
         for (const std::size_t chunk_bytes : {kTestChunkBytes, std::size_t{4} << 20}) {
-            for (const unsigned threads : kThreadCounts) {
-                EXPECT_EQ(error_of(path, threads, chunk_bytes), one)
-                    << threads << " threads, blocks of " << chunk_bytes << " bytes";
+            for (const Reading how : kReadings) {
+                EXPECT_EQ(error_of(path, how, chunk_bytes), one)
+                    << how << ", blocks of " << chunk_bytes << " bytes";
             }
         }
     }

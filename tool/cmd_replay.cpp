@@ -138,6 +138,7 @@ int replay_command(const ReplayArgs& args) {
     read_options.plain_unit = args.unit;
     read_options.process = args.process;
     read_options.frame_times_only = true;  // the replay makes its own loop columns
+    read_options.map_large_files = true;
     const Capture capture = read_capture(args.input, read_options);
     for (const std::string& w : capture.warnings)
         fmt::print(stderr, "loopscope: warning: {}\n", w);

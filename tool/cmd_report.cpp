@@ -48,6 +48,7 @@ void list_streams(const ReportArgs& args) {
         ReadOptions read;
         read.plain_unit = args.plain_unit;
         read.threads = args.threads;
+        read.map_large_files = true;
         const std::string format = detect_format(input);
         const auto streams = list_capture_streams(input, read);
         text += fmt::format("{} ({}): {} stream{}, most frames first\n", input, format,
@@ -103,6 +104,7 @@ int run_report(const ReportArgs& args) {
     read.process = args.process;
     read.plain_unit = args.plain_unit;
     read.threads = args.threads;
+    read.map_large_files = true;  // this program's SIGBUS handler explains a file cut short
     // A report over a whole trace that lists no frame's loop columns needs only the loop
     // figures: computed while reading, they take constant memory instead of 112 bytes a frame.
     read.loop_figures_only =

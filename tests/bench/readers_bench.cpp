@@ -85,6 +85,7 @@ unsigned bench_threads() {
 ReadOptions bench_read_options() {
     ReadOptions read;
     read.threads = bench_threads();
+    read.map_large_files = true;  // as `loopscope report` reads
     return read;
 }
 
