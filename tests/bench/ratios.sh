@@ -9,6 +9,9 @@
 #
 # LOOPSCOPE_BENCH_THREADS=N sets the reader's threads (default: one per hardware thread), e.g.
 # 1 for the one-thread reading a large file had before it was read in pieces.
+# LOOPSCOPE_BENCH_REPETITIONS=N (default 5) runs each benchmark N times and takes the median:
+# on a virtual machine whose cores run at half speed for a few hundred milliseconds after they
+# idle, one run of each differs from the next by a third.
 set -eu
 build=${1:-build/test}
 bench="$build/tests/loopscope_bench"
@@ -18,10 +21,14 @@ if [ ! -x "$bench" ]; then
 fi
 echo "reader threads: ${LOOPSCOPE_BENCH_THREADS:-default (one per hardware thread)}"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-out=$("$bench" --benchmark_filter='^BM_(WcL|ReadAndAnalyse|ReportProcess)/' 2>/dev/null)
-echo "$out" | grep '^BM_'
+reps=${LOOPSCOPE_BENCH_REPETITIONS:-5}
+echo "repetitions: $reps (medians)"
+out=$("$bench" --benchmark_filter='^BM_(WcL|ReadAndAnalyse|ReportProcess)/' \
+    --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true 2>/dev/null)
+echo "$out" | grep -E '^BM_.*_(median|min|max|stddev|mean) '
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-# Each row's wall time in ms ("BM_x/iterations:5/real_time   27.1 ms   ..."), then the ratios.
+# Each median's wall time in ms ("BM_x/iterations:5/real_time_median   27.1 ms   ..."), then
+# the ratios.
 echo "$out" | awk '
     function ms(value, unit) {
         if (unit == "ns") return value / 1e6
@@ -29,7 +36,7 @@ echo "$out" | awk '
         if (unit == "s") return value * 1e3
         return value
     }
-    /^BM_/ { split($1, name, "/"); t[name[1]] = ms($2, $3) }
+    /^BM_.*_median / { split($1, name, "/"); t[name[1]] = ms($2, $3) }
     END {
         if (!("BM_WcL" in t) || t["BM_WcL"] <= 0) { print "ratios.sh: no BM_WcL row" > "/dev/stderr"; exit 2 }
         printf "read + analyse in process: %.1f x wc -l (goal <= 3)\n", t["BM_ReadAndAnalyse"] / t["BM_WcL"]
