@@ -43,8 +43,9 @@ struct MappedRange {
 bool prepare_file_mapping();
 
 // Maps `bytes` bytes of `file` from `offset` (any offset: the mapping starts at the page before).
-// `path` names the file in the message above and must outlive the
-// mapping. An empty range when the OS refuses; the caller then reads instead.
+// `path` names the file in the message above and must outlive the mapping. An empty range when
+// the OS refuses, or when more ranges are mapped at once than the handler keeps (16); the caller
+// then reads instead.
 MappedRange map_file_range(std::FILE* file, std::uint64_t offset, std::size_t bytes,
                            const char* path);
 // Ends a mapping (nothing for an empty range) and empties `range`.
