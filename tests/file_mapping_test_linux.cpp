@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,17 @@ std::string numbered_lines(int lines) {
     for (int i = 0; i < lines; ++i)
         text += "line " + std::to_string(i) + ",16.666666666666666,0.5\n";
     return text;
+}
+
+// A reader of `path` past its first line, "header", its blocks mapped or copied.
+std::unique_ptr<LineReader> reader_after_header(const std::string& path, bool mapped) {
+    auto reader = std::make_unique<LineReader>(path);
+    if (mapped)
+        reader->map_blocks();
+    std::string_view line;
+    EXPECT_TRUE(reader->next(line));
+    EXPECT_EQ(line, "header");
+    return reader;
 }
 
 // Reads a byte through a volatile pointer, so that the access is not optimised away.
@@ -109,8 +121,8 @@ TEST(FileMapping, MappedBlocksAreTheBlocksThatAreRead) {
     // comes whole, and a last line without a break in the last block.
     const std::string dir = test::make_temp_dir("loopscope-mapping");
     const std::string path = dir + "/lines.csv";
-    std::string text = "header\r\n" + numbered_lines(3000) + std::string(20000, 'y') + "\n" +
-                       numbered_lines(500) + "last line without a break";
+    const std::string text = "header\r\n" + numbered_lines(3000) + std::string(20000, 'y') + "\n" +
+                             numbered_lines(500) + "last line without a break";
     test::write_text(path, text);
     for (const std::size_t bytes :
          {std::size_t{100}, std::size_t{4096}, std::size_t{65536}, std::size_t{1} << 20}) {
@@ -118,13 +130,9 @@ TEST(FileMapping, MappedBlocksAreTheBlocksThatAreRead) {
         std::string blocks[2];
         std::size_t count[2] = {0, 0};
         for (const bool mapped : {false, true}) {
-            LineReader reader(path);
-            if (mapped)
-                reader.map_blocks();
-            std::string_view line, block;
-            ASSERT_TRUE(reader.next(line));
-            EXPECT_EQ(line, "header");
-            while (reader.next_block(bytes, block)) {
+            const auto reader = reader_after_header(path, mapped);
+            std::string_view block;
+            while (reader->next_block(bytes, block)) {
                 ASSERT_FALSE(block.empty());
                 const bool last = block.back() != '\n';
                 if (last) {  // only the file's last block (compared by size: a block is long)
@@ -187,13 +195,10 @@ TEST(FileMapping, ALineTooLongIsTheSameErrorMapped) {
     test::write_text(path, "header\n" + numbered_lines(10) + std::string(17u << 20, 'x') + "\n");
     std::string errors[2];
     for (const bool mapped : {false, true}) {
-        LineReader reader(path);
-        if (mapped)
-            reader.map_blocks();
-        std::string_view line, block;
-        ASSERT_TRUE(reader.next(line));
+        const auto reader = reader_after_header(path, mapped);
+        std::string_view block;
         try {
-            while (reader.next_block(1 << 20, block)) {
+            while (reader->next_block(1 << 20, block)) {
             }
         } catch (const InputError& e) {
             errors[mapped] = e.what();
