@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -69,6 +70,7 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
     bool have_header = false;
     std::size_t metadata_bytes = 0;
     bool loop_key_after_rows = false;
+    std::int64_t dt_line_after_rows = 0;  // a dt_ns key after the rows (no writer puts one there)
     // A `# key: value` line: before the header (the preamble) or after the rows (what the
     // recorder found while recording, such as a clock that went back).
     const auto take_metadata = [&](std::string_view text) {
@@ -84,6 +86,8 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
                                          kMaxMetadataBytes / 1024));
         }
         const std::string key(trim(kv.substr(0, colon)));
+        if (key == "dt_ns" && !c.frame_ns.empty())
+            dt_line_after_rows = place.line;
         loop_key_after_rows =
             loop_key_after_rows || (!c.frame_ns.empty() && is_loop_metadata_key(key));
         const std::string_view value = trim(kv.substr(colon + 1));
@@ -140,7 +144,50 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
     if (loop == TraceLoopColumns::figures)
         figures.emplace(loop_config_from_metadata(c));
 
+    // The loop figures add the loop columns up over the frames (the time simulated, the steps,
+    // the step costs, the time besides the steps and the wait), and a sum that passes the int64
+    // range is undefined: a column whose running total passes it (2^63 ns is 292 years) is
+    // refused at the row where it does, as the analysis refuses a frame-time column.
+    std::int64_t dt_ns = 0;  // from the preamble, for the time simulated (steps × dt_ns)
+    if (const auto dt = c.metadata.find("dt_ns"); dt != c.metadata.end())
+        std::from_chars(dt->second.data(), dt->second.data() + dt->second.size(), dt_ns);
+    struct Totals {
+        std::int64_t raw = 0, clamped = 0, clamp_lost = 0, consumed = 0, steps = 0, cap_dropped = 0,
+                     step_cost = 0, render = 0, wait = 0, spent = 0, sim = 0;
+    } totals;
     std::vector<Field> fields;
+    const auto add_up = [&](std::int64_t& total, std::int64_t value, std::size_t column,
+                            std::string_view what) {
+        if (__builtin_add_overflow(total, value, &total)) {
+            throw_at(place, fields[column].column,
+                     fmt::format("{} add up past the int64 range by this row (2^63 ns, 292 "
+                                 "years): expected a trace whose loop columns add up to less",
+                                 what));
+        }
+    };
+    const auto add_up_row = [&](const FrameRecord& r) {
+        add_up(totals.raw, r.raw_ns, 2, "the frames' raw_ns");
+        add_up(totals.clamped, r.clamped_ns, 3, "the frames' clamped_ns");
+        add_up(totals.clamp_lost, r.clamp_lost_ns, 4, "the frames' clamp_lost_ns");
+        add_up(totals.consumed, r.consumed_ns, 5, "the frames' consumed_ns");
+        add_up(totals.steps, r.steps, 7, "the frames' steps");
+        std::int64_t sim_ns = 0;
+        if (__builtin_mul_overflow(r.steps, dt_ns, &sim_ns))
+            sim_ns = INT64_MAX;  // a product past the range is a total past it
+        if (sim_ns == INT64_MAX || __builtin_add_overflow(totals.sim, sim_ns, &totals.sim)) {
+            throw_at(place, fields[7].column,
+                     fmt::format("the frames' steps times dt_ns {} (the time simulated) add up "
+                                 "past the int64 range by this row (2^63 ns, 292 years): "
+                                 "expected a trace whose loop columns add up to less",
+                                 dt_ns));
+        }
+        add_up(totals.cap_dropped, r.cap_dropped_ns, 8, "the frames' cap_dropped_ns");
+        add_up(totals.step_cost, r.step_cost_ns, 11, "the frames' step_cost_ns");
+        add_up(totals.render, r.render_ns, 12, "the frames' render_ns");
+        add_up(totals.wait, r.wait_ns, 13, "the frames' wait_ns");
+        add_up(totals.spent, r.step_cost_ns, 11, "the frames' step_cost_ns and wait_ns");
+        add_up(totals.spent, r.wait_ns, 13, "the frames' step_cost_ns and wait_ns");
+    };
     const auto parse_row = [&](std::string_view text) {
         split_fields(text, place, fields);
         if (fields.size() != found.size()) {
@@ -175,6 +222,7 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
         r.step_cost_ns = duration(11);
         r.render_ns = duration(12);
         r.wait_ns = duration(13);
+        add_up_row(r);
         return r;
     };
     while (reader.next(line)) {
@@ -225,6 +273,26 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
     }
     if (c.frame_ns.empty()) {
         throw InputError(path, header_line, 0, "header only: expected frame rows after the header");
+    }
+    if (dt_line_after_rows > 0 && loop == TraceLoopColumns::records) {
+        // The figures take the last dt_ns: the time simulated is checked again with it.
+        std::int64_t last_dt_ns = 0;
+        const std::string& text = c.metadata["dt_ns"];
+        std::from_chars(text.data(), text.data() + text.size(), last_dt_ns);
+        std::int64_t sim_total = 0;
+        for (const FrameRecord& r : c.loop) {
+            std::int64_t sim_ns = 0;
+            if (__builtin_mul_overflow(r.steps, last_dt_ns, &sim_ns))
+                sim_ns = INT64_MAX;
+            if (sim_ns == INT64_MAX || __builtin_add_overflow(sim_total, sim_ns, &sim_total)) {
+                throw InputError(
+                    path, dt_line_after_rows, 1,
+                    fmt::format("metadata 'dt_ns: {}' after the rows: the frames' steps times it "
+                                "(the time simulated) add up past the int64 range (2^63 ns, 292 "
+                                "years): expected a trace whose loop columns add up to less",
+                                last_dt_ns));
+            }
+        }
     }
     if (figures) {
         // A loop key after the rows (no writer puts one there) changes the configuration the

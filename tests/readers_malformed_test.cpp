@@ -135,6 +135,59 @@ TEST_F(ReadersMalformed, PresentMonQpcTimesOutOfOrderPastTheInt64RangeAreRefused
     EXPECT_EQ(read_capture(in_order).frames(), 3u);
 }
 
+// A trace's loop columns are added up over the frames by the loop figures: a fixed-step frame of
+// 5555555555555555551 steps of 16666667 ns simulates past the int64 range, which overflowed the
+// figures' product (core/loop_figures.cpp, found by the report fuzz target). The reader refuses
+// it at the row's steps cell, whether the records are kept or only the figures; and a column
+// whose total passes the range (two waits of 5·10^18 ns) at the row where it does.
+TEST_F(ReadersMalformed, TraceLoopColumnsAddingUpPastTheInt64RangeAreRefusedAtTheirCell) {
+    const std::string top = std::string(kTraceMagic) +
+                            "\n# clock: virtual\n# policy: fixed-interp\n# dt_ns: 16666667\n" +
+                            kTraceColumns + "\n";
+    const auto row = [](const std::string& frame, const std::string& steps,
+                        const std::string& wait) {
+        return frame + ",0,16666667,16666667,0,16666667,16666667," + steps + ",0,0,0.5,0,0," +
+               wait + "\n";
+    };
+    const std::string first = row("0", "1", "0");
+    const std::string huge = row("1", "5555555555555555551", "0");
+    const auto steps_column = static_cast<std::int64_t>(huge.find("5555")) + 1;
+    const std::string steps_path = write(top + first + huge);
+    expect_error(steps_path, 7, steps_column,
+                 "the frames' steps times dt_ns 16666667 (the time simulated) add up past the "
+                 "int64 range by this row");
+    ReadOptions figures_only;
+    figures_only.loop_figures_only = true;
+    try {
+        read_capture(steps_path, figures_only);
+        ADD_FAILURE() << "no error with the figures only";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.line(), 7) << e.what();
+        EXPECT_EQ(e.column(), steps_column) << e.what();
+    }
+    const std::string wait = row("1", "1", "5000000000000000000");
+    const std::string wait_path = write(top + wait + wait);
+    expect_error(wait_path, 7, static_cast<std::int64_t>(wait.rfind(',')) + 2,
+                 "the frames' wait_ns add up past the int64 range by this row");
+    // A dt_ns after the rows (no writer puts one there) is the one the figures take: the time
+    // simulated is checked again with it, at its line.
+    const std::string one_ns = std::string(kTraceMagic) +
+                               "\n# clock: virtual\n# policy: fixed-interp\n# dt_ns: 1\n" +
+                               kTraceColumns + "\n";
+    const std::string late_dt = write(one_ns + first + huge + "# dt_ns: 16666667\n");
+    expect_error(late_dt, 8, 1, "metadata 'dt_ns: 16666667' after the rows: the frames' steps");
+    try {
+        read_capture(late_dt, figures_only);
+        ADD_FAILURE() << "no error with the figures only";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.line(), 8) << e.what();
+    }
+    // The same traces with sane values are read.
+    const Capture sane = read_capture(write(top + first + row("1", "555", "5000000000")));
+    EXPECT_EQ(sane.frames(), 2u);
+    EXPECT_EQ(sane.loop.at(1).steps, 555);
+}
+
 TEST_F(ReadersMalformed, MissingFile) {
     expect_error(dir_ + "/no-such-file.csv", 0, 0, "cannot open: No such file or directory");
 }
