@@ -89,13 +89,18 @@ std::string axes_svg(const Axes& a, std::string_view x_label, std::string_view y
     }
     // x ticks on round values of x itself (a capture may begin at 2.37 s). Counted by index,
     // not by adding the step to v: far from 0 a tiny step (a span of 1 us at 100000 s) is below
-    // v's precision, and v += step would never reach the end.
+    // v's precision, and v += step would never reach the end. The count is an integer: past 2^53
+    // (a span of 1 us at 8·10^9 s) the index k itself no longer grows by one, and the ticks that
+    // double cannot tell apart are drawn once.
     const std::vector<double> xt = ticks(a.x1 - a.x0, 8);
     const double step = xt.size() > 1 ? xt[1] : a.x1 - a.x0;
     if (step > 0 && std::isfinite(a.x0 / step) && std::isfinite(a.x1 / step)) {
         const double first = std::ceil(a.x0 / step);
         const double last = std::floor(a.x1 / step + 1e-6);
-        for (double k = first; k <= last && k - first < 20; k += 1) {
+        for (int i = 0; i < 20; ++i) {
+            const double k = first + i;
+            if (k > last || (i > 0 && !(k > first + (i - 1))))
+                break;
             const double v = k * step;
             s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"xt\">{:g}</text>\n", a.px(v),
                              kHeight - kBottom + 14, v);

@@ -166,6 +166,15 @@ TEST(Reliability, HtmlOfACaptureWhoseStartsDoNotAdvanceEnds) {
         "timeout 60", "report --format html -o '" + dir + "/one.html' '" + dir + "/one.csv'");
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_LT(fs::file_size(dir + "/one.html"), 1'000'000u);
+    // Starts that go back, from 8008000000 s: the axis spans 1 us at 8·10^9 s, where the ticks'
+    // index (8·10^16) is past 2^53 and adding one to it no longer changes it.
+    write_text(dir + "/far.csv",
+               "Application,ProcessID,SwapChainAddress,TimeInSeconds,MsBetweenPresents\n"
+               "game.exe,1,0x1,8008000000,16.6\ngame.exe,1,0x1,8000000002,16.6\n");
+    const RunResult far = run_loopscope_env(
+        "timeout 60", "report --format html -o '" + dir + "/far.html' '" + dir + "/far.csv'");
+    EXPECT_EQ(far.exit_code, 0) << far.err;
+    EXPECT_LT(fs::file_size(dir + "/far.html"), 1'000'000u);
     fs::remove_all(dir);
 }
 
