@@ -148,7 +148,9 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
     // the step costs, the time besides the steps and the wait), and a sum that passes the int64
     // range is undefined: a column whose running total passes it (2^63 ns is 292 years) is
     // refused at the row where it does, as the analysis refuses a frame-time column.
-    std::int64_t dt_ns = 0;  // from the preamble, for the time simulated (steps × dt_ns)
+    // The dt_ns of the preamble, for the time simulated (steps × dt_ns); without one the figures
+    // of the recorded columns step with the default dt (TraceLoopFigures).
+    std::int64_t dt_ns = LoopConfig{}.dt_ns;
     if (const auto dt = c.metadata.find("dt_ns"); dt != c.metadata.end())
         std::from_chars(dt->second.data(), dt->second.data() + dt->second.size(), dt_ns);
     struct Totals {

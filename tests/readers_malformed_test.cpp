@@ -169,6 +169,13 @@ TEST_F(ReadersMalformed, TraceLoopColumnsAddingUpPastTheInt64RangeAreRefusedAtTh
     const std::string wait_path = write(top + wait + wait);
     expect_error(wait_path, 7, static_cast<std::int64_t>(wait.rfind(',')) + 2,
                  "the frames' wait_ns add up past the int64 range by this row");
+    // Without a dt_ns (a garbled key) the figures of the recorded columns step with the
+    // default dt, and the same frame passes the range with it.
+    const std::string no_dt = std::string(kTraceMagic) +
+                              "\n# clock: virtual\n# policy: fixed-interp\n# dt_\ts: 16666667\n" +
+                              kTraceColumns + "\n";
+    expect_error(write(no_dt + first + huge), 7, steps_column,
+                 "the frames' steps times dt_ns 16666667 (the time simulated)");
     // A dt_ns after the rows (no writer puts one there) is the one the figures take: the time
     // simulated is checked again with it, at its line.
     const std::string one_ns = std::string(kTraceMagic) +
