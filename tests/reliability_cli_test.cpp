@@ -156,25 +156,29 @@ TEST(Reliability, DiagnoseRefusesAnEmptyOutputFolder) {
 }
 
 TEST(Reliability, HtmlOfACaptureWhoseStartsDoNotAdvanceEnds) {
-    // One 0 ms frame at 100000 s: the time axis spans nothing, far from 0, where adding a tick
-    // step to the tick value no longer changes it. `timeout` turns a hang into a failure.
+    // `timeout` turns a hang into a failure.
+    const std::string header =
+        "Application,ProcessID,SwapChainAddress,TimeInSeconds,MsBetweenPresents\n";
+    const struct {
+        std::string name, rows;
+    } cases[] = {
+        // One 0 ms frame at 100000 s: the time axis spans nothing, far from 0, where adding a
+        // tick step to the tick value no longer changes it.
+        {"one", "game.exe,1,0x1,100000,0\n"},
+        // Starts that go back, from 8008000000 s: the axis spans 1 us at 8·10^9 s, where the
+        // ticks' index (8·10^16) is past 2^53 and adding one to it no longer changes it.
+        {"far", "game.exe,1,0x1,8008000000,16.6\ngame.exe,1,0x1,8000000002,16.6\n"},
+    };
     const std::string dir = make_temp_dir("loopscope-rel");
-    write_text(dir + "/one.csv",
-               "Application,ProcessID,SwapChainAddress,TimeInSeconds,MsBetweenPresents\n"
-               "game.exe,1,0x1,100000,0\n");
-    const RunResult r = run_loopscope_env(
-        "timeout 60", "report --format html -o '" + dir + "/one.html' '" + dir + "/one.csv'");
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_LT(fs::file_size(dir + "/one.html"), 1'000'000u);
-    // Starts that go back, from 8008000000 s: the axis spans 1 us at 8·10^9 s, where the ticks'
-    // index (8·10^16) is past 2^53 and adding one to it no longer changes it.
-    write_text(dir + "/far.csv",
-               "Application,ProcessID,SwapChainAddress,TimeInSeconds,MsBetweenPresents\n"
-               "game.exe,1,0x1,8008000000,16.6\ngame.exe,1,0x1,8000000002,16.6\n");
-    const RunResult far = run_loopscope_env(
-        "timeout 60", "report --format html -o '" + dir + "/far.html' '" + dir + "/far.csv'");
-    EXPECT_EQ(far.exit_code, 0) << far.err;
-    EXPECT_LT(fs::file_size(dir + "/far.html"), 1'000'000u);
+    for (const auto& c : cases) {
+        const std::string csv = dir + "/" + c.name + ".csv";
+        const std::string html = dir + "/" + c.name + ".html";
+        write_text(csv, header + c.rows);
+        const RunResult r =
+            run_loopscope_env("timeout 60", "report --format html -o '" + html + "' '" + csv + "'");
+        EXPECT_EQ(r.exit_code, 0) << c.name << ": " << r.err;
+        EXPECT_LT(fs::file_size(html), 1'000'000u) << c.name;
+    }
     fs::remove_all(dir);
 }
 
