@@ -23,8 +23,13 @@ constexpr double ns_to_ms(double ns) {
     return ns / 1e6;
 }
 
-// std::llround for |x| < 9.2e18 (rounding half away from zero), without the library call that
-// costs 2-3 % of reading a large capture. Exact: trunc(x) and x share their exponent (or x is
+// 2^63 ns (292 years), where the int64 range ends: a time read as a double converts to integer
+// nanoseconds when its magnitude is below this (2^63 is exact in a double; the largest double
+// below it is 2^63 - 1024, which fits).
+inline constexpr double kInt64RangeNs = 9223372036854775808.0;
+
+// std::llround for |x| < kInt64RangeNs (rounding half away from zero), without the library call
+// that costs 2-3 % of reading a large capture. Exact: trunc(x) and x share their exponent (or x is
 // below 1, or already whole above 2^52), so x − trunc(x) is formed without rounding.
 constexpr std::int64_t round_to_int64(double x) {
     const auto whole = static_cast<std::int64_t>(x);  // towards zero

@@ -556,8 +556,8 @@ std::string quote_for_message(std::string_view text, std::size_t max_chars) {
 std::int64_t scaled_to_ns(double value, double ns_per_unit, const Field& field,
                           const LinePlace& place) {
     const double ns = value * ns_per_unit;
-    // 9.2e18 ns is the int64 range; beyond it the rounding is undefined.
-    if (!(std::fabs(ns) < 9.0e18)) {
+    // Past the int64 range the rounding is undefined.
+    if (!(std::fabs(ns) < kInt64RangeNs)) {
         throw_at(place, field.column,
                  fmt::format("time {} is out of range: expected less than 292 years",
                              quote_for_message(field.text)));

@@ -217,9 +217,10 @@ FileStreams read_capframex_json_streams(const std::string& path) {
         c.source.swap_chain = fmt::format("run {}", i + 1);
         const auto to_ns = [&](double v, double scale, const char* name, std::size_t k) {
             const double ns = v * scale;
-            if (!(ns >= 0) || ns > 9.0e18) {
-                throw InputError(
-                    path, fmt::format("{}.{}[{}] is {}: expected a time >= 0", where, name, k, v));
+            if (!(ns >= 0) || !(ns < kInt64RangeNs)) {
+                throw InputError(path, fmt::format("{}.{}[{}] is {}: expected a time >= 0 and "
+                                                   "less than 292 years",
+                                                   where, name, k, v));
             }
             return round_to_int64(ns);  // the same rounding on every platform's libm
         };

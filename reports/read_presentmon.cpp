@@ -884,7 +884,7 @@ void convert_qpc_starts(ParsedRows& rows, const Layout& l, const std::string& pa
     for (auto& s : rows.streams) {
         for (auto& v : s.capture.start_ns) {
             const double ns = static_cast<double>(v - rows.min_qpc) * 1e6 / ticks_per_ms;
-            if (!(ns < 9.0e18))
+            if (!(ns < kInt64RangeNs))
                 throw_qpc_past_range(l, path, header, v - rows.min_qpc, derived, ticks_per_ms);
             v = std::llround(ns);
         }

@@ -38,7 +38,7 @@ TEST(FrameStats, ProductsAreComparedExactlyPastTheInt64Range) {
 }
 
 // round_to_int64 rounds half away from zero, as C's llround is specified to, over the range the
-// readers accept (|x| < 9e18): ties, the largest double below a half, whole values past 2^52,
+// readers accept (|x| < 2^63): ties, the largest double below a half, whole values past 2^52,
 // and a sweep of ms-scaled cells, against a reference built on floor. (MinGW-w64's llround is
 // not that rounding: it gives 1 for the largest double below 0.5, so a platform's llround is
 // compared only where it is known to be exact.)
@@ -65,6 +65,9 @@ TEST(Units, RoundToInt64RoundsHalfAwayFromZero) {
     EXPECT_EQ(round_to_int64(9007199254740993.0), 9007199254740992);  // the double nearest
     EXPECT_EQ(round_to_int64(8.99e18), 8'990'000'000'000'000'000);
     EXPECT_EQ(round_to_int64(-8.99e18), -8'990'000'000'000'000'000);
+    // The largest double below kInt64RangeNs (2^63 - 1024).
+    EXPECT_EQ(round_to_int64(std::nextafter(kInt64RangeNs, 0.0)), 9'223'372'036'854'774'784);
+    EXPECT_EQ(round_to_int64(-std::nextafter(kInt64RangeNs, 0.0)), -9'223'372'036'854'774'784);
     EXPECT_EQ(round_to_int64(1e6 * 16.6173), 16'617'300);
     std::uint64_t bits = 0x9E3779B97F4A7C15ull;
     for (int i = 0; i < 200'000; ++i) {

@@ -254,6 +254,27 @@ TEST_F(ReadersMalformed, Infinity) {
     expect_error(write("16.6\n1e300\n"), 2, 1, "out of range");
 }
 
+// A time cell is taken up to the int64 range of nanoseconds (2^63 ns, 292 years) and refused
+// from there with a message that names that limit: 9.2·10^18 ns (291.5 years) reads, 9.3·10^18
+// does not. Below 2^63 the largest double, 2^63 - 1024, still converts.
+TEST_F(ReadersMalformed, TimeCellsAreTakenUpToTheInt64RangeAndRefusedPastIt) {
+    const Capture read = read_capture(write("16.6\n9200000000000\n"));
+    ASSERT_EQ(read.frame_ns.size(), 2u);
+    EXPECT_EQ(read.frame_ns[1], 9'200'000'000'000'000'000);
+    expect_error(write("16.6\n9300000000000\n"), 2, 1,
+                 "time '9300000000000' is out of range: expected less than 292 years");
+    expect_error(write(std::string(kPm1Header) + "game.exe,42,0x1,DXGI,0,0.5,16.6,16.7\n" +
+                       "game.exe,42,0x1,DXGI,0,9300000000,16.6,16.7\n"),
+                 3, 24, "expected less than 292 years");
+    const Capture json = read_capture(
+        write("{\"Runs\": [{\"CaptureData\": {\"MsBetweenPresents\": [16.6, 9200000000000]}}]}"));
+    ASSERT_EQ(json.frame_ns.size(), 2u);
+    EXPECT_EQ(json.frame_ns[1], 9'200'000'000'000'000'000);
+    expect_error(
+        write("{\"Runs\": [{\"CaptureData\": {\"MsBetweenPresents\": [16.6, 9300000000000]}}]}"), 0,
+        0, "MsBetweenPresents[1] is 9300000000000: expected a time >= 0 and less than 292 years");
+}
+
 TEST_F(ReadersMalformed, NegativeTimes) {
     expect_error(write(std::string(kPm1Header) + "game.exe,42,0x1,DXGI,0,0.5,-16.6,16.7\n"), 2, 28,
                  "expected a time >= 0 in column 'msBetweenPresents', found '-16.6'");
