@@ -30,6 +30,7 @@ inline constexpr std::size_t kMaxMetadataBytes = 64 * 1024;
 struct FileStreams {
     std::vector<Capture> streams;  // their own metadata only (none, for these formats)
     std::map<std::string, std::string> metadata;
+    std::string format;  // as detect_format() names it, where the reading detected it
 };
 
 // What the trace reader makes of the loop columns (ReadOptions::frame_times_only and

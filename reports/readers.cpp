@@ -172,21 +172,29 @@ ParallelRead parallel_read_of(const ReadOptions& options) {
 
 namespace {
 
-detail::FileStreams read_streams_of_file(const std::string& path, const ReadOptions& options) {
-    const std::string format = detail::detect_format_of(path);
+detail::FileStreams read_streams_of_format(const std::string& path, const std::string& format,
+                                           const ReadOptions& options) {
     if (format == "loopscope-trace")
         return {detail::read_trace_streams(
                     path, options.frame_times_only    ? detail::TraceLoopColumns::none
                           : options.loop_figures_only ? detail::TraceLoopColumns::figures
                                                       : detail::TraceLoopColumns::records),
-                {}};
+                {},
+                format};
     if (format == "plain")
-        return {detail::read_plain_streams(path, options.plain_unit), {}};
+        return {detail::read_plain_streams(path, options.plain_unit), {}, format};
     if (format == "mangohud")
-        return {detail::read_mangohud_streams(path), {}};
+        return {detail::read_mangohud_streams(path), {}, format};
     if (format == "capframex-json")
         return detail::read_capframex_json_streams(path);
     return detail::read_presentmon_streams(path, detail::parallel_read_of(options));
+}
+
+detail::FileStreams read_streams_of_file(const std::string& path, const ReadOptions& options) {
+    std::string format = detail::detect_format_of(path);
+    detail::FileStreams file = read_streams_of_format(path, format, options);
+    file.format = std::move(format);
+    return file;
 }
 
 // Standard input ("-") and pipes are copied once (the readers open a file more than once); the
@@ -326,15 +334,20 @@ Capture read_capture(const std::string& path, const ReadOptions& options) {
                                        options.process, held));
 }
 
+CaptureListing list_capture(const std::string& path, const ReadOptions& options) {
+    detail::FileStreams file = read_streams(path, options);
+    sort_by_frames(file.streams);
+    CaptureListing out;
+    out.format = std::move(file.format);
+    out.streams.reserve(file.streams.size());
+    for (const auto& c : file.streams)
+        out.streams.push_back(info_of(c));
+    return out;
+}
+
 std::vector<CaptureStreamInfo> list_capture_streams(const std::string& path,
                                                     const ReadOptions& options) {
-    std::vector<Capture> streams = read_streams(path, options).streams;
-    sort_by_frames(streams);
-    std::vector<CaptureStreamInfo> out;
-    out.reserve(streams.size());
-    for (const auto& c : streams)
-        out.push_back(info_of(c));
-    return out;
+    return list_capture(path, options).streams;
 }
 
 }  // namespace loopscope

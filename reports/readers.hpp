@@ -73,4 +73,12 @@ Capture read_capture(const std::string& path, const ReadOptions& options = {});
 std::vector<CaptureStreamInfo> list_capture_streams(const std::string& path,
                                                     const ReadOptions& options = {});
 
+// The format (as detect_format() names it) and every stream, most frames first, from one
+// reading: standard input ("-") and pipes, which can be read only once, are listed too.
+struct CaptureListing {
+    std::string format;
+    std::vector<CaptureStreamInfo> streams;
+};
+CaptureListing list_capture(const std::string& path, const ReadOptions& options = {});
+
 }  // namespace loopscope

@@ -114,6 +114,15 @@ TEST(Reliability, StandardInputAndPipesAreReadOnce) {
         got["source"]["file"] = expected["source"]["file"];
         EXPECT_EQ(got, expected) << input;
     }
+    // `report --list` from a pipe: the file's listing, format included, under the name given.
+    const RunResult listed = run_loopscope("report --list '" + capture + "'");
+    ASSERT_EQ(listed.exit_code, 0) << listed.err;
+    ASSERT_EQ(listed.out.rfind(capture + " (presentmon-1): ", 0), 0u) << listed.out;
+    ASSERT_EQ(shell("cat '" + capture + "' | " + exe + " report --list - >'" + dir + "/out' 2>'" +
+                    dir + "/err'"),
+              0)
+        << read_text(dir + "/err");
+    EXPECT_EQ(read_text(dir + "/out"), "-" + listed.out.substr(capture.size()));
     // A bad line 3 through a pipe: blamed on line 3 of "-", nothing left in the temporary folder.
     EXPECT_EQ(shell("printf '16.6\\n16.7\\nabc\\n' | " + exe + " report - >/dev/null 2>'" + dir +
                     "/err'"),

@@ -49,9 +49,9 @@ void list_streams(const ReportArgs& args) {
         read.plain_unit = args.plain_unit;
         read.threads = args.threads;
         read.map_large_files = true;
-        const std::string format = detect_format(input);
-        const auto streams = list_capture_streams(input, read);
-        text += fmt::format("{} ({}): {} stream{}, most frames first\n", input, format,
+        const CaptureListing listing = list_capture(input, read);
+        const std::vector<CaptureStreamInfo>& streams = listing.streams;
+        text += fmt::format("{} ({}): {} stream{}, most frames first\n", input, listing.format,
                             streams.size(), streams.size() == 1 ? "" : "s");
         MarkdownTable t;
         t.add_column("process", MarkdownTable::Align::left);
