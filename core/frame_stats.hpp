@@ -226,7 +226,7 @@ CadenceFigures displayed_cadence(std::span<const std::int64_t> display_ns,
 // frames around them. Suspected when the runs cover at least kGenerationMinShare of the frames.
 // Thresholds from the shared captures (docs/reports.md): the two frame-generation recordings
 // without marks (test_case_8 with FrameType removed, test_case_9 in the 1.x layout) have 99.6 %
-// and 71.0 % of their frames in runs (longest 1133 and 436 dips), every other capture has no
+// and 72.06 % of their frames in runs (longest 1133 and 436 dips), every other capture has no
 // dip at all, so the thresholds sit far from both. Evenly paced generation does not alternate
 // and is not detected; nor is multi-frame generation (one long, several short), which leaves
 // single dips.
