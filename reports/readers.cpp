@@ -172,28 +172,23 @@ ParallelRead parallel_read_of(const ReadOptions& options) {
 
 namespace {
 
-detail::FileStreams read_streams_of_format(const std::string& path, const std::string& format,
-                                           const ReadOptions& options) {
-    if (format == "loopscope-trace")
-        return {detail::read_trace_streams(
-                    path, options.frame_times_only    ? detail::TraceLoopColumns::none
-                          : options.loop_figures_only ? detail::TraceLoopColumns::figures
-                                                      : detail::TraceLoopColumns::records),
-                {},
-                format};
-    if (format == "plain")
-        return {detail::read_plain_streams(path, options.plain_unit), {}, format};
-    if (format == "mangohud")
-        return {detail::read_mangohud_streams(path), {}, format};
-    if (format == "capframex-json")
-        return detail::read_capframex_json_streams(path);
-    return detail::read_presentmon_streams(path, detail::parallel_read_of(options));
-}
-
 detail::FileStreams read_streams_of_file(const std::string& path, const ReadOptions& options) {
-    std::string format = detail::detect_format_of(path);
-    detail::FileStreams file = read_streams_of_format(path, format, options);
-    file.format = std::move(format);
+    detail::FileStreams file;
+    const std::string format = detail::detect_format_of(path);
+    if (format == "loopscope-trace")
+        file.streams = detail::read_trace_streams(
+            path, options.frame_times_only    ? detail::TraceLoopColumns::none
+                  : options.loop_figures_only ? detail::TraceLoopColumns::figures
+                                              : detail::TraceLoopColumns::records);
+    else if (format == "plain")
+        file.streams = detail::read_plain_streams(path, options.plain_unit);
+    else if (format == "mangohud")
+        file.streams = detail::read_mangohud_streams(path);
+    else if (format == "capframex-json")
+        file = detail::read_capframex_json_streams(path);
+    else
+        file = detail::read_presentmon_streams(path, detail::parallel_read_of(options));
+    file.format = format;
     return file;
 }
 

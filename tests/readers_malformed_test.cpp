@@ -256,7 +256,7 @@ TEST_F(ReadersMalformed, Infinity) {
 
 // A time cell is taken up to the int64 range of nanoseconds (2^63 ns, 292 years) and refused
 // from there with a message that names that limit: 9.2·10^18 ns (291.5 years) reads, 9.3·10^18
-// does not. Below 2^63 the largest double, 2^63 - 1024, still converts.
+// does not (the conversion at the edge itself: Units.RoundToInt64RoundsHalfAwayFromZero).
 TEST_F(ReadersMalformed, TimeCellsAreTakenUpToTheInt64RangeAndRefusedPastIt) {
     const Capture read = read_capture(write("16.6\n9200000000000\n"));
     ASSERT_EQ(read.frame_ns.size(), 2u);
