@@ -421,8 +421,11 @@ std::int64_t parse_start(const Layout& l, const std::vector<Field>& fields, cons
                          StreamBuild& s, std::int64_t& min_qpc, bool in_piece) {
     const Field& f = fields[l.start];
     const std::string& name = l.columns[l.start];
-    if (is_missing(f.text))
-        throw_at(place, f.column, fmt::format("expected a time in column '{}', found NA", name));
+    if (is_missing(f.text)) {
+        throw_at(place, f.column,
+                 fmt::format("expected a time in column '{}', found {}", name,
+                             trim(f.text).empty() ? "an empty cell" : quote_for_message(f.text)));
+    }
     switch (l.start_unit) {
         case StartUnit::seconds:
             return parse_time_ns(f, place, name, 9);

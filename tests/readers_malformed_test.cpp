@@ -246,6 +246,16 @@ TEST_F(ReadersMalformed, NotANumber) {
     expect_error(write("16.6\nNaN\n"), 2, 1, "expected a finite number");
 }
 
+// A frame without a start time cannot be placed: the message says what the cell held.
+TEST_F(ReadersMalformed, AMissingStartTimeSaysWhetherTheCellWasEmptyOrNA) {
+    expect_error(write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DXGI,0,,16.6,16.7\n"),
+                 3, 24, "expected a time in column 'TimeInSeconds', found an empty cell");
+    expect_error(write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DXGI,0, ,16.6,16.7\n"),
+                 3, 24, "expected a time in column 'TimeInSeconds', found an empty cell");
+    expect_error(write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DXGI,0,NA,16.6,16.7\n"),
+                 3, 24, "expected a time in column 'TimeInSeconds', found 'NA'");
+}
+
 TEST_F(ReadersMalformed, Infinity) {
     expect_error(write(std::string(kPm1Header) + "game.exe,42,0x1,DXGI,0,inf,16.6,16.7\n"), 2, 24,
                  "expected a finite number in column 'TimeInSeconds', found 'inf'");
