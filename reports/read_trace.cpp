@@ -62,10 +62,18 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
     c.source.format = "loopscope-trace";
     c.source.file = path;
 
-    if (!reader.next(line) || trim(line) != kTraceMagic) {
+    // Blank lines before the magic line are skipped, as format detection skips them.
+    bool have_line = false;
+    while ((have_line = reader.next(line)) && trim(line).empty()) {
+    }
+    if (!have_line || trim(line) != kTraceMagic) {
+        const std::string_view found = have_line ? trim(line) : std::string_view();
         throw InputError(
-            path, 1, 1,
-            fmt::format("expected '{}' on the first line (a newer trace version?)", kTraceMagic));
+            path, have_line ? reader.line_number() : 1, 1,
+            fmt::format(
+                "expected '{}' as the first line that is not blank, found {}{}", kTraceMagic,
+                have_line ? quote_for_message(found) : "the end of the file",
+                found.substr(0, 17) == "# loopscope-trace" ? " (a newer trace version?)" : ""));
     }
     bool have_header = false;
     std::size_t metadata_bytes = 0;

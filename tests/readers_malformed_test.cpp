@@ -195,6 +195,24 @@ TEST_F(ReadersMalformed, TraceLoopColumnsAddingUpPastTheInt64RangeAreRefusedAtTh
     EXPECT_EQ(sane.loop.at(1).steps, 555);
 }
 
+// Format detection skips blank lines before a trace's magic line, and so does the trace reader:
+// before, such a file was detected as a trace and then refused at line 1. Another first line is
+// named, and only one that starts like the magic line suggests a newer version.
+TEST_F(ReadersMalformed, ATraceAfterBlankLinesIsReadAndAWrongMagicLineIsNamed) {
+    const std::string rows = std::string(kTraceColumns) + "\n" +
+                             "0,0,16666667,16666667,0,16666667,0,1,0,0,0.5,0,0,0\n" +
+                             "1,16666667,16666667,16666667,0,16666667,0,1,0,0,0.5,0,0,0\n";
+    const std::string trace = std::string(kTraceMagic) + "\n# clock: virtual\n" + rows;
+    const Capture plain = read_capture(write(trace));
+    const Capture after_blanks = read_capture(write("\n  \r\n" + trace));
+    EXPECT_EQ(after_blanks.source.format, "loopscope-trace");
+    EXPECT_EQ(after_blanks.frame_ns, plain.frame_ns);
+    EXPECT_EQ(after_blanks.metadata, plain.metadata);
+    expect_error(write("\n# loopscope-trace v2\n" + rows), 2, 1,
+                 "expected '# loopscope-trace v1' as the first line that is not blank, found "
+                 "'# loopscope-trace v2' (a newer trace version?)");
+}
+
 TEST_F(ReadersMalformed, MissingFile) {
     expect_error(dir_ + "/no-such-file.csv", 0, 0, "cannot open: No such file or directory");
 }
