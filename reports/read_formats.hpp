@@ -15,9 +15,10 @@
 namespace loopscope::detail {
 
 // Limits that keep a reader's memory proportional to the frames it keeps, whatever the rows say.
-// Every stream costs about 1 KB however few frames it has, so a file whose rows each name a new
-// process or swap chain would take 25× its size: real captures hold a few streams (PresentMon's
-// -captureall of a busy desktop, a few hundred), so more than kMaxStreams is refused.
+// Every stream costs about 1.2 KB however few frames it has, so a file whose rows each name a new
+// process or swap chain would take 17× its size (docs/reliability.md, "Limits"): real captures
+// hold a few streams (PresentMon's -captureall of a busy desktop, a few hundred), so more than
+// kMaxStreams is refused.
 inline constexpr std::size_t kMaxStreams = 4096;
 // The metadata lines (CapFrameX's `//Key=Value` lines, a trace's `# key: value`) hold a few lines
 // of system information in practice, so their total size is bounded.
