@@ -304,6 +304,36 @@ TEST(RecorderLive, RecordRejectsAnUnknownProtocolVersionWithOneLine) {
                          "a matching loopscope\n");
 }
 
+// A peer that accepts the connection and sends nothing (another program on that port) is one
+// line and exit 2 once the handshake's 5 s have passed; before, `record` waited for ever.
+TEST(RecorderLive, RecordGivesUpOnAPeerThatSendsNoHandshake) {
+    const int server = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(bind(server, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    ASSERT_EQ(listen(server, 1), 0);
+    socklen_t size = sizeof addr;
+    getsockname(server, reinterpret_cast<sockaddr*>(&addr), &size);
+    const int port = ntohs(addr.sin_port);
+    std::thread silent([server] {
+        const int c = accept(server, nullptr, nullptr);
+        char byte;
+        recv(c, &byte, 1, 0);  // says nothing, until the client hangs up
+        ::close(c);
+    });
+    // `timeout 60`: a client that still waits for ever fails the test instead of hanging it.
+    const auto r = test::run_loopscope_env(
+        "timeout 60", "record --connect 127.0.0.1:" + std::to_string(port) + " -o /dev/null");
+    silent.join();
+    ::close(server);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err, "loopscope: error: 127.0.0.1:" + std::to_string(port) +
+                         ": no live stream handshake within 5 s (0 bytes of it received): "
+                         "expected a game serving its frames (e.g. example_game_loop --serve "
+                         "PORT)\n");
+}
+
 TEST(RecorderLive, RecordRejectsABadAddressAndAnAbsentGame) {
     auto r = test::run_loopscope("record --connect nowhere -o /dev/null");
     EXPECT_EQ(r.exit_code, 2);

@@ -85,10 +85,21 @@ LiveClient::LiveClient(const std::string& host_port, int timeout_ms) : where_(ho
                          "it with a serve port, e.g. example_game_loop --serve PORT)");
     }
 
-    // The handshake: magic, version, row size, clock, preamble.
+    // The handshake: magic, version, row size, clock, preamble. All of it within timeout_ms: a
+    // peer that accepts and then sends nothing (another program on that port, one that waits
+    // for its client to speak first) is an error, not a wait without end.
+    const std::int64_t deadline_ns = now_ns() + std::int64_t{timeout_ms} * 1'000'000;
     const auto need = [&](std::size_t bytes) {
         while (buffer_.size() - used_ < bytes) {
-            if (!fill(timeout_ms))
+            const std::int64_t left_ns = deadline_ns - now_ns();
+            if (left_ns <= 0) {
+                throw InputError(
+                    where_, fmt::format("no live stream handshake within {:g} s ({} bytes of it "
+                                        "received): expected a game serving its frames (e.g. "
+                                        "example_game_loop --serve PORT)",
+                                        timeout_ms / 1000.0, buffer_.size()));
+            }
+            if (!fill(static_cast<int>((left_ns + 999'999) / 1'000'000)))
                 throw InputError(where_, "the game closed the connection during the handshake");
         }
     };
