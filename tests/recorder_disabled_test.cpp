@@ -133,5 +133,77 @@ TEST(RecorderDisabled, TheHeaderPreprocessesToAFewLinesInCpp17AndCpp20) {
     std::filesystem::remove_all(dir);
 }
 
+// One game source, compiled with recording on and with it off: every function of Recorder, every
+// option by designated initialiser in the order of the members, and the texts path() and
+// serve_error() return used as a game would. Before, the two headers drifted apart: with
+// recording off path() and serve_error() were missing and writer_poll_us came last.
+TEST(RecorderDisabled, TheSameGameCompilesWithRecordingOnAndOff) {
+    const std::string dir = test::make_temp_dir("recorder-on-off");
+    const std::string game = dir + "/game.cpp";
+    test::write_text(
+        game,
+        "#include \"loopscope/recorder.hpp\"\n"
+        "#include <cstdio>\n"
+        "#include <iostream>\n"
+        "#include <string>\n"
+        "int main() {\n"
+        "    loopscope::Recorder rec({.path = \"t.csv\",\n"
+        "                             .on_rows = [](const loopscope::FrameRecord*, std::size_t) "
+        "{},\n"
+        "                             .capacity = 64,\n"
+        "                             .flush_every = 8,\n"
+        "                             .background_writer = true,\n"
+        "                             .writer_poll_us = 500,\n"
+        "                             .clock_ns = nullptr,\n"
+        "                             .clock_name = \"game\",\n"
+        "                             .policy = \"fixed\",\n"
+        "                             .dt_ns = 1000,\n"
+        "                             .clamp_ns = 0,\n"
+        "                             .max_steps = 4,\n"
+        "                             .timescale = 1.0,\n"
+        "                             .machine = \"m\",\n"
+        "                             .write_start_time = false,\n"
+        "                             .metadata = {},\n"
+        "                             .serve_port = -1,\n"
+        "                             .serve_address = \"127.0.0.1\",\n"
+        "                             .serve_stall_ms = 2000});\n"
+        "    const std::int64_t t = rec.now_ns();\n"
+        "    rec.begin_frame(t);\n"
+        "    rec.begin_frame();\n"
+        "    rec.loop({.acc_before_ns = 2, .steps = 1, .acc_after_ns = 3, .alpha = 0.5});\n"
+        "    rec.end_steps(t);\n"
+        "    rec.end_steps();\n"
+        "    rec.end_render(t);\n"
+        "    rec.end_render();\n"
+        "    rec.add_times({.render_ns = 5});\n"
+        "    rec.flush();\n"
+        "    rec.wait_for_writer();\n"
+        "    const std::string error = rec.serve_error();\n"
+        "    const std::string& path = rec.path();\n"
+        "    std::string where(rec.path());\n"
+        "    if (!rec.serve_error().empty() || rec.path().size() > 9)\n"
+        "        std::fprintf(stderr, \"%s %s\\n\", rec.path().c_str(), "
+        "rec.serve_error().data());\n"
+        "    std::cerr << rec.path() << rec.serve_error() << error << path << where << '\\n';\n"
+        "    const loopscope::LiveStats live = rec.live_stats();\n"
+        "    const std::int64_t n = rec.frames() + rec.recorded_frames() + rec.dropped_frames() +\n"
+        "                           rec.clock_backward_steps() + rec.largest_clock_backward_ns() "
+        "+\n"
+        "                           rec.start_ns() + rec.serving_port() + live.rows_sent;\n"
+        "    const bool fine = rec.ok() && rec.writer_caught_up() && !rec.has_writer_thread();\n"
+        "    rec.close(t);\n"
+        "    rec.close();\n"
+        "    return fine && n >= 0 ? 0 : 1;\n"
+        "}\n");
+    for (const char* recording : {"-DLOOPSCOPE_RECORDER=1", "-DLOOPSCOPE_RECORDER=0"}) {
+        EXPECT_NE(output_of(std::string(LOOPSCOPE_CXX) + " -std=c++20 " + recording +
+                            " -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I'" +
+                            LOOPSCOPE_SOURCE_DIR "/include' '" + game + "' && echo compiled"),
+                  "")
+            << "the game did not compile with " << recording;
+    }
+    std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace loopscope

@@ -1589,6 +1589,26 @@ struct Ignored {
         return *this;
     }
 };
+
+// The text path() and serve_error() return with recording off, always empty, without <string>:
+// empty(), size(), c_str() and data() as a std::string has them, a conversion to std::string
+// (or any string type with c_str()) and printing to a stream as nothing, so that a game's uses
+// of the two compile either way.
+struct EmptyText {
+    constexpr bool empty() const noexcept { return true; }
+    constexpr decltype(sizeof 0) size() const noexcept { return 0; }
+    constexpr const char* c_str() const noexcept { return ""; }
+    constexpr const char* data() const noexcept { return ""; }
+    template <class String, class = decltype(static_cast<const char*>(
+                                static_cast<const String*>(nullptr)->c_str()))>
+    operator String() const {
+        return String();
+    }
+    template <class Stream>
+    friend Stream& operator<<(Stream& out, const EmptyText&) {
+        return out;
+    }
+};
 }  // namespace detail
 
 inline namespace recorder_disabled {
@@ -1598,11 +1618,12 @@ inline namespace recorder_disabled {
 // that GCC's -Wmissing-field-initializers stays quiet on designated initialisers that leave
 // members out, as they do with recording on.)
 struct RecorderOptions {
+    // In the order of the members with recording on: designated initialisers follow it.
     detail::Ignored path = {}, on_rows = {}, capacity = {}, flush_every = {},
-                    background_writer = {}, clock_ns = {}, clock_name = {}, policy = {}, dt_ns = {},
-                    clamp_ns = {}, max_steps = {}, timescale = {}, machine = {},
-                    write_start_time = {}, metadata = {}, serve_port = {}, serve_address = {},
-                    serve_stall_ms = {}, writer_poll_us = {};
+                    background_writer = {}, writer_poll_us = {}, clock_ns = {}, clock_name = {},
+                    policy = {}, dt_ns = {}, clamp_ns = {}, max_steps = {}, timescale = {},
+                    machine = {}, write_start_time = {}, metadata = {}, serve_port = {},
+                    serve_address = {}, serve_stall_ms = {};
     void describe_loop(const FixedStepConfig&, const char* = nullptr) {}
 };
 
@@ -1630,9 +1651,11 @@ class Recorder {
     std::int64_t clock_backward_steps() const { return 0; }
     std::int64_t largest_clock_backward_ns() const { return 0; }
     bool ok() const { return true; }
+    detail::EmptyText path() const { return {}; }
     std::int64_t start_ns() const { return 0; }
     bool has_writer_thread() const { return false; }
     int serving_port() const { return 0; }
+    detail::EmptyText serve_error() const { return {}; }
     LiveStats live_stats() const { return {}; }
 };
 
