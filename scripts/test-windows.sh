@@ -43,7 +43,7 @@ wineboot -i >/dev/null 2>&1
 
 # Left out under wine: the end-to-end tests that run loopscope through a POSIX shell (std::system
 # with sh quoting, /dev/null, pipes, signals: under wine that is cmd.exe) - this script runs the
-# CLI itself below instead -, the test that runs the build's own compiler on the recorder header
+# CLI itself below instead -, the tests that run the build's own compiler on the recorder header
 # (a Linux program, through the same shell), and the few tests of Linux facts (the load average, the error text of
 # opening a folder, the build/test paths the docs name).
 not_under_wine=(
@@ -80,6 +80,7 @@ not_under_wine=(
     Reliability.StandardInputAndPipesAreReadOnce
     Reliability.TextThatIsNotUtf8IsReplacedInJsonAndTheNotesSaySo
     RecorderDisabled.TheHeaderPreprocessesToAFewLinesInCpp17AndCpp20
+    RecorderDisabled.TheSameGameCompilesWithRecordingOnAndOff
     ReportGolden.FiguresMatchTheIndependentComputation
     TestData.GeneratorWritesTheCommittedFilesByteForByte
 )
