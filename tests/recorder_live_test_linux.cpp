@@ -275,16 +275,25 @@ TEST(RecorderLive, AClientThatDisconnectsMidBatchIsClosedAndAReconnectIsServed) 
 }
 
 // A game of a later protocol version: `record` refuses it with one line and exit code 2.
-TEST(RecorderLive, RecordRejectsAnUnknownProtocolVersionWithOneLine) {
+// A socket listening on 127.0.0.1 at a free port (its port in `port`, 0 when it failed): a test's
+// stand-in for a game.
+int listen_on_loopback(int& port) {
     const int server = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(bind(server, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    ASSERT_EQ(listen(server, 1), 0);
     socklen_t size = sizeof addr;
-    getsockname(server, reinterpret_cast<sockaddr*>(&addr), &size);
-    const int port = ntohs(addr.sin_port);
+    const bool ok = bind(server, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+                    listen(server, 1) == 0 &&
+                    getsockname(server, reinterpret_cast<sockaddr*>(&addr), &size) == 0;
+    port = ok ? ntohs(addr.sin_port) : 0;
+    return server;
+}
+
+TEST(RecorderLive, RecordRejectsAnUnknownProtocolVersionWithOneLine) {
+    int port = 0;
+    const int server = listen_on_loopback(port);
+    ASSERT_GT(port, 0);
     std::thread game([server] {
         const int c = accept(server, nullptr, nullptr);
         std::string hello(live_v1::kMagic, 8);
@@ -307,15 +316,9 @@ TEST(RecorderLive, RecordRejectsAnUnknownProtocolVersionWithOneLine) {
 // A peer that accepts the connection and sends nothing (another program on that port) is one
 // line and exit 2 once the handshake's 5 s have passed; before, `record` waited for ever.
 TEST(RecorderLive, RecordGivesUpOnAPeerThatSendsNoHandshake) {
-    const int server = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(bind(server, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    ASSERT_EQ(listen(server, 1), 0);
-    socklen_t size = sizeof addr;
-    getsockname(server, reinterpret_cast<sockaddr*>(&addr), &size);
-    const int port = ntohs(addr.sin_port);
+    int port = 0;
+    const int server = listen_on_loopback(port);
+    ASSERT_GT(port, 0);
     std::thread silent([server] {
         const int c = accept(server, nullptr, nullptr);
         char byte;
