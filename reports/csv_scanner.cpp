@@ -707,6 +707,81 @@ inline bool take_digits(const char* begin, const char*& p, const char* end, std:
     }
     return true;
 }
+
+// The digits of `count` (0..8) bytes at `p` as a number: false when one of them is not a digit.
+// The cell ending at `end` holds eight bytes or more before `end`, so the word is read where it
+// lies wholly in the cell: at `p` when eight bytes follow it, else the cell's last eight bytes.
+inline bool few_digits_value(const char* p, int count, const char* end, std::uint64_t& value) {
+    if (count == 0) {
+        value = 0;
+        return true;
+    }
+    const std::uint64_t w =
+        end - p >= 8 ? load8(p) : load8(end - 8) >> (8 * static_cast<int>(p - (end - 8)));
+    // The `count` bytes moved to the top of the word, '0' below them (leading zeros).
+    const std::uint64_t top = count == 8 ? w : (w << (8 * (8 - count))) | (kZeros >> (8 * count));
+    if (non_digits(top) != 0)
+        return false;
+    value = eight_digits_value(top);
+    return true;
+}
+
+// `whole` ns and a sub-nanosecond part of below / unit ns, rounded to the nearest ns as the
+// double path rounds it: false (for that path) where the two could differ (see below).
+inline bool round_below_ns(std::uint64_t whole, std::uint64_t below, std::uint64_t unit,
+                           std::int64_t& ns) {
+    if (whole >= kPlainLimitNs)
+        return false;
+    const std::uint64_t above = unit - below;
+    // |2·below − unit|: twice the distance from a half, in units of 1/unit ns. Every value here
+    // is below 10^18, so the conversions are the quick signed ones.
+    const std::uint64_t from_half = below > above ? below - above : above - below;
+    if (static_cast<double>(static_cast<std::int64_t>(from_half)) <=
+        2e-15 * static_cast<double>(static_cast<std::int64_t>(unit)) *
+            static_cast<double>(static_cast<std::int64_t>(whole + 1)))
+        return false;
+    ns = static_cast<std::int64_t>(whole + (below > above ? 1 : 0));
+    return true;
+}
+
+// The common shape, a cell of 8 to 20 bytes with a point in its first eight (a capture's
+// "16.66670000000000" or "1.01040000"): the whole digits, the fraction digits down to the
+// nanosecond and those below it are each at most eight, so each is one word, read and checked
+// at once, with no division. 0 when the cell has another shape (for the general path), else
+// 1 with `ns` set or -1 for the double path.
+inline int short_decimal_to_ns(std::string_view text, int ns_digits, std::int64_t& ns) {
+    const std::size_t n = text.size();
+    if (n < 8 || n > 20)
+        return 0;
+    const char* const begin = text.data();
+    const char* const end = begin + n;
+    const std::uint64_t point = bytes_equal(load8(begin), '.');
+    if (point == 0)
+        return 0;
+    const int whole_digits = std::countr_zero(point) >> 3;
+    const int fraction_digits = static_cast<int>(n) - whole_digits - 1;
+    const int ns_fraction_digits = std::min(fraction_digits, ns_digits);
+    const int below_ns_digits = fraction_digits - ns_fraction_digits;
+    if (whole_digits == 0 || fraction_digits == 0)
+        return -1;  // ".5", "1234567.": not plain digits
+    if (ns_fraction_digits > 8 || below_ns_digits > 8)
+        return 0;
+    std::uint64_t whole = 0, fraction = 0, below = 0;
+    if (!few_digits_value(begin, whole_digits, end, whole) ||
+        !few_digits_value(begin + whole_digits + 1, ns_fraction_digits, end, fraction) ||
+        !few_digits_value(end - below_ns_digits, below_ns_digits, end, below))
+        return -1;
+    // At most 7 whole digits: below 10^16, no overflow.
+    const std::uint64_t whole_ns =
+        whole * kPow10[ns_digits] + fraction * kPow10[ns_digits - ns_fraction_digits];
+    if (below_ns_digits == 0) {
+        if (whole_ns >= kPlainLimitNs)
+            return -1;
+        ns = static_cast<std::int64_t>(whole_ns);
+        return 1;
+    }
+    return round_below_ns(whole_ns, below, kPow10[below_ns_digits], ns) ? 1 : -1;
+}
 }  // namespace
 
 // Why the two paths agree: fast_float rounds the decimal to the nearest double (relative error
@@ -716,6 +791,8 @@ inline bool take_digits(const char* begin, const char*& p, const char* end, std:
 // Here D < 10^15, and a result whose sub-nanosecond digits lie within (D+1)·10^-15 of a half (an
 // exact half included) goes to the double path, so both always give the same nanosecond.
 bool plain_decimal_to_ns(std::string_view text, int ns_digits, std::int64_t& ns) {
+    if (const int shaped = short_decimal_to_ns(text, ns_digits, ns); shaped != 0)
+        return shaped > 0;
     const char* p = text.data();
     const char* const end = p + text.size();
     std::uint64_t m = 0;  // every digit, the point left out
@@ -745,19 +822,7 @@ bool plain_decimal_to_ns(std::string_view text, int ns_digits, std::int64_t& ns)
         return false;
     const std::uint64_t unit = kPow10[below_ns_digits];  // the sub-nanosecond digits' weight
     const std::uint64_t whole = divide_by_pow10(m, below_ns_digits);
-    const std::uint64_t below = m - whole * unit;  // the sub-nanosecond part is below / unit
-    if (whole >= kPlainLimitNs)
-        return false;
-    const std::uint64_t above = unit - below;
-    // |2·below − unit|: twice the distance from a half, in units of 1/unit ns. Every value here
-    // is below 10^18, so the conversions are the quick signed ones.
-    const std::uint64_t from_half = below > above ? below - above : above - below;
-    if (static_cast<double>(static_cast<std::int64_t>(from_half)) <=
-        2e-15 * static_cast<double>(static_cast<std::int64_t>(unit)) *
-            static_cast<double>(static_cast<std::int64_t>(whole + 1)))
-        return false;
-    ns = static_cast<std::int64_t>(whole + (below > above ? 1 : 0));
-    return true;
+    return round_below_ns(whole, m - whole * unit, unit, ns);
 }
 
 std::int64_t parse_time_ns(const Field& field, const LinePlace& place, std::string_view what,

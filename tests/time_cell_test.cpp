@@ -123,12 +123,20 @@ TEST(TimeCell, ExactHalvesAndOtherShapesTakeTheDoublePath) {
     EXPECT_FALSE(plain_decimal_to_ns("12345678901234567890", 0, ns));  // 20 digits
     EXPECT_FALSE(plain_decimal_to_ns("1000000000", 6, ns));            // 10^15 ns
     // A byte just outside '0'..'9' anywhere in a run of digits, inside or outside the eight
-    // read at once.
-    for (std::size_t at = 0; at < 18; ++at) {
-        for (const char bad : {'/', ':', '?', '@', ' ', 'a', '\x80', '\xff', '\0'}) {
-            std::string text = "123456789.123456789";
-            text[at] = bad;
-            EXPECT_FALSE(plain_decimal_to_ns(text, 6, ns)) << at << " " << int(bad);
+    // read at once, in a long cell and in the short shapes read a word a part (the whole
+    // digits, those down to the nanosecond, those below it).
+    for (const std::string cell : {"123456789.123456789", "16.66670000000000", "1.01040000",
+                                   "1234567.1234567890123", "0.00000001"}) {
+        const std::size_t point = cell.find('.');
+        for (std::size_t at = 0; at < cell.size(); ++at) {
+            for (const char bad : {'/', ':', '?', '@', ' ', 'a', '.', '\x80', '\xff', '\0'}) {
+                if (at == point)
+                    continue;
+                std::string text = cell;
+                text[at] = bad;
+                for (const int ns_digits : {0, 6, 9})
+                    EXPECT_FALSE(plain_decimal_to_ns(text, ns_digits, ns)) << text;
+            }
         }
     }
     // Each still reads as before (or fails as before).
