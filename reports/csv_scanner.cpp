@@ -511,6 +511,9 @@ double parse_non_negative(const Field& field, const LinePlace& place, std::strin
 }
 
 std::int64_t parse_integer(const Field& field, const LinePlace& place, std::string_view what) {
+    // One digit, as a flag column holds (PresentMon's Dropped on every row): no trimming.
+    if (field.text.size() == 1 && static_cast<unsigned>(field.text[0] - '0') < 10)
+        return field.text[0] - '0';
     std::string_view s = trim(field.text);
     if (!s.empty() && s.front() == '+')
         s.remove_prefix(1);
