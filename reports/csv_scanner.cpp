@@ -427,6 +427,200 @@ bool split_unquoted(std::string_view line, const LinePlace& place, std::vector<F
 
 }  // namespace
 
+#if defined(__SSE2__)
+namespace {
+
+// count_rest for a line whose end is not known yet: counts the fields from `start` (at least
+// one) up to the first line break at or after it, or `size`, and sets `line_end` to where the
+// line stops. Sixty-four bytes at a time where no break lies among them; each comma adds one to
+// its byte lane (a match is all ones, subtracted), the lanes summed at the end.
+std::size_t count_rest_to_break(const char* p, std::size_t start, std::size_t size,
+                                const LinePlace& place, std::size_t& line_end) {
+    const __m128i comma = _mm_set1_epi8(',');
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i newline = _mm_set1_epi8('\n');
+    const __m128i zero = _mm_setzero_si128();
+    __m128i lanes = zero;   // commas in each byte lane: at most 4 a chunk, 63 chunks
+    __m128i quotes = zero;  // any quote, in any lane
+    std::size_t commas = 0;
+    const auto add_lanes = [&] {
+        const __m128i total = _mm_sad_epu8(lanes, zero);
+        commas += static_cast<std::size_t>(_mm_cvtsi128_si32(total)) +
+                  static_cast<std::size_t>(_mm_extract_epi16(total, 4));
+        lanes = zero;
+    };
+    std::size_t i = start;
+    std::size_t chunks = 0;
+    for (; i + 64 <= size; i += 64) {
+        const auto* v = reinterpret_cast<const __m128i*>(p + i);
+        const __m128i v0 = _mm_loadu_si128(v), v1 = _mm_loadu_si128(v + 1);
+        const __m128i v2 = _mm_loadu_si128(v + 2), v3 = _mm_loadu_si128(v + 3);
+        const __m128i breaks =
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v0, newline), _mm_cmpeq_epi8(v1, newline)),
+                         _mm_or_si128(_mm_cmpeq_epi8(v2, newline), _mm_cmpeq_epi8(v3, newline)));
+        if (_mm_movemask_epi8(breaks))
+            break;  // the line ends in this chunk: the loop below finds where
+        lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v0, comma));
+        lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v1, comma));
+        lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v2, comma));
+        lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v3, comma));
+        quotes = _mm_or_si128(
+            quotes,
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v0, quote), _mm_cmpeq_epi8(v1, quote)),
+                         _mm_or_si128(_mm_cmpeq_epi8(v2, quote), _mm_cmpeq_epi8(v3, quote))));
+        if (++chunks == 63) {
+            add_lanes();
+            chunks = 0;
+        }
+    }
+    // Sixteen bytes at a time up to the block with the break (at most four blocks after the
+    // chunks, so the lanes cannot overflow).
+    for (; i + 16 <= size; i += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, newline)))
+            break;
+        lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v, comma));
+        quotes = _mm_or_si128(quotes, _mm_cmpeq_epi8(v, quote));
+    }
+    add_lanes();
+    bool any_quote = _mm_movemask_epi8(quotes) != 0;
+    line_end = size;
+    for (; i < size; ++i) {
+        const char c = p[i];
+        if (c == '\n') {
+            line_end = i;
+            break;
+        }
+        commas += c == ',';
+        any_quote |= c == '"';
+    }
+    if (!any_quote)
+        return commas + 1;
+    return count_rest(std::string_view(p, line_end), start, place);
+}
+
+}  // namespace
+
+std::size_t split_line_fields(std::string_view text, std::size_t begin, const LinePlace& place,
+                              std::vector<Field>& fields, std::size_t max_fields,
+                              std::size_t& count, std::string_view& line) {
+    const char* const p = text.data() + begin;
+    const std::size_t n = text.size() - begin;
+    // The line without its break, nor a CR before it.
+    const auto set_line = [&](std::size_t line_end) {
+        std::size_t length = line_end;
+        if (length > 0 && p[length - 1] == '\r')
+            --length;
+        line = std::string_view(p, length);
+        return length;
+    };
+    // A quote in the fields wanted (or none wanted): the line as a whole, split as split_fields
+    // splits it.
+    const auto split_whole_line = [&] {
+        const void* nl = std::memchr(p, '\n', n);
+        const std::size_t line_end =
+            nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - p) : n;
+        set_line(line_end);
+        count = split_fields(line, place, fields, max_fields);
+        return begin + line_end;
+    };
+    if (max_fields == 0)
+        return split_whole_line();
+    const __m128i comma = _mm_set1_epi8(',');
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i newline = _mm_set1_epi8('\n');
+    const std::size_t ahead = std::min<std::size_t>(max_fields, 32);
+    if (fields.size() < ahead)
+        fields.resize(ahead);
+    // Kept in locals: stores through `out` could alias the vector's own pointers, which the
+    // compiler would then reload for every field.
+    Field* out = fields.data();
+    std::size_t room = fields.size();
+    std::size_t kept = 0;
+    std::size_t start = 0;  // first byte of the field being cut, from the line's start
+    std::size_t line_end = n;
+    const auto mask = [](__m128i v, __m128i c) {
+        return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, c)));
+    };
+    // Thirty-two bytes at a time; quotes and breaks, rare, are told apart only where there is one.
+    for (std::size_t block = 0; block < n; block += 32) {
+        std::uint32_t commas = 0, quotes = 0, breaks = 0;
+        if (block + 32 <= n) {
+            const auto* at = reinterpret_cast<const __m128i*>(p + block);
+            const __m128i v0 = _mm_loadu_si128(at), v1 = _mm_loadu_si128(at + 1);
+            commas = mask(v0, comma) | mask(v1, comma) << 16;
+            const __m128i rare = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(v0, quote), _mm_cmpeq_epi8(v1, quote)),
+                _mm_or_si128(_mm_cmpeq_epi8(v0, newline), _mm_cmpeq_epi8(v1, newline)));
+            if (_mm_movemask_epi8(rare)) {
+                quotes = mask(v0, quote) | mask(v1, quote) << 16;
+                breaks = mask(v0, newline) | mask(v1, newline) << 16;
+            }
+        } else {
+            for (std::size_t i = block; i < n; ++i) {
+                commas |= static_cast<std::uint32_t>(p[i] == ',') << (i - block);
+                quotes |= static_cast<std::uint32_t>(p[i] == '"') << (i - block);
+                breaks |= static_cast<std::uint32_t>(p[i] == '\n') << (i - block);
+            }
+        }
+        if (breaks) {
+            // Only the bytes before the line's break are this line's.
+            const std::uint32_t before = (breaks & (0u - breaks)) - 1;
+            commas &= before;
+            quotes &= before;
+            line_end = block + static_cast<std::size_t>(std::countr_zero(breaks));
+        }
+        if (quotes)
+            return split_whole_line();
+        // Room for this block's fields (at most 32), checked once a block rather than once a
+        // field; never short when the fields wanted fit the room made above.
+        if (room < max_fields && room - kept < 32) {
+            fields.resize(room + 32);
+            out = fields.data();
+            room = fields.size();
+        }
+        while (commas) {
+            const std::size_t at = block + static_cast<std::size_t>(std::countr_zero(commas));
+            commas &= commas - 1;
+            out[kept++] = {std::string_view(p + start, at - start),
+                           static_cast<std::int64_t>(start) + 1};
+            start = at + 1;
+            if (kept == max_fields) {
+                fields.resize(kept);
+                if (breaks)
+                    count = kept + count_rest(std::string_view(p, line_end), start, place);
+                else  // the break is further on
+                    count = kept + count_rest_to_break(p, start, n, place, line_end);
+                set_line(line_end);
+                return begin + line_end;
+            }
+        }
+        if (breaks)
+            break;
+    }
+    const std::size_t length = set_line(line_end);
+    if (kept == room)
+        fields.resize(kept + 1);
+    fields[kept++] = {line.substr(std::min(start, length)), static_cast<std::int64_t>(start) + 1};
+    fields.resize(kept);
+    count = kept;
+    return begin + line_end;
+}
+#else
+std::size_t split_line_fields(std::string_view text, std::size_t begin, const LinePlace& place,
+                              std::vector<Field>& fields, std::size_t max_fields,
+                              std::size_t& count, std::string_view& line) {
+    const void* nl = std::memchr(text.data() + begin, '\n', text.size() - begin);
+    const std::size_t line_end =
+        nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
+    line = text.substr(begin, line_end - begin);
+    if (!line.empty() && line.back() == '\r')
+        line.remove_suffix(1);
+    count = split_fields(line, place, fields, max_fields);
+    return line_end;
+}
+#endif
+
 std::size_t split_fields(std::string_view line, const LinePlace& place, std::vector<Field>& fields,
                          std::size_t max_fields) {
 #if defined(__SSE2__)

@@ -518,6 +518,33 @@ class RowParser {
         const bool want_info = metadata && l_.info_first > 0 && !info_taken_;
         const std::size_t count =
             split_fields(line, place_, fields_, want_info ? l_.columns.size() : l_.needed_fields);
+        take_row(line, had_break, count, metadata);
+    }
+
+    // The line of `text` at `begin` (numbered `line_number`), its end found while it is split:
+    // returns the offset of its break (text.size() when it has none). An empty line is passed
+    // over. The last line of the file may end without a break (`ends_file`).
+    std::size_t row_at(std::string_view text, std::size_t begin, std::int64_t line_number,
+                       bool ends_file) {
+        place_.line = line_number;
+        std::size_t count = 0;
+        std::string_view line;
+        const std::size_t end =
+            split_line_fields(text, begin, place_, fields_, l_.needed_fields, count, line);
+        if (!line.empty())
+            take_row(line, end < text.size() || !ends_file, count, nullptr);
+        return end;
+    }
+
+    StreamTable& table() { return table_; }
+
+    ParsedRows rows;
+
+  private:
+    // A row whose fields_ are split (`count` in all).
+    void take_row(std::string_view line, bool had_break, std::size_t count,
+                  std::map<std::string, std::string>* metadata) {
+        const bool want_info = metadata && l_.info_first > 0 && !info_taken_;
         check_row_width(count, l_, had_break, line, place_);
         if (want_info && fields_.size() > static_cast<std::size_t>(l_.info_first)) {
             for (std::size_t i = l_.info_first; i < fields_.size(); ++i) {
@@ -542,11 +569,6 @@ class RowParser {
         parse_display_side(l_, fields_, place_, c);
     }
 
-    StreamTable& table() { return table_; }
-
-    ParsedRows rows;
-
-  private:
     const Layout& l_;
     bool in_piece_ = false;
     StreamTable table_;
@@ -595,28 +617,21 @@ struct Piece {
 // finds one stream too many. Captures hold a few streams, a busy desktop a few hundred.
 constexpr std::size_t kPieceStreams = 256;
 
-// The lines of `text` from `begin`: `row(line, number, had_break)` for each non-empty one (CR
-// before the break removed), numbered from `first_number`; `stop()` asked before each line may end
-// it early. Returns the number of the last line handed or passed over.
-template <typename Row, typename Stop>
-std::int64_t for_each_line(std::string_view text, std::size_t& begin, std::int64_t first_number,
-                           bool ends_file, Row&& row, Stop&& stop) {
-    std::int64_t line_number = first_number - 1;
+// The lines of `text` from `begin`, numbered from `first_number`, each read by `parser` (which
+// finds a line's end while splitting it, and passes over an empty one), with `number` set to
+// the line's number before it is read (for an error it throws); `stop()` asked before each line
+// may end it early. Returns the number of the last line read or passed over.
+template <typename Stop>
+std::int64_t for_each_line(RowParser& parser, std::string_view text, std::size_t& begin,
+                           std::int64_t first_number, bool ends_file, std::int64_t& number,
+                           Stop&& stop) {
+    number = first_number - 1;
     while (begin < text.size() && !stop()) {
-        const void* nl = std::memchr(text.data() + begin, '\n', text.size() - begin);
-        const std::size_t end =
-            nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
-        std::string_view line = text.substr(begin, end - begin);
-        begin = end + 1;
-        ++line_number;
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        // Only the file's last line can end without a break.
-        if (!line.empty())
-            row(line, line_number, nl || !ends_file);
+        ++number;
+        begin = parser.row_at(text, begin, number, ends_file) + 1;
     }
     begin = std::min(begin, text.size());
-    return line_number;
+    return number;
 }
 
 void parse_piece(const Layout& l, const std::string& path, std::string_view text,
@@ -626,13 +641,8 @@ void parse_piece(const Layout& l, const std::string& path, std::string_view text
         piece.parser = std::make_unique<RowParser>(l, path, true);
         RowParser& parser = *piece.parser;
         std::size_t begin = 0;
-        line_number = for_each_line(
-            text, begin, 1, last_piece_of_file,
-            [&](std::string_view line, std::int64_t number, bool had_break) {
-                line_number = number;  // for the error, should the row throw
-                parser.row(line, number, had_break, nullptr);
-            },
-            [&] { return parser.rows.streams.size() >= kPieceStreams; });
+        for_each_line(parser, text, begin, 1, last_piece_of_file, line_number,
+                      [&] { return parser.rows.streams.size() >= kPieceStreams; });
         if (begin < text.size())
             piece.stopped_at = begin;
     } catch (...) {
@@ -696,12 +706,9 @@ std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, b
     if (piece.stopped_at == std::string_view::npos)
         return piece.lines;
     std::size_t begin = piece.stopped_at;
-    return for_each_line(
-               text, begin, line_base + piece.lines + 1, ends_file,
-               [&](std::string_view line, std::int64_t number, bool had_break) {
-                   file.row(line, number, had_break, nullptr);
-               },
-               [] { return false; }) -
+    std::int64_t number = 0;
+    return for_each_line(file, text, begin, line_base + piece.lines + 1, ends_file, number,
+                         [] { return false; }) -
            line_base;
 }
 

@@ -459,6 +459,68 @@ TEST(CsvScanner, SplitMatchesAPlainSplitAtEveryLengthAndLimit) {
     EXPECT_EQ(split_fields("a,b,\"c,d\",e", LinePlace{&path, 1}, fields, 2), 4u);
 }
 
+// split_line_fields finds a line's end while it splits it: every line of random texts (quotes,
+// CRs, empty lines, lines longer than the 255 blocks its comma sums hold, no break at the end)
+// gives the fields, count, line and error of finding the break first and then splitting.
+TEST(CsvScanner, SplittingALineOfATextMatchesFindingItsBreakFirst) {
+    std::mt19937 rng(6);
+    const std::string path = "x.csv";
+    std::vector<Field> fused;
+    std::vector<Field> apart;
+    const auto outcome = [](auto&& split) {
+        try {
+            return std::to_string(split());
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+    };
+    for (int trial = 0; trial < 3000; ++trial) {
+        std::string text;
+        const int lines = 1 + static_cast<int>(rng() % 4);
+        for (int l = 0; l < lines; ++l) {
+            const bool long_line = rng() % 40 == 0;
+            const int len = static_cast<int>(long_line ? 4000 + rng() % 2000 : rng() % 90);
+            const bool quotes = rng() % 6 == 0;
+            for (int i = 0; i < len; ++i)
+                text += quotes ? "ab,1.5,\"\r"[rng() % 9] : "ab,1.5,\r"[rng() % 8];
+            if (l + 1 < lines || rng() % 2)
+                text += rng() % 3 ? "\n" : "\r\n";
+        }
+        for (const std::size_t limit :
+             {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{100}}) {
+            std::size_t begin = 0;
+            while (begin < text.size()) {
+                const std::size_t nl = text.find('\n', begin);
+                const std::size_t end = nl == std::string::npos ? text.size() : nl;
+                std::string_view line(text.data() + begin, end - begin);
+                if (!line.empty() && line.back() == '\r')
+                    line.remove_suffix(1);
+                const LinePlace place{&path, 1};
+                const std::string want =
+                    outcome([&] { return split_fields(line, place, apart, limit); });
+                std::size_t count = 0;
+                std::string_view got_line;
+                std::size_t got_end = 0;
+                const std::string got = outcome([&] {
+                    got_end = split_line_fields(text, begin, place, fused, limit, count, got_line);
+                    return count;
+                });
+                ASSERT_EQ(got, want) << text.substr(begin, 80);
+                if (want.find_first_not_of("0123456789") == std::string::npos) {
+                    ASSERT_EQ(got_end, end);
+                    ASSERT_EQ(got_line, line);
+                    ASSERT_EQ(fused.size(), apart.size());
+                    for (std::size_t i = 0; i < fused.size(); ++i) {
+                        ASSERT_EQ(fused[i].text, apart[i].text) << i;
+                        ASSERT_EQ(fused[i].column, apart[i].column) << i;
+                    }
+                }
+                begin = end + 1;
+            }
+        }
+    }
+}
+
 TEST_F(ReadersFiles, WithoutATimeColumnFramesStartAtTheRunningSum) {
     const Capture pm =
         read_capture(write("pm.csv",
