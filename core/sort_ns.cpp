@@ -2,15 +2,14 @@
 #include "core/sort_ns.hpp"
 
 #include <algorithm>
-#include <array>
+#include <bit>
 #include <vector>
 
 namespace loopscope {
 
 namespace {
 
-constexpr int kDigitBits = 11;  // 2048 counters: they stay in the L1 cache
-constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
+constexpr int kMaxDigitBits = 11;  // at most 2048 counters a pass: they stay in the L1 cache
 constexpr int kMaxPasses = 4;
 constexpr std::size_t kRadixFrom = 4096;  // below this, std::sort is as quick
 
@@ -26,41 +25,45 @@ void sort_ns(std::vector<std::int64_t>& values) {
     const std::int64_t lo = *lo_it;
     // The range as unsigned: exact even when hi - lo overflows int64.
     const std::uint64_t range = static_cast<std::uint64_t>(*hi_it) - static_cast<std::uint64_t>(lo);
-    int passes = 0;
-    for (std::uint64_t r = range; r != 0; r >>= kDigitBits)
-        ++passes;
-    if (passes == 0)
+    const int bits = std::bit_width(range);
+    if (bits == 0)
         return;  // all equal
+    const int passes = (bits + kMaxDigitBits - 1) / kMaxDigitBits;
     if (passes > kMaxPasses) {
         std::sort(values.begin(), values.end());
         return;
     }
+    // The bits shared out evenly over the passes: 27 bits (frame times up to 134 ms) as three
+    // digits of 9 bits rather than 11 + 11 + 5. A scatter into 512 places runs about a fifth
+    // quicker than into 2048 (1M frame times: 16.3 ms against 12.8 ms here).
+    const int digit_bits = (bits + passes - 1) / passes;
+    const std::size_t buckets = std::size_t{1} << digit_bits;
     const auto base = static_cast<std::uint64_t>(lo);
-    const auto digit = [base](std::int64_t v, int shift) {
+    const auto digit = [base, buckets](std::int64_t v, int shift) {
         return static_cast<std::size_t>(((static_cast<std::uint64_t>(v) - base) >> shift) &
-                                        (kBuckets - 1));
+                                        (buckets - 1));
     };
     // Every digit's counts in one read of the data rather than one read per pass.
-    std::vector<std::array<std::size_t, kBuckets>> counts(static_cast<std::size_t>(passes));
+    std::vector<std::size_t> counts(static_cast<std::size_t>(passes) * buckets);
     for (const std::int64_t v : values) {
         for (int pass = 0; pass < passes; ++pass)
-            ++counts[static_cast<std::size_t>(pass)][digit(v, pass * kDigitBits)];
+            ++counts[static_cast<std::size_t>(pass) * buckets + digit(v, pass * digit_bits)];
     }
     std::vector<std::int64_t> scratch;
     for (int pass = 0; pass < passes; ++pass) {
-        std::array<std::size_t, kBuckets>& count = counts[static_cast<std::size_t>(pass)];
+        std::size_t* const count = counts.data() + static_cast<std::size_t>(pass) * buckets;
         // A digit all the values share (often the top one) leaves the order as it is.
-        if (std::find(count.begin(), count.end(), n) != count.end())
+        if (std::find(count, count + buckets, n) != count + buckets)
             continue;
         std::size_t sum = 0;
-        for (std::size_t& c : count) {
-            const std::size_t here = c;
-            c = sum;
+        for (std::size_t b = 0; b < buckets; ++b) {
+            const std::size_t here = count[b];
+            count[b] = sum;
             sum += here;
         }
         if (scratch.empty())
             scratch.resize(n);
-        const int shift = pass * kDigitBits;
+        const int shift = pass * digit_bits;
         for (const std::int64_t v : values)
             scratch[count[digit(v, shift)]++] = v;
         values.swap(scratch);  // stable per pass, so the passes compose

@@ -2,7 +2,8 @@
 // averages and the start-up median need sorted frame times, and a million of them took
 // std::sort about 70 ms here. Frame times are integers in a narrow range (nanoseconds under a
 // few seconds, about 30 bits), which a least-significant-digit radix sort orders in three passes
-// of 11 bits over the data, each a counting pass and a scatter.
+// of at most 11 bits over the data (the range's bits shared out evenly), each a scatter, after
+// one counting pass for all of them.
 #pragma once
 
 #include <cstdint>

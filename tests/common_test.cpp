@@ -54,10 +54,12 @@ TEST(SortNs, OrdersLikeStdSortAcrossSizesAndRanges) {
     };
     const std::int64_t big = std::numeric_limits<std::int64_t>::max();
     const Case cases[] = {
-        {10, 0, 100},                              // small: std::sort
-        {5000, 16'000'000, 17'000'000},            // frame times, one pass
-        {100'000, 0, 2'000'000'000},               // up to 2 s: three passes
-        {100'000, -5'000, 5'000},                  // negatives
+        {10, 0, 100},                                                   // small: std::sort
+        {5000, 16'000'000, 17'000'000},                                 // frame times, one pass
+        {100'000, 0, 2'000'000'000},                                    // up to 2 s: three passes
+        {100'000, 5'000'000, 5'000'000 + (std::int64_t{1} << 27) - 1},  // 27 bits: 3 × 9
+        {50'000, 0, (std::int64_t{1} << 34) - 1},                       // 34 bits: 4 × 9
+        {100'000, -5'000, 5'000},                                       // negatives
         {20'000, 0, (std::int64_t{1} << 44) - 1},  // the most the radix passes cover
         {20'000, -big, big},                       // wider: std::sort
         {20'000, 42, 42},                          // all equal
