@@ -30,7 +30,11 @@ export WINEPREFIX=${WINEPREFIX:-$(cd "$(dirname "$windows")/.." && pwd)/winepref
 mkdir -p "$WINEPREFIX"
 # As scripts/test-windows.sh: a persistent server and a set-up prefix first, quietly, or wine's
 # helpers hold the output pipe of the first program open after it ends.
-wineserver -p >/dev/null 2>&1 || true
+# A server this script starts is stopped when it ends, with the helpers it keeps (a persistent
+# server stays otherwise, taking CPU); one already running (a script that runs this one) is left.
+if wineserver -p >/dev/null 2>&1; then
+    trap 'wineserver -k >/dev/null 2>&1 || true' EXIT
+fi
 wineboot -i >/dev/null 2>&1
 
 failed=0

@@ -38,7 +38,19 @@ export WINEDEBUG=-all
 export WINEPREFIX=${WINEPREFIX:-$PWD/$build_dir/wineprefix}
 step "Starting wine (prefix $WINEPREFIX)"
 mkdir -p "$WINEPREFIX"
-wineserver -p >/dev/null 2>&1 || true  # fails when the prefix's server is already running
+# A server this script starts is stopped when it ends, with the helpers it keeps (a persistent
+# server stays otherwise, taking CPU); one already running (a script that runs this one) is left.
+started_server=0
+clocks=
+timers=
+cleanup() {
+    rm -f ${clocks:+"$clocks"} ${timers:+"$timers"}
+    if [ "$started_server" = 1 ]; then wineserver -k >/dev/null 2>&1 || true; fi
+}
+trap cleanup EXIT
+if wineserver -p >/dev/null 2>&1; then
+    started_server=1
+fi
 wineboot -i >/dev/null 2>&1
 
 # Left out under wine: the end-to-end tests that run loopscope through a POSIX shell (std::system
@@ -90,7 +102,6 @@ step "Running $tests_exe under wine (${#not_under_wine[@]} end-to-end and Linux-
 
 step "loopscope.exe probe clocks --json -"
 clocks=$(mktemp)
-trap 'rm -f "$clocks"' EXIT
 wine "$exe" probe clocks --json - >"$clocks"
 python3 - "$clocks" <<'PY'
 import json, sys
@@ -115,7 +126,6 @@ PY
 
 step "loopscope.exe probe timers --quick --json -"
 timers=$(mktemp)
-trap 'rm -f "$clocks" "$timers"' EXIT
 wine "$exe" probe timers --quick --json - >"$timers"
 python3 - "$timers" <<'PY'
 import json, sys
