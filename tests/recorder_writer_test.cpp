@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -558,6 +559,44 @@ TEST(RecorderBackgroundWriter, NoThreadWithoutStreamingOrWhenTurnedOff) {
         EXPECT_FALSE(rec.has_writer_thread());
     }
     std::filesystem::remove_all(dir);
+}
+
+// The writer evicts each block's lines once the sinks have read them (a cache hint, never a
+// change of data): every byte stays as it was, wherever the range starts and ends in its lines.
+TEST(RecorderCacheLines, EvictingLeavesEveryByteAsItWas) {
+    if (!detail::has_clflushopt())
+        GTEST_SKIP() << "this CPU has no CLFLUSHOPT: the writer evicts nothing";
+    std::vector<unsigned char> bytes(1000);
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = static_cast<unsigned char>(i * 7 + 3);
+    const std::vector<unsigned char> before = bytes;
+    for (const std::size_t begin : {0, 1, 63, 64, 65, 500}) {
+        for (const std::size_t size : {0, 1, 63, 64, 65, 200}) {
+            if (begin + size > bytes.size())
+                continue;
+            detail::evict_lines(bytes.data() + begin, size);
+            ASSERT_EQ(bytes, before) << "range " << begin << " + " << size;
+        }
+    }
+}
+
+// The CPU's own word for CLFLUSHOPT, against what the kernel read from the same CPUID bit.
+TEST(RecorderCacheLines, EvictsOnlyWhereTheCpuHasTheInstruction) {
+#if defined(__linux__) && (defined(__x86_64__) || defined(__i386__))
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    bool kernel_says = false;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("flags", 0) == 0) {
+            kernel_says = (line + " ").find(" clflushopt ") != std::string::npos;
+            break;
+        }
+    }
+    ASSERT_FALSE(line.empty()) << "no flags line in /proc/cpuinfo";
+    EXPECT_EQ(detail::has_clflushopt(), kernel_says);
+#else
+    GTEST_SKIP() << "checked against /proc/cpuinfo on x86 Linux";
+#endif
 }
 
 }  // namespace

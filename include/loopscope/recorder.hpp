@@ -32,16 +32,18 @@
 //
 // Where the rows go (the sinks): a file (options.path; "-" = standard output), a function of the
 // game's (on_rows), a live TCP stream (serve_port, docs/live.md), fed by one writer from one ring.
-// Rows go into memory allocated once, at construction: a ring of blocks of flush_every rows. When
-// a block fills, the loop's thread hands it to the writer thread (two stores: no lock, no
-// formatting, no allocation, no system call) and goes on in the next block; the writer, which
-// looks for blocks every writer_poll_us (2 ms), gives the block to each sink in turn. The loop's
-// thread wakes the writer at once only when a block it handed over earlier is still waiting. If the
-// writer still holds the next block (it fell a whole ring behind), the loop's thread does not wait:
-// frames are dropped and counted (dropped_frames()) until the block is free; the frame column keeps
-// counting, so the gap shows in the trace. With flush_every = 0 nothing is written until close()
-// and frames beyond `capacity` are dropped the same way. background_writer = false runs the sinks
-// on the loop's thread at each flush instead.
+// Rows go into memory allocated once, at construction: a ring of blocks of flush_every rows. When a
+// block fills, the loop's thread hands it to the writer thread (two stores: no lock, no formatting,
+// no allocation, no system call) and goes on in the next block; the writer, which looks for blocks
+// every writer_poll_us (2 ms), gives the block to each sink in turn, then evicts the lines the
+// sinks read from the caches (so that the loop's thread, when the ring comes round, need not take
+// them back from the writer's core). The loop's thread wakes the writer at once only when a block
+// it handed over earlier is still waiting. If the writer still holds the next block (it fell a
+// whole ring behind), the loop's thread does not wait: frames are dropped and counted
+// (dropped_frames()) until the block is free; the frame column keeps counting, so the gap shows in
+// the trace. With flush_every = 0 nothing is written until close() and frames beyond `capacity` are
+// dropped the same way. background_writer = false runs the sinks on the loop's thread at each flush
+// instead.
 //
 // What a crash leaves in the file: every block the writer has finished, as whole rows. Each block
 // is written and flushed to the operating system, which keeps it when the process dies (only a
@@ -516,7 +518,10 @@ inline std::string preamble_text(const Preamble& p) {
 #endif
 #include <cstring>
 #if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+#include <immintrin.h>
 #include <intrin.h>
+#elif (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#include <cpuid.h>
 #endif
 
 namespace loopscope {
@@ -536,6 +541,43 @@ inline void prefetch_for_write(std::uintptr_t address) {
 #else
     (void)address;
 #endif
+}
+
+// Whether this CPU has CLFLUSHOPT (CPUID leaf 7, EBX bit 23).
+inline bool has_clflushopt() {
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) != 0 && (ebx & (1u << 23)) != 0;
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+    int regs[4] = {};
+    __cpuid(regs, 0);
+    if (regs[0] < 7)
+        return false;
+    __cpuidex(regs, 7, 0);
+    return (regs[1] & (1 << 23)) != 0;
+#else
+    return false;
+#endif
+}
+
+// Evicts the lines of [begin, begin + bytes) from every cache, once the writer has read them.
+// Otherwise they stay shared in the writer's core, and when the ring comes round the loop's
+// write to each must first take it back from there: with the file sink, 21-148 ns a frame on a
+// quiet 2-core VM against 8.4-12.7 ns with the lines evicted (docs/loop-engine.md, "Speed").
+// From memory, the loop's prefetch 32 rows ahead has the lines in time. Call it only where
+// CLFLUSHOPT is (has_clflushopt()).
+inline void evict_lines(const void* begin, std::size_t bytes) {
+    const auto first = reinterpret_cast<std::uintptr_t>(begin) & ~std::uintptr_t{63};
+    const auto end = reinterpret_cast<std::uintptr_t>(begin) + bytes;
+    for (std::uintptr_t line = first; line < end; line += 64) {
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+        __asm__ volatile("clflushopt %0" : "+m"(*reinterpret_cast<volatile char*>(line)));
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+        _mm_clflushopt(reinterpret_cast<void*>(line));
+#else
+        (void)line;
+#endif
+    }
 }
 }  // namespace detail
 }  // namespace loopscope
@@ -611,6 +653,8 @@ class Sink {
     // Takes a block of rows; returns how many of them did not reach the destination (the last
     // ones of the block: a sink that fails loses a tail).
     virtual std::size_t take(const FrameRecord* rows, std::size_t count) = 0;
+    // How many rows from the first the last take() read (the writer evicts their lines).
+    virtual std::size_t rows_read(std::size_t count) const { return count; }
     // After the last block: the lines a trace ends with ("" for none), then closing.
     virtual void finish(const std::string& trailer) = 0;
     virtual bool failed() const = 0;
@@ -778,18 +822,25 @@ class LiveSink final : public Sink {
 
     std::size_t take(const FrameRecord* rows, std::size_t count) override {
         std::lock_guard<std::mutex> lock(mutex_);
+        kept_ = 0;
         if (!connected_) {
             stats_.rows_dropped += static_cast<std::int64_t>(count);
             return 0;  // the live stream's drops are its own: the file still gets every row
         }
         const std::size_t room = queue_.size() - (tail_ - head_);
         const std::size_t kept = count < room ? count : room;
+        kept_ = kept;
         for (std::size_t i = 0; i < kept; ++i)
             queue_[(tail_ + i) % queue_.size()] = rows[i];
         tail_ += kept;
         client_dropped_ += count - kept;
         stats_.rows_dropped += static_cast<std::int64_t>(count - kept);
         return 0;
+    }
+    // Only the rows copied for the client were read; without one, none (the writer's thread
+    // alone calls take() and this).
+    std::size_t rows_read(std::size_t) const override {
+        return kept_;
     }
 
     // Sends what is queued and the end message to a connected client (for at most a second),
@@ -1110,6 +1161,7 @@ class LiveSink final : public Sink {
     std::size_t head_ = 0;            // rows taken by the sender
     std::size_t tail_ = 0;            // rows put by take()
     std::uint64_t client_dropped_ = 0;
+    std::size_t kept_ = 0;  // rows the last take() copied for the client
     bool connected_ = false;
     bool stop_ = false;
     std::string trailer_;
@@ -1464,7 +1516,7 @@ class Recorder {
                     break;  // stopped, and everything handed over is written
                 size = block_sizes_[next % blocks_];
             }
-            write_block(next % blocks_, size);
+            write_block(next % blocks_, size, /*evict=*/has_clflushopt_);
             {
                 // Under the lock, so that a waiter between its check and its wait cannot miss it.
                 std::lock_guard<std::mutex> lock(mutex_);
@@ -1477,20 +1529,25 @@ class Recorder {
     // Gives a block to every sink. Once a sink has failed the rest is not attempted (ok() is
     // false): the block's rows are lost, counted. A sink loses the tail of a block, so the
     // block's lost rows are the most any sink lost.
-    void write_block(std::size_t slot, std::size_t size) {
+    void write_block(std::size_t slot, std::size_t size, bool evict = false) {
         if (failed_.load(std::memory_order_relaxed)) {
             lost_rows_.fetch_add(static_cast<std::int64_t>(size), std::memory_order_release);
             return;
         }
         const FrameRecord* rows = rows_.data() + slot * block_rows_;
         std::size_t lost = 0;
+        std::size_t read = 0;
         for (const auto& sink : sinks_) {
             lost = std::max(lost, sink->take(rows, size));
+            read = std::max(read, sink->rows_read(size));
             if (sink->failed())
                 failed_ = true;
         }
         if (lost > 0)
             lost_rows_.fetch_add(static_cast<std::int64_t>(lost), std::memory_order_release);
+        // Rows no sink read are still only in the loop's core: left there.
+        if (evict)
+            detail::evict_lines(rows, read * sizeof(FrameRecord));
     }
 
     std::string clock_label() const {
@@ -1515,6 +1572,7 @@ class Recorder {
     }
 
     static constexpr std::size_t kPrefetchRows = 32;
+    const bool has_clflushopt_ = detail::has_clflushopt();
 
     RecorderOptions options_;
     std::size_t block_rows_ = 0;     // rows a block holds
