@@ -15,6 +15,7 @@
 #include "loopscope/recorder.hpp"
 #include "probes/timer_waits.hpp"
 #include "tests/bench/stream_reader.hpp"
+#include "tests/bench/thread_placement.hpp"
 
 namespace loopscope {
 namespace {
@@ -103,10 +104,14 @@ std::int64_t thread_cpu_ns() {
 
 // Spins (with timing paused) until the writer has written what it was handed: the loop's
 // thread keeps its core and its caches, as a game's thread does (sleeping here would charge
-// the benchmark's own wake-ups to the recorder).
-void catch_up(benchmark::State& state, const Recorder& rec) {
+// the benchmark's own wake-ups to the recorder). With `yield`, for a writer pinned to the loop's
+// own CPU, it gives the CPU up at each look instead, or the writer would only get it when the
+// scheduler ends the spin's time slice.
+void catch_up(benchmark::State& state, const Recorder& rec, bool yield = false) {
     state.PauseTiming();
     while (!rec.writer_caught_up()) {
+        if (yield)
+            std::this_thread::yield();
     }
     state.ResumeTiming();
 }
@@ -127,7 +132,8 @@ void catch_up(benchmark::State& state, const Recorder& rec) {
 // loops below.
 template <class Frame, class Started = void (*)(Recorder&)>
 void run_recorder_bench(
-    benchmark::State& state, RecorderOptions o, Frame frame, Started started = [](Recorder&) {}) {
+    benchmark::State& state, RecorderOptions o, Frame frame, Started started = [](Recorder&) {},
+    bool yield_while_waiting = false) {
     const bool overlap = state.range(0) != 0;
     const bool callback_only = state.range(1) != 0;
     std::int64_t writer_ns = 0;
@@ -149,9 +155,9 @@ void run_recorder_bench(
         if (--to_hand_over == 0) {  // a block was just handed over
             to_hand_over = block;
             if (!overlap)
-                catch_up(state, rec);
+                catch_up(state, rec, yield_while_waiting);
         } else if (overlap && to_hand_over == 1) {  // the next hand-over is near
-            catch_up(state, rec);
+            catch_up(state, rec, yield_while_waiting);
         }
     }
     rec.close();
@@ -288,6 +294,34 @@ void BM_RecorderFrameGivenTime(benchmark::State& state) {
     run_recorder_bench(state, bench_options(), given_time_frame(now));
 }
 BENCHMARK(BM_RecorderFrameGivenTime)->ArgsProduct({{0, 1}, {0, 1}});
+
+// The same with the threads pinned (range 2: 0 = the writer on the loop's CPU, 1 = on another),
+// so that where they run is the benchmark's choice, not the OS's. The writer starts with the
+// CPUs of the thread that builds the Recorder: this thread is pinned to the writer's CPU while
+// it builds it, then to the loop's.
+void BM_RecorderFrameGivenTimePinned(benchmark::State& state) {
+    const std::vector<int> cpus = bench::allowed_cpus();
+    const bool apart = state.range(2) != 0;
+    if (cpus.size() < (apart ? 2u : 1u)) {
+        state.SkipWithError("fewer CPUs allowed than the placement needs");
+        return;
+    }
+    const int loop_cpu = cpus[0];
+    const int writer_cpu = apart ? cpus[1] : cpus[0];
+    if (!bench::run_this_thread_on({writer_cpu})) {
+        state.SkipWithError("the OS refused to pin the thread");
+        return;
+    }
+    std::int64_t now = 0;
+    run_recorder_bench(
+        state, bench_options(), given_time_frame(now),
+        [&](Recorder&) { bench::run_this_thread_on({loop_cpu}); }, !apart);
+    bench::run_this_thread_on(cpus);
+    state.SetLabel(std::string(state.range(1) ? "callback sink" : "file sink") +
+                   (state.range(0) ? ", writer busy alongside" : ", writer idle") +
+                   (apart ? ", writer on another CPU" : ", writer on the loop's CPU"));
+}
+BENCHMARK(BM_RecorderFrameGivenTimePinned)->ArgsProduct({{0, 1}, {0, 1}, {0, 1}});
 
 // The same with writer_poll_us = 0: the loop's thread wakes the writer at every hand-over (a
 // system call every 1024 frames), as before the writer looked for blocks itself.
