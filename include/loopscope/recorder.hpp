@@ -1538,7 +1538,7 @@ class Recorder {
             }
             // Where the loop's thread ran on this writer's CPU (a loaded machine), the lines
             // need not come back from anywhere: evicting them would only send the loop's next
-            // writes to memory (0.5-1.2 ns a frame in BM_RecorderFrameGivenTimePinned/x/x/0).
+            // writes to memory (0.4-1.3 ns a frame in BM_RecorderFrameGivenTimePinned/x/x/0).
             const bool evict =
                 has_clflushopt_ && (loop_cpu < 0 || loop_cpu != detail::current_cpu());
             write_block(next % blocks_, size, evict);
