@@ -238,6 +238,68 @@ TEST(Recorder, AClockThatGoesBackIsRecordedAsZeroAndReported) {
     std::filesystem::remove_all(dir);
 }
 
+// The first reading that goes back is inside frame 2 (its end_steps): the trailer names frame 2,
+// the frame that was open, not the next one.
+TEST(Recorder, AClockGoingBackInsideAFrameNamesThatFrame) {
+    const std::string dir = test::make_temp_dir("recorder");
+    const std::string path = dir + "/t.csv";
+    fake_now = 1000;
+    {
+        Recorder rec(fake_options(path));
+        for (int i = 0; i < 3; ++i) {
+            fake_now += 100;
+            rec.begin_frame();
+        }
+        fake_now -= 30;
+        rec.end_steps();
+        EXPECT_EQ(rec.clock_backward_steps(), 1);
+        fake_now += 100;
+        rec.close();
+    }
+    const std::vector<std::string> lines = lines_of(test::read_text(path));
+    EXPECT_EQ(lines.back(), "# clock_went_back: 1 times, by up to 30 ns, first at frame 2");
+    std::filesystem::remove_all(dir);
+}
+
+// The game's own wait (add_times) is the row's wait_ns whatever the slot held a ring lap before,
+// and two calls in one frame add up; frames without add_times measure their wait. A ring of two
+// blocks of two rows goes round 25 times.
+TEST(Recorder, TheGamesOwnWaitIsExactInSlotsUsedBefore) {
+    const std::string dir = test::make_temp_dir("recorder");
+    const std::string path = dir + "/t.csv";
+    fake_now = 0;
+    {
+        RecorderOptions o = fake_options(path);
+        o.capacity = 4;
+        o.flush_every = 2;
+        o.background_writer = false;  // every row is kept: the loop's thread writes each block
+        Recorder rec(o);
+        for (std::int64_t i = 0; i < 100; ++i) {
+            fake_now += 1000;
+            rec.begin_frame();
+            fake_now += 10;
+            if (i % 3 == 0) {
+                rec.add_times({.wait_ns = i});
+            } else if (i % 3 == 1) {
+                rec.add_times({.wait_ns = i});
+                rec.add_times({.wait_ns = 1});
+            }  // i % 3 == 2: measured, from the begin (the mark) to the next begin_frame
+        }
+        fake_now += 1000;
+        rec.close();
+        EXPECT_EQ(rec.recorded_frames(), 100);
+    }
+    const std::vector<std::string> rows = rows_of(test::read_text(path));
+    ASSERT_EQ(rows.size(), 100u);
+    for (std::int64_t i = 0; i < 100; ++i) {
+        const std::string wait = rows[static_cast<std::size_t>(i)].substr(
+            rows[static_cast<std::size_t>(i)].rfind(',') + 1);
+        const std::int64_t expected = i % 3 == 0 ? i : i % 3 == 1 ? i + 1 : 1010;
+        EXPECT_EQ(wait, std::to_string(expected)) << "frame " << i;
+    }
+    std::filesystem::remove_all(dir);
+}
+
 TEST(Recorder, ItsTraceReadsBackThroughTheCaptureReaders) {
     const std::string dir = test::make_temp_dir("recorder");
     const std::string path = dir + "/t.csv";

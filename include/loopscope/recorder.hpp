@@ -1272,7 +1272,7 @@ class Recorder {
         r->alpha = 0.0;
         r->step_cost_ns = 0;
         r->render_ns = 0;
-        r->wait_ns = 0;
+        // wait_ns is left to commit() (or add_times()): one store fewer a frame.
         previous_ns_ = now;
         mark_ns_ = now;
     }
@@ -1310,7 +1310,8 @@ class Recorder {
     void add_times(const PhaseTimes& t) {
         row_->step_cost_ns += t.step_cost_ns;
         row_->render_ns += t.render_ns;
-        row_->wait_ns += t.wait_ns;
+        // begin_frame() leaves wait_ns unset: the first call sets it, later ones add.
+        row_->wait_ns = (explicit_wait_ ? row_->wait_ns : 0) + t.wait_ns;
         explicit_wait_ = true;  // the game measures its own phases
     }
 
