@@ -300,6 +300,69 @@ TEST(Recorder, TheGamesOwnWaitIsExactInSlotsUsedBefore) {
     std::filesystem::remove_all(dir);
 }
 
+// A frame without loop() gets the loop columns of LoopFrame{} (its time all simulated, no
+// accumulator) when it ends, whatever the slot held the lap before, including where flush()
+// moved the open frame out of its slot before loop() or before its end.
+TEST(Recorder, AFrameWithoutLoopHasTheDefaultColumnsInSlotsUsedBefore) {
+    std::vector<FrameRecord> got;
+    fake_now = 0;
+    {
+        RecorderOptions o = fake_options("");
+        o.on_rows = [&](const FrameRecord* rows, std::size_t n) {
+            got.insert(got.end(), rows, rows + n);
+        };
+        o.capacity = 4;
+        o.flush_every = 2;
+        o.background_writer = false;  // every row is kept: the loop's thread writes each block
+        Recorder rec(o);
+        for (std::int64_t i = 0; i < 100; ++i) {
+            fake_now += 100 + i;
+            rec.begin_frame();
+            if (i % 7 == 5)
+                rec.flush();  // before loop(): the open frame moves to the spare row
+            if (i % 3 == 0) {
+                rec.loop({.clamped_ns = 50,
+                          .consumed_ns = 40,
+                          .acc_before_ns = 30 + i,
+                          .steps = 3,
+                          .cap_dropped_ns = 20,
+                          .acc_after_ns = 5,
+                          .alpha = 0.5});
+            }
+            if (i % 5 == 4)
+                rec.flush();  // after it
+        }
+        rec.close();
+        EXPECT_EQ(rec.recorded_frames(), 100);
+    }
+    ASSERT_EQ(got.size(), 100u);
+    for (std::int64_t i = 0; i < 100; ++i) {
+        const FrameRecord& r = got[static_cast<std::size_t>(i)];
+        SCOPED_TRACE("frame " + std::to_string(i));
+        EXPECT_EQ(r.frame, i);
+        EXPECT_EQ(r.raw_ns, 100 + i);
+        if (i % 3 == 0) {
+            EXPECT_EQ(r.clamped_ns, 50);
+            EXPECT_EQ(r.clamp_lost_ns, 100 + i - 50);
+            EXPECT_EQ(r.consumed_ns, 40);
+            EXPECT_EQ(r.acc_before_ns, 30 + i);
+            EXPECT_EQ(r.steps, 3);
+            EXPECT_EQ(r.cap_dropped_ns, 20);
+            EXPECT_EQ(r.acc_after_ns, 5);
+            EXPECT_EQ(r.alpha, 0.5);
+        } else {
+            EXPECT_EQ(r.clamped_ns, 100 + i);
+            EXPECT_EQ(r.clamp_lost_ns, 0);
+            EXPECT_EQ(r.consumed_ns, 100 + i);
+            EXPECT_EQ(r.acc_before_ns, 0);
+            EXPECT_EQ(r.steps, 0);
+            EXPECT_EQ(r.cap_dropped_ns, 0);
+            EXPECT_EQ(r.acc_after_ns, 0);
+            EXPECT_EQ(r.alpha, 0.0);
+        }
+    }
+}
+
 TEST(Recorder, ItsTraceReadsBackThroughTheCaptureReaders) {
     const std::string dir = test::make_temp_dir("recorder");
     const std::string path = dir + "/t.csv";
