@@ -179,18 +179,29 @@ void run_recorder_bench(
 
 // The loops the recorder's figures are compared with: the same iteration and bookkeeping (a
 // countdown and a branch), no recorder; one passes the time along, one reads the clock.
+// Range 0: every how many frames timing pauses and resumes at once, as the recorder's
+// benchmarks pause for the writer (1024: catch_up once a block; 4095: the hot path's flush; 0:
+// never). A pause and resume costs a few hundred ns of timed CPU (BM_PauseResume), which the
+// benchmark charges to the frames around it, not to anything a game runs.
 void BM_EmptyLoopGivenTime(benchmark::State& state) {
+    const std::int64_t pause_every = state.range(0);
     std::int64_t now = 0;
     std::int64_t to_hand_over = 1025;
+    std::int64_t to_pause = pause_every;
     for (auto _ : state) {
         now += 6'944'444;
         benchmark::DoNotOptimize(now);
         if (--to_hand_over == 0)
             to_hand_over = 1024;
         benchmark::DoNotOptimize(to_hand_over);
+        if (--to_pause == 0) {
+            to_pause = pause_every;
+            state.PauseTiming();
+            state.ResumeTiming();
+        }
     }
 }
-BENCHMARK(BM_EmptyLoopGivenTime);
+BENCHMARK(BM_EmptyLoopGivenTime)->Arg(0)->Arg(1024)->Arg(4095);
 
 void BM_EmptyLoopOwnClock(benchmark::State& state) {
     std::int64_t to_hand_over = 1025;
@@ -235,8 +246,12 @@ void BM_PauseResume(benchmark::State& state) {
 BENCHMARK(BM_PauseResume);
 
 // The per-frame path alone: rows into the preallocated buffer, the clock read by the game.
-// The flush (formatting and writing 4096 rows) runs outside the timing.
+// The flush (formatting and writing 4096 rows) runs outside the timing. Range 0: 1 = the game's
+// steps between begin_frame and loop(), as in a game (code the compiler cannot see through, so
+// it cannot merge the two calls' stores into the row); 0 = the two calls back to back, as
+// FixedStep makes them.
 void BM_RecorderFrameHotPath(benchmark::State& state) {
+    const bool steps_between = state.range(0) != 0;
     RecorderOptions o = bench_options();
     o.flush_every = 0;
     Recorder rec(o);
@@ -245,6 +260,8 @@ void BM_RecorderFrameHotPath(benchmark::State& state) {
     for (auto _ : state) {
         now += 6'944'444;
         rec.begin_frame(now);
+        if (steps_between)
+            benchmark::ClobberMemory();  // the steps: may read or write any memory
         rec.loop({.acc_before_ns = 8'000'000,
                   .steps = now & 1,
                   .acc_after_ns = 1'000'000,
@@ -260,7 +277,7 @@ void BM_RecorderFrameHotPath(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations());
     state.counters["dropped"] = static_cast<double>(rec.dropped_frames());
 }
-BENCHMARK(BM_RecorderFrameHotPath);
+BENCHMARK(BM_RecorderFrameHotPath)->Arg(0)->Arg(1);
 
 // The recorder reading the clock itself: one clock read per frame plus the recording, with
 // the background writer formatting and writing every 1024 frames.
