@@ -341,25 +341,17 @@ TEST(Recorder, AFrameWithoutLoopHasTheDefaultColumnsInSlotsUsedBefore) {
         SCOPED_TRACE("frame " + std::to_string(i));
         EXPECT_EQ(r.frame, i);
         EXPECT_EQ(r.raw_ns, 100 + i);
-        if (i % 3 == 0) {
-            EXPECT_EQ(r.clamped_ns, 50);
-            EXPECT_EQ(r.clamp_lost_ns, 100 + i - 50);
-            EXPECT_EQ(r.consumed_ns, 40);
-            EXPECT_EQ(r.acc_before_ns, 30 + i);
-            EXPECT_EQ(r.steps, 3);
-            EXPECT_EQ(r.cap_dropped_ns, 20);
-            EXPECT_EQ(r.acc_after_ns, 5);
-            EXPECT_EQ(r.alpha, 0.5);
-        } else {
-            EXPECT_EQ(r.clamped_ns, 100 + i);
-            EXPECT_EQ(r.clamp_lost_ns, 0);
-            EXPECT_EQ(r.consumed_ns, 100 + i);
-            EXPECT_EQ(r.acc_before_ns, 0);
-            EXPECT_EQ(r.steps, 0);
-            EXPECT_EQ(r.cap_dropped_ns, 0);
-            EXPECT_EQ(r.acc_after_ns, 0);
-            EXPECT_EQ(r.alpha, 0.0);
-        }
+        // With loop(): what it was given; without: LoopFrame{}'s columns for this frame time.
+        const LoopFrame want = i % 3 == 0 ? LoopFrame{50, 40, 30 + i, 3, 20, 5, 0.5}
+                                          : LoopFrame{100 + i, 100 + i, 0, 0, 0, 0, 0.0};
+        EXPECT_EQ(r.clamped_ns, want.clamped_ns);
+        EXPECT_EQ(r.clamp_lost_ns, r.raw_ns - want.clamped_ns);
+        EXPECT_EQ(r.consumed_ns, want.consumed_ns);
+        EXPECT_EQ(r.acc_before_ns, want.acc_before_ns);
+        EXPECT_EQ(r.steps, want.steps);
+        EXPECT_EQ(r.cap_dropped_ns, want.cap_dropped_ns);
+        EXPECT_EQ(r.acc_after_ns, want.acc_after_ns);
+        EXPECT_EQ(r.alpha, want.alpha);
     }
 }
 

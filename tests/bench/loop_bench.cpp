@@ -181,8 +181,9 @@ void run_recorder_bench(
 // countdown and a branch), no recorder; one passes the time along, one reads the clock.
 // Range 0: every how many frames timing pauses and resumes at once, as the recorder's
 // benchmarks pause for the writer (1024: catch_up once a block; 4095: the hot path's flush; 0:
-// never). A pause and resume costs a few hundred ns of timed CPU (BM_PauseResume), which the
-// benchmark charges to the frames around it, not to anything a game runs.
+// never, the countdown going below 0 at once). A pause and resume costs a few hundred ns of timed
+// CPU (BM_PauseResume), which the benchmark charges to the frames around it, not to anything a
+// game runs.
 void BM_EmptyLoopGivenTime(benchmark::State& state) {
     const std::int64_t pause_every = state.range(0);
     std::int64_t now = 0;
