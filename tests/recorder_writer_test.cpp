@@ -305,6 +305,43 @@ TEST_P(RecorderWriter, ACallbackAloneGetsEveryRowInOrderAndNoFileIsWritten) {
     EXPECT_TRUE(std::filesystem::is_empty(dir_));
 }
 
+// A block longer than the callback's piece arrives in pieces, in order, each row whole: its
+// frame, start and clamp loss are derived from the block's first row and the rows before.
+TEST_P(RecorderWriter, ACallbackGetsALongBlockInPiecesOfWholeRowsInOrder) {
+    RecorderOptions o = options_for("", GetParam());
+    o.capacity = 1000;
+    o.flush_every = 300;  // 4 pieces of 64 and one of 44 a full block
+    std::string text;
+    std::vector<std::size_t> pieces;
+    o.on_rows = [&](const FrameRecord* rows, std::size_t count) {
+        pieces.push_back(count);
+        char row[trace_v1::kMaxRowChars];
+        for (std::size_t i = 0; i < count; ++i)
+            text.append(row, trace_v1::format_row(row, rows[i]));
+    };
+    fake_now = kStart;
+    constexpr std::int64_t kFrames = 700;
+    {
+        Recorder rec(o);
+        for (std::int64_t i = 0; i < kFrames; ++i) {
+            record(rec, i, i + 1);
+            if (i == 400)
+                rec.flush();  // mid-frame: frames 300-399 go; frame 400 begins the next block
+            rec.wait_for_writer();
+        }
+        rec.close(kStart + time_of(kFrames));
+        EXPECT_EQ(rec.dropped_frames(), 0);
+    }
+    // Blocks of 300, 100 (the flush) and 300 (the last handed over by close's commit).
+    const std::vector<std::size_t> expected_pieces = {64, 64, 64, 64, 44, 64,
+                                                      36, 64, 64, 64, 64, 44};
+    EXPECT_EQ(pieces, expected_pieces);
+    const auto rows = rows_of(text);
+    ASSERT_EQ(rows.size(), static_cast<std::size_t>(kFrames));
+    for (std::int64_t i = 0; i < kFrames; ++i)
+        ASSERT_EQ(rows[static_cast<std::size_t>(i)], expected_row(i)) << "row " << i;
+}
+
 TEST_P(RecorderWriter, StandardOutput) {
 #if defined(__linux__)
     // "-" writes to stdout: send file descriptor 1 to a file for the recorder's lifetime.
