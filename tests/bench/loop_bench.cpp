@@ -128,9 +128,8 @@ void catch_up(benchmark::State& state, const Recorder& rec, bool yield = false) 
 // file), 1 = a callback alone (no file). The writer's own CPU time per recorded frame is
 // reported in the counter writer_cpu_ns (read by a callback that reads a column of every row:
 // with the file it is a second sink, after the file; timing_callback = false leaves it out). The
-// hand-overs are counted down here rather than asked of
-// the recorder, so that the loop's bookkeeping is a decrement and a branch, as in the empty
-// loops below.
+// hand-overs are counted down here rather than asked of the recorder, so that the loop's
+// bookkeeping is a decrement and a branch, as in the empty loops below.
 template <class Frame, class Started = void (*)(Recorder&)>
 void run_recorder_bench(
     benchmark::State& state, RecorderOptions o, Frame frame, Started started = [](Recorder&) {},
@@ -384,9 +383,9 @@ BENCHMARK(BM_RecorderFrameWithPhases)->Args({0, 0})->Args({1, 0});
 
 // The live sink: range 0 as above (writer idle / busy alongside); range 1: 1 = with the callback
 // that reads the writer's CPU time, 0 = the live sink alone, as a game serving its frames has it
-// (the callback reads every row, even when no client takes them); range 2: 0 = no
-// client connected (the sender idle, the rows dropped and counted), 1 = a client reading
-// everything (the sender busy shipping every row). Reports the bytes per frame on the wire and,
+// (the callback reads every row, even when no client takes them); range 2: 0 = no client
+// connected (the sender idle, the rows dropped and counted), 1 = a client reading everything
+// (the sender busy shipping every row). Reports the bytes per frame on the wire and,
 // with the callback, the sender's CPU time per row: the process's CPU time less that of the
 // loop's thread, the writer and the reading client.
 void BM_RecorderFrameGivenTimeLive(benchmark::State& state) {
@@ -417,6 +416,7 @@ void BM_RecorderFrameGivenTimeLive(benchmark::State& state) {
         state.counters["bytes_per_frame"] =
             static_cast<double>(bytes) / std::max(1.0, state.counters["live_sent"].value);
     }
+    // Without the callback the writer's CPU time is unknown: no sender figure.
     if (reader && timing_callback) {
         const std::int64_t other_ns = thread_cpu_ns() - loop_start_ns + reader->cpu_ns();
         writer_cpu_ns = static_cast<std::int64_t>(state.counters["writer_cpu_ns"].value *
