@@ -37,9 +37,11 @@
 // no allocation, no system call) and goes on in the next block; the writer, which looks for blocks
 // every writer_poll_us (2 ms), gives the block to each sink in turn, then evicts the lines the
 // sinks read from the caches (so that the loop's thread, when the ring comes round, need not take
-// them back from the writer's core). The loop's thread wakes the writer at once only when a block
-// it handed over earlier is still waiting. If the writer still holds the next block (it fell a
-// whole ring behind), the loop's thread does not wait: frames are dropped and counted
+// them back from the writer's core). After each block lie 4 KB no row uses, where the writer's
+// prefetcher, reading on past the block it was given, lands instead of on the next block's first
+// rows. The loop's thread wakes the writer at once only when a block it handed over earlier is
+// still waiting. If the writer still holds the next block (it fell a whole ring behind), the
+// loop's thread does not wait: frames are dropped and counted
 // (dropped_frames()) until the block is free; the frame column keeps counting, so the gap shows in
 // the trace. With flush_every = 0 nothing is written until close() and frames beyond `capacity` are
 // dropped the same way. background_writer = false runs the sinks on the loop's thread at each flush
@@ -676,7 +678,8 @@ struct RecorderOptions {
     // during the call only.
     std::function<void(const FrameRecord* rows, std::size_t count)> on_rows = {};
     // Rows held in memory, allocated once. With the background writer they form a ring of
-    // capacity / flush_every blocks of flush_every rows (at least two blocks).
+    // capacity / flush_every blocks of flush_every rows (at least two blocks), with 4 KB between
+    // blocks (at most a block's size) that no row uses.
     std::size_t capacity = 4096;
     std::size_t flush_every = 1024;  // hand the rows to the writer every N frames; 0 = at close()
     // Run the sinks on a thread of the recorder's own, so that the loop's thread only hands a
@@ -1279,7 +1282,12 @@ class Recorder {
         block_rows_ = streaming ? options_.flush_every : options_.capacity;
         if (streaming && options_.background_writer)
             blocks_ = std::max<std::size_t>(2, options_.capacity / options_.flush_every);
-        rows_.resize(block_rows_ * blocks_);
+        if (blocks_ > 1) {
+            constexpr std::size_t gap_rows =
+                (kGapBytes + sizeof(detail::RingRow) - 1) / sizeof(detail::RingRow);
+            gap_rows_ = std::min(gap_rows, block_rows_);
+        }
+        rows_.resize((block_rows_ + gap_rows_) * blocks_);
         block_ = rows_.data();
         block_sizes_.resize(blocks_);
         block_starts_.resize(blocks_);
@@ -1332,10 +1340,13 @@ class Recorder {
         detail::RingRow* r = &spare_;
         if (accepting_ && fill_ < block_rows_ && (fill_ != 0 || block_free())) {
             r = block_ + fill_;
-            // The row 32 on, a few hundred ns of frames ahead in a tight loop (an address past
-            // the ring is harmless: a prefetch never faults).
-            detail::prefetch_for_write(reinterpret_cast<std::uintptr_t>(r) +
-                                       kPrefetchRows * sizeof(detail::RingRow));
+            // The row 32 frames on, a few hundred ns ahead in a tight loop: near a block's end,
+            // past the gap, in the next slot (an address past the ring is harmless: a prefetch
+            // never faults).
+            std::size_t ahead = fill_ + kPrefetchRows;
+            if (ahead >= block_rows_)
+                ahead += gap_rows_;
+            detail::prefetch_for_write(reinterpret_cast<std::uintptr_t>(block_ + ahead));
         }
         row_ = r;
         // frame, start_ns and clamp_lost_ns are not stored: the writer's side derives them.
@@ -1541,6 +1552,11 @@ class Recorder {
         return mark_ns_;
     }
 
+    // A slot's first row: the slots lie a block and a gap apart.
+    detail::RingRow* slot_rows(std::size_t slot) {
+        return rows_.data() + slot * (block_rows_ + gap_rows_);
+    }
+
     // Block number handed_ reuses the slot of block handed_ - blocks_.
     bool block_free() const {
         if (failed_.load(std::memory_order_relaxed))
@@ -1573,7 +1589,7 @@ class Recorder {
         ++handed_;
         rows_handed_ += static_cast<std::int64_t>(fill_);
         fill_ = 0;
-        block_ = rows_.data() + (handed_ % blocks_) * block_rows_;  // once a block, not a frame
+        block_ = slot_rows(handed_ % blocks_);  // once a block, not a frame
         if (open_ && row_ != &spare_) {
             // flush() mid-frame: the open frame's slot went with the block; its commit decides
             // where it goes now.
@@ -1655,7 +1671,7 @@ class Recorder {
             lost_rows_.fetch_add(static_cast<std::int64_t>(size), std::memory_order_release);
             return;
         }
-        const detail::RingRow* rows = rows_.data() + slot * block_rows_;
+        const detail::RingRow* rows = slot_rows(slot);
         detail::Block block = block_starts_[slot];
         block.rows = rows;
         block.count = size;
@@ -1696,12 +1712,20 @@ class Recorder {
     }
 
     static constexpr std::size_t kPrefetchRows = 32;
+    // Between two blocks in the ring, rows that no frame uses. The writer reads a block in order,
+    // and its core's prefetcher runs on past the block's end; without the gap it would fetch the
+    // next block's first lines, which the loop (its own prefetch holding them ready) is about to
+    // write, and each of those writes would have to take its line back from the writer's core:
+    // up to 60 frames after each hand-over took 10-115 ns each (docs/loop-engine.md, "Speed").
+    // No more than a block's size, so that small blocks at most double the ring.
+    static constexpr std::size_t kGapBytes = 4096;
     const bool has_clflushopt_ = detail::has_clflushopt();
 
     RecorderOptions options_;
     std::size_t block_rows_ = 0;         // rows a block holds
+    std::size_t gap_rows_ = 0;           // unused rows after each block (kGapBytes)
     std::size_t blocks_ = 1;             // blocks in the ring
-    std::vector<detail::RingRow> rows_;  // blocks_ x block_rows_
+    std::vector<detail::RingRow> rows_;  // blocks_ x (block_rows_ + gap_rows_)
     detail::RingRow* block_ = nullptr;   // the block being filled (slot handed_ % blocks_)
     // The destinations, in the order they take each block (file first). Called by the writing
     // thread, created and finished on the loop's thread while no writer runs.
