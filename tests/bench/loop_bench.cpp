@@ -349,6 +349,72 @@ void BM_RecorderFrameGivenTimePinned(benchmark::State& state) {
 }
 BENCHMARK(BM_RecorderFrameGivenTimePinned)->ArgsProduct({{0, 1}, {0, 1}, {0, 1}});
 
+// Where in a block the loop's cost falls, with the file sink and the threads pinned to two CPUs
+// (range 0 as above: the writer idle / busy alongside). The benchmark's CPU time cannot be split,
+// so this reads the clock at four points after each hand-over and reports the time a frame, in
+// ns, for frames 0-15, 16-63, 64-255 and 256-1023 of the block (`after_0_15` ...). Each stretch
+// includes one clock read (about 20 ns here), spread over its frames, and is wall time, not CPU
+// time. The first block is left out.
+void BM_RecorderFrameAfterHandOver(benchmark::State& state) {
+    const std::vector<int> cpus = bench::allowed_cpus();
+    if (cpus.size() < 2u) {
+        state.SkipWithError("fewer than two CPUs allowed");
+        return;
+    }
+    if (!bench::run_this_thread_on({cpus[1]})) {
+        state.SkipWithError("the OS refused to pin the thread");
+        return;
+    }
+    const bool overlap = state.range(0) != 0;
+    constexpr std::int64_t kEnds[] = {16, 64, 256, 1024};
+    std::int64_t sums_ns[4] = {0, 0, 0, 0};
+    std::int64_t blocks = 0;
+    std::int64_t now = 0;
+    const auto frame = given_time_frame(now);
+    {
+        Recorder rec(bench_options());
+        bench::run_this_thread_on({cpus[0]});
+        std::int64_t in_block = -1;  // frames since the last hand-over; -1 = the first block
+        std::size_t stretch = 0;
+        std::int64_t mark_ns = 0;
+        std::int64_t to_hand_over = 1025;
+        for (auto _ : state) {
+            if (in_block == 0)
+                mark_ns = now_ns();
+            frame(rec);
+            if (in_block >= 0 && ++in_block == kEnds[stretch]) {
+                const std::int64_t t = now_ns();
+                sums_ns[stretch++] += t - mark_ns;
+                mark_ns = t;
+            }
+            if (--to_hand_over == 0) {
+                to_hand_over = 1024;
+                blocks += in_block == 1024 ? 1 : 0;
+                in_block = 0;
+                stretch = 0;
+                if (!overlap)
+                    catch_up(state, rec);
+            } else if (overlap && to_hand_over == 1) {
+                const std::int64_t wait_from_ns = now_ns();
+                catch_up(state, rec);
+                mark_ns += now_ns() - wait_from_ns;  // the wait is not the frames'
+            }
+        }
+        rec.close();
+    }
+    bench::run_this_thread_on(cpus);
+    std::int64_t begin = 0;
+    for (std::size_t i = 0; i < 4 && blocks > 0; ++i) {
+        const double frames = static_cast<double>(kEnds[i] - begin) * static_cast<double>(blocks);
+        state.counters["after_" + std::to_string(begin) + "_" + std::to_string(kEnds[i] - 1)] =
+            static_cast<double>(sums_ns[i]) / frames;
+        begin = kEnds[i];
+    }
+    state.SetLabel(overlap ? "file sink, writer busy alongside, on another CPU"
+                           : "file sink, writer idle, on another CPU");
+}
+BENCHMARK(BM_RecorderFrameAfterHandOver)->Arg(0)->Arg(1);
+
 // The same with writer_poll_us = 0: the loop's thread wakes the writer at every hand-over (a
 // system call every 1024 frames), as before the writer looked for blocks itself.
 void BM_RecorderFrameGivenTimeWakeEachBlock(benchmark::State& state) {
