@@ -1716,7 +1716,7 @@ class Recorder {
     // and its core's prefetcher runs on past the block's end; without the gap it would fetch the
     // next block's first lines, which the loop (its own prefetch holding them ready) is about to
     // write, and each of those writes would have to take its line back from the writer's core:
-    // up to 60 frames after each hand-over took 10-115 ns each (docs/loop-engine.md, "Speed").
+    // frames 1-63 after each hand-over took 9-116 ns each (docs/loop-engine.md, "Speed").
     // No more than a block's size, so that small blocks at most double the ring.
     static constexpr std::size_t kGapBytes = 4096;
     const bool has_clflushopt_ = detail::has_clflushopt();
