@@ -355,6 +355,162 @@ TEST(Recorder, AFrameWithoutLoopHasTheDefaultColumnsInSlotsUsedBefore) {
     }
 }
 
+// One scripted recording of 3000 frames, replayed with blocks of 4 to 1024 rows and with one
+// block for everything (flush_every = 0). Blocks longer than 33 rows have frames in their
+// middle that begin_frame() records on its short path; blocks of 4 have none. Every block size
+// must give the same rows, and those rows must be what the script did: loop() now and then,
+// phases, the game's own waits (once or twice a frame), flush() before and after loop(), and a
+// clock that goes back at a frame's begin and inside a frame.
+struct ScriptedFrame {
+    std::int64_t raw_ns = 0, step_cost_ns = 0, render_ns = 0, wait_ns = 0;
+    bool has_loop = false;
+};
+
+struct ScriptedRun {
+    std::vector<FrameRecord> rows;
+    std::vector<ScriptedFrame> expected;  // what the script did, frame by frame
+    std::int64_t backward_steps = 0, expected_backward_steps = 0;
+    std::int64_t recorded = 0, dropped = 0;
+};
+
+ScriptedRun run_script(std::size_t flush_every, bool background_writer) {
+    constexpr std::int64_t kFrames = 3000;
+    ScriptedRun run;
+    RecorderOptions o = fake_options("");
+    o.on_rows = [&](const FrameRecord* rows, std::size_t n) {
+        run.rows.insert(run.rows.end(), rows, rows + n);
+    };
+    o.capacity = 4096;
+    o.flush_every = flush_every;
+    o.background_writer = background_writer;
+    std::uint32_t state = 12345;  // the same script for every block size
+    const auto next = [&] {
+        state = state * 1664525u + 1013904223u;
+        return state >> 8;
+    };
+    fake_now = 1'000'000;
+    // The model: every reading is held to the latest one (mark); a frame's wait runs from the
+    // mark to the next begin, unless the game gave its own.
+    std::int64_t mark = fake_now, previous = fake_now;
+    const auto held = [&](std::int64_t now) {
+        if (now < mark) {
+            ++run.expected_backward_steps;
+            return mark;
+        }
+        return now;
+    };
+    bool explicit_wait = false;
+    {
+        Recorder rec(o);
+        for (std::int64_t i = 0; i < kFrames; ++i) {
+            fake_now += 1000 + next() % 500;
+            if (i % 97 == 13)
+                fake_now -= 2000;  // back past the last reading, at the begin
+            const std::int64_t begin = held(fake_now);
+            if (i > 0 && !explicit_wait)
+                run.expected.back().wait_ns = begin - mark;
+            explicit_wait = false;
+            run.expected.push_back({.raw_ns = begin - previous});
+            ScriptedFrame& f = run.expected.back();
+            previous = mark = begin;
+            rec.begin_frame();
+            if (i % 211 == 100)
+                rec.flush();  // before loop(): the open frame moves out of its slot
+            const std::uint32_t pick = next();
+            if (pick % 4 == 0) {
+                rec.loop({.clamped_ns = 7, .consumed_ns = 6, .acc_before_ns = i, .steps = 2});
+                f.has_loop = true;
+            }
+            if (pick % 5 == 0) {
+                fake_now += 100;
+                if (i % 89 == 7)
+                    fake_now -= 300;  // back inside the frame
+                const std::int64_t t = held(fake_now);
+                f.step_cost_ns += t - mark;
+                mark = t;
+                rec.end_steps();
+            }
+            if (pick % 6 == 0) {
+                fake_now += 200;
+                const std::int64_t t = held(fake_now);
+                f.render_ns += t - mark;
+                mark = t;
+                rec.end_render();
+            }
+            if (pick % 9 == 0) {
+                rec.add_times({.step_cost_ns = 3, .wait_ns = 50});
+                f.step_cost_ns += 3;
+                f.wait_ns = 50;
+                if (pick % 27 == 0) {
+                    rec.add_times({.wait_ns = 5});
+                    f.wait_ns += 5;
+                }
+                explicit_wait = true;
+            }
+            if (i % 307 == 200)
+                rec.flush();  // after it
+            if (background_writer)
+                rec.wait_for_writer();  // paced: the test is about the rows, not drops
+        }
+        fake_now += 1000;
+        const std::int64_t end = held(fake_now);
+        if (!explicit_wait)
+            run.expected.back().wait_ns = end - mark;
+        rec.close();
+        run.backward_steps = rec.clock_backward_steps();
+        run.recorded = rec.recorded_frames();
+        run.dropped = rec.dropped_frames();
+    }
+    return run;
+}
+
+TEST(Recorder, EveryBlockSizeRecordsTheSameRowsTheScriptMade) {
+    for (const bool background : {false, true}) {
+        const ScriptedRun reference = run_script(4, background);
+        for (const std::size_t flush_every : {4, 34, 35, 64, 100, 1024, 0}) {
+            if (flush_every == 0 && background)
+                continue;  // no writer thread without streaming: the case above
+            SCOPED_TRACE("flush_every " + std::to_string(flush_every) +
+                         (background ? ", background writer" : ", loop's thread writes"));
+            const ScriptedRun run =
+                flush_every == 4 ? reference : run_script(flush_every, background);
+            EXPECT_EQ(run.recorded, 3000);
+            EXPECT_EQ(run.dropped, 0);
+            EXPECT_EQ(run.backward_steps, run.expected_backward_steps);
+            EXPECT_GT(run.backward_steps, 3000 / 97);  // every 97th begin, and more
+            ASSERT_EQ(run.rows.size(), 3000u);
+            ASSERT_EQ(run.expected.size(), 3000u);
+            std::int64_t start = 0;
+            for (std::size_t i = 0; i < run.rows.size(); ++i) {
+                const FrameRecord& r = run.rows[i];
+                const FrameRecord& ref = reference.rows[i];
+                const ScriptedFrame& want = run.expected[i];
+                SCOPED_TRACE("frame " + std::to_string(i));
+                ASSERT_EQ(r.frame, static_cast<std::int64_t>(i));
+                start += r.raw_ns;  // a frame starts at its begin_frame, raw_ns after the last
+                EXPECT_EQ(r.start_ns, start);
+                EXPECT_EQ(r.raw_ns, want.raw_ns);
+                EXPECT_EQ(r.step_cost_ns, want.step_cost_ns);
+                EXPECT_EQ(r.render_ns, want.render_ns);
+                EXPECT_EQ(r.wait_ns, want.wait_ns);
+                EXPECT_EQ(r.clamped_ns, want.has_loop ? 7 : r.raw_ns);
+                EXPECT_EQ(r.consumed_ns, want.has_loop ? 6 : r.raw_ns);
+                EXPECT_EQ(r.acc_before_ns, want.has_loop ? static_cast<std::int64_t>(i) : 0);
+                EXPECT_EQ(r.steps, want.has_loop ? 2 : 0);
+                // And field by field the same as with blocks of 4 rows.
+                EXPECT_EQ(r.start_ns, ref.start_ns);
+                EXPECT_EQ(r.clamp_lost_ns, ref.clamp_lost_ns);
+                EXPECT_EQ(r.cap_dropped_ns, ref.cap_dropped_ns);
+                EXPECT_EQ(r.acc_after_ns, ref.acc_after_ns);
+                EXPECT_EQ(r.alpha, ref.alpha);
+                EXPECT_EQ(r.wait_ns, ref.wait_ns);
+                if (::testing::Test::HasFailure())
+                    return;  // the first frame that differs says enough
+            }
+        }
+    }
+}
+
 TEST(Recorder, ItsTraceReadsBackThroughTheCaptureReaders) {
     const std::string dir = test::make_temp_dir("recorder");
     const std::string path = dir + "/t.csv";

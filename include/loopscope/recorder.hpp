@@ -524,6 +524,15 @@ inline std::string preamble_text(const Preamble& p) {
 #include <cerrno>
 #endif
 #include <cstring>
+// Keeps a function out of line: the rare half of the frame's path, so that the common half,
+// inlined into the game's loop, stays short.
+#if defined(_MSC_VER)
+#define LOOPSCOPE_RECORDER_NOINLINE __declspec(noinline)
+#elif defined(__GNUC__) || defined(__clang__)
+#define LOOPSCOPE_RECORDER_NOINLINE __attribute__((noinline))
+#else
+#define LOOPSCOPE_RECORDER_NOINLINE
+#endif
 #if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
 #include <immintrin.h>
 #include <intrin.h>
@@ -615,6 +624,17 @@ struct RingRow {
     std::int64_t render_ns = 0;
     std::int64_t wait_ns = 0;
 };
+
+// Asks for every line of the row at `row` ahead of the loop's write. Rows of 88 bytes begin in
+// only 8 of every 11 lines; each of the other 3 holds the byte 64 on from a row's start, so that
+// byte is asked for too. A row of up to 128 bytes touches at most its first line, the next one
+// and the line where the next row begins: these two prefetches and the next row's cover them.
+static_assert(sizeof(RingRow) <= 128, "two prefetches a row cover at most 128 bytes");
+inline void prefetch_row_for_write(const RingRow* row) {
+    const auto address = reinterpret_cast<std::uintptr_t>(row);
+    prefetch_for_write(address);
+    prefetch_for_write(address + 64);
+}
 
 // A block handed to the sinks. Its rows are consecutive frames (a frame is dropped only where a
 // block would begin), so the first row's frame and start give every row's.
@@ -1328,43 +1348,26 @@ class Recorder {
     // Starts a frame at now_ns (the game's own clock reading saves a read); ends the previous
     // one, whose wait is the time from its end_render (or end_steps) to now.
     void begin_frame(std::int64_t now) {
-        now = reading(now, next_frame_);
-        if (open_)
-            commit(now);  // the next frame is open at once: open_ stays true
-        else
-            open_ = true;
-        // The row is written where it will stay: its slot in the ring, when the slot can take
-        // it (a block can only stop being free at a hand-over, so this is checked once a
-        // block), else the spare row, which commit() keeps or drops. Every column is stored
-        // once; no zeroing, no copy.
-        detail::RingRow* r = &spare_;
-        if (accepting_ && fill_ < block_rows_ && (fill_ != 0 || block_free())) {
-            r = block_ + fill_;
-            // The row 32 frames on, a few hundred ns ahead in a tight loop: near a block's end,
-            // past the gap, in the next slot (an address past the ring is harmless: a prefetch
-            // never faults).
-            std::size_t ahead = fill_ + kPrefetchRows;
-            if (ahead >= block_rows_)
-                ahead += gap_rows_;
-            detail::prefetch_for_write(reinterpret_cast<std::uintptr_t>(block_ + ahead));
+        // Most frames fall in a block's middle: the row before is in the ring, not the block's
+        // first, and neither the block's end nor the gap is within kPrefetchRows. run_ counts
+        // such frames still ahead, so each needs one check here instead of those in commit()
+        // and begin_frame_rest(); a clock reading that went back takes the long way, where it
+        // is counted.
+        if (run_ != 0 && now >= mark_ns_) {
+            detail::RingRow* r = row_;
+            if (!explicit_wait_)
+                r->wait_ns = now - mark_ns_;
+            else
+                explicit_wait_ = false;
+            ++fill_;  // commit(): kept in place, and the block is far from full
+            --run_;
+            ++r;
+            row_ = r;
+            detail::prefetch_row_for_write(r + kPrefetchRows);  // still in this block
+            start_row(r, now);
+            return;
         }
-        row_ = r;
-        // frame, start_ns and clamp_lost_ns are not stored: the writer's side derives them.
-        const std::int64_t raw = now - previous_ns_;
-        ++next_frame_;
-        r->raw_ns = raw;
-        r->clamped_ns = raw;
-        r->consumed_ns = raw;
-        r->acc_before_ns = 0;
-        r->steps = 0;
-        r->cap_dropped_ns = 0;
-        r->acc_after_ns = 0;
-        r->alpha = 0.0;
-        r->step_cost_ns = 0;
-        r->render_ns = 0;
-        // wait_ns is left to commit() (or add_times()): one store fewer a frame.
-        previous_ns_ = now;
-        mark_ns_ = now;
+        begin_frame_rest(now);
     }
     void begin_frame() { begin_frame(now_ns()); }
 
@@ -1493,6 +1496,57 @@ class Recorder {
     LiveStats live_stats() const { return live_ ? live_->stats() : LiveStats{}; }
 
   private:
+    // begin_frame() for every frame that run_ does not cover: out of line, so that the game's
+    // loop inlines only the short path above.
+    LOOPSCOPE_RECORDER_NOINLINE void begin_frame_rest(std::int64_t now) {
+        now = reading(now, next_frame_);
+        if (open_)
+            commit(now);  // the next frame is open at once: open_ stays true
+        else
+            open_ = true;
+        // The row is written where it will stay: its slot in the ring, when the slot can take
+        // it (a block can only stop being free at a hand-over, so this is checked once a
+        // block), else the spare row, which commit() keeps or drops. Every column is stored
+        // once; no zeroing, no copy.
+        detail::RingRow* r = &spare_;
+        if (accepting_ && fill_ < block_rows_ && (fill_ != 0 || block_free())) {
+            r = block_ + fill_;
+            // The row 32 frames on, a few hundred ns ahead in a tight loop: near a block's end,
+            // past the gap, in the next slot (an address past the ring is harmless: a prefetch
+            // never faults).
+            std::size_t ahead = fill_ + kPrefetchRows;
+            if (ahead >= block_rows_)
+                ahead += gap_rows_;
+            detail::prefetch_row_for_write(block_ + ahead);
+        }
+        row_ = r;
+        // The frames from the next on that the short path may take: up to the one whose row
+        // is kPrefetchRows before the block's last, so that its prefetch needs no gap check.
+        run_ = 0;
+        if (r != &spare_ && fill_ != 0 && fill_ + kPrefetchRows + 1 < block_rows_)
+            run_ = block_rows_ - kPrefetchRows - 1 - fill_;
+        start_row(r, now);
+    }
+
+    // Stores the new frame's columns in its row and makes `now` its begin and the mark.
+    void start_row(detail::RingRow* r, std::int64_t now) {
+        // frame, start_ns and clamp_lost_ns are not stored: the writer's side derives them.
+        const std::int64_t raw = now - previous_ns_;
+        ++next_frame_;
+        r->raw_ns = raw;
+        r->clamped_ns = raw;
+        r->consumed_ns = raw;
+        r->acc_before_ns = 0;
+        r->steps = 0;
+        r->cap_dropped_ns = 0;
+        r->acc_after_ns = 0;
+        r->alpha = 0.0;
+        r->step_cost_ns = 0;
+        r->render_ns = 0;
+        // wait_ns is left to commit() (or add_times()): one store fewer a frame.
+        previous_ns_ = now;
+        mark_ns_ = now;
+    }
     // The loop's thread: the row goes into the block being filled, unless that block is full
     // (flush_every = 0) or the writer has not yet written what it held before (a ring lap
     // behind): then the frame is dropped and counted, and the loop never waits.
@@ -1570,6 +1624,7 @@ class Recorder {
     // ring does not fill while it sleeps. A wake-up is a system call of a few µs: one every
     // 1024 frames added 1.3-3.8 ns to the loop's cost per frame (docs/loop-engine.md, "Speed").
     void hand_over() {
+        run_ = 0;  // the next frame takes the long way: a new block, or the spare row
         if (fill_ == 0)
             return;
         const std::size_t slot = handed_ % blocks_;
@@ -1737,6 +1792,7 @@ class Recorder {
     detail::RingRow* row_ = &spare_;  // the row of the frame being recorded (a slot, or spare_)
     bool accepting_ = false;          // a sink exists and close() has not run
     std::size_t fill_ = 0;            // rows in the block being filled
+    std::size_t run_ = 0;             // frames ahead that begin_frame's short path may take
     std::uint64_t handed_ = 0;        // blocks handed over; the one being filled has this number
     std::int64_t start_ns_ = 0;
     std::int64_t previous_ns_ = 0;
@@ -1778,6 +1834,7 @@ using FixedStep = loopscope::detail::BasicFixedStep<Recorder>;
 }  // namespace recorder_enabled
 }  // namespace loopscope
 
+#undef LOOPSCOPE_RECORDER_NOINLINE
 #endif  // LOOPSCOPE_RECORDER_HPP_ON
 
 // ---- Recording off: the same interface, no state, nothing to run. ----
