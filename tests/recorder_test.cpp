@@ -511,6 +511,41 @@ TEST(Recorder, EveryBlockSizeRecordsTheSameRowsTheScriptMade) {
     }
 }
 
+// loop() before the first begin_frame() describes no frame: the first frame, without a loop() of
+// its own, still gets LoopFrame{}'s columns. Blocks of 64 rows, so that frames 2-31 of each take
+// begin_frame()'s short path.
+TEST(Recorder, ALoopBeforeTheFirstFrameIsForNoFrame) {
+    std::vector<FrameRecord> got;
+    fake_now = 0;
+    {
+        RecorderOptions o = fake_options("");
+        o.on_rows = [&](const FrameRecord* rows, std::size_t n) {
+            got.insert(got.end(), rows, rows + n);
+        };
+        o.capacity = 128;
+        o.flush_every = 64;
+        o.background_writer = false;
+        Recorder rec(o);
+        rec.loop({.clamped_ns = 1, .consumed_ns = 2, .acc_before_ns = 3, .steps = 4});
+        for (std::int64_t i = 0; i < 100; ++i) {
+            fake_now += 10;
+            rec.begin_frame();
+            if (i % 2 == 1)
+                rec.loop({.acc_before_ns = i, .steps = 1});
+        }
+        rec.close();
+    }
+    ASSERT_EQ(got.size(), 100u);
+    for (std::int64_t i = 0; i < 100; ++i) {
+        const FrameRecord& r = got[static_cast<std::size_t>(i)];
+        SCOPED_TRACE("frame " + std::to_string(i));
+        EXPECT_EQ(r.clamped_ns, 10);
+        EXPECT_EQ(r.consumed_ns, 10);
+        EXPECT_EQ(r.acc_before_ns, i % 2 == 1 ? i : 0);
+        EXPECT_EQ(r.steps, i % 2 == 1 ? 1 : 0);
+    }
+}
+
 TEST(Recorder, ItsTraceReadsBackThroughTheCaptureReaders) {
     const std::string dir = test::make_temp_dir("recorder");
     const std::string path = dir + "/t.csv";
