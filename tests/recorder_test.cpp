@@ -356,11 +356,11 @@ TEST(Recorder, AFrameWithoutLoopHasTheDefaultColumnsInSlotsUsedBefore) {
 }
 
 // One scripted recording of 3000 frames, replayed with blocks of 4 to 1024 rows and with one
-// block for everything (flush_every = 0). Blocks longer than 33 rows have frames in their
-// middle that begin_frame() records on its short path; blocks of 4 have none. Every block size
-// must give the same rows, and those rows must be what the script did: loop() now and then,
-// phases, the game's own waits (once or twice a frame), flush() before and after loop(), and a
-// clock that goes back at a frame's begin and inside a frame.
+// block for everything (flush_every = 0). Blocks of 35 rows or more have frames in their middle
+// that begin_frame() records on its short path (35: one a block); blocks of 4 and 34 have none.
+// Every block size must give the same rows, and those rows must be what the script did: loop()
+// now and then, phases, the game's own waits (once or twice a frame), flush() before and after
+// loop(), and a clock that goes back at a frame's begin and inside a frame.
 struct ScriptedFrame {
     std::int64_t raw_ns = 0, step_cost_ns = 0, render_ns = 0, wait_ns = 0;
     bool has_loop = false;
