@@ -56,6 +56,20 @@ RecorderOptions fake_options(const std::string& path) {
     return o;
 }
 
+// Rows to `got` through the callback, in blocks of `flush_every`, written on the loop's thread so
+// that every row is kept.
+RecorderOptions collecting_options(std::vector<FrameRecord>& got, std::size_t capacity,
+                                   std::size_t flush_every) {
+    RecorderOptions o = fake_options("");
+    o.on_rows = [&got](const FrameRecord* rows, std::size_t n) {
+        got.insert(got.end(), rows, rows + n);
+    };
+    o.capacity = capacity;
+    o.flush_every = flush_every;
+    o.background_writer = false;
+    return o;
+}
+
 TEST(Recorder, WritesTheTraceFormatWithExactTimesFromTheClock) {
     const std::string dir = test::make_temp_dir("recorder");
     const std::string path = dir + "/t.csv";
@@ -307,14 +321,7 @@ TEST(Recorder, AFrameWithoutLoopHasTheDefaultColumnsInSlotsUsedBefore) {
     std::vector<FrameRecord> got;
     fake_now = 0;
     {
-        RecorderOptions o = fake_options("");
-        o.on_rows = [&](const FrameRecord* rows, std::size_t n) {
-            got.insert(got.end(), rows, rows + n);
-        };
-        o.capacity = 4;
-        o.flush_every = 2;
-        o.background_writer = false;  // every row is kept: the loop's thread writes each block
-        Recorder rec(o);
+        Recorder rec(collecting_options(got, 4, 2));
         for (std::int64_t i = 0; i < 100; ++i) {
             fake_now += 100 + i;
             rec.begin_frame();
@@ -376,12 +383,7 @@ struct ScriptedRun {
 ScriptedRun run_script(std::size_t flush_every, bool background_writer) {
     constexpr std::int64_t kFrames = 3000;
     ScriptedRun run;
-    RecorderOptions o = fake_options("");
-    o.on_rows = [&](const FrameRecord* rows, std::size_t n) {
-        run.rows.insert(run.rows.end(), rows, rows + n);
-    };
-    o.capacity = 4096;
-    o.flush_every = flush_every;
+    RecorderOptions o = collecting_options(run.rows, 4096, flush_every);
     o.background_writer = background_writer;
     std::uint32_t state = 12345;  // the same script for every block size
     const auto next = [&] {
@@ -518,14 +520,7 @@ TEST(Recorder, ALoopBeforeTheFirstFrameIsForNoFrame) {
     std::vector<FrameRecord> got;
     fake_now = 0;
     {
-        RecorderOptions o = fake_options("");
-        o.on_rows = [&](const FrameRecord* rows, std::size_t n) {
-            got.insert(got.end(), rows, rows + n);
-        };
-        o.capacity = 128;
-        o.flush_every = 64;
-        o.background_writer = false;
-        Recorder rec(o);
+        Recorder rec(collecting_options(got, 128, 64));
         rec.loop({.clamped_ns = 1, .consumed_ns = 2, .acc_before_ns = 3, .steps = 4});
         for (std::int64_t i = 0; i < 100; ++i) {
             fake_now += 10;
