@@ -541,6 +541,58 @@ TEST(Recorder, ALoopBeforeTheFirstFrameIsForNoFrame) {
     }
 }
 
+// clamped_ns and consumed_ns left at kSameAsRaw: the raw time, or what an earlier loop() call
+// in the same frame gave; consumed_ns given alone leaves clamped_ns at the raw time, and
+// clamped_ns given alone is consumed too. Blocks of 64 rows, so that most frames begin on the
+// short path and the rest on the long one.
+TEST(Recorder, ALoopColumnLeftAtSameAsRawKeepsTheRawTimeOrAnEarlierCall) {
+    std::vector<FrameRecord> got;
+    fake_now = 0;
+    {
+        Recorder rec(collecting_options(got, 256, 64));
+        for (std::int64_t i = 0; i < 200; ++i) {
+            fake_now += 10 + i;
+            rec.begin_frame();
+            switch (i % 6) {
+                case 0:
+                    rec.loop({.steps = 1});
+                    break;
+                case 1:
+                    rec.loop({.clamped_ns = 5, .steps = 1});
+                    break;
+                case 2:
+                    rec.loop({.consumed_ns = 4, .steps = 1});
+                    break;
+                case 3:
+                    rec.loop({.clamped_ns = 5, .consumed_ns = 4});
+                    rec.loop({.steps = 2});
+                    break;
+                case 4:
+                    rec.loop({.clamped_ns = 5});
+                    rec.loop({.consumed_ns = 3, .steps = 2});
+                    break;
+                default:
+                    break;  // no loop(): both columns hold the raw time
+            }
+        }
+        rec.close();
+    }
+    ASSERT_EQ(got.size(), 200u);
+    for (std::int64_t i = 0; i < 200; ++i) {
+        const FrameRecord& r = got[static_cast<std::size_t>(i)];
+        SCOPED_TRACE("frame " + std::to_string(i));
+        const std::int64_t raw = 10 + i;
+        ASSERT_EQ(r.raw_ns, raw);
+        const std::int64_t want_clamped[6] = {raw, 5, raw, 5, 5, raw};
+        const std::int64_t want_consumed[6] = {raw, 5, 4, 4, 3, raw};
+        const std::int64_t want_steps[6] = {1, 1, 1, 2, 2, 0};
+        EXPECT_EQ(r.clamped_ns, want_clamped[i % 6]);
+        EXPECT_EQ(r.clamp_lost_ns, raw - want_clamped[i % 6]);
+        EXPECT_EQ(r.consumed_ns, want_consumed[i % 6]);
+        EXPECT_EQ(r.steps, want_steps[i % 6]);
+    }
+}
+
 TEST(Recorder, ItsTraceReadsBackThroughTheCaptureReaders) {
     const std::string dir = test::make_temp_dir("recorder");
     const std::string path = dir + "/t.csv";

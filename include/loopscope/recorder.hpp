@@ -247,7 +247,8 @@ inline constexpr std::uint32_t kMaxBatchRows = 256;
 // What the loop did this frame, for Recorder::loop: the trace's columns from clamped_ns to alpha,
 // in their order, so that designated initialisers name them (C++20: `{.steps = 2, ...}`; in C++17
 // set the members one by one). A game without a clamp or a timescale leaves clamped_ns and
-// consumed_ns at kSameAsRaw: the frame time is then taken as it is.
+// consumed_ns at kSameAsRaw: the frame time is then taken as it is (or, if loop() was called
+// before in the same frame, what that call gave).
 struct LoopFrame {
     static constexpr std::int64_t kSameAsRaw = -1;
     std::int64_t clamped_ns = kSameAsRaw;   // after the clamp; kSameAsRaw = the raw frame time
@@ -1371,11 +1372,17 @@ class Recorder {
     }
     void begin_frame() { begin_frame(now_ns()); }
 
-    // What the loop did this frame (the columns clamped_ns to alpha, by name).
+    // What the loop did this frame (the columns clamped_ns to alpha, by name). A column left at
+    // kSameAsRaw is not stored: begin_frame() already holds the raw time in both, and an earlier
+    // call this frame may have set them. Reading raw_ns back from the row instead makes each
+    // frame wait for the store begin_frame has only just made: 0.4-0.7 ns a frame more in
+    // BM_RecorderFrameHotPath (docs/loop-engine.md, "Speed").
     void loop(const LoopFrame& f) {
         detail::RingRow& r = *row_;
-        r.clamped_ns = f.clamped_ns == LoopFrame::kSameAsRaw ? r.raw_ns : f.clamped_ns;
-        r.consumed_ns = f.consumed_ns == LoopFrame::kSameAsRaw ? r.clamped_ns : f.consumed_ns;
+        if (f.clamped_ns != LoopFrame::kSameAsRaw)
+            r.clamped_ns = r.consumed_ns = f.clamped_ns;
+        if (f.consumed_ns != LoopFrame::kSameAsRaw)
+            r.consumed_ns = f.consumed_ns;
         r.acc_before_ns = f.acc_before_ns;
         r.steps = f.steps;
         r.cap_dropped_ns = f.cap_dropped_ns;
