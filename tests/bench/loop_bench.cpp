@@ -288,6 +288,72 @@ void BM_RecorderFrameHotPath(benchmark::State& state) {
 }
 BENCHMARK(BM_RecorderFrameHotPath)->Arg(0)->Arg(1);
 
+// The floor under the recorder's per-frame cost: one row of the ring's 11 columns stored a
+// frame, each once, into a ring of 4096 rows, the row 32 on asked for as the recorder asks, and
+// a countdown for the ring's end; no checks, no marks, no blocks. Range 0: 0 = the row pointer
+// and the previous begin in registers; 1 = in a struct kept in memory (a compiler barrier each
+// frame), as the Recorder's members are, since the writer thread holds its address. Each is
+// read above BM_EmptyLoopGivenTime/0 (neither pauses); BM_RecorderFrameHotPath above /4095.
+// Then /1 less /0 is what state in memory costs in a loop this tight, and the hot path less /1
+// is the recorder's own work: its checks, marks, counts and the blocks.
+struct FloorState {
+    detail::RingRow* row = nullptr;
+    std::int64_t previous_ns = 0;
+    std::size_t left = 0;  // rows before the ring's end
+};
+
+template <bool kInMemory>
+void row_stores_floor(benchmark::State& state) {
+    constexpr std::size_t kRows = 4096;
+    constexpr std::size_t kAhead = 32;
+    std::vector<detail::RingRow> ring(kRows + kAhead);
+    benchmark::DoNotOptimize(ring.data());  // the rows are stored, not optimised away
+    FloorState s{ring.data(), 0, kRows - 1};
+    if (kInMemory) {
+        // Its address escapes, so every barrier (DoNotOptimize's too) sends it to memory.
+        FloorState* const escaped = &s;
+        benchmark::DoNotOptimize(escaped);
+    }
+    std::int64_t now = 0;
+    for (auto _ : state) {
+        now += 6'944'444;
+        benchmark::DoNotOptimize(now);
+        detail::RingRow* r = s.row;
+        r->wait_ns = now - s.previous_ns;  // the frame before ends
+        if (--s.left == 0) {
+            s.left = kRows - 1;
+            r = ring.data();
+        } else {
+            ++r;
+        }
+        detail::prefetch_row_for_write(r + kAhead);
+        const std::int64_t raw = now - s.previous_ns;
+        r->raw_ns = raw;
+        r->clamped_ns = raw;
+        r->consumed_ns = raw;
+        r->acc_before_ns = 8'000'000;
+        r->steps = now & 1;
+        r->cap_dropped_ns = 0;
+        r->acc_after_ns = 1'000'000;
+        r->alpha = 0.06;
+        r->step_cost_ns = 0;
+        r->render_ns = 0;
+        s.row = r;
+        s.previous_ns = now;
+        if (kInMemory)
+            benchmark::ClobberMemory();  // s is written to memory and read back every frame
+    }
+    benchmark::DoNotOptimize(ring.data());
+    state.SetItemsProcessed(state.iterations());
+}
+void BM_RowStoresFloor(benchmark::State& state) {
+    if (state.range(0) != 0)
+        row_stores_floor<true>(state);
+    else
+        row_stores_floor<false>(state);
+}
+BENCHMARK(BM_RowStoresFloor)->Arg(0)->Arg(1);
+
 // The recorder reading the clock itself: one clock read per frame plus the recording, with
 // the background writer formatting and writing every 1024 frames.
 void BM_RecorderFrameOwnClock(benchmark::State& state) {
