@@ -212,16 +212,24 @@ void BM_EmptyLoopGivenTime(benchmark::State& state) {
 }
 BENCHMARK(BM_EmptyLoopGivenTime)->Arg(0)->Arg(1024)->Arg(4095);
 
+// Range 0 as above: 1024 pauses as BM_RecorderFrameOwnClock does, once a block.
 void BM_EmptyLoopOwnClock(benchmark::State& state) {
+    const std::int64_t pause_every = state.range(0);
     std::int64_t to_hand_over = 1025;
+    std::int64_t to_pause = pause_every;
     for (auto _ : state) {
         benchmark::DoNotOptimize(loopscope::now_ns());
         if (--to_hand_over == 0)
             to_hand_over = 1024;
         benchmark::DoNotOptimize(to_hand_over);
+        if (--to_pause == 0) {
+            to_pause = pause_every;
+            state.PauseTiming();
+            state.ResumeTiming();
+        }
     }
 }
-BENCHMARK(BM_EmptyLoopOwnClock);
+BENCHMARK(BM_EmptyLoopOwnClock)->Arg(0)->Arg(1024);
 
 // The hand-over alone: blocks of one row, so that every frame's commit hands its block to the
 // writer. Per iteration: a frame, a hand-over and the pause/resume of catch_up, whose own cost
