@@ -5,12 +5,12 @@
 # the median of 3 repetitions of CPU time) and takes each case less its empty loop from the
 # same run, so that a slow minute moves both. After all rounds, a case's figure is the median
 # of its rounds; the range is printed beside it. On a shared virtual machine one run of a case
-# differs from the next by up to 2 ns, so a single run cannot judge a 5 ns aim.
+# can differ from the next by 2 ns or more, so a single run cannot judge a 5 ns aim.
 #
 #   tests/bench/recorder_aim.sh [BUILD_DIR]     (default build/test; build it first)
 #
 # LOOPSCOPE_AIM_ROUNDS=N (default 10) sets the rounds; a round takes about five minutes on a
-# 2-core VM. Run it with nothing else running: a compile beside it doubles some figures. Exit
+# 2-core VM. Run it with nothing else running: other work on the same cores moves them all. Exit
 # status: 0 when every case judged met the aim, 1 when one missed it, 2 when nothing could be
 # judged (no binary, a bad round count, a benchmark run that failed). A case the machine cannot
 # run (the pinned ones on one CPU) is printed as not measured and left out of the verdict.
@@ -24,7 +24,7 @@ if [ ! -x "$bench" ]; then
 fi
 rounds=${LOOPSCOPE_AIM_ROUNDS:-10}
 case "$rounds" in
-    '' | *[!0-9]* | 0)
+    '' | *[!0-9]* | 0*)
         echo "recorder_aim.sh: LOOPSCOPE_AIM_ROUNDS must be a whole number of at least 1," \
             "not '$rounds'" >&2
         exit 2
@@ -132,7 +132,7 @@ awk -v rounds="$rounds" -v cases="$cases" '
         return count % 2 ? v[(count + 1) / 2] : (v[count / 2] + v[count / 2 + 1]) / 2
     }
     function row(name, what, median, range, verdict) {
-        printf "%-36s %-54s %8s %15s  %s\n", name, what, median, range, verdict
+        printf "%-36s %-54s %8s %16s  %s\n", name, what, median, range, verdict
     }
     function counter(key, what, unit,    r, count, v, median) {
         count = 0
@@ -169,7 +169,7 @@ awk -v rounds="$rounds" -v cases="$cases" '
                 verdict = "missed"; ++missed
             }
             row(name, label[name], sprintf("%.2f", median),
-                sprintf("%.2f-%-7.2f", above[1], above[count]), verdict)
+                sprintf("%.2f to %.2f", above[1], above[count]), verdict)
         }
         printf "\naim met in %d of %d cases judged (medians of %d rounds)", met, met + missed,
                rounds

@@ -52,15 +52,15 @@ expect() {  # expect WHAT PATTERN: the last output has a line matching PATTERN (
 status=0
 LOOPSCOPE_AIM_ROUNDS=4 sh "$here/recorder_aim.sh" "$work/build" >"$work/out" 2>"$work/err" || status=$?
 expect "an even count's median is the mean of the middle two" \
-    '^RecorderFrameGivenTime/0/0 .* 4\.50 +3\.00-6\.00 +met$'
-expect "a median above 5 ns misses" '^RecorderFrameGivenTimePinned/0/0/1 .* 5\.50 +4\.00-7\.00 +missed$'
+    '^RecorderFrameGivenTime/0/0 .* 4\.50 +3\.00 to 6\.00 +met$'
+expect "a median above 5 ns misses" '^RecorderFrameGivenTimePinned/0/0/1 .* 5\.50 +4\.00 to 7\.00 +missed$'
 expect "a case skipped in some rounds is judged by the rest" \
-    '^RecorderFrameGivenTimePinned/0/1/1 .* 8\.00 +7\.00-9\.00 +missed$'
+    '^RecorderFrameGivenTimePinned/0/1/1 .* 8\.00 +7\.00 to 9\.00 +missed$'
 expect "a case skipped in every round is absent, not 0" \
     '^RecorderFrameGivenTimePinned/1/0/0 .* - +- +not measured here'
-expect "us are read as 1000 ns" '^RecorderFrameOwnClock/0/0 .* 2\.00 +1\.00-3\.00 +met$'
+expect "us are read as 1000 ns" '^RecorderFrameOwnClock/0/0 .* 2\.00 +1\.00 to 3\.00 +met$'
 expect "the recorder alone is shown, not judged" \
-    '^RecorderFrameHotPath/0 .* 3\.95 +3\.80-4\.10 +\(the recorder alone\)$'
+    '^RecorderFrameHotPath/0 .* 3\.95 +3\.80 to 4\.10 +\(the recorder alone\)$'
 expect "the count of cases" '^aim met in 2 of 4 cases judged \(medians of 4 rounds\); 16 not measured here$'
 expect "the writer counter" '^writer CPU a row.* 105\.0 ns \(range 90\.0-120\.0\)$'
 expect "the sender counter" '^sender CPU a row.* 115\.0 ns \(range 100\.0-130\.0\)$'
@@ -89,6 +89,11 @@ status=0
 LOOPSCOPE_AIM_ROUNDS=ten sh "$here/recorder_aim.sh" "$work/build" >"$work/out" 2>&1 || status=$?
 expect "a bad round count" "LOOPSCOPE_AIM_ROUNDS must be a whole number of at least 1, not 'ten'"
 [ "$status" -eq 2 ] || { echo "FAIL: a bad round count should exit 2" >&2; failures=$((failures + 1)); }
+
+status=0
+LOOPSCOPE_AIM_ROUNDS=0 sh "$here/recorder_aim.sh" "$work/build" >"$work/out" 2>&1 || status=$?
+expect "no rounds" "LOOPSCOPE_AIM_ROUNDS must be a whole number of at least 1, not '0'"
+[ "$status" -eq 2 ] || { echo "FAIL: 0 rounds should exit 2" >&2; failures=$((failures + 1)); }
 
 status=0
 sh "$here/recorder_aim.sh" "$work/nowhere" >"$work/out" 2>&1 || status=$?
