@@ -13,7 +13,8 @@
 # 2-core VM. Run it with nothing else running: other work on the same cores moves them all. Exit
 # status: 0 when every case judged met the aim, 1 when one missed it, 2 when nothing could be
 # judged (no binary, a bad round count, a benchmark run that failed). A case the machine cannot
-# run (the pinned ones on one CPU) is printed as not measured and left out of the verdict.
+# run (one pinned to two CPUs, on a machine with one) is printed as not measured and left out of
+# the verdict.
 set -eu
 build=${1:-build/test}
 bench="$build/tests/loopscope_bench"
