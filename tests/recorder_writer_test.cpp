@@ -617,6 +617,27 @@ TEST(RecorderCacheLines, EvictingLeavesEveryByteAsItWas) {
     }
 }
 
+// The row the loop asks for 32 frames ahead: in its block, past the gap in the next slot, and
+// from the ring's last slot round to its first, whose opening rows the loop writes next.
+TEST(RecorderCacheLines, TheRowAskedForAheadComesRoundFromTheLastSlotToTheFirst) {
+    constexpr std::size_t kBlock = 1024;
+    constexpr std::size_t kGap = 47;  // 4 KB of 88-byte rows
+    constexpr std::size_t kSlot = kBlock + kGap;
+    constexpr std::size_t kRing = 4 * kSlot;
+    EXPECT_EQ(detail::row_ahead(0, 0, 32, kBlock, kGap, kRing), 32u);
+    EXPECT_EQ(detail::row_ahead(0, 991, 32, kBlock, kGap, kRing), 1023u);  // the block's last
+    EXPECT_EQ(detail::row_ahead(0, 992, 32, kBlock, kGap, kRing), kSlot);  // the next slot's first
+    EXPECT_EQ(detail::row_ahead(2 * kSlot, 1000, 32, kBlock, kGap, kRing), 3 * kSlot + 8);
+    EXPECT_EQ(detail::row_ahead(3 * kSlot, 100, 32, kBlock, kGap, kRing), 3 * kSlot + 132);
+    EXPECT_EQ(detail::row_ahead(3 * kSlot, 992, 32, kBlock, kGap, kRing), 0u);  // round
+    EXPECT_EQ(detail::row_ahead(3 * kSlot, 1023, 32, kBlock, kGap, kRing), 31u);
+    // One block and no gap (no writer thread): the block is filled again from its start.
+    EXPECT_EQ(detail::row_ahead(0, 1000, 32, kBlock, 0, kBlock), 8u);
+    // Blocks shorter than the distance: a row more than a lap on is not asked for.
+    EXPECT_EQ(detail::row_ahead(8, 3, 32, 4, 4, 16), 16u);
+    EXPECT_EQ(detail::row_ahead(0, 0, 32, 8, 8, 64), 40u);  // within the lap: asked for
+}
+
 // The CPU's own word for CLFLUSHOPT, against what the kernel read from the same CPUID bit.
 TEST(RecorderCacheLines, EvictsOnlyWhereTheCpuHasTheInstruction) {
 #if defined(__linux__) && (defined(__x86_64__) || defined(__i386__))

@@ -637,6 +637,23 @@ inline void prefetch_row_for_write(const RingRow* row) {
     prefetch_for_write(address + 64);
 }
 
+// Which ring row to ask for while the loop writes row `row` of the block whose first row is
+// ring row `block_first`: the row `ahead_rows` frames on, in the same block or past the gap in
+// the next slot. After the ring's last slot the next is its first, at the ring's start: asking
+// past the ring's end instead left the first slot's opening rows unasked for, once a lap. Returns
+// `ring_rows` (ask for nothing) where the row lies further on than one lap (blocks shorter than
+// `ahead_rows`).
+constexpr std::size_t row_ahead(std::size_t block_first, std::size_t row, std::size_t ahead_rows,
+                                std::size_t block_rows, std::size_t gap_rows,
+                                std::size_t ring_rows) {
+    std::size_t index = block_first + row + ahead_rows;
+    if (row + ahead_rows >= block_rows)
+        index += gap_rows;
+    if (index >= ring_rows)
+        index -= ring_rows;
+    return index < ring_rows ? index : ring_rows;
+}
+
 // A block handed to the sinks. Its rows are consecutive frames (a frame is dropped only where a
 // block would begin), so the first row's frame and start give every row's.
 struct Block {
@@ -1519,12 +1536,12 @@ class Recorder {
         if (accepting_ && fill_ < block_rows_ && (fill_ != 0 || block_free())) {
             r = block_ + fill_;
             // The row 32 frames on, a few hundred ns ahead in a tight loop: near a block's end,
-            // past the gap, in the next slot (an address past the ring is harmless: a prefetch
-            // never faults).
-            std::size_t ahead = fill_ + kPrefetchRows;
-            if (ahead >= block_rows_)
-                ahead += gap_rows_;
-            detail::prefetch_row_for_write(block_ + ahead);
+            // past the gap, in the next slot, which after the last slot is the first.
+            const std::size_t ahead =
+                detail::row_ahead(static_cast<std::size_t>(block_ - rows_.data()), fill_,
+                                  kPrefetchRows, block_rows_, gap_rows_, rows_.size());
+            if (ahead < rows_.size())
+                detail::prefetch_row_for_write(rows_.data() + ahead);
         }
         row_ = r;
         // The frames from the next on that the short path may take: up to the one whose row
