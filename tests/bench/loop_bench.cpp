@@ -4,6 +4,7 @@
 #define LOOPSCOPE_RECORDER 1
 #include <benchmark/benchmark.h>
 
+#include <atomic>
 #include <chrono>
 #include <ctime>
 #include <memory>
@@ -361,6 +362,138 @@ void BM_RowStoresFloor(benchmark::State& state) {
         row_stores_floor<false>(state);
 }
 BENCHMARK(BM_RowStoresFloor)->Arg(0)->Arg(1);
+
+// The floor with the recorder's blocks and a reader, as its file sink has them: the same row
+// stores (state in memory, as /1) into a ring of four blocks of 1024 rows with 4 KB after each,
+// the row 32 on asked for as the recorder asks (round the ring from its last slot), each block
+// handed over as it fills to a thread that looks every 20 µs, reads every column of every row
+// and, on another CPU than the loop's, evicts the block's lines, as the writer does. Timing
+// pauses as in the recorder's benchmarks (range 0: 0 = after each hand-over until the reader is
+// done, 1 = before the next, the reader working alongside), so each is read above
+// BM_EmptyLoopGivenTime/1024. Range 1: 0 = the reader on the loop's CPU, 1 = on another. With
+// none of the recorder's checks, marks or counts, /x/1 less /x/0 is what the rows' lines cost
+// the loop across two CPUs; a recorder case less its floor is the recorder's own work.
+struct FloorBlocksState {
+    detail::RingRow* row = nullptr;  // the row of the frame begun last
+    std::int64_t previous_ns = 0;
+    std::size_t left = 0;  // rows of the block not yet begun
+    std::size_t slot = 0;
+};
+
+void BM_RowStoresFloorBlocks(benchmark::State& state) {
+    constexpr std::size_t kBlock = 1024;
+    constexpr std::size_t kSlots = 4;
+    constexpr std::size_t kGap = (4096 + sizeof(detail::RingRow) - 1) / sizeof(detail::RingRow);
+    constexpr std::size_t kStride = kBlock + kGap;
+    constexpr std::size_t kRing = kSlots * kStride;
+    constexpr std::size_t kAhead = 32;
+    const bool overlap = state.range(0) != 0;
+    const bool apart = state.range(1) != 0;
+    const std::vector<int> cpus = bench::allowed_cpus();
+    if (cpus.size() < (apart ? 2u : 1u)) {
+        state.SkipWithError("fewer CPUs allowed than the placement needs");
+        return;
+    }
+    const int loop_cpu = cpus[0];
+    const int reader_cpu = apart ? cpus[1] : cpus[0];
+    if (!bench::run_this_thread_on({reader_cpu})) {
+        state.SkipWithError("the OS refused to pin the thread");
+        return;
+    }
+    // One row before the ring for the first frame's "frame before", so that every frame's path
+    // is the same.
+    std::vector<detail::RingRow> storage(1 + kRing);
+    detail::RingRow* const ring = storage.data() + 1;
+    alignas(64) std::atomic<std::size_t> handed{0};
+    alignas(64) std::atomic<std::size_t> read{0};
+    std::atomic<bool> stop{false};
+    const bool evict = apart && detail::has_clflushopt();
+    std::thread reader([&] {  // starts on reader_cpu, the CPUs of the thread that starts it
+        std::size_t taken = 0;
+        for (;;) {
+            if (handed.load(std::memory_order_acquire) == taken) {
+                if (stop.load(std::memory_order_acquire))
+                    return;
+                std::this_thread::sleep_for(std::chrono::microseconds(20));
+                continue;
+            }
+            const detail::RingRow* rows = ring + (taken % kSlots) * kStride;
+            std::int64_t sum = 0;
+            double alpha_sum = 0.0;
+            for (std::size_t i = 0; i < kBlock; ++i) {
+                const detail::RingRow& r = rows[i];
+                sum += r.raw_ns + r.clamped_ns + r.consumed_ns + r.acc_before_ns + r.steps +
+                       r.cap_dropped_ns + r.acc_after_ns + r.step_cost_ns + r.render_ns + r.wait_ns;
+                alpha_sum += r.alpha;
+            }
+            benchmark::DoNotOptimize(sum);
+            benchmark::DoNotOptimize(alpha_sum);
+            if (evict)
+                detail::evict_lines(rows, kBlock * sizeof(detail::RingRow));
+            read.store(++taken, std::memory_order_release);
+        }
+    });
+    bench::run_this_thread_on({loop_cpu});
+    std::size_t blocks = 0;
+    // Spins with timing paused until the reader has read every block handed over; on the
+    // reader's own CPU it gives the CPU up at each look, or the reader would wait for the spin's
+    // time slice to end.
+    const auto wait_for_reader = [&] {
+        state.PauseTiming();
+        while (read.load(std::memory_order_acquire) != blocks) {
+            if (!apart)
+                std::this_thread::yield();
+        }
+        state.ResumeTiming();
+    };
+    FloorBlocksState s{storage.data(), 0, kBlock, 0};
+    FloorBlocksState* const escaped = &s;  // in memory, as the Recorder's members are
+    benchmark::DoNotOptimize(escaped);
+    std::int64_t now = 0;
+    for (auto _ : state) {
+        now += 6'944'444;
+        benchmark::DoNotOptimize(now);
+        detail::RingRow* r = s.row;
+        r->wait_ns = now - s.previous_ns;  // the frame before ends
+        if (s.left == 0) {                 // it was its block's last: hand the block over
+            handed.store(++blocks, std::memory_order_release);
+            if (!overlap)
+                wait_for_reader();
+            s.slot = s.slot + 1 == kSlots ? 0 : s.slot + 1;
+            s.left = kBlock;
+            r = ring + s.slot * kStride;
+        } else {
+            ++r;
+        }
+        if (--s.left == 1 && overlap)
+            wait_for_reader();  // the next hand-over is near
+        detail::prefetch_row_for_write(
+            s.left >= kAhead ? r + kAhead
+                             : ring + detail::row_ahead(s.slot * kStride, kBlock - 1 - s.left,
+                                                        kAhead, kBlock, kGap, kRing));
+        const std::int64_t raw = now - s.previous_ns;
+        r->raw_ns = raw;
+        r->clamped_ns = raw;
+        r->consumed_ns = raw;
+        r->acc_before_ns = 8'000'000;
+        r->steps = now & 1;
+        r->cap_dropped_ns = 0;
+        r->acc_after_ns = 1'000'000;
+        r->alpha = 0.06;
+        r->step_cost_ns = 0;
+        r->render_ns = 0;
+        s.row = r;
+        s.previous_ns = now;
+        benchmark::ClobberMemory();  // s is written to memory and read back every frame
+    }
+    stop.store(true, std::memory_order_release);
+    reader.join();
+    bench::run_this_thread_on(cpus);
+    state.SetItemsProcessed(state.iterations());
+    state.SetLabel(std::string(overlap ? "reader busy alongside" : "reader idle") +
+                   (apart ? ", on another CPU" : ", on the loop's CPU"));
+}
+BENCHMARK(BM_RowStoresFloorBlocks)->ArgsProduct({{0, 1}, {0, 1}});
 
 // The recorder reading the clock itself: one clock read per frame plus the recording, with
 // the background writer formatting and writing every 1024 frames.
