@@ -14,8 +14,9 @@ mkdir -p "$work/build/tests"
 fake="$work/build/tests/loopscope_bench"
 # Four rounds. File sink, writer idle: 5, 4, 6, 3 above the empty loop (median 4.5, met).
 # File sink, two CPUs: 6, 5, 7, 4 (median 5.5, missed). Own clock, in us in round 2: 2, 3, 1, 2
-# above its empty loop (median 2). The two-CPU callback case skipped in rounds 3 and 4 (median
-# of 7 and 9: 8); the busy file case skipped in every round.
+# above its empty loop (median 2). The rows alone, two CPUs: 4.5, 4, 5, 3.5 (median 4.25, shown
+# and not judged). The two-CPU callback case skipped in rounds 3 and 4 (median of 7 and 9: 8);
+# the busy file case skipped in every round.
 cat >"$fake" <<'EOF'
 #!/bin/sh
 round_file="$(dirname "$0")/round"
@@ -28,6 +29,7 @@ line EmptyLoopGivenTime/1024 1.08
 line EmptyLoopGivenTime/4095 0.68
 line EmptyLoopOwnClock/1024 24.0
 line RecorderFrameHotPath/0 "$(pick x 4.68 4.58 4.78 4.48)"
+line RowStoresFloorBlocks/1/1 "$(pick x 5.58 5.08 6.08 4.58)"
 line RecorderFrameGivenTime/0/0 "$(pick x 6.08 5.08 7.08 4.08)" "dropped=0 writer_cpu_ns=$(pick x 100 120 90 110) file sink"
 line RecorderFrameGivenTimePinned/0/0/1 "$(pick x 7.08 6.08 8.08 5.08)"
 echo "BM_RecorderFrameGivenTimePinned/1/0/0_median ERROR OCCURRED: 'the OS refused to pin the thread'"
@@ -61,6 +63,8 @@ expect "a case skipped in every round is absent, not 0" \
 expect "us are read as 1000 ns" '^RecorderFrameOwnClock/0/0 .* 2\.00 +1\.00 to 3\.00 +met$'
 expect "the recorder alone is shown, not judged" \
     '^RecorderFrameHotPath/0 .* 3\.95 +3\.80 to 4\.10 +\(the recorder alone\)$'
+expect "the rows alone are shown, not judged" \
+    '^RowStoresFloorBlocks/1/1 .* 4\.25 +3\.50 to 5\.00 +\(the rows alone\)$'
 expect "the count of cases" '^aim met in 2 of 4 cases judged \(medians of 4 rounds\); 16 not measured here$'
 expect "the writer counter" '^writer CPU a row.* 105\.0 ns \(range 90\.0-120\.0\)$'
 expect "the sender counter" '^sender CPU a row.* 115\.0 ns \(range 100\.0-130\.0\)$'
