@@ -297,6 +297,21 @@ void BM_RecorderFrameHotPath(benchmark::State& state) {
 }
 BENCHMARK(BM_RecorderFrameHotPath)->Arg(0)->Arg(1);
 
+// The new row's columns as the floor loops store them, each once, as begin_frame and loop() give
+// them; the frame's wait is stored when the next begins.
+inline void store_floor_row(detail::RingRow* r, std::int64_t now, std::int64_t raw_ns) {
+    r->raw_ns = raw_ns;
+    r->clamped_ns = raw_ns;
+    r->consumed_ns = raw_ns;
+    r->acc_before_ns = 8'000'000;
+    r->steps = now & 1;
+    r->cap_dropped_ns = 0;
+    r->acc_after_ns = 1'000'000;
+    r->alpha = 0.06;
+    r->step_cost_ns = 0;
+    r->render_ns = 0;
+}
+
 // The floor under the recorder's per-frame cost: one row of the ring's 11 columns stored a
 // frame, each once, into a ring of 4096 rows, the row 32 on asked for as the recorder asks, and
 // a countdown for the ring's end; no checks, no marks, no blocks. Range 0: 0 = the row pointer
@@ -336,17 +351,7 @@ void row_stores_floor(benchmark::State& state) {
             ++r;
         }
         detail::prefetch_row_for_write(r + kAhead);
-        const std::int64_t raw = now - s.previous_ns;
-        r->raw_ns = raw;
-        r->clamped_ns = raw;
-        r->consumed_ns = raw;
-        r->acc_before_ns = 8'000'000;
-        r->steps = now & 1;
-        r->cap_dropped_ns = 0;
-        r->acc_after_ns = 1'000'000;
-        r->alpha = 0.06;
-        r->step_cost_ns = 0;
-        r->render_ns = 0;
+        store_floor_row(r, now, now - s.previous_ns);
         s.row = r;
         s.previous_ns = now;
         if (kInMemory)
@@ -471,17 +476,7 @@ void BM_RowStoresFloorBlocks(benchmark::State& state) {
             s.left >= kAhead ? r + kAhead
                              : ring + detail::row_ahead(s.slot * kStride, kBlock - 1 - s.left,
                                                         kAhead, kBlock, kGap, kRing));
-        const std::int64_t raw = now - s.previous_ns;
-        r->raw_ns = raw;
-        r->clamped_ns = raw;
-        r->consumed_ns = raw;
-        r->acc_before_ns = 8'000'000;
-        r->steps = now & 1;
-        r->cap_dropped_ns = 0;
-        r->acc_after_ns = 1'000'000;
-        r->alpha = 0.06;
-        r->step_cost_ns = 0;
-        r->render_ns = 0;
+        store_floor_row(r, now, now - s.previous_ns);
         s.row = r;
         s.previous_ns = now;
         benchmark::ClobberMemory();  // s is written to memory and read back every frame
