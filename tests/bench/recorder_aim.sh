@@ -9,7 +9,7 @@
 #
 #   tests/bench/recorder_aim.sh [BUILD_DIR]     (default build/test; build it first)
 #
-# LOOPSCOPE_AIM_ROUNDS=N (default 10) sets the rounds; a round takes about five minutes on a
+# LOOPSCOPE_AIM_ROUNDS=N (default 10) sets the rounds; a round takes about seven minutes on a
 # 2-core VM. Run it with nothing else running: other work on the same cores moves them all. Exit
 # status: 0 when every case judged met the aim, 1 when one missed it, 2 when nothing could be
 # judged (no binary, a bad round count, a benchmark run that failed). A case the machine cannot
