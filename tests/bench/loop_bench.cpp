@@ -8,6 +8,7 @@
 #include <chrono>
 #include <ctime>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -115,6 +116,29 @@ void catch_up(benchmark::State& state, const Recorder& rec, bool yield = false) 
             std::this_thread::yield();
     }
     state.ResumeTiming();
+}
+
+// Where a benchmark's loop and its helper thread (the writer, a reader) run: the loop on the
+// first CPU allowed, the helper on the second (`apart`) or the same. Pins this thread to the
+// helper's CPU, so that a thread it starts starts there; the caller moves itself to
+// `loop_cpu` once that thread has started. Empty, the benchmark skipped with the reason, when
+// the machine allows too few CPUs or the OS refuses.
+struct Placement {
+    std::vector<int> allowed;  // given back to this thread when the benchmark ends
+    int loop_cpu = -1;
+};
+std::optional<Placement> place_helper(benchmark::State& state, bool apart) {
+    std::vector<int> cpus = bench::allowed_cpus();
+    if (cpus.size() < (apart ? 2u : 1u)) {
+        state.SkipWithError("fewer CPUs allowed than the placement needs");
+        return std::nullopt;
+    }
+    if (!bench::run_this_thread_on({apart ? cpus[1] : cpus[0]})) {
+        state.SkipWithError("the OS refused to pin the thread");
+        return std::nullopt;
+    }
+    const int loop_cpu = cpus[0];
+    return Placement{std::move(cpus), loop_cpu};
 }
 
 // Runs `frame(rec)` once per iteration with flushing on. The game thread's cost is the timed
@@ -394,17 +418,9 @@ void BM_RowStoresFloorBlocks(benchmark::State& state) {
     constexpr std::size_t kAhead = 32;
     const bool overlap = state.range(0) != 0;
     const bool apart = state.range(1) != 0;
-    const std::vector<int> cpus = bench::allowed_cpus();
-    if (cpus.size() < (apart ? 2u : 1u)) {
-        state.SkipWithError("fewer CPUs allowed than the placement needs");
+    const std::optional<Placement> placement = place_helper(state, apart);
+    if (!placement)
         return;
-    }
-    const int loop_cpu = cpus[0];
-    const int reader_cpu = apart ? cpus[1] : cpus[0];
-    if (!bench::run_this_thread_on({reader_cpu})) {
-        state.SkipWithError("the OS refused to pin the thread");
-        return;
-    }
     // One row before the ring for the first frame's "frame before", so that every frame's path
     // is the same.
     std::vector<detail::RingRow> storage(1 + kRing);
@@ -413,7 +429,7 @@ void BM_RowStoresFloorBlocks(benchmark::State& state) {
     alignas(64) std::atomic<std::size_t> read{0};
     std::atomic<bool> stop{false};
     const bool evict = apart && detail::has_clflushopt();
-    std::thread reader([&] {  // starts on reader_cpu, the CPUs of the thread that starts it
+    std::thread reader([&] {  // starts on the CPU place_helper pinned this thread to
         std::size_t taken = 0;
         for (;;) {
             if (handed.load(std::memory_order_acquire) == taken) {
@@ -438,7 +454,7 @@ void BM_RowStoresFloorBlocks(benchmark::State& state) {
             read.store(++taken, std::memory_order_release);
         }
     });
-    bench::run_this_thread_on({loop_cpu});
+    bench::run_this_thread_on({placement->loop_cpu});
     std::size_t blocks = 0;
     // Spins with timing paused until the reader has read every block handed over; on the
     // reader's own CPU it gives the CPU up at each look, or the reader would wait for the spin's
@@ -483,7 +499,7 @@ void BM_RowStoresFloorBlocks(benchmark::State& state) {
     }
     stop.store(true, std::memory_order_release);
     reader.join();
-    bench::run_this_thread_on(cpus);
+    bench::run_this_thread_on(placement->allowed);
     state.SetItemsProcessed(state.iterations());
     state.SetLabel(std::string(overlap ? "reader busy alongside" : "reader idle") +
                    (apart ? ", on another CPU" : ", on the loop's CPU"));
@@ -528,23 +544,15 @@ BENCHMARK(BM_RecorderFrameGivenTime)->ArgsProduct({{0, 1}, {0, 1}});
 // CPUs of the thread that builds the Recorder: this thread is pinned to the writer's CPU while
 // it builds it, then to the loop's.
 void BM_RecorderFrameGivenTimePinned(benchmark::State& state) {
-    const std::vector<int> cpus = bench::allowed_cpus();
     const bool apart = state.range(2) != 0;
-    if (cpus.size() < (apart ? 2u : 1u)) {
-        state.SkipWithError("fewer CPUs allowed than the placement needs");
+    const std::optional<Placement> placement = place_helper(state, apart);
+    if (!placement)
         return;
-    }
-    const int loop_cpu = cpus[0];
-    const int writer_cpu = apart ? cpus[1] : cpus[0];
-    if (!bench::run_this_thread_on({writer_cpu})) {
-        state.SkipWithError("the OS refused to pin the thread");
-        return;
-    }
     std::int64_t now = 0;
     run_recorder_bench(
         state, bench_options(), given_time_frame(now),
-        [&](Recorder&) { bench::run_this_thread_on({loop_cpu}); }, !apart);
-    bench::run_this_thread_on(cpus);
+        [&](Recorder&) { bench::run_this_thread_on({placement->loop_cpu}); }, !apart);
+    bench::run_this_thread_on(placement->allowed);
     state.SetLabel(std::string(state.range(1) ? "callback sink" : "file sink") +
                    (state.range(0) ? ", writer busy alongside" : ", writer idle") +
                    (apart ? ", writer on another CPU" : ", writer on the loop's CPU"));
@@ -558,15 +566,9 @@ BENCHMARK(BM_RecorderFrameGivenTimePinned)->ArgsProduct({{0, 1}, {0, 1}, {0, 1}}
 // includes one clock read (about 20 ns here), spread over its frames, and is wall time, not CPU
 // time. The first block is left out.
 void BM_RecorderFrameAfterHandOver(benchmark::State& state) {
-    const std::vector<int> cpus = bench::allowed_cpus();
-    if (cpus.size() < 2u) {
-        state.SkipWithError("fewer than two CPUs allowed");
+    const std::optional<Placement> placement = place_helper(state, true);
+    if (!placement)
         return;
-    }
-    if (!bench::run_this_thread_on({cpus[1]})) {
-        state.SkipWithError("the OS refused to pin the thread");
-        return;
-    }
     const bool overlap = state.range(0) != 0;
     constexpr std::int64_t kEnds[] = {16, 64, 256, 1024};
     std::int64_t sums_ns[4] = {0, 0, 0, 0};
@@ -575,7 +577,7 @@ void BM_RecorderFrameAfterHandOver(benchmark::State& state) {
     const auto frame = given_time_frame(now);
     {
         Recorder rec(bench_options());
-        bench::run_this_thread_on({cpus[0]});
+        bench::run_this_thread_on({placement->loop_cpu});
         std::int64_t in_block = -1;  // frames since the last hand-over; -1 = the first block
         std::size_t stretch = 0;
         std::int64_t mark_ns = 0;
@@ -604,7 +606,7 @@ void BM_RecorderFrameAfterHandOver(benchmark::State& state) {
         }
         rec.close();
     }
-    bench::run_this_thread_on(cpus);
+    bench::run_this_thread_on(placement->allowed);
     std::int64_t begin = 0;
     for (std::size_t i = 0; i < 4 && blocks > 0; ++i) {
         const double frames = static_cast<double>(kEnds[i] - begin) * static_cast<double>(blocks);
