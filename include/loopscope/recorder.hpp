@@ -663,6 +663,13 @@ struct Block {
     std::int64_t first_start_ns = 0;
 };
 
+// Where a block begins: set by the loop's thread at the block's first commit, before the rows
+// or their count are known.
+struct BlockStart {
+    std::int64_t first_frame = 0;
+    std::int64_t first_start_ns = 0;
+};
+
 // Reads a block's rows in order as whole FrameRecords. A frame's time runs from the previous
 // frame's begin to its own, so each frame starts where the one before it started plus its own
 // frame time.
@@ -1610,7 +1617,7 @@ class Recorder {
     // The block's first row is the frame being committed (next_frame_ counts it already; the
     // next frame has not begun): what its other rows' frames and starts count from.
     void mark_block_start() {
-        detail::Block& b = block_starts_[handed_ % blocks_];
+        detail::BlockStart& b = block_starts_[handed_ % blocks_];
         b.first_frame = next_frame_ - 1;
         b.first_start_ns = previous_ns_ - start_ns_;
     }
@@ -1751,9 +1758,8 @@ class Recorder {
             return;
         }
         const detail::RingRow* rows = slot_rows(slot);
-        detail::Block block = block_starts_[slot];
-        block.rows = rows;
-        block.count = size;
+        const detail::BlockStart& start = block_starts_[slot];
+        const detail::Block block{rows, size, start.first_frame, start.first_start_ns};
         std::size_t lost = 0;
         std::size_t read = 0;
         for (const auto& sink : sinks_) {
@@ -1842,7 +1848,7 @@ class Recorder {
     std::vector<std::size_t> block_sizes_;
     std::vector<int> block_cpus_;  // the loop's CPU at each block's hand-over, -1 if unknown
     // Each block's first frame and start (set by the loop's thread at the block's first commit).
-    std::vector<detail::Block> block_starts_;
+    std::vector<detail::BlockStart> block_starts_;
     std::atomic<std::uint64_t> queued_{0};    // blocks handed over
     std::atomic<bool> writer_asleep_{false};  // waiting until woken, not looking every poll
     bool stop_ = false;                       // under mutex_
