@@ -381,7 +381,6 @@ void row_stores_floor(benchmark::State& state) {
         if (kInMemory)
             benchmark::ClobberMemory();  // s is written to memory and read back every frame
     }
-    benchmark::DoNotOptimize(ring.data());
     state.SetItemsProcessed(state.iterations());
 }
 void BM_RowStoresFloor(benchmark::State& state) {
