@@ -109,8 +109,11 @@ std::int64_t thread_cpu_ns() {
 // the benchmark's own wake-ups to the recorder). With `yield`, for a writer pinned to the loop's
 // own CPU, it gives the CPU up at each look instead, or the writer would only get it when the
 // scheduler ends the spin's time slice.
-void catch_up(benchmark::State& state, const Recorder& rec, bool yield = false) {
+void catch_up(benchmark::State& state, const Recorder& rec, bool yield = false,
+              std::atomic<int>* loop_cpu = nullptr) {
     state.PauseTiming();
+    if (loop_cpu != nullptr)  // where the loop is as it hands over the next block
+        loop_cpu->store(detail::current_cpu(), std::memory_order_relaxed);
     while (!rec.writer_caught_up()) {
         if (yield)
             std::this_thread::yield();
@@ -163,10 +166,21 @@ void run_recorder_bench(
     const bool callback_only = state.range(1) != 0;
     std::int64_t writer_ns = 0;
     std::int64_t called_rows = 0;
+    // Where the OS put the writer: the blocks it took on another CPU than the loop's (read at
+    // the loop's last pause before the hand-over), of those where both CPUs are known.
+    std::atomic<int> loop_cpu{-1};
+    std::int64_t placed_blocks = 0;
+    std::int64_t apart_blocks = 0;
     if (callback_only)
         o.path = "";
     if (timing_callback) {
         o.on_rows = [&](const FrameRecord* rows, std::size_t count) {
+            const int writer_cpu = detail::current_cpu();
+            const int at = loop_cpu.load(std::memory_order_relaxed);
+            if (writer_cpu >= 0 && at >= 0) {
+                ++placed_blocks;
+                apart_blocks += writer_cpu != at ? 1 : 0;
+            }
             called_rows += static_cast<std::int64_t>(count);
             // A column of every row, as any callback that does something with its rows reads.
             std::int64_t sum_ns = 0;
@@ -178,6 +192,7 @@ void run_recorder_bench(
     }
     Recorder rec(o);
     started(rec);
+    loop_cpu.store(detail::current_cpu(), std::memory_order_relaxed);
     const auto block = static_cast<std::int64_t>(o.flush_every);
     // begin_frame of frame k commits frame k - 1: the block fills at k = block, 2 x block, ...
     std::int64_t to_hand_over = block + 1;
@@ -186,9 +201,9 @@ void run_recorder_bench(
         if (--to_hand_over == 0) {  // a block was just handed over
             to_hand_over = block;
             if (!overlap)
-                catch_up(state, rec, yield_while_waiting);
+                catch_up(state, rec, yield_while_waiting, &loop_cpu);
         } else if (overlap && to_hand_over == 1) {  // the next hand-over is near
-            catch_up(state, rec, yield_while_waiting);
+            catch_up(state, rec, yield_while_waiting, &loop_cpu);
         }
     }
     rec.close();
@@ -205,6 +220,10 @@ void run_recorder_bench(
     if (rec.recorded_frames() > 0 && o.background_writer) {
         state.counters["writer_cpu_ns"] =
             static_cast<double>(writer_ns) / static_cast<double>(rec.recorded_frames());
+        if (placed_blocks > 0) {
+            state.counters["writer_apart_pct"] =
+                100.0 * static_cast<double>(apart_blocks) / static_cast<double>(placed_blocks);
+        }
     }
     if (called_rows != rec.recorded_frames())
         state.SkipWithError("the callback did not see every recorded row");
@@ -531,7 +550,8 @@ auto given_time_frame(std::int64_t& now) {
     };
 }
 
-// The game passes its own clock reading: the recorder's cost beyond that read.
+// The game passes its own clock reading: the recorder's cost beyond that read. The OS places
+// the threads; `writer_apart_pct` says where it put the writer.
 void BM_RecorderFrameGivenTime(benchmark::State& state) {
     std::int64_t now = 0;
     run_recorder_bench(state, bench_options(), given_time_frame(now));
