@@ -64,12 +64,13 @@ while [ "$i" -le "$rounds" ]; do
         /^BM_[^ ]*_median / && $3 ~ /^(ns|us|ms|s)$/ && $5 ~ /^(ns|us|ms|s)$/ {
             name = $1; sub(/_median$/, "", name); sub(/^BM_/, "", name)
             print round, name, scaled($4, $5)
-            # The threads beside the loop: their CPU a row, and the bytes a frame of the stream.
+            # The threads beside the loop: their CPU a row, where the OS put the writer, and the
+            # bytes a frame of the stream.
             # Counters of 1000 or more are printed with a k (M, G) after them.
             for (f = 6; f <= NF; ++f) {
                 if (split($f, kv, "=") != 2)
                     continue
-                if (kv[1] !~ /^(writer_cpu_ns|sender_cpu_ns|bytes_per_frame)$/)
+                if (kv[1] !~ /^(writer_cpu_ns|writer_apart_pct|sender_cpu_ns|bytes_per_frame)$/)
                     continue
                 figure = kv[2] + 0
                 if (kv[2] ~ /k$/)
@@ -187,6 +188,16 @@ awk -v rounds="$rounds" -v cases="$cases" '
         printf "\n\n"
         counter("RecorderFrameGivenTime/0/0#writer_cpu_ns",
                 "writer CPU a row, file sink (and the benchmark callback)", "ns")
+        # Where the OS put the writer in the cases it placed: the share of blocks the writer
+        # took on another CPU than the loop ran on (0: always on one CPU; 100: always apart).
+        counter("RecorderFrameGivenTime/0/0#writer_apart_pct",
+                "writer on another CPU, GivenTime/0/0, % of blocks", "%")
+        counter("RecorderFrameGivenTime/1/0#writer_apart_pct",
+                "writer on another CPU, GivenTime/1/0, % of blocks", "%")
+        counter("RecorderFrameGivenTime/0/1#writer_apart_pct",
+                "writer on another CPU, GivenTime/0/1, % of blocks", "%")
+        counter("RecorderFrameGivenTime/1/1#writer_apart_pct",
+                "writer on another CPU, GivenTime/1/1, % of blocks", "%")
         counter("RecorderFrameGivenTimeLive/0/1/1#sender_cpu_ns",
                 "sender CPU a row, a client reading everything", "ns")
         counter("RecorderFrameGivenTimeLive/0/1/1#bytes_per_frame",

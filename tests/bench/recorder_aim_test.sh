@@ -30,7 +30,7 @@ line EmptyLoopGivenTime/4095 0.68
 line EmptyLoopOwnClock/1024 24.0
 line RecorderFrameHotPath/0 "$(pick x 4.68 4.58 4.78 4.48)"
 line RowStoresFloorBlocks/1/1 "$(pick x 5.58 5.08 6.08 4.58)"
-line RecorderFrameGivenTime/0/0 "$(pick x 6.08 5.08 7.08 4.08)" "dropped=0 writer_cpu_ns=$(pick x 100 120 90 110) file sink"
+line RecorderFrameGivenTime/0/0 "$(pick x 6.08 5.08 7.08 4.08)" "dropped=0 writer_apart_pct=$(pick x 0 100 50 25) writer_cpu_ns=$(pick x 100 120 90 110) file sink"
 line RecorderFrameGivenTimePinned/0/0/1 "$(pick x 7.08 6.08 8.08 5.08)"
 echo "BM_RecorderFrameGivenTimePinned/1/0/0_median ERROR OCCURRED: 'the OS refused to pin the thread'"
 if [ "$round" -le 2 ]; then line RecorderFrameGivenTimePinned/0/1/1 "$(pick x 8.08 10.08)"; fi
@@ -67,6 +67,9 @@ expect "the rows alone are shown, not judged" \
     '^RowStoresFloorBlocks/1/1 .* 4\.25 +3\.50 to 5\.00 +\(the rows alone\)$'
 expect "the count of cases" '^aim met in 2 of 4 cases judged \(medians of 4 rounds\); 16 not measured here$'
 expect "the writer counter" '^writer CPU a row.* 105\.0 ns \(range 90\.0-120\.0\)$'
+expect "where the OS put the writer" \
+    '^writer on another CPU, GivenTime/0/0, % of blocks +37\.5 % \(range 0\.0-100\.0\)$'
+expect "a placement not measured" '^writer on another CPU, GivenTime/1/0, % of blocks +not measured here$'
 expect "the sender counter" '^sender CPU a row.* 115\.0 ns \(range 100\.0-130\.0\)$'
 expect "the bytes counter" '^bytes a frame on the wire .* 112\.1 bytes'
 if [ "$status" -ne 1 ]; then
