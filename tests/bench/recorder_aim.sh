@@ -190,14 +190,10 @@ awk -v rounds="$rounds" -v cases="$cases" '
                 "writer CPU a row, file sink (and the benchmark callback)", "ns")
         # Where the OS put the writer in the cases it placed: the share of blocks the writer
         # took on another CPU than the loop ran on (0: always on one CPU; 100: always apart).
-        counter("RecorderFrameGivenTime/0/0#writer_apart_pct",
-                "writer on another CPU, GivenTime/0/0, % of blocks", "%")
-        counter("RecorderFrameGivenTime/1/0#writer_apart_pct",
-                "writer on another CPU, GivenTime/1/0, % of blocks", "%")
-        counter("RecorderFrameGivenTime/0/1#writer_apart_pct",
-                "writer on another CPU, GivenTime/0/1, % of blocks", "%")
-        counter("RecorderFrameGivenTime/1/1#writer_apart_pct",
-                "writer on another CPU, GivenTime/1/1, % of blocks", "%")
+        split("0/0 1/0 0/1 1/1", placed, " ")
+        for (k = 1; k <= 4; ++k)
+            counter("RecorderFrameGivenTime/" placed[k] "#writer_apart_pct",
+                    "writer on another CPU, GivenTime/" placed[k] ", % of blocks", "%")
         counter("RecorderFrameGivenTimeLive/0/1/1#sender_cpu_ns",
                 "sender CPU a row, a client reading everything", "ns")
         counter("RecorderFrameGivenTimeLive/0/1/1#bytes_per_frame",
