@@ -524,6 +524,45 @@ void BM_RowStoresFloorBlocks(benchmark::State& state) {
 }
 BENCHMARK(BM_RowStoresFloorBlocks)->ArgsProduct({{0, 1}, {0, 1}});
 
+// How far apart the two CPUs of the cases "on another CPU" are: the round trip of one cache
+// line between the loop's CPU and the helper's, each thread waiting for the other's store before
+// it makes its own. Two cores can share a level-3 cache or sit on different dies (a virtual
+// machine's two CPUs can be either, and the host can move them), and every line of a row that
+// crosses pays for that distance; so those cases are read against this figure.
+void BM_CacheLineRoundTrip(benchmark::State& state) {
+    const std::optional<Placement> placement = place_helper(state, true);
+    if (!placement)
+        return;
+    // The loop stores odd values and the helper the next even one; -1 tells the helper to end.
+    struct alignas(64) Line {
+        std::atomic<std::int64_t> turn{0};
+    };
+    Line line;
+    std::thread helper([&] {  // starts on the CPU place_helper pinned this thread to
+        for (std::int64_t awaited = 1;; awaited += 2) {
+            std::int64_t seen = 0;
+            while ((seen = line.turn.load(std::memory_order_acquire)) != awaited) {
+                if (seen < 0)
+                    return;
+            }
+            line.turn.store(awaited + 1, std::memory_order_release);
+        }
+    });
+    bench::run_this_thread_on({placement->loop_cpu});
+    std::int64_t sent = 1;
+    for (auto _ : state) {
+        line.turn.store(sent, std::memory_order_release);
+        while (line.turn.load(std::memory_order_acquire) != sent + 1) {
+        }
+        sent += 2;
+    }
+    line.turn.store(-1, std::memory_order_release);
+    helper.join();
+    bench::run_this_thread_on(placement->allowed);
+    state.SetLabel("the loop's CPU and another");
+}
+BENCHMARK(BM_CacheLineRoundTrip);
+
 // The recorder reading the clock itself: one clock read per frame plus the recording, with
 // the background writer formatting and writing every 1024 frames.
 void BM_RecorderFrameOwnClock(benchmark::State& state) {
