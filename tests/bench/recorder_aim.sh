@@ -33,7 +33,7 @@ case "$rounds" in
 esac
 empty='EmptyLoopGivenTime/(1024|4095)$|EmptyLoopOwnClock/1024$'
 recorder='RecorderFrame(HotPath|GivenTime|GivenTimePinned|GivenTimeLive|OwnClock)/'
-filter="^BM_($empty|$recorder|RowStoresFloorBlocks/)"
+filter="^BM_($empty|$recorder|RowStoresFloorBlocks/|CacheLineRoundTrip$)"
 medians=$(mktemp)
 run=$(mktemp)
 trap 'rm -f "$medians" "$run"' EXIT
@@ -186,6 +186,10 @@ awk -v rounds="$rounds" -v cases="$cases" '
         if (absent > 0)
             printf "; %d not measured here", absent
         printf "\n\n"
+        # How far apart the two CPUs of the cases on two CPUs were: the longer a line takes to
+        # cross, the more each row that crosses costs the loop.
+        counter("CacheLineRoundTrip", "cache line round trip, loop CPU to the other and back",
+                "ns")
         counter("RecorderFrameGivenTime/0/0#writer_cpu_ns",
                 "writer CPU a row, file sink (and the benchmark callback)", "ns")
         # Where the OS put the writer in the cases it placed: the share of blocks the writer

@@ -15,8 +15,9 @@ fake="$work/build/tests/loopscope_bench"
 # Four rounds. File sink, writer idle: 5, 4, 6, 3 above the empty loop (median 4.5, met).
 # File sink, two CPUs: 6, 5, 7, 4 (median 5.5, missed). Own clock, in us in round 2: 2, 3, 1, 2
 # above its empty loop (median 2). The rows alone, two CPUs: 4.5, 4, 5, 3.5 (median 4.25, shown
-# and not judged). The two-CPU callback case skipped in rounds 3 and 4 (median of 7 and 9: 8);
-# the busy file case skipped in every round.
+# and not judged). A cache line's round trip between the CPUs: 80, 340, 78, 90 ns (median 85).
+# The two-CPU callback case skipped in rounds 3 and 4 (median of 7 and 9: 8); the busy file case
+# skipped in every round.
 cat >"$fake" <<'EOF'
 #!/bin/sh
 round_file="$(dirname "$0")/round"
@@ -29,6 +30,7 @@ line EmptyLoopGivenTime/1024 1.08
 line EmptyLoopGivenTime/4095 0.68
 line EmptyLoopOwnClock/1024 24.0
 line RecorderFrameHotPath/0 "$(pick x 4.68 4.58 4.78 4.48)"
+line CacheLineRoundTrip "$(pick x 80.0 340.0 78.0 90.0)" "the loop's CPU and another"
 line RowStoresFloorBlocks/1/1 "$(pick x 5.58 5.08 6.08 4.58)"
 line RecorderFrameGivenTime/0/0 "$(pick x 6.08 5.08 7.08 4.08)" "dropped=0 writer_apart_pct=$(pick x 0 100 50 25) writer_cpu_ns=$(pick x 100 120 90 110) file sink"
 line RecorderFrameGivenTimePinned/0/0/1 "$(pick x 7.08 6.08 8.08 5.08)"
@@ -70,6 +72,8 @@ expect "the writer counter" '^writer CPU a row.* 105\.0 ns \(range 90\.0-120\.0\
 expect "where the OS put the writer" \
     '^writer on another CPU, GivenTime/0/0, % of blocks +37\.5 % \(range 0\.0-100\.0\)$'
 expect "a placement not measured" '^writer on another CPU, GivenTime/1/0, % of blocks +not measured here$'
+expect "the round trip between the CPUs" \
+    '^cache line round trip, loop CPU to the other and back +85\.0 ns \(range 78\.0-340\.0\)$'
 expect "the sender counter" '^sender CPU a row.* 115\.0 ns \(range 100\.0-130\.0\)$'
 expect "the bytes counter" '^bytes a frame on the wire .* 112\.1 bytes'
 if [ "$status" -ne 1 ]; then
