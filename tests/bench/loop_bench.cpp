@@ -527,8 +527,9 @@ BENCHMARK(BM_RowStoresFloorBlocks)->ArgsProduct({{0, 1}, {0, 1}});
 // How far apart the two CPUs of the cases "on another CPU" are: the round trip of one cache
 // line between the loop's CPU and the helper's, each thread waiting for the other's store before
 // it makes its own. Two cores can share a level-3 cache or sit on different dies (a virtual
-// machine's two CPUs can be either, and the host can move them), and every line of a row that
-// crosses pays for that distance; so those cases are read against this figure.
+// machine's two CPUs can be either, and the host can move them from one minute to the next), so
+// the figure says where a run's two-CPU cases ran. On the 2-core VM of docs/loop-engine.md
+// ("How far apart the two CPUs are") their cost did not follow it closely.
 void BM_CacheLineRoundTrip(benchmark::State& state) {
     const std::optional<Placement> placement = place_helper(state, true);
     if (!placement)

@@ -186,8 +186,8 @@ awk -v rounds="$rounds" -v cases="$cases" '
         if (absent > 0)
             printf "; %d not measured here", absent
         printf "\n\n"
-        # How far apart the two CPUs of the cases on two CPUs were: the longer a line takes to
-        # cross, the more each row that crosses costs the loop.
+        # How far apart the two CPUs of the cases on two CPUs were (a host can move a virtual
+        # machine from near cores to far ones and back within a round).
         counter("CacheLineRoundTrip", "cache line round trip, loop CPU to the other and back",
                 "ns")
         counter("RecorderFrameGivenTime/0/0#writer_cpu_ns",
