@@ -52,8 +52,8 @@
 // power loss can still take it: there is no fsync). A crash loses the rows of the block being
 // filled (fewer than flush_every frames) and of any block handed over whose writing had not
 // finished. The writer starts a block at its next look, writer_poll_us (2 ms) at most after the
-// hand-over, and spends about 70 ns of CPU a row (docs/loop-engine.md, "Speed"). So unless the
-// writer is starved of CPU or the disk stalls, a handed-over block is on disk a few ms later.
+// hand-over, and spends about 110-180 ns of CPU a row (docs/loop-engine.md, "Speed"). So unless
+// the writer is starved of CPU or the disk stalls, a handed-over block is on disk a few ms later.
 // The hard bound is in frames: the ring, `capacity` rows (2 x flush_every if that is more). A
 // crash in the middle of a write can leave one last row without its line break; the
 // loopscope-trace reader leaves such a last row out (or keeps it, when it parses whole) with a
@@ -591,7 +591,7 @@ inline int current_cpu() {
 // Evicts the lines of [begin, begin + bytes) from every cache, once the writer has read them.
 // Otherwise they stay shared in the writer's core, and when the ring comes round the loop's
 // write to each must first take it back from there: with the file sink, 21-148 ns a frame on a
-// quiet 2-core VM against 8.4-12.7 ns with the lines evicted (docs/loop-engine.md, "Speed").
+// quiet 2-core VM against 8.4-12.7 ns with the lines evicted (docs/recorder-speed.md).
 // From memory, the loop's prefetch 32 rows ahead has the lines in time. Call it only where
 // CLFLUSHOPT is (has_clflushopt()).
 inline void evict_lines(const void* begin, std::size_t bytes) {
@@ -611,7 +611,7 @@ inline void evict_lines(const void* begin, std::size_t bytes) {
 // A row as the ring holds it: FrameRecord without frame, start_ns and clamp_lost_ns, which
 // follow from the other columns. 88 bytes instead of 112, so the loop writes 1.4 cache lines a
 // frame instead of 1.75: lines that the writer's eviction sent to memory and the loop's write
-// fetches back (docs/loop-engine.md, "Speed").
+// fetches back (docs/recorder-speed.md).
 struct RingRow {
     std::int64_t raw_ns = 0;
     std::int64_t clamped_ns = 0;
@@ -1400,7 +1400,7 @@ class Recorder {
     // kSameAsRaw is not stored: begin_frame() already holds the raw time in both, and an earlier
     // call this frame may have set them. Reading raw_ns back from the row instead makes each
     // frame wait for the store begin_frame has only just made: 0.4-0.7 ns a frame more in
-    // BM_RecorderFrameHotPath (docs/loop-engine.md, "Speed").
+    // BM_RecorderFrameHotPath (docs/recorder-speed.md).
     void loop(const LoopFrame& f) {
         detail::RingRow& r = *row_;
         if (f.clamped_ns != LoopFrame::kSameAsRaw)
@@ -1653,7 +1653,7 @@ class Recorder {
     // allocation, no lock. The writer finds the block at its next look (writer_poll_us); it is
     // woken now only without polling or when the block before is still waiting, so that the
     // ring does not fill while it sleeps. A wake-up is a system call of a few µs: one every
-    // 1024 frames added 1.3-3.8 ns to the loop's cost per frame (docs/loop-engine.md, "Speed").
+    // 1024 frames added 1.3-3.8 ns to the loop's cost per frame (docs/recorder-speed.md).
     void hand_over() {
         run_ = 0;  // the next frame takes the long way: a new block, or the spare row
         if (fill_ == 0)
@@ -1801,7 +1801,7 @@ class Recorder {
     // and its core's prefetcher runs on past the block's end; without the gap it would fetch the
     // next block's first lines, which the loop (its own prefetch holding them ready) is about to
     // write, and each of those writes would have to take its line back from the writer's core:
-    // frames 1-63 after each hand-over took 9-116 ns each (docs/loop-engine.md, "Speed").
+    // frames 1-63 after each hand-over took 9-116 ns each (docs/recorder-speed.md).
     // No more than a block's size, so that small blocks at most double the ring.
     static constexpr std::size_t kGapBytes = 4096;
     const bool has_clflushopt_ = detail::has_clflushopt();

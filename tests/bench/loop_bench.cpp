@@ -528,7 +528,7 @@ BENCHMARK(BM_RowStoresFloorBlocks)->ArgsProduct({{0, 1}, {0, 1}});
 // line between the loop's CPU and the helper's, each thread waiting for the other's store before
 // it makes its own. Two cores can share a level-3 cache or sit on different dies (a virtual
 // machine's two CPUs can be either, and the host can move them from one minute to the next), so
-// the figure says where a run's two-CPU cases ran. On the 2-core VM of docs/loop-engine.md
+// the figure says where a run's two-CPU cases ran. On the 2-core VM of docs/recorder-speed.md
 // ("How far apart the two CPUs are") their cost did not follow it closely.
 void BM_CacheLineRoundTrip(benchmark::State& state) {
     const std::optional<Placement> placement = place_helper(state, true);
