@@ -4,6 +4,8 @@
 #define LOOPSCOPE_RECORDER 1
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <ctime>
@@ -129,6 +131,7 @@ void catch_up(benchmark::State& state, const Recorder& rec, bool yield = false,
 struct Placement {
     std::vector<int> allowed;  // given back to this thread when the benchmark ends
     int loop_cpu = -1;
+    int helper_cpu = -1;
 };
 std::optional<Placement> place_helper(benchmark::State& state, bool apart) {
     std::vector<int> cpus = bench::allowed_cpus();
@@ -141,7 +144,65 @@ std::optional<Placement> place_helper(benchmark::State& state, bool apart) {
         return std::nullopt;
     }
     const int loop_cpu = cpus[0];
-    return Placement{std::move(cpus), loop_cpu};
+    const int helper_cpu = apart ? cpus[1] : cpus[0];
+    return Placement{std::move(cpus), loop_cpu, helper_cpu};
+}
+
+// One cache line passed back and forth between two threads: the loop's side stores odd values,
+// the helper answers each with the next even one, each waiting for the other's store before it
+// makes its own; -1 tells the helper to end.
+struct alignas(64) TurnLine {
+    std::atomic<std::int64_t> turn{0};
+};
+
+void answer_turns(TurnLine& line) {
+    for (std::int64_t awaited = 1;; awaited += 2) {
+        std::int64_t seen = 0;
+        while ((seen = line.turn.load(std::memory_order_acquire)) != awaited) {
+            if (seen < 0)
+                return;
+        }
+        line.turn.store(awaited + 1, std::memory_order_release);
+    }
+}
+
+// One round trip from the loop's side: `sent` (odd) out, the helper's answer back.
+inline void round_trip(TurnLine& line, std::int64_t sent) {
+    line.turn.store(sent, std::memory_order_release);
+    while (line.turn.load(std::memory_order_acquire) != sent + 1) {
+    }
+}
+
+// The line's round trip between the loop's CPU and the helper's, in ns, read beside a two-CPU
+// case (outside its timed loop) so that the case's own figures say where it ran: a host can move
+// a virtual machine's two CPUs between near cores and far ones within minutes. The middle of
+// three passes of 2000 trips. Leaves this thread on the loop's CPU.
+double measured_round_trip_ns(const Placement& placement) {
+    TurnLine line;
+    bench::run_this_thread_on({placement.helper_cpu});
+    std::thread helper([&] { answer_turns(line); });  // starts on the helper's CPU
+    bench::run_this_thread_on({placement.loop_cpu});
+    constexpr int kTrips = 2000;
+    std::array<double, 3> passes_ns{};
+    std::int64_t sent = 1;
+    for (double& pass_ns : passes_ns) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < kTrips; ++i, sent += 2)
+            round_trip(line, sent);
+        const std::chrono::duration<double, std::nano> took =
+            std::chrono::steady_clock::now() - start;
+        pass_ns = took.count() / kTrips;
+    }
+    line.turn.store(-1, std::memory_order_release);
+    helper.join();
+    std::sort(passes_ns.begin(), passes_ns.end());
+    return passes_ns[1];
+}
+
+// The counters of the round trips read before and after a two-CPU case.
+void report_round_trips(benchmark::State& state, double before_ns, double after_ns) {
+    state.counters["trip_before_ns"] = before_ns;
+    state.counters["trip_after_ns"] = after_ns;
 }
 
 // Runs `frame(rec)` once per iteration with flushing on. The game thread's cost is the timed
@@ -447,6 +508,11 @@ void BM_RowStoresFloorBlocks(benchmark::State& state) {
     alignas(64) std::atomic<std::size_t> read{0};
     std::atomic<bool> stop{false};
     const bool evict = apart && detail::has_clflushopt();
+    double trip_before_ns = 0.0;
+    if (apart) {
+        trip_before_ns = measured_round_trip_ns(*placement);
+        bench::run_this_thread_on({placement->helper_cpu});  // where the reader starts
+    }
     std::thread reader([&] {  // starts on the CPU place_helper pinned this thread to
         std::size_t taken = 0;
         for (;;) {
@@ -517,6 +583,8 @@ void BM_RowStoresFloorBlocks(benchmark::State& state) {
     }
     stop.store(true, std::memory_order_release);
     reader.join();
+    if (apart)
+        report_round_trips(state, trip_before_ns, measured_round_trip_ns(*placement));
     bench::run_this_thread_on(placement->allowed);
     state.SetItemsProcessed(state.iterations());
     state.SetLabel(std::string(overlap ? "reader busy alongside" : "reader idle") +
@@ -534,27 +602,13 @@ void BM_CacheLineRoundTrip(benchmark::State& state) {
     const std::optional<Placement> placement = place_helper(state, true);
     if (!placement)
         return;
-    // The loop stores odd values and the helper the next even one; -1 tells the helper to end.
-    struct alignas(64) Line {
-        std::atomic<std::int64_t> turn{0};
-    };
-    Line line;
-    std::thread helper([&] {  // starts on the CPU place_helper pinned this thread to
-        for (std::int64_t awaited = 1;; awaited += 2) {
-            std::int64_t seen = 0;
-            while ((seen = line.turn.load(std::memory_order_acquire)) != awaited) {
-                if (seen < 0)
-                    return;
-            }
-            line.turn.store(awaited + 1, std::memory_order_release);
-        }
-    });
+    TurnLine line;
+    // Starts on the CPU place_helper pinned this thread to.
+    std::thread helper([&] { answer_turns(line); });
     bench::run_this_thread_on({placement->loop_cpu});
     std::int64_t sent = 1;
     for (auto _ : state) {
-        line.turn.store(sent, std::memory_order_release);
-        while (line.turn.load(std::memory_order_acquire) != sent + 1) {
-        }
+        round_trip(line, sent);
         sent += 2;
     }
     line.turn.store(-1, std::memory_order_release);
@@ -607,10 +661,17 @@ void BM_RecorderFrameGivenTimePinned(benchmark::State& state) {
     const std::optional<Placement> placement = place_helper(state, apart);
     if (!placement)
         return;
+    double trip_before_ns = 0.0;
+    if (apart) {
+        trip_before_ns = measured_round_trip_ns(*placement);
+        bench::run_this_thread_on({placement->helper_cpu});  // where the writer starts
+    }
     std::int64_t now = 0;
     run_recorder_bench(
         state, bench_options(), given_time_frame(now),
         [&](Recorder&) { bench::run_this_thread_on({placement->loop_cpu}); }, !apart);
+    if (apart)
+        report_round_trips(state, trip_before_ns, measured_round_trip_ns(*placement));
     bench::run_this_thread_on(placement->allowed);
     state.SetLabel(std::string(state.range(1) ? "callback sink" : "file sink") +
                    (state.range(0) ? ", writer busy alongside" : ", writer idle") +

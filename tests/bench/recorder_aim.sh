@@ -15,6 +15,10 @@
 # judged (no binary, a bad round count, a benchmark run that failed). A case the machine cannot
 # run (one pinned to two CPUs, on a machine with one) is printed as not measured and left out of
 # the verdict.
+#
+# After the verdict it prints the threads' own figures and, for each case pinned to two CPUs, its
+# rounds beside a cache line's round trip between the two, read just before and after the case:
+# a virtual machine's host can move its two CPUs between near cores and far ones within minutes.
 set -eu
 build=${1:-build/test}
 bench="$build/tests/loopscope_bench"
@@ -65,12 +69,14 @@ while [ "$i" -le "$rounds" ]; do
             name = $1; sub(/_median$/, "", name); sub(/^BM_/, "", name)
             print round, name, scaled($4, $5)
             # The threads beside the loop: their CPU a row, where the OS put the writer, and the
-            # bytes a frame of the stream.
+            # bytes a frame of the stream; and the round trip between the two CPUs read before
+            # and after each case pinned to two.
             # Counters of 1000 or more are printed with a k (M, G) after them.
             for (f = 6; f <= NF; ++f) {
                 if (split($f, kv, "=") != 2)
                     continue
-                if (kv[1] !~ /^(writer_cpu_ns|writer_apart_pct|sender_cpu_ns|bytes_per_frame)$/)
+                if (kv[1] !~ /^(writer_cpu_ns|writer_apart_pct|sender_cpu_ns|bytes_per_frame)$/ &&
+                    kv[1] !~ /^trip_(before|after)_ns$/)
                     continue
                 figure = kv[2] + 0
                 if (kv[2] ~ /k$/)
@@ -202,5 +208,41 @@ awk -v rounds="$rounds" -v cases="$cases" '
                 "sender CPU a row, a client reading everything", "ns")
         counter("RecorderFrameGivenTimeLive/0/1/1#bytes_per_frame",
                 "bytes a frame on the wire", "bytes")
+        # Each two-CPU case round by round, beside the round trip read just before and just
+        # after it: whether its cost follows how far apart the host had put the two CPUs. Not
+        # part of the verdict.
+        printf "\ntwo-CPU cases by the round trip beside each: ns above the empty loop" \
+               " (round trip before/after, ns), rounds ordered by the round trip\n"
+        shown_any = 0
+        for (k = 1; k <= n; ++k) {
+            name = order[k]; count = 0
+            if (!(label[name] ~ /two CPUs$/))
+                continue
+            for (r = 1; r <= rounds; ++r) {
+                before = name "#trip_before_ns"; after = name "#trip_after_ns"
+                if (!((r, name) in value) || !((r, baseline[name]) in value) ||
+                    !((r, before) in value) || !((r, after) in value))
+                    continue
+                ++count
+                trip[count] = (value[r, before] + value[r, after]) / 2
+                entry[count] = sprintf("%.2f (%.0f/%.0f)",
+                                       value[r, name] - value[r, baseline[name]],
+                                       value[r, before], value[r, after])
+                # Insertion by the mean of the two readings.
+                for (j = count; j > 1 && trip[j - 1] > trip[j]; --j) {
+                    x = trip[j]; trip[j] = trip[j - 1]; trip[j - 1] = x
+                    x = entry[j]; entry[j] = entry[j - 1]; entry[j - 1] = x
+                }
+            }
+            if (count == 0)
+                continue
+            text = sprintf("%-36s", name)
+            for (j = 1; j <= count; ++j)
+                text = text "  " entry[j]
+            print text
+            shown_any = 1
+        }
+        if (!shown_any)
+            print "not measured here"
         exit met + missed == 0 ? 2 : missed > 0 ? 1 : 0
     }' "$medians"

@@ -15,7 +15,8 @@ fake="$work/build/tests/loopscope_bench"
 # Four rounds. File sink, writer idle: 5, 4, 6, 3 above the empty loop (median 4.5, met).
 # File sink, two CPUs: 6, 5, 7, 4 (median 5.5, missed). Own clock, in us in round 2: 2, 3, 1, 2
 # above its empty loop (median 2). The rows alone, two CPUs: 4.5, 4, 5, 3.5 (median 4.25, shown
-# and not judged). A cache line's round trip between the CPUs: 80, 340, 78, 90 ns (median 85).
+# and not judged). A cache line's round trip between the CPUs: 80, 340, 78, 90 ns (median 85);
+# beside the two-CPU file case, read before and after it: 80/82, 340/345, 78/300, 90/88.
 # The two-CPU callback case skipped in rounds 3 and 4 (median of 7 and 9: 8); the busy file case
 # skipped in every round.
 cat >"$fake" <<'EOF'
@@ -33,7 +34,7 @@ line RecorderFrameHotPath/0 "$(pick x 4.68 4.58 4.78 4.48)"
 line CacheLineRoundTrip "$(pick x 80.0 340.0 78.0 90.0)" "the loop's CPU and another"
 line RowStoresFloorBlocks/1/1 "$(pick x 5.58 5.08 6.08 4.58)"
 line RecorderFrameGivenTime/0/0 "$(pick x 6.08 5.08 7.08 4.08)" "dropped=0 writer_apart_pct=$(pick x 0 100 50 25) writer_cpu_ns=$(pick x 100 120 90 110) file sink"
-line RecorderFrameGivenTimePinned/0/0/1 "$(pick x 7.08 6.08 8.08 5.08)"
+line RecorderFrameGivenTimePinned/0/0/1 "$(pick x 7.08 6.08 8.08 5.08)" "trip_after_ns=$(pick x 82 345 300 88) trip_before_ns=$(pick x 80 340 78 90)"
 echo "BM_RecorderFrameGivenTimePinned/1/0/0_median ERROR OCCURRED: 'the OS refused to pin the thread'"
 if [ "$round" -le 2 ]; then line RecorderFrameGivenTimePinned/0/1/1 "$(pick x 8.08 10.08)"; fi
 line RecorderFrameGivenTimeLive/0/1/1 7.08 "bytes_per_frame=112.1 sender_cpu_ns=$(pick x 100 130 110 120)"
@@ -74,6 +75,14 @@ expect "where the OS put the writer" \
 expect "a placement not measured" '^writer on another CPU, GivenTime/1/0, % of blocks +not measured here$'
 expect "the round trip between the CPUs" \
     '^cache line round trip, loop CPU to the other and back +85\.0 ns \(range 78\.0-340\.0\)$'
+expect "the section of the two-CPU cases by the round trip" \
+    '^two-CPU cases by the round trip beside each: ns above the empty loop \(round trip before/after, ns\), rounds ordered by the round trip$'
+expect "a two-CPU case by the round trip beside it, ordered by the mean of the two readings" \
+    '^RecorderFrameGivenTimePinned/0/0/1 +6\.00 \(80/82\) +4\.00 \(90/88\) +7\.00 \(78/300\) +5\.00 \(340/345\)$'
+if [ "$(grep -c '^RecorderFrameGivenTimePinned/0/1/1 ' "$work/out")" -ne 1 ]; then
+    echo "FAIL: a two-CPU case without round trips should appear in the table only" >&2
+    failures=$((failures + 1))
+fi
 expect "the sender counter" '^sender CPU a row.* 115\.0 ns \(range 100\.0-130\.0\)$'
 expect "the bytes counter" '^bytes a frame on the wire .* 112\.1 bytes'
 if [ "$status" -ne 1 ]; then
