@@ -596,8 +596,9 @@ BENCHMARK(BM_RowStoresFloorBlocks)->ArgsProduct({{0, 1}, {0, 1}});
 // line between the loop's CPU and the helper's, each thread waiting for the other's store before
 // it makes its own. Two cores can share a level-3 cache or sit on different dies (a virtual
 // machine's two CPUs can be either, and the host can move them from one minute to the next), so
-// the figure says where a run's two-CPU cases ran. On the 2-core VM of docs/recorder-speed.md
-// ("How far apart the two CPUs are") their cost did not follow it closely.
+// the figure says where a round's two-CPU cases mostly ran; each of those cases also reads it just
+// before and after itself (measured_round_trip_ns). On the 2-core VM of docs/loop-engine.md
+// ("Speed") the recorder's cases missed the aim with the two CPUs near as well as far.
 void BM_CacheLineRoundTrip(benchmark::State& state) {
     const std::optional<Placement> placement = place_helper(state, true);
     if (!placement)
