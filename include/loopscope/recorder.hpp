@@ -33,15 +33,15 @@
 // Where the rows go (the sinks): a file (options.path; "-" = standard output), a function of the
 // game's (on_rows), a live TCP stream (serve_port, docs/live.md), fed by one writer from one ring.
 // Rows go into memory allocated once, at construction: a ring of blocks of flush_every rows. When a
-// block fills, the loop's thread hands it to the writer thread (two stores: no lock, no formatting,
-// no allocation, no system call) and goes on in the next block; the writer, which looks for blocks
-// every writer_poll_us (2 ms), gives the block to each sink in turn, then evicts the lines the
-// sinks read from the caches (so that the loop's thread, when the ring comes round, need not take
-// them back from the writer's core). After each block lie 4 KB no row uses, where the writer's
-// prefetcher, reading on past the block it was given, lands instead of on the next block's first
-// rows. The loop's thread wakes the writer at once only when a block it handed over earlier is
-// still waiting. If the writer still holds the next block (it fell a whole ring behind), the
-// loop's thread does not wait: frames are dropped and counted
+// block fills, the loop's thread hands it to the writer thread (three stores and a look at which
+// CPU it is on: no lock, no formatting, no allocation, no system call) and goes on in the next
+// block; the writer, which looks for blocks every writer_poll_us (2 ms), gives the block to each
+// sink in turn, then evicts the lines the sinks read from the caches (so that the loop's thread,
+// when the ring comes round, need not take them back from the writer's core). After each block lie
+// 4 KB no row uses, where the writer's prefetcher, reading on past the block it was given, lands
+// instead of on the next block's first rows. The loop's thread wakes the writer at once only when a
+// block it handed over earlier is still waiting. If the writer still holds the next block (it fell
+// a whole ring behind), the loop's thread does not wait: frames are dropped and counted
 // (dropped_frames()) until the block is free; the frame column keeps counting, so the gap shows in
 // the trace. With flush_every = 0 nothing is written until close() and frames beyond `capacity` are
 // dropped the same way. background_writer = false runs the sinks on the loop's thread at each flush
@@ -731,7 +731,7 @@ struct RecorderOptions {
     // full block over. false = on the loop's thread at each flush (for a game that cannot start
     // a thread); a thread that fails to start falls back to this.
     bool background_writer = true;
-    // How often the writer looks for blocks handed over, in µs. A hand-over is two stores on the
+    // How often the writer looks for blocks handed over, in µs. A hand-over is three stores on the
     // loop's thread; the writer is woken sooner (a system call on the loop's thread, a few µs)
     // only when a second block waits while it has not taken the first, and by flush(),
     // wait_for_writer() and close(). After a second without blocks (a paused game) the writer
