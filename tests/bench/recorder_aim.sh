@@ -169,8 +169,10 @@ awk -v rounds="$rounds" -v cases="$cases" '
             name = order[k]; count = 0
             split("", above)
             for (r = 1; r <= rounds; ++r) {
-                if (((r, name) in value) && ((r, baseline[name]) in value))
+                if (((r, name) in value) && ((r, baseline[name]) in value)) {
                     above[++count] = value[r, name] - value[r, baseline[name]]
+                    above_in[r, name] = above[count]  # for the listing by round trip below
+                }
             }
             if (count == 0) {
                 row(name, label[name], "-", "-", "not measured here (skipped)")
@@ -220,14 +222,12 @@ awk -v rounds="$rounds" -v cases="$cases" '
                 continue
             for (r = 1; r <= rounds; ++r) {
                 before = name "#trip_before_ns"; after = name "#trip_after_ns"
-                if (!((r, name) in value) || !((r, baseline[name]) in value) ||
-                    !((r, before) in value) || !((r, after) in value))
+                if (!((r, name) in above_in) || !((r, before) in value) || !((r, after) in value))
                     continue
                 ++count
                 trip[count] = (value[r, before] + value[r, after]) / 2
-                entry[count] = sprintf("%.2f (%.0f/%.0f)",
-                                       value[r, name] - value[r, baseline[name]],
-                                       value[r, before], value[r, after])
+                entry[count] = sprintf("%.2f (%.0f/%.0f)", above_in[r, name], value[r, before],
+                                       value[r, after])
                 # Insertion by the mean of the two readings.
                 for (j = count; j > 1 && trip[j - 1] > trip[j]; --j) {
                     x = trip[j]; trip[j] = trip[j - 1]; trip[j - 1] = x
