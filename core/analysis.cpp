@@ -37,6 +37,10 @@ std::string timeline_label(const CaptureReport& r) {
         label += " (frame generation suspected: application and generated frames mixed)";
     else if (timeline_mixes_generated(r))
         label += " (application and generated frames mixed)";
+    else if (r.generated_without_frame_time > 0)
+        label +=
+            " (application frames only: this layout has no present times for generated "
+            "frames)";
     return label;
 }
 
@@ -148,6 +152,17 @@ std::optional<LoopConfig> loop_config_from_metadata(const Capture& capture) {
 
 namespace {
 
+// The time the application cadence's frames span, for its average FPS: the sum of its own
+// intervals where the capture has the application's column (so that every layout with that
+// column gives the same figure), else the sum of the present-to-present times.
+std::int64_t application_total_ns(std::span<const std::int64_t> intervals,
+                                  std::span<const std::int64_t> frame_ns, bool from_app_column) {
+    const auto sum = [](auto values) {
+        return std::accumulate(values.begin(), values.end(), std::int64_t{0});
+    };
+    return from_app_column ? sum(intervals) : sum(frame_ns);
+}
+
 // The application and displayed cadences from the first frame after the start-up segment to the
 // end of the range, computed as over the whole range. The segment is counted in series frames;
 // its end is mapped to the capture frame it stands for (a 2.x present timeline leaves generated
@@ -165,13 +180,20 @@ void steady_cadences(CaptureReport& r, const Capture& capture) {
     };
     const auto frames = after(capture.frame_ns);
     const std::int64_t total_ns = std::accumulate(frames.begin(), frames.end(), std::int64_t{0});
+    const bool app_column = capture.app_interval_ns.size() == capture.frames();
     if (r.has_generated) {
         const auto gen = after(capture.generated);
-        const auto intervals = capture.app_interval_ns.size() == capture.frames()
+        const auto intervals = app_column
                                    ? application_intervals(after(capture.app_interval_ns), gen)
                                    : cadence_intervals(frames, gen, false);
         r.steady_application = summarise_cadence(
-            intervals, static_cast<std::size_t>(std::count(gen.begin(), gen.end(), 0)), total_ns);
+            intervals, static_cast<std::size_t>(std::count(gen.begin(), gen.end(), 0)),
+            application_total_ns(intervals, frames, app_column));
+    } else if (r.application.frames > 0 && app_column) {
+        const std::vector<std::uint8_t> none(count, 0);
+        const auto intervals = application_intervals(after(capture.app_interval_ns), none);
+        r.steady_application = summarise_cadence(intervals, intervals.size(),
+                                                 application_total_ns(intervals, frames, true));
     }
     if (r.displayed.frames > 0) {
         const auto intervals = displayed_intervals(after(capture.display_ns));
@@ -267,6 +289,10 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     r.capture = &capture;
     r.timeline = options.timeline;
     r.frame_time_column = source_column(capture.source.format, options.timeline);
+    if (capture.source.format == "presentmon-2" && options.timeline == Timeline::present &&
+        capture.cpu_busy_ns.size() == capture.frames() && capture.start_ends_frame_time) {
+        r.frame_time_column = "present-to-present, rebuilt from CPUStart + CPUBusy";
+    }
     const std::size_t n = capture.frames();
     if (n == 0) {
         throw InputError(capture.source.file, "the capture holds no frames");
@@ -276,6 +302,12 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                            have_starts ? std::span<const std::int64_t>(capture.start_ns)
                                        : std::span<const std::int64_t>{},
                            options.from, options.to);
+    // Frames a layout writes that PresentMon 2.x would not (see Capture) are outside every range.
+    if (capture.trailing_frames_not_reported > 0 && capture.trailing_frames_not_reported < n) {
+        const std::size_t reported = n - capture.trailing_frames_not_reported;
+        r.range.end = std::min(r.range.end, reported);
+        r.range.begin = std::min(r.range.begin, r.range.end);
+    }
 
     const bool have_display = capture.display_ns.size() == n;
     if (options.timeline == Timeline::display && !have_display) {
@@ -289,7 +321,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                                 capture.generated.size() == n;
     const bool display = options.timeline == Timeline::display;
     const auto kept = [&](std::size_t i) {
-        if (i == 0 && skip_first)
+        if ((i == 0 && skip_first) || i < capture.leading_frames_without_time)
             return Kept::no_frame_time;
         if (skip_generated && capture.generated[i] != 0)
             return Kept::generated;
@@ -479,10 +511,23 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             r.application_intervals_ns = app_interval.empty()
                                              ? cadence_intervals(frames, gen, false)
                                              : application_intervals(app_interval, gen);
-            r.application =
-                summarise_cadence(r.application_intervals_ns,
-                                  static_cast<std::size_t>(std::count(gen.begin(), gen.end(), 0)),
-                                  std::accumulate(frames.begin(), frames.end(), std::int64_t{0}));
+            r.application = summarise_cadence(
+                r.application_intervals_ns,
+                static_cast<std::size_t>(std::count(gen.begin(), gen.end(), 0)),
+                application_total_ns(r.application_intervals_ns, frames, !app_interval.empty()));
+        }
+    }
+    // Without generated frames the application's own cadence is still a column of the 2.x
+    // layouts (FrameTime, MsBetweenAppStart: equal on every row of one recording), and it is
+    // given from that column, so that both layouts give the same application figures.
+    if (!r.has_generated && options.timeline == Timeline::present &&
+        capture.app_interval_ns.size() == n) {
+        const std::vector<std::uint8_t> none(r.range.size(), 0);
+        r.application_intervals_ns = application_intervals(slice(capture.app_interval_ns), none);
+        if (!r.application_intervals_ns.empty()) {
+            r.application = summarise_cadence(
+                r.application_intervals_ns, r.application_intervals_ns.size(),
+                application_total_ns(r.application_intervals_ns, slice(capture.frame_ns), true));
         }
     }
     if ((r.has_generated || r.generation_suspicion.suspected) && have_display) {

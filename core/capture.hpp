@@ -47,6 +47,18 @@ struct Capture {
     // CPUWait, 2.4+ MsBetweenAppStart): the application's cadence; 0 on generated frames, -1
     // where the cell was NA.
     std::vector<std::int64_t> app_interval_ns;
+    // Time from the application's frame start to its Present call (PresentMon 2.x CPUBusy, 2.4+
+    // MsCPUBusy); -1 where the cell was NA.
+    std::vector<std::int64_t> cpu_busy_ns;
+    // How many frames at the start have no frame time, though their rows hold other columns: a
+    // PresentMon 2.x "v2 metrics" capture's frame times are rebuilt from its present times
+    // (CPU start + CPUBusy), and its first frame has no earlier present in the file.
+    std::size_t leading_frames_without_time = 0;
+    // Frames at the end that PresentMon 2.x would not have written, kept by the reader but left
+    // out of the analysis so that every PresentMon layout of one recording gives the same
+    // frames: PresentMon 1.x writes each swap chain's last present, which 2.x never completes.
+    // Counted per capture (the chosen stream's last row).
+    std::size_t trailing_frames_not_reported = 0;
     // 1 where the frame was presented with SyncInterval 0 and AllowsTearing 1 (PresentMon
     // family): its display change did not wait for a refresh.
     std::vector<std::uint8_t> tearing;

@@ -569,12 +569,12 @@ const std::array kCatalogue = {
                }},
     // Frame generation
     Figure{.key = "app_fps",
-           .section = "Frame generation",
+           .section = "Application cadence",
            .label = "application frames",
            .unit = "FPS",
            .definition = "FrameType Application; interval = time since the previous application "
                          "frame",
-           .needs = kNeedsFrames | kNeedsGeneratedFrames,
+           .needs = kNeedsFrames | kNeedsApplicationCadence,
            .value = [](const CaptureReport& r) -> std::optional<double> {
                return r.application.average_fps;
            },
@@ -585,8 +585,9 @@ const std::array kCatalogue = {
                           "application frame";
                }
                return fmt::format(
-                   "FrameType Application; interval = time between the app's frame starts "
-                   "({})",
+                   "{}interval = time between the app's frame starts ({}); FPS = frames / sum of "
+                   "those intervals",
+                   r.has_generated ? "FrameType Application; " : "",
                    r.capture->source.format == "presentmon-2.4" ? "MsBetweenAppStart"
                                                                 : "FrameTime");
            }},
@@ -605,32 +606,32 @@ const std::array kCatalogue = {
     // rendered) and the displayed frames' (what the player saw); the present timeline above
     // mixes the two.
     Figure{.key = "app_p99_ms",
-           .section = "Frame generation",
+           .section = "Application cadence",
            .label = "application percentiles",
            .unit = "ms",
            .definition = kCadencePercentiles,
-           .needs = kNeedsFrames | kNeedsGeneratedFrames,
+           .needs = kNeedsFrames | kNeedsApplicationCadence,
            .value = of_application<cadence_p99>,
            .compared = true,
            .cadence = Cadence::application,
            .cadence_value = of_cadence<cadence_p99>,
            .text = [](const CaptureReport& r) { return cadence_percentiles_text(r.application); }},
     Figure{.key = "app_low1_avg_fps",
-           .section = "Frame generation",
+           .section = "Application cadence",
            .label = "application lows",
            .unit = "FPS",
            .definition = kCadenceLows,
-           .needs = kNeedsFrames | kNeedsGeneratedFrames,
+           .needs = kNeedsFrames | kNeedsApplicationCadence,
            .value = of_application<cadence_low1_average>,
            .compared = true,
            .cadence = Cadence::application,
            .cadence_value = of_cadence<cadence_low1_average>,
            .text = [](const CaptureReport& r) { return cadence_lows_text(r.application); }},
     Figure{.key = "app_stutter_share",
-           .section = "Frame generation",
+           .section = "Application cadence",
            .label = "application stutter",
            .definition = kCadenceStutter,
-           .needs = kNeedsFrames | kNeedsGeneratedFrames,
+           .needs = kNeedsFrames | kNeedsApplicationCadence,
            .value = of_application<cadence_stutter_share>,
            .compared = true,
            .cadence = Cadence::application,
@@ -889,8 +890,8 @@ const std::array kCatalogue = {
     // rows above mix them, as the present timeline does.
     Figure{.section = "Without start-up",
            .label = "application frames",
-           .definition = "as in \"Frame generation\", after the start-up segment",
-           .needs = kNeedsFrames | kNeedsStartupSegment | kNeedsGeneratedFrames,
+           .definition = "as in \"Application cadence\", after the start-up segment",
+           .needs = kNeedsFrames | kNeedsStartupSegment | kNeedsApplicationCadence,
            .text = [](const CaptureReport& r) { return cadence_text(r.steady_application); }},
     Figure{.section = "Without start-up",
            .label = "displayed frames",
@@ -1013,6 +1014,16 @@ std::string need_reason(FigureNeed need, const CaptureReport& r) {
             if (!r.has_generated && !r.generation_suspicion.suspected)
                 return generation_absence(r);
             return fmt::format("{} has no display-change column", capture_name(r));
+        case kNeedsApplicationCadence:
+            if (r.timeline == Timeline::display)
+                return "the display timeline does not split the application's frames";
+            if (c.source.format == "presentmon-1")
+                return "PresentMon 1.x writes presents only: no application frame-start column "
+                       "(FrameTime or MsBetweenAppStart) and no FrameType";
+            return fmt::format(
+                "{} has no application frame-start column (PresentMon 2.x FrameTime or "
+                "MsBetweenAppStart) and marks no generated frames",
+                capture_name(r));
         case kNeedsSuspectedGeneration:
             if (r.has_generated || c.generated.size() == c.frames())
                 return "the capture has a FrameType column: generated frames are marked there, not "
@@ -1049,6 +1060,8 @@ bool has(FigureNeed need, const CaptureReport& r) {
             return r.displayed.frames > 0;
         case kNeedsSuspectedGeneration:
             return r.generation_suspicion.suspected;
+        case kNeedsApplicationCadence:
+            return r.application.frames > 0;
     }
     return false;
 }

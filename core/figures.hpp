@@ -30,7 +30,10 @@ enum FigureNeed : unsigned {
     // the displayed frames' cadence: generated frames marked or suspected, display-change times
     kNeedsDisplayedCadence = 1u << 10,
     kNeedsSuspectedGeneration = 1u << 11,  // no FrameType, but the alternation was seen
-    kNeedsLast = kNeedsSuspectedGeneration,
+    // the application's own cadence: generated frames marked, or the application's frame-start
+    // column of the PresentMon 2.x layouts (FrameTime, MsBetweenAppStart)
+    kNeedsApplicationCadence = 1u << 12,
+    kNeedsLast = kNeedsApplicationCadence,
 };
 
 // Where a figure's definition names its source column ("{}" in `definition`).

@@ -88,6 +88,7 @@ struct Layout {
     // Time since the application's previous frame start (ms): 2.x FrameTime (CPUBusy + CPUWait),
     // 2.4+ MsBetweenAppStart; 0 on generated frames.
     int app_interval = -1;
+    int cpu_busy = -1;  // the application's frame start to its Present call (ms): 2.x CPUBusy
     int sync_interval = -1, allows_tearing = -1;  // SyncInterval, AllowsTearing
     // PresentMon 2.x DisplayedTime: how long this frame stayed on screen, i.e. the time between
     // display changes of the next displayed frame; moved there when the streams are finished.
@@ -147,6 +148,7 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
     if (format == "presentmon-2") {
         l.frame = col("FrameTime");
         l.app_interval = l.frame;
+        l.cpu_busy = col("CPUBusy");
         l.display = col("DisplayedTime");
         l.display_na_is_dropped = true;
         l.display_is_time_on_screen = true;
@@ -161,6 +163,7 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
     } else if (format == "presentmon-2.4") {
         l.frame = col("MsBetweenPresents");
         l.app_interval = col("MsBetweenAppStart");
+        l.cpu_busy = col("MsCPUBusy");
         l.display = col("MsBetweenDisplayChange");
         l.until_displayed = col("MsUntilDisplayed");
         l.display_na_is_dropped = l.until_displayed < 0;
@@ -204,7 +207,7 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
     }
     for (const int at : {l.app, l.pid, l.swap, l.frame, l.display, l.dropped, l.until_displayed,
                          l.frame_type, l.animation_error, l.start, l.qpc_interval, l.app_interval,
-                         l.sync_interval, l.allows_tearing}) {
+                         l.cpu_busy, l.sync_interval, l.allows_tearing}) {
         l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     }
     // A row may leave out OCAT's info columns, never a column the layout reads: a shorter row
@@ -493,6 +496,11 @@ void parse_display_side(const Layout& l, const std::vector<Field>& fields, const
         c.app_interval_ns.push_back(
             is_missing(f.text) ? -1 : parse_time_ns(f, place, l.columns[l.app_interval], 6));
     }
+    if (l.cpu_busy >= 0) {
+        const Field& f = fields[l.cpu_busy];
+        c.cpu_busy_ns.push_back(
+            is_missing(f.text) ? -1 : parse_time_ns(f, place, l.columns[l.cpu_busy], 6));
+    }
     if (l.animation_error >= 0) {
         const Field& f = fields[l.animation_error];
         const bool known = !is_missing(f.text);
@@ -689,6 +697,7 @@ std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, b
         append(gc.dropped, c.dropped);
         append(gc.generated, c.generated);
         append(gc.app_interval_ns, c.app_interval_ns);
+        append(gc.cpu_busy_ns, c.cpu_busy_ns);
         append(gc.tearing, c.tearing);
         append(gc.animation_error_ns, c.animation_error_ns);
         append(gc.animation_error_known, c.animation_error_known);
@@ -726,6 +735,7 @@ void reserve_columns(ParsedRows& rows, double scale) {
         grow(c.dropped);
         grow(c.generated);
         grow(c.app_interval_ns);
+        grow(c.cpu_busy_ns);
         grow(c.tearing);
         grow(c.animation_error_ns);
         grow(c.animation_error_known);
@@ -923,6 +933,36 @@ void attribute_time_on_screen(Capture& c) {
     }
 }
 
+// PresentMon 2.x's "v2 metrics" layout has no present-to-present column: its FrameTime is the
+// time between the application's frame starts. Each present begins CPUBusy after its frame's
+// CPU start (the 2.4+ layout of the same recording has TimeInQPC = CPUStartQPC + MsCPUBusy on
+// every row), so the present timeline is rebuilt from those times, as MsBetweenPresents gives it:
+// each application frame's present minus the one before. Generated frames have no present time
+// in this layout (their CPUBusy is 0 and their CPU start is not their present), so they keep no
+// frame time; the first frame has no earlier present in the file. Frame starts become the
+// present times, which end the time since the previous present.
+void rebuild_present_timeline(Capture& c) {
+    const std::size_t n = c.frame_ns.size();
+    if (c.cpu_busy_ns.size() != n || c.start_ns.size() != n)
+        return;
+    const bool marks_generated = c.generated.size() == n;
+    std::int64_t previous_present = -1;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (marks_generated && c.generated[i] != 0) {
+            c.frame_ns[i] = 0;
+            continue;
+        }
+        const std::int64_t present = c.start_ns[i] + std::max<std::int64_t>(c.cpu_busy_ns[i], 0);
+        c.start_ns[i] = present;
+        c.frame_ns[i] =
+            previous_present < 0 ? 0 : std::max<std::int64_t>(present - previous_present, 0);
+        if (previous_present < 0)
+            c.leading_frames_without_time = i + 1;
+        previous_present = present;
+    }
+    c.start_ends_frame_time = true;
+}
+
 // Every stream with at least one frame; frame starts from the running sum where the layout has
 // no start column.
 std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l, const std::string& path,
@@ -940,6 +980,13 @@ std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l, const std
             l.start >= 0 && !l.columns[static_cast<std::size_t>(l.start)].starts_with("CPUStart");
         if (l.display_is_time_on_screen)
             attribute_time_on_screen(s.capture);
+        if (l.format == "presentmon-2")
+            rebuild_present_timeline(s.capture);
+        // PresentMon 2.x completes a present when the swap chain's next one arrives, so a
+        // stream's last present is never written; 1.x writes it. It is left out of the analysis
+        // so that every layout of one recording gives the same frames.
+        if (l.format == "presentmon-1")
+            s.capture.trailing_frames_not_reported = 1;
         out.push_back(std::move(s.capture));
     }
     if (out.empty()) {

@@ -205,13 +205,16 @@ TEST(FrameGenerationReport, MarkedFramesGiveEveryCadenceAndNameTheMixedTimeline)
     EXPECT_DOUBLE_EQ(*figure_value(r, "displayed_fps"), 400.0 / (200.0 * 16.0 / 1000.0));
     EXPECT_FALSE(figure_value(r, "suspected_generation_share").has_value());
 
-    // PresentMon 2.x: the present timeline holds the application frames only, nothing mixed.
+    // PresentMon 2.x: the present timeline holds the application frames only, nothing mixed,
+    // and the heading says so.
     c.source.format = "presentmon-2";
     const CaptureReport v2 = analyse_capture(c, {});
     EXPECT_TRUE(v2.has_generated);
     EXPECT_EQ(v2.generated_without_frame_time, 200u);
     EXPECT_FALSE(timeline_mixes_generated(v2));
-    EXPECT_EQ(timeline_label(v2), "present timeline");
+    EXPECT_EQ(timeline_label(v2),
+              "present timeline (application frames only: this layout has no present times for "
+              "generated frames)");
 }
 
 // Marked frame generation: generated (even) and application (odd) presents alternating.

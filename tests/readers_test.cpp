@@ -49,7 +49,7 @@ const Expected kCaptures[] = {
     {"IPMAuxTestData_test_case_9_v1.csv", "presentmon-1", "F1_24.exe", 10340, "0x0000000071197740",
      7219, 75370.0730, 530.4733, 1973, 0, false},
     {"IPMAuxTestData_test_case_9_v2.csv", "presentmon-2", "F1_24.exe", 10340, "0x71197740", 7218,
-     75359.5360, 530.9166, 1973, 2662, true},
+     75340.8678, 530.4733, 1973, 2662, true},
     {"capframex_legacy_re2.csv", "capframex-csv", "re2.exe", 1936, "0x0000000076F3DB00", 7285,
      25443.2060, 8.211, 4236, 0, false},
     {"frameview_police2.csv", "frameview", "Police2.exe", 20816, "0x0000000019ACFCC8", 1481,
@@ -60,8 +60,9 @@ const Expected kCaptures[] = {
      "0x2A70D2CAC00", 258, 2902.5974, 12.1421, 84, 0, true},
     {"presentmon_gold_test_case_5_v1.csv", "presentmon-1", "PresentBench.exe", 24892,
      "0x000002A70D2CAC00", 259, 2913.6028, 12.1421, 84, 0, false},
+    // 2.x: present-to-present rebuilt from CPU start + CPUBusy; the first frame has none (0).
     {"presentmon_gold_test_case_5_v2.csv", "presentmon-2", "PresentBench.exe", 24892,
-     "0x2A70D2CAC00", 258, 2902.5904, 12.1648, 84, 0, true},
+     "0x2A70D2CAC00", 258, 2891.5352, 12.1421, 84, 0, true},
 };
 
 double sum_ms(const std::vector<std::int64_t>& ns) {
@@ -148,12 +149,33 @@ TEST(Readers, UnknownProcessListsWhatTheCaptureHolds) {
 
 TEST(Readers, QpcStartTimesFollowTheFrameTimes) {
     // PresentMon 2.x: FrameTime is the time from this frame's CPU start to the next one's, so the
-    // QPC column converted with the frequency found must step by exactly those times.
+    // QPC column converted with the frequency found must step by exactly those times; each
+    // application frame's start is then its present (CPU start + CPUBusy), and its frame time
+    // the step from the previous application frame's present.
     const auto check = [](const Capture& c) {
         EXPECT_EQ(c.metadata.at("qpc_frequency_hz"), "10000000 (from the file's times)");
-        for (std::size_t i = 0; i + 1 < c.frames(); ++i) {
-            ASSERT_NEAR(c.start_ns[i + 1] - c.start_ns[i], c.frame_ns[i], 1000) << "frame " << i;
+        ASSERT_EQ(c.cpu_busy_ns.size(), c.frames());
+        ASSERT_EQ(c.generated.size(), c.frames());
+        std::int64_t previous = -1;
+        for (std::size_t i = 0; i < c.frames(); ++i) {
+            if (c.generated[i] != 0) {
+                EXPECT_EQ(c.frame_ns[i], 0) << "frame " << i;
+                continue;
+            }
+            if (previous >= 0) {
+                const auto step = c.start_ns[i] - c.start_ns[static_cast<std::size_t>(previous)];
+                ASSERT_EQ(step, c.frame_ns[i]) << "frame " << i;
+                const auto cpu_start = [&](std::size_t k) {
+                    return c.start_ns[k] - c.cpu_busy_ns[k];
+                };
+                if (static_cast<std::size_t>(previous) + 1 == i) {
+                    ASSERT_NEAR(cpu_start(i) - cpu_start(i - 1), c.app_interval_ns[i - 1], 1000)
+                        << "frame " << i;
+                }
+            }
+            previous = static_cast<std::int64_t>(i);
         }
+        EXPECT_GE(c.leading_frames_without_time, 1u);
     };
     check(read_capture(test::test_data("presentmon2.csv")));
     if (test::have_real_captures()) {

@@ -196,6 +196,8 @@ TEST(ReportCli, FailIfOnAFigureTheCaptureCannotHaveExitsTwoSayingWhy) {
         {"dropped_share", test::test_data("plain.txt"), "has no display-change column"},
         // generated frames: not marked at all, or marked but none in the capture
         {"app_fps", test::test_data("presentmon1.csv"),
+         "PresentMon 1.x writes presents only: no application frame-start column"},
+        {"generated_fps", test::test_data("presentmon1.csv"),
          "does not mark generated frames (no FrameType column)"},
         {"generated_fps", test::test_data("presentmon24.csv"),
          "no generated frames among the frames analysed"},

@@ -401,13 +401,18 @@ FileExpectation write_presentmon2(const std::filesystem::path& dir, const std::v
         "InstrumentedLatency");
     const std::int64_t min_start = earliest_cpu_start(ss);
     Tallies t(ss.size());
+    // Each stream's previous application present: the reader rebuilds the present timeline from
+    // CPU start + CPUBusy, and the first frame has no earlier present.
+    std::vector<std::int64_t> previous_present(ss.size(), kNa);
     for (const RowRef& ref : interleave(ss)) {
         const Stream& s = ss[ref.stream];
         const Present& p = s.rows[ref.row];
         // PresentMon 2.x writes no display time for generated frames.
         const bool shown = !p.dropped && !p.generated;
-        const std::int64_t busy = p.generated ? 0 : p.app_interval * 9 / 10;
-        const std::int64_t wait = p.generated ? 0 : p.app_interval - busy;
+        // The app calls Present CPUBusy after its frame's CPU start.
+        const std::int64_t busy = p.generated ? 0 : p.present - p.cpu_start;
+        const std::int64_t wait =
+            p.generated ? 0 : std::max<std::int64_t>(p.app_interval - busy, 0);
         const std::int64_t displayed =
             !shown ? kNa : (p.display_interval == kNa ? kVsyncTicks : p.display_interval);
         std::vector<std::string> cells = pm2_leading_cells(s);
@@ -423,8 +428,16 @@ FileExpectation write_presentmon2(const std::filesystem::path& dir, const std::v
             cells.push_back(std::move(c));
         }
         f.line(join(cells));
+        std::int64_t frame = 0;
+        std::int64_t start = p.cpu_start - min_start;
+        if (!p.generated) {
+            std::int64_t& previous = previous_present[ref.stream];
+            frame = previous == kNa ? 0 : p.present - previous;
+            previous = p.present;
+            start = p.present - min_start;
+        }
         t.of_row(s, ref.stream, hex_swap(s.swap, false))
-            .add(p.app_interval * 100, (p.cpu_start - min_start) * 100, !shown, p.generated);
+            .add(frame * 100, start * 100, !shown, p.generated);
     }
     save(dir / "presentmon2.csv", f.text());
     return t.result("presentmon-2");

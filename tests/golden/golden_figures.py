@@ -198,6 +198,32 @@ def read_lines(path):
         return f.read().splitlines()
 
 
+def qpc_ticks_per_ms(rows, col, frame_col):
+    """The QPC frequency as the reader derives it (no frequency is in the file): the tick span
+    of each stream's CPUStartQPC over the sum of its FrameTime (time to the next CPU start) but
+    the last, summed over the streams in file order. Returns (ticks per ms, earliest tick)."""
+    streams = {}
+    earliest = None
+    for row in rows[1:]:
+        if not row or missing(row[frame_col]):
+            continue
+        key = (row[col["Application"]], row[col["ProcessID"]], row[col["SwapChainAddress"]])
+        q = int(row[col["CPUStartQPC"]])
+        earliest = q if earliest is None else min(earliest, q)
+        ms = 0.0 if missing(row[frame_col]) else float(row[frame_col])
+        s = streams.setdefault(key, {"first": q, "sum": 0.0, "n": 0})
+        s["last"], s["last_ms"] = q, ms
+        s["sum"] += ms
+        s["n"] += 1
+    span_ticks, span_ms = 0.0, 0.0
+    for s in streams.values():
+        if s["n"] < 2:
+            continue
+        span_ticks += float(s["last"] - s["first"])
+        span_ms += s["sum"] - s["last_ms"]
+    return (span_ticks / span_ms if span_ms > 0 and span_ticks > 0 else 1e4), earliest
+
+
 def presentmon_figures(path):
     lines = [l for l in read_lines(path) if not l.startswith("//")]
     rows = list(csv.reader(lines))
@@ -209,9 +235,15 @@ def presentmon_figures(path):
     type_col = col.get("FrameType")
     # PresentMon 2.x ("v2 metrics"): FrameTime is the time between the application's frame
     # starts, 0 on generated frames, which are not frame times; DisplayedTime is a frame's time
-    # on screen, i.e. the display-change interval of the next displayed frame.
+    # on screen, i.e. the display-change interval of the next displayed frame. Its present
+    # timeline is rebuilt: each present is CPUBusy after its frame's CPU start.
     v2_metrics = header[frame_col] == "FrameTime"
+    presentmon_1 = header[frame_col] == "msBetweenPresents" and not any(
+        c in col for c in ("FlipToken", "Render Queue Depth", "Motherboard")) and not any(
+        c.startswith("GPU0Clk") for c in col) and not read_lines(path)[0].startswith("//")
     until_col = col.get("MsUntilDisplayed")
+    if v2_metrics:
+        ticks_per_ms = qpc_ticks_per_ms(rows, col, frame_col)
     streams = {}
     for row in rows[1:]:
         if not row:
@@ -228,6 +260,14 @@ def presentmon_figures(path):
         generated = type_col is not None and row[type_col] not in ("Application", "", "NA")
         if v2_metrics and generated:
             s["generated"] += 1
+        elif v2_metrics:
+            present = s.setdefault("qpc", [])
+            start_ns = math.floor((int(row[col["CPUStartQPC"]]) - ticks_per_ms[1]) * 1e6
+                                  / ticks_per_ms[0] + 0.5)
+            present.append(start_ns + ms_to_ns(row[col["CPUBusy"]]))
+            if len(present) > 1:  # the first present has no earlier one in the file
+                s["frames"].append(max(present[-1] - present[-2], 0))
+                s["numbers"].append(s["rows"] - 1)
         else:
             s["frames"].append(ms_to_ns(row[frame_col]))
             s["numbers"].append(s["rows"] - 1)  # the frame's number in the capture
@@ -243,12 +283,21 @@ def presentmon_figures(path):
                     dropped = True
             elif not dropped:
                 s["display"].append(ms_to_ns(cell))
+        s["last_displayed"] = display_col is not None and not missing(row[display_col]) and not dropped
+        s["last_dropped"] = 1 if dropped else 0
         s["dropped"] += 1 if dropped else 0
     key, best = None, None
     for k, s in streams.items():  # dicts keep file order: the first of equals wins
         if best is None or s["rows"] > best["rows"]:
             key, best = k, s
     frames = best["frames"]
+    if presentmon_1:
+        # PresentMon 2.x never writes a swap chain's last present; 1.x does, and it is left out.
+        frames.pop()
+        best["numbers"].pop()
+        if best["display"] and best.get("last_displayed"):
+            best["display"].pop()
+        best["dropped"] -= best.get("last_dropped", 0)
     if v2_metrics:
         best["display"] = best["display"][:-1]  # each value belongs to the next displayed frame
     total, ft, fps = summary(frames)
