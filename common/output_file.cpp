@@ -47,6 +47,22 @@ void unregister_temporary(const char* path) {
     }
 }
 
+// The file a path finally names: a symbolic link is followed (also a chain of them, and one whose
+// target does not exist yet), so that the output replaces the link's target and the link stays.
+std::filesystem::path final_target(const std::filesystem::path& path) {
+    std::filesystem::path p = path;
+    for (int hops = 0; hops < 40; ++hops) {
+        std::error_code ec;
+        if (!std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec)) || ec)
+            return p;
+        const std::filesystem::path target = std::filesystem::read_symlink(p, ec);
+        if (ec)
+            return p;
+        p = target.is_absolute() ? target : p.parent_path() / target;
+    }
+    return p;  // a loop of links: the open below fails and names the path
+}
+
 }  // namespace
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
@@ -67,8 +83,10 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
         }
         return;
     }
+    // A link is written through: the temporary replaces the file it names, not the link.
+    target_path_ = final_target(path_).string();
     // The temporary sits in the target's folder so that the rename stays on one file system.
-    tmp_path_ = fmt::format("{}.tmp.{}", path_, current_process_id());
+    tmp_path_ = fmt::format("{}.tmp.{}", target_path_, current_process_id());
     register_temporary(tmp_path_.c_str());
     file_ = std::fopen(tmp_path_.c_str(), "wb");
     if (!file_) {
@@ -116,7 +134,14 @@ void OutputFile::commit() {
         return;
     }
     std::error_code ec;
-    std::filesystem::rename(tmp_path_, path_, ec);
+    // A file that is replaced keeps its permissions (a report kept private stays private).
+    const auto existing = std::filesystem::status(target_path_, ec);
+    if (!ec && std::filesystem::is_regular_file(existing)) {
+        std::filesystem::permissions(tmp_path_, existing.permissions(),
+                                     std::filesystem::perm_options::replace, ec);
+    }
+    ec.clear();
+    std::filesystem::rename(tmp_path_, target_path_, ec);
     unregister_temporary(tmp_path_.c_str());
     if (ec)
         throw UsageError(fmt::format("cannot write '{}': {}", path_, ec.message()));

@@ -1,7 +1,9 @@
 // Output that never leaves a half-written file: text goes to a temporary file beside the target,
 // which is renamed over it only when commit() is called. If the program fails before that, the
 // destructor removes the temporary file. The path "-" writes to standard output instead, and a
-// path that names a device or a pipe (/dev/null, a FIFO) is written in place.
+// path that names a device or a pipe (/dev/null, a FIFO) is written in place. A path that is a
+// symbolic link replaces the file the link names (the link stays), and a file replaced keeps its
+// permissions.
 #pragma once
 
 #include <cstdio>
@@ -30,6 +32,7 @@ class OutputFile {
 
   private:
     std::string path_;
+    std::string target_path_;  // path_, or the file it names through symbolic links
     std::string tmp_path_;
     std::FILE* file_ = nullptr;
     bool committed_ = false;
