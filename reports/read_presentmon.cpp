@@ -650,11 +650,16 @@ class RowParser {
         parse_display_side(l_, fields_, place_, c, rows.bad);
     }
 
-    // Whether the row split in fields_ names the header's columns where the layout reads them.
+    // Whether the row split in fields_ names the header's columns where the layout reads them
+    // (the first after a UTF-8 byte-order mark: `cat` of two captures keeps the second's).
     bool is_header_again() const {
         const auto named = [&](int at) {
-            return at < 0 || fields_[static_cast<std::size_t>(at)].text ==
-                                 l_.columns[static_cast<std::size_t>(at)];
+            if (at < 0)
+                return true;
+            std::string_view text = fields_[static_cast<std::size_t>(at)].text;
+            if (text.starts_with("\xEF\xBB\xBF"))
+                text.remove_prefix(3);
+            return text == l_.columns[static_cast<std::size_t>(at)];
         };
         return named(l_.app) && named(l_.pid) && named(l_.swap) && named(l_.frame) &&
                named(l_.start);
