@@ -486,7 +486,8 @@ std::int64_t parse_start(const Layout& l, const std::vector<Field>& fields, cons
             break;
     }
     if (state != CellState::value) {
-        rows.bad.add(name, state, kStartAbsent, place, f);
+        if (state != CellState::not_available)
+            rows.bad.add(name, state, kStartAbsent, place, f);
         return kNoStart;
     }
     if (l.start_unit == StartUnit::seconds || l.start_unit == StartUnit::ms)
@@ -1106,6 +1107,18 @@ std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l, const std
         out.push_back(std::move(s.capture));
     }
     if (out.empty()) {
+        const auto& bad = rows.bad.groups();
+        const auto frame_cells = std::find_if(bad.begin(), bad.end(), [&](const BadCells& b) {
+            return b.column == l.columns[static_cast<std::size_t>(l.frame)];
+        });
+        if (frame_cells != bad.end()) {
+            throw InputError(path, frame_cells->first_line, frame_cells->first_column,
+                             fmt::format("no row has a frame time: column '{}' holds {}, {}, "
+                                         "and NA or no number on every other row",
+                                         frame_cells->column,
+                                         quote_for_message(frame_cells->first_text),
+                                         frame_cells->kind));
+        }
         throw InputError(path, header_line, 0, "no row has a frame time: every cell is NA");
     }
     return out;

@@ -459,13 +459,17 @@ void refuse_bad_cells(const Capture& c) {
     const auto first = std::min_element(bad.begin(), bad.end(), [](const BadCells& a, const BadCells& b) {
         return std::pair(a.first_line, a.first_column) < std::pair(b.first_line, b.first_column);
     });
-    throw InputError(
-        c.source.file, first->first_line, first->first_column,
-        fmt::format("column '{}' holds {}, {} ({} bad cell{} in all): --strict refuses cells that "
-                    "are not the numbers their column holds",
-                    first->column, quote_for_message(first->first_text), first->kind,
-                    c.data_quality.bad_cell_count(),
-                    c.data_quality.bad_cell_count() == 1 ? "" : "s"));
+    const std::int64_t count = c.data_quality.bad_cell_count();
+    // A JSON capture's cells have no line: the entry is named instead.
+    const std::string what =
+        first->first_line > 0
+            ? fmt::format("column '{}' holds {}", first->column,
+                          quote_for_message(first->first_text))
+            : fmt::format("{}{}", first->column, first->first_text);
+    throw InputError(c.source.file, first->first_line, first->first_column,
+                     fmt::format("{}, {} ({} bad cell{} in all): --strict refuses cells that are "
+                                 "not the numbers their column holds",
+                                 what, first->kind, count, count == 1 ? "" : "s"));
 }
 
 // Most frames first; ties keep file order.
