@@ -468,6 +468,29 @@ ExpectedBadCells scan_frameview_log(const std::string& path) {
     return out;
 }
 
+// The synthetic FrameView log with such cells (tests/data/frameview_damaged_Log.csv): the same
+// independent scan finds what the reader counts, and --strict refuses it at the first one.
+TEST(ReadersDataQualitySample, TheDamagedFrameViewSampleIsCountedCellForCell) {
+    const std::string path = test::test_data("frameview_damaged_Log.csv");
+    const ExpectedBadCells expected = scan_frameview_log(path);
+    EXPECT_EQ(expected.count, 5 + 3);  // Error on rows 17, 67, ...; wrapped on 33, 103, 173
+    const Capture c = read_capture(path);
+    EXPECT_EQ(c.data_quality.bad_cell_count(), expected.count);
+    ReadOptions strict;
+    strict.strict = true;
+    try {
+        read_capture(path, strict);
+        ADD_FAILURE() << "--strict read it";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.line(), expected.first_line) << e.what();
+        EXPECT_EQ(e.column(), expected.first_column) << e.what();
+    }
+    // Read as UTF-16: the same frames as its UTF-8 text.
+    const Capture utf16 = read_capture(test::test_data("presentmon1_utf16.csv"));
+    EXPECT_EQ(utf16.source.format, "presentmon-1");
+    EXPECT_EQ(utf16.frames(), 150u);
+}
+
 TEST(FrameViewSet, EveryLogReadsAndStrictRefusesExactlyThoseWithBadCells) {
     LOOPSCOPE_REQUIRE_REAL_CAPTURES();
     const fs::path folder = test::capture("frameview_set");
