@@ -770,7 +770,7 @@ bool is_missing_text(std::string_view cell) {
     return cell.empty() || cell == "NA" || cell == "N/A";
 }
 
-bool is_not_available(std::string_view cell) {
+bool is_not_available_text(std::string_view cell) {
     cell = trim(cell);
     return cell == "NA" || cell == "N/A";
 }

@@ -188,7 +188,13 @@ enum class CellState : std::uint8_t {
 // "not a number", "negative", ... for the reports.
 const char* cell_state_text(CellState state);
 // True for `NA` / `N/A` (surrounding spaces allowed), the tools' "no value".
-bool is_not_available(std::string_view cell);
+bool is_not_available_text(std::string_view cell);
+inline bool is_not_available(std::string_view cell) {
+    // A cell that starts with a digit holds a value: decided without trimming.
+    if (!cell.empty() && static_cast<unsigned>(cell.front() - '0') < 10)
+        return false;
+    return is_not_available_text(cell);
+}
 // Non-throwing forms of parse_time_ns, parse_number and parse_integer: the value where the
 // state is `value`, else the state says what the cell holds.
 CellState read_time_cell(const Field& field, int ns_digits, std::int64_t& ns);

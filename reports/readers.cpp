@@ -412,7 +412,8 @@ void note_row_oddities(Capture& c, bool has_start_column) {
         }
     }
     std::int64_t zero = 0, counted = 0;
-    for (std::size_t i = 0; i < n; ++i) {
+    // A trace's frame 0 has no frame time (first_frame_is_frame_time): its 0 is not odd.
+    for (std::size_t i = first_frame_is_frame_time(c) ? 0 : 1; i < n; ++i) {
         if (generated(i))
             continue;
         ++counted;
