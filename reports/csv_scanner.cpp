@@ -113,8 +113,8 @@ std::size_t LineReader::read_some(char* to, std::size_t room) {
         const std::size_t n = std::fread(raw, 1, sizeof raw, file_);
         read_bytes_ += n;
         utf16_rest_.append(raw, n);
-        const std::size_t used = utf16_to_utf8(utf16_rest_, encoding_ == TextEncoding::utf16be,
-                                               n == 0, utf8_out_);
+        const std::size_t used =
+            utf16_to_utf8(utf16_rest_, encoding_ == TextEncoding::utf16be, n == 0, utf8_out_);
         utf16_rest_.erase(0, used);
         if (n == 0)
             break;

@@ -239,8 +239,8 @@ FileStreams read_capframex_json_streams(const std::string& path) {
             return std::nullopt;
         };
         for (std::size_t k = 0; k < n; ++k) {
-            const auto frame = to_ns(r.frame_ms[k], 1e6, "MsBetweenPresents", k,
-                                     "the frame is left out");
+            const auto frame =
+                to_ns(r.frame_ms[k], 1e6, "MsBetweenPresents", k, "the frame is left out");
             if (!frame)
                 continue;
             c.frame_ns.push_back(*frame);
@@ -248,7 +248,7 @@ FileStreams read_capframex_json_streams(const std::string& path) {
                 const auto start = to_ns(r.time_s[k], 1e9, "TimeInSeconds", k,
                                          "that frame's start is the previous one's plus its "
                                          "frame time");
-                c.start_ns.push_back(start ? *start
+                c.start_ns.push_back(start                ? *start
                                      : c.start_ns.empty() ? 0
                                                           : c.start_ns.back() + *frame);
             }

@@ -1041,15 +1041,17 @@ std::optional<std::int64_t> add_ns(std::int64_t a, std::int64_t b) {
 void fill_missing_starts(Capture& c) {
     std::vector<std::int64_t>& start = c.start_ns;
     const std::vector<std::int64_t>& frame = c.frame_ns;
-    const auto first = std::find_if(start.begin(), start.end(),
-                                    [](std::int64_t v) { return v != kNoStart; });
+    const auto first =
+        std::find_if(start.begin(), start.end(), [](std::int64_t v) { return v != kNoStart; });
     if (first == start.end()) {
         start = running_sum_starts(frame);
         return;
     }
     // The time from start i-1 to start i: the frame time of i where a start ends its frame
     // time, of i-1 where it begins it.
-    const auto step = [&](std::size_t i) { return c.start_ends_frame_time ? frame[i] : frame[i - 1]; };
+    const auto step = [&](std::size_t i) {
+        return c.start_ends_frame_time ? frame[i] : frame[i - 1];
+    };
     const auto known = static_cast<std::size_t>(first - start.begin());
     for (std::size_t i = known; i-- > 0;)
         start[i] = std::max<std::int64_t>(0, start[i + 1] - step(i + 1));
@@ -1112,12 +1114,12 @@ std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l, const std
             return b.column == l.columns[static_cast<std::size_t>(l.frame)];
         });
         if (frame_cells != bad.end()) {
-            throw InputError(path, frame_cells->first_line, frame_cells->first_column,
-                             fmt::format("no row has a frame time: column '{}' holds {}, {}, "
-                                         "and NA or no number on every other row",
-                                         frame_cells->column,
-                                         quote_for_message(frame_cells->first_text),
-                                         frame_cells->kind));
+            throw InputError(
+                path, frame_cells->first_line, frame_cells->first_column,
+                fmt::format("no row has a frame time: column '{}' holds {}, {}, "
+                            "and NA or no number on every other row",
+                            frame_cells->column, quote_for_message(frame_cells->first_text),
+                            frame_cells->kind));
         }
         throw InputError(path, header_line, 0, "no row has a frame time: every cell is NA");
     }

@@ -206,7 +206,8 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
     // A row with a cell that is not the whole number (or alpha) its column holds is left out:
     // a frame record has no "absent" column. Counted in `bad`; nullopt then.
     constexpr std::string_view kRowLeftOut = "the row is left out";
-    const auto parse_row = [&](std::string_view text, bool count_bad) -> std::optional<FrameRecord> {
+    const auto parse_row = [&](std::string_view text,
+                               bool count_bad) -> std::optional<FrameRecord> {
         split_fields(text, place, fields);
         if (fields.size() != found.size()) {
             throw_at(place, static_cast<std::int64_t>(text.size()) + 1,
@@ -320,9 +321,10 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
     }
     if (c.frame_ns.empty()) {
         throw InputError(path, header_line, 0,
-                         bad.empty() ? std::string("header only: expected frame rows after the header")
-                                     : std::string("no row whose cells are all numbers: expected "
-                                                   "frame rows of whole numbers"));
+                         bad.empty()
+                             ? std::string("header only: expected frame rows after the header")
+                             : std::string("no row whose cells are all numbers: expected "
+                                           "frame rows of whole numbers"));
     }
     bad.append_to(c.data_quality);
     if (repeated_frames > 0) {

@@ -397,11 +397,11 @@ void note_row_oddities(Capture& c, bool has_start_column) {
                                        same_start, same_start == 1 ? "" : "s")});
         }
         if (out_of_order > 0) {
-            out.push_back({"rows_out_of_time_order", out_of_order,
-                           fmt::format("{} row{} out of time order (first: frame {}, whose start "
-                                       "is before the previous frame's): read in file order.",
-                                       out_of_order, out_of_order == 1 ? " is" : "s are",
-                                       first_back)});
+            out.push_back(
+                {"rows_out_of_time_order", out_of_order,
+                 fmt::format("{} row{} out of time order (first: frame {}, whose start "
+                             "is before the previous frame's): read in file order.",
+                             out_of_order, out_of_order == 1 ? " is" : "s are", first_back)});
         }
         if (went_back > 0) {
             out.push_back({"clock_went_back", went_back,
@@ -448,8 +448,7 @@ void note_other_streams(DataQuality& chosen, const std::vector<Capture>& sorted)
         {"similar_streams", similar,
          fmt::format("The capture holds {} other stream{} of similar size: {}. This report is of "
                      "{}, the one with the most frames; --process chooses another.",
-                     similar, similar == 1 ? "" : "s", others,
-                     describe(info_of(sorted[0])))});
+                     similar, similar == 1 ? "" : "s", others, describe(info_of(sorted[0])))});
 }
 
 // Refuses a capture with bad cells (ReadOptions::strict), at the first one in the file.
@@ -457,16 +456,17 @@ void refuse_bad_cells(const Capture& c) {
     const std::vector<BadCells>& bad = c.data_quality.bad_cells;
     if (bad.empty())
         return;
-    const auto first = std::min_element(bad.begin(), bad.end(), [](const BadCells& a, const BadCells& b) {
-        return std::pair(a.first_line, a.first_column) < std::pair(b.first_line, b.first_column);
-    });
+    const auto first =
+        std::min_element(bad.begin(), bad.end(), [](const BadCells& a, const BadCells& b) {
+            return std::pair(a.first_line, a.first_column) <
+                   std::pair(b.first_line, b.first_column);
+        });
     const std::int64_t count = c.data_quality.bad_cell_count();
     // A JSON capture's cells have no line: the entry is named instead.
-    const std::string what =
-        first->first_line > 0
-            ? fmt::format("column '{}' holds {}", first->column,
-                          quote_for_message(first->first_text))
-            : fmt::format("{}{}", first->column, first->first_text);
+    const std::string what = first->first_line > 0
+                                 ? fmt::format("column '{}' holds {}", first->column,
+                                               quote_for_message(first->first_text))
+                                 : fmt::format("{}{}", first->column, first->first_text);
     throw InputError(c.source.file, first->first_line, first->first_column,
                      fmt::format("{}, {} ({} bad cell{} in all): --strict refuses cells that are "
                                  "not the numbers their column holds",

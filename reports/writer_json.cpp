@@ -169,13 +169,13 @@ Json figures_json(const CaptureReport& r) {
 Json data_quality_json(const DataQuality& q) {
     Json cells = Json::array();
     for (const BadCells& b : q.bad_cells) {
-        cells.push_back(Json{{"column", b.column},
-                             {"kind", b.kind},
-                             {"count", b.count},
-                             {"treated_as", b.treated_as},
-                             {"first", Json{{"line", b.first_line},
-                                            {"column", b.first_column},
-                                            {"text", b.first_text}}}});
+        cells.push_back(Json{
+            {"column", b.column},
+            {"kind", b.kind},
+            {"count", b.count},
+            {"treated_as", b.treated_as},
+            {"first",
+             Json{{"line", b.first_line}, {"column", b.first_column}, {"text", b.first_text}}}});
     }
     Json counts = Json::object();
     for (const DataOddity& o : q.oddities)

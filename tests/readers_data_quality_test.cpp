@@ -38,8 +38,8 @@ const char* const kFvHeader =
 
 std::string fv_row(int i, const std::string& dropped, const std::string& display) {
     std::ostringstream row;
-    row << "game.exe,42,0x1,D3D12,0,0,Composed: Flip," << dropped << ","
-        << 100.0 + 0.0166 * i << ",16.600," << display << ",8.000,1\n";
+    row << "game.exe,42,0x1,D3D12,0,0,Composed: Flip," << dropped << "," << 100.0 + 0.0166 * i
+        << ",16.600," << display << ",8.000,1\n";
     return row.str();
 }
 
@@ -78,10 +78,10 @@ const DataOddity* find_oddity(const Capture& c, const std::string& kind) {
 TEST_F(ReadersDataQuality, FrameViewCellsThatAreNotNumbersAreCountedAndTheRowsKept) {
     std::string text = kFvHeader;
     text += fv_row(0, "0", "16.700");
-    text += fv_row(1, "Error", "0.000");                 // line 3
-    text += fv_row(2, "0", "1844674407370954.500");      // line 4: a wrapped negative difference
-    text += fv_row(3, "0", "NA");                        // NA: no value, not damage
-    text += fv_row(4, "Error", "0.000");                 // line 6
+    text += fv_row(1, "Error", "0.000");             // line 3
+    text += fv_row(2, "0", "1844674407370954.500");  // line 4: a wrapped negative difference
+    text += fv_row(3, "0", "NA");                    // NA: no value, not damage
+    text += fv_row(4, "Error", "0.000");             // line 6
     text += fv_row(5, "1", "16.700");
     const Capture c = read_capture(write("fv.csv", text));
     EXPECT_EQ(c.source.format, "frameview");
@@ -248,8 +248,7 @@ TEST_F(ReadersDataQuality, ToolSummariesAreRefusedNamingTheFileToGive) {
         const std::string what = e.what();
         EXPECT_EQ(e.line(), 1);
         EXPECT_NE(what.find("a FrameView summary"), std::string::npos) << what;
-        EXPECT_NE(what.find("FrameView_AlanWake2.exe_2024_04_17T000331_Log.csv"),
-                  std::string::npos)
+        EXPECT_NE(what.find("FrameView_AlanWake2.exe_2024_04_17T000331_Log.csv"), std::string::npos)
             << what;
     }
     const std::string mh =
@@ -277,8 +276,8 @@ TEST_F(ReadersDataQuality, OddRowsAreCountedAndSaid) {
         return "game.exe,42,0x1,DXGI,0," + std::to_string(t) + ",16.000,16.000\n";
     };
     // 1.0 1.016 1.016(dup) 1.032 1.024(out of order) 1.048 | 0.5 0.516 (clock back, goes on)
-    const std::string text = header + row(1.0) + row(1.016) + row(1.016) + row(1.032) +
-                             row(1.024) + row(1.048) + row(0.5) + row(0.516);
+    const std::string text = header + row(1.0) + row(1.016) + row(1.016) + row(1.032) + row(1.024) +
+                             row(1.048) + row(0.5) + row(0.516);
     const Capture c = read_capture(write("odd.csv", text));
     EXPECT_EQ(c.frames(), 8u);
     ASSERT_NE(find_oddity(c, "duplicated_rows"), nullptr);
@@ -363,16 +362,17 @@ TEST_F(ReadersDataQuality, EveryOutputStatesIt) {
     text += fv_row(1, "Error", "0.000");
     text += fv_row(2, "0", "16.700");
     const std::string input = write("fv.csv", text);
-    const std::string note = "data quality: 1 cell of `Dropped` is not a number (first: line 3, "
-                             "column 42, `Error`)";
+    const std::string note =
+        "data quality: 1 cell of `Dropped` is not a number (first: line 3, "
+        "column 42, `Error`)";
     for (const char* format : {"terminal", "md"}) {
-        const auto r = test::run_loopscope(std::string("report --format ") + format + " '" +
-                                           input + "'");
+        const auto r =
+            test::run_loopscope(std::string("report --format ") + format + " '" + input + "'");
         EXPECT_EQ(r.exit_code, 0) << r.err;
         EXPECT_NE(r.out.find(note), std::string::npos) << format << ": " << r.out;
     }
-    const auto html = test::run_loopscope("report --format html -o '" + dir_ + "/r.html' '" +
-                                          input + "'");
+    const auto html =
+        test::run_loopscope("report --format html -o '" + dir_ + "/r.html' '" + input + "'");
     EXPECT_EQ(html.exit_code, 0) << html.err;
     EXPECT_NE(test::read_text(dir_ + "/r.html").find("data quality: 1 cell of `Dropped`"),
               std::string::npos);
@@ -423,8 +423,10 @@ ExpectedBadCells scan_frameview_log(const std::string& path) {
         std::size_t at;
         double ns_per_unit;  // 0: a whole number
     };
-    const std::vector<Column> read = {{index("ProcessID"), 0},        {index("Dropped"), 0},
-                                      {index("TimeInSeconds"), 1e9},  {index("MsBetweenPresents"), 1e6},
+    const std::vector<Column> read = {{index("ProcessID"), 0},
+                                      {index("Dropped"), 0},
+                                      {index("TimeInSeconds"), 1e9},
+                                      {index("MsBetweenPresents"), 1e6},
                                       {index("MsBetweenDisplayChange"), 1e6}};
     ExpectedBadCells out;
     for (std::int64_t number = 2; std::getline(in, line); ++number) {

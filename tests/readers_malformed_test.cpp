@@ -294,18 +294,21 @@ TEST_F(ReadersMalformed, TextInANumberCell) {
 }
 
 TEST_F(ReadersMalformed, NotANumber) {
-    expect_bad_cell(write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DXGI,0,0.5,nan,16.7\n"),
-                    3, 28, "msBetweenPresents", "not a finite number");
+    expect_bad_cell(
+        write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DXGI,0,0.5,nan,16.7\n"), 3, 28,
+        "msBetweenPresents", "not a finite number");
     expect_bad_cell(write("16.6\nNaN\n"), 2, 1, "frame time", "not a finite number");
 }
 
 // A frame without a start time is placed after the frame before: an empty cell is a bad cell,
 // NA is the tools' "no value" and is not counted.
 TEST_F(ReadersMalformed, AMissingStartTimeIsPlacedAfterThePreviousFrame) {
-    expect_bad_cell(write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DXGI,0,,16.6,16.7\n"),
-                    3, 24, "TimeInSeconds", "empty");
-    expect_bad_cell(write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DXGI,0, ,16.6,16.7\n"),
-                    3, 24, "TimeInSeconds", "empty");
+    expect_bad_cell(
+        write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DXGI,0,,16.6,16.7\n"), 3, 24,
+        "TimeInSeconds", "empty");
+    expect_bad_cell(
+        write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DXGI,0, ,16.6,16.7\n"), 3, 24,
+        "TimeInSeconds", "empty");
     const Capture na = read_capture(
         write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DXGI,0,NA,16.6,16.7\n"));
     EXPECT_TRUE(na.data_quality.bad_cells.empty());
@@ -342,8 +345,9 @@ TEST_F(ReadersMalformed, TimeCellsAreTakenUpToTheInt64RangeAndRefusedPastIt) {
 }
 
 TEST_F(ReadersMalformed, NegativeTimes) {
-    expect_bad_cell(write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DXGI,0,0.5,-16.6,16.7\n"),
-                    3, 28, "msBetweenPresents", "negative");
+    expect_bad_cell(
+        write(std::string(kPm1Header) + kPm1Row + "game.exe,42,0x1,DXGI,0,0.5,-16.6,16.7\n"), 3, 28,
+        "msBetweenPresents", "negative");
     expect_bad_cell(write("16.6\n-1\n"), 2, 1, "frame time", "negative");
     expect_bad_cell(write(std::string(kTraceMagic) + "\n" + kTraceColumns +
                           "\n0,0,0,0,0,0,0,0,0,0,0.0,0,0,0\n1,0,-5,0,0,0,0,0,0,0,0.0,0,0,0\n"),
