@@ -65,7 +65,7 @@ class App {
             add(scenario_document(name));
         }
         for (const std::string& path : options.files) {
-            add(load_document(path, options.process));
+            add(load_document(path, options.process, options.strict));
         }
         if (!options.connect.empty()) {
             game_ = std::make_unique<RemoteGame>(options.connect);
@@ -88,7 +88,7 @@ class App {
         for (const std::string& path : paths) {
             try {
                 status_ = "opened " + path;
-                add(load_document(path, options_.process));
+                add(load_document(path, options_.process, options_.strict));
             } catch (const std::exception& e) {
                 status_ = e.what();  // a bad dropped file must not close the viewer
             }
