@@ -167,6 +167,11 @@ class App {
             fmt::print(stderr, "loopscope: warning: {}\n", w);
             status_ = "warning: " + w;
         }
+        // What was odd or not a number in its data: the same, as the reports state it.
+        for (const std::string& note : data_quality_notes(doc->capture.data_quality)) {
+            fmt::print(stderr, "loopscope: {}: {}\n", doc->path, note);
+            status_ = note;
+        }
         doc->colour_index = next_colour_++;
         docs_.push_back(std::move(doc));
         primary_ = docs_.size() - 1;
