@@ -23,6 +23,44 @@ struct CaptureSource {
     std::string swap_chain;  // swap chain address as text ("" when the format has none)
 };
 
+// Cells of one column, of one kind, that are not the number the column holds (`Error`, an empty
+// cell, a negative time, a wrapped unsigned value of 2^63 ns or more): the reader read on
+// without them, as `treated_as` says. `NA` / `N/A` cells, which the tools write for "no
+// value", are not counted here: they are part of the format.
+struct BadCells {
+    std::string column;      // the column's name as in the header ("Dropped")
+    std::string kind;        // "not a number", "empty", "negative", "2^63 ns or more", ...
+    std::string treated_as;  // "the row is read without a display time", ...
+    std::int64_t count = 0;
+    std::int64_t first_line = 0;    // 1-based place of the first such cell in the file
+    std::int64_t first_column = 0;  // 1-based, 0 where the format has no columns (JSON)
+    std::string first_text;         // the first such cell's text
+};
+
+// Something odd about the data that the reader read on with (rows out of time order, duplicated
+// rows, the stream chosen among several of similar size, ...): counted under a key that names
+// it in JSON's `data_quality`, and one sentence for the reports' notes.
+struct DataOddity {
+    std::string kind;  // "duplicated_rows", "rows_out_of_time_order", ... (docs/input-formats.md)
+    std::int64_t count = 0;
+    std::string note;
+};
+
+// What a reader found wrong with a capture it still read: JSON `data_quality`, the notes of
+// every report, and what `--strict` refuses (bad cells only: oddities are facts about the
+// recording, not damage to the file).
+struct DataQuality {
+    std::vector<BadCells> bad_cells;
+    std::vector<DataOddity> oddities;
+    bool empty() const { return bad_cells.empty() && oddities.empty(); }
+    std::int64_t bad_cell_count() const {
+        std::int64_t n = 0;
+        for (const BadCells& b : bad_cells)
+            n += b.count;
+        return n;
+    }
+};
+
 struct Capture {
     CaptureSource source;
     // False for sampled logs (MangoHud: one row per interval, averaged): per-frame figures such
@@ -78,6 +116,8 @@ struct Capture {
     // What the reader kept or left out with a doubt ("FILE:LINE: ..."), for the reports'
     // notes: e.g. a trace whose last row has no line break.
     std::vector<std::string> warnings;
+    // Cells that were not numbers and what was odd about the rows (see DataQuality).
+    DataQuality data_quality;
 
     std::size_t frames() const { return frame_ns.size(); }
 };

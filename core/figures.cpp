@@ -1133,6 +1133,9 @@ std::optional<std::string> figure_missing(const Figure& f, const CaptureReport& 
         if ((f.needs & bit) && !has(need, r))
             return need_reason(need, r);
     }
+    // Frames of 0 ms in all (a capture whose every frame time is 0) have no frame rate.
+    if (f.unit == "FPS" && r.stats.frame_time.frames > 0 && r.stats.frame_time.total_ns == 0)
+        return std::string("every frame time is 0: no frame rate");
     if (f.value && !f.value(r))
         return std::string(f.absent);
     return std::nullopt;

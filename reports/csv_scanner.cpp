@@ -50,6 +50,13 @@ LineReader::LineReader(std::string path) : path_(std::move(path)) {
     buffer_.resize(initial);
     if (!ec)
         file_bytes_ = size;
+    // A UTF-16 byte-order mark: the text is transcoded as it is read (rewound to the start, so
+    // the mark becomes UTF-8's, which next() strips).
+    char mark[2];
+    const std::size_t marked = std::fread(mark, 1, 2, file_);
+    encoding_ = encoding_of(std::string_view(mark, marked));
+    if (marked > 0 && std::fseek(file_, 0, SEEK_SET) != 0)
+        throw InputError(path_, fmt::format("cannot read: {}", std::strerror(errno)));
     if (!ec && size >= kProgressFromBytes)
         size_bytes_ = size;
 }
@@ -79,8 +86,7 @@ bool LineReader::fill() {
         }
         buffer_.resize(buffer_.size() * 2);
     }
-    const std::size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
-    read_bytes_ += got;
+    const std::size_t got = read_some(buffer_.data() + end_, buffer_.size() - end_);
     show_progress(got);
     if (got == 0) {
         if (std::ferror(file_)) {
@@ -92,6 +98,94 @@ bool LineReader::fill() {
     }
     end_ += got;
     return true;
+}
+
+// Up to `room` bytes of the text into `to` (transcoded from UTF-16 where the file is), counting
+// the file's bytes read; 0 at the end of the file or on a read error.
+std::size_t LineReader::read_some(char* to, std::size_t room) {
+    if (encoding_ == TextEncoding::utf8) {
+        const std::size_t got = std::fread(to, 1, room, file_);
+        read_bytes_ += got;
+        return got;
+    }
+    while (utf8_out_.empty()) {
+        char raw[1 << 16];
+        const std::size_t n = std::fread(raw, 1, sizeof raw, file_);
+        read_bytes_ += n;
+        utf16_rest_.append(raw, n);
+        const std::size_t used =
+            utf16_to_utf8(utf16_rest_, encoding_ == TextEncoding::utf16be, n == 0, utf8_out_);
+        utf16_rest_.erase(0, used);
+        if (n == 0)
+            break;
+    }
+    const std::size_t k = std::min(room, utf8_out_.size());
+    std::memcpy(to, utf8_out_.data(), k);
+    utf8_out_.erase(0, k);
+    return k;
+}
+
+TextEncoding encoding_of(std::string_view head) {
+    if (head.size() >= 2 && head[0] == '\xFF' && head[1] == '\xFE')
+        return TextEncoding::utf16le;
+    if (head.size() >= 2 && head[0] == '\xFE' && head[1] == '\xFF')
+        return TextEncoding::utf16be;
+    return TextEncoding::utf8;
+}
+
+std::size_t utf16_to_utf8(std::string_view in, bool big_endian, bool at_end, std::string& out) {
+    const auto unit = [&](std::size_t i) -> std::uint32_t {
+        const auto a = static_cast<unsigned char>(in[i]);
+        const auto b = static_cast<unsigned char>(in[i + 1]);
+        return big_endian ? (a << 8 | b) : (b << 8 | a);
+    };
+    const auto put = [&](std::uint32_t cp) {
+        if (cp < 0x80) {
+            out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+            out += static_cast<char>(0xC0 | cp >> 6);
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += static_cast<char>(0xE0 | cp >> 12);
+            out += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | cp >> 18);
+            out += static_cast<char>(0x80 | (cp >> 12 & 0x3F));
+            out += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+    };
+    constexpr std::uint32_t kReplacement = 0xFFFD;
+    std::size_t i = 0;
+    while (i + 2 <= in.size()) {
+        const std::uint32_t u = unit(i);
+        if (u >= 0xD800 && u < 0xDC00) {  // a high surrogate: its pair follows
+            if (i + 4 > in.size()) {
+                if (!at_end)
+                    return i;
+                put(kReplacement);
+                i += 2;
+                continue;
+            }
+            const std::uint32_t low = unit(i + 2);
+            if (low >= 0xDC00 && low < 0xE000) {
+                put(0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00));
+                i += 4;
+            } else {
+                put(kReplacement);
+                i += 2;
+            }
+            continue;
+        }
+        put(u >= 0xDC00 && u < 0xE000 ? kReplacement : u);
+        i += 2;
+    }
+    if (at_end && i < in.size()) {  // an odd last byte
+        put(kReplacement);
+        i = in.size();
+    }
+    return i;
 }
 
 // After `got` more bytes (0 at the end): shown once the reading is well under way, since
@@ -143,7 +237,8 @@ bool LineReader::next_block(std::size_t bytes, std::string_view& block) {
     // At most half the line cap, so that the buffer never passes the cap and every line of a
     // block is shorter than it.
     bytes = std::clamp<std::size_t>(bytes, 1, kMaxLineBytes / 2);
-    if (map_blocks_ && !mapped_ && file_bytes_ > 0 && prepare_file_mapping()) {
+    if (map_blocks_ && !mapped_ && file_bytes_ > 0 && encoding_ == TextEncoding::utf8 &&
+        prepare_file_mapping()) {
         // From the first byte next() has not given out; the buffer is not used again.
         mapped_ = true;
         map_offset_ = read_bytes_ - (end_ - begin_);
@@ -672,7 +767,154 @@ std::size_t split_fields(std::string_view line, const LinePlace& place, std::vec
 
 bool is_missing_text(std::string_view cell) {
     cell = trim(cell);
-    return cell.empty() || cell == "NA";
+    return cell.empty() || cell == "NA" || cell == "N/A";
+}
+
+bool is_not_available_text(std::string_view cell) {
+    cell = trim(cell);
+    return cell == "NA" || cell == "N/A";
+}
+
+const char* cell_state_text(CellState state) {
+    switch (state) {
+        case CellState::value:
+            return "a number";
+        case CellState::not_available:
+            return "not available (NA)";
+        case CellState::empty:
+            return "empty";
+        case CellState::not_a_number:
+            return "not a number";
+        case CellState::not_finite:
+            return "not a finite number";
+        case CellState::negative:
+            return "negative";
+        case CellState::too_large:
+            return "2^63 ns or more (over 292 years: a negative value written as unsigned)";
+        case CellState::not_whole:
+            return "not a whole number";
+    }
+    return "not a number";
+}
+
+namespace {
+// What a cell that is not a plain number holds: NA, empty or text.
+CellState state_of_text(std::string_view cell) {
+    const std::string_view s = trim(cell);
+    if (s.empty())
+        return CellState::empty;
+    if (s == "NA" || s == "N/A")
+        return CellState::not_available;
+    return CellState::not_a_number;
+}
+}  // namespace
+
+CellState read_number_cell(const Field& field, double& value) {
+    std::string_view s = trim(field.text);
+    if (!s.empty() && s.front() == '+')
+        s.remove_prefix(1);
+    const auto [ptr, ec] = fast_float::from_chars(s.data(), s.data() + s.size(), value);
+    if (s.empty() || ec != std::errc() || ptr != s.data() + s.size())
+        return state_of_text(field.text);
+    if (!std::isfinite(value))
+        return CellState::not_finite;
+    return CellState::value;
+}
+
+CellState read_time_cell(const Field& field, int ns_digits, std::int64_t& ns) {
+    if (plain_decimal_to_ns(field.text, ns_digits, ns))
+        return CellState::value;
+    double v = 0;
+    const CellState state = read_number_cell(field, v);
+    if (state != CellState::value)
+        return state;
+    if (v < 0.0)
+        return CellState::negative;
+    static constexpr double kScale[10] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+    const double scaled = v * kScale[ns_digits];
+    if (!(scaled < kInt64RangeNs))
+        return CellState::too_large;
+    ns = round_to_int64(scaled);
+    return CellState::value;
+}
+
+CellState read_signed_ms_cell(const Field& field, std::int64_t& ns) {
+    double v = 0;
+    const CellState state = read_number_cell(field, v);
+    if (state != CellState::value)
+        return state;
+    const double scaled = v * 1e6;
+    if (!(std::fabs(scaled) < kInt64RangeNs))
+        return CellState::too_large;
+    ns = round_to_int64(scaled);
+    return CellState::value;
+}
+
+CellState read_integer_cell(const Field& field, std::int64_t& value) {
+    if (field.text.size() == 1 && static_cast<unsigned>(field.text[0] - '0') < 10) {
+        value = field.text[0] - '0';
+        return CellState::value;
+    }
+    std::string_view s = trim(field.text);
+    if (!s.empty() && s.front() == '+')
+        s.remove_prefix(1);
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (!s.empty() && ec == std::errc() && ptr == s.data() + s.size())
+        return CellState::value;
+    double d = 0;
+    if (read_number_cell(field, d) == CellState::value)
+        return CellState::not_whole;
+    return state_of_text(field.text);
+}
+
+void BadCellTally::add(std::string_view column, std::string_view kind, std::string_view treated_as,
+                       std::int64_t line, std::int64_t column_number, std::string_view text) {
+    for (BadCells& g : groups_) {
+        if (g.column == column && g.kind == kind) {
+            ++g.count;
+            return;
+        }
+    }
+    BadCells g;
+    g.column = std::string(column);
+    g.kind = std::string(kind);
+    g.treated_as = std::string(treated_as);
+    g.count = 1;
+    g.first_line = line;
+    g.first_column = column_number;
+    g.first_text = std::string(text.substr(0, 64));
+    groups_.push_back(std::move(g));
+}
+
+void BadCellTally::add(std::string_view column, CellState state, std::string_view treated_as,
+                       const LinePlace& place, const Field& field) {
+    add(column, cell_state_text(state), treated_as, place.line, field.column, field.text);
+}
+
+void BadCellTally::merge(const BadCellTally& later, std::int64_t line_base) {
+    for (const BadCells& g : later.groups_) {
+        auto it = std::find_if(groups_.begin(), groups_.end(), [&](const BadCells& mine) {
+            return mine.column == g.column && mine.kind == g.kind;
+        });
+        if (it != groups_.end()) {
+            it->count += g.count;
+            continue;
+        }
+        groups_.push_back(g);
+        groups_.back().first_line += line_base;
+    }
+}
+
+void BadCellTally::append_to(DataQuality& quality) const {
+    for (const BadCells& g : groups_) {
+        auto it = std::find_if(
+            quality.bad_cells.begin(), quality.bad_cells.end(),
+            [&](const BadCells& q) { return q.column == g.column && q.kind == g.kind; });
+        if (it != quality.bad_cells.end())
+            it->count += g.count;
+        else
+            quality.bad_cells.push_back(g);
+    }
 }
 
 double parse_number(const Field& field, const LinePlace& place, std::string_view what) {

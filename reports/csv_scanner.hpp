@@ -14,12 +14,23 @@
 #include "common/platform.hpp"
 #include "common/terminal.hpp"
 #include "common/text.hpp"  // trim(): the one whitespace rule, every reader uses it on cells
+#include "core/capture.hpp"
 
 namespace loopscope {
 
+// How a text file is encoded, from its byte-order mark: UTF-8 (or none), or UTF-16, which
+// Windows PowerShell's `>` and `Out-File` write (little-endian, with a mark).
+enum class TextEncoding { utf8, utf16le, utf16be };
+TextEncoding encoding_of(std::string_view head);
+// Appends the UTF-8 of the UTF-16 code units of `in` to `out` and returns the bytes taken: all
+// but an odd last byte or a high surrogate whose pair is not in `in` yet (unless `at_end`). A
+// surrogate without its pair becomes U+FFFD.
+std::size_t utf16_to_utf8(std::string_view in, bool big_endian, bool at_end, std::string& out);
+
 // Reads a text file line by line. Strips a UTF-8 byte-order mark at the start (columns count
 // from the first character after it, as editors show them), and "\n" or "\r\n" at the end of
-// each line. The returned view stays valid until the next call to next().
+// each line. A UTF-16 file (with its byte-order mark) is read as its UTF-8 text, the same lines
+// and columns. The returned view stays valid until the next call to next().
 class LineReader {
   public:
     // Throws InputError when the file cannot be opened.
@@ -53,9 +64,12 @@ class LineReader {
     // Total size of the file when known (0 for a pipe or an unknown size).
     std::uint64_t file_size_bytes() const { return file_bytes_; }
     const std::string& path() const { return path_; }
+    // The file's encoding (its byte-order mark); UTF-16 is read as UTF-8.
+    TextEncoding encoding() const { return encoding_; }
 
   private:
     bool fill();
+    std::size_t read_some(char* to, std::size_t room);
     void show_progress(std::uint64_t got);
     bool next_mapped_block(std::size_t bytes, std::string_view& block);
 
@@ -81,6 +95,10 @@ class LineReader {
     std::uint64_t size_bytes_ = 0;
     std::uint64_t read_bytes_ = 0;
     std::unique_ptr<Progress> progress_;
+    // UTF-16: the bytes read but not transcoded yet (half a code unit, half a surrogate pair).
+    TextEncoding encoding_ = TextEncoding::utf8;
+    std::string utf16_rest_;
+    std::string utf8_out_;
 };
 
 // One cell of a line: its text (without surrounding quotes) and the 1-based column where it starts.
@@ -112,7 +130,8 @@ std::size_t split_line_fields(std::string_view text, std::size_t begin, const Li
                               std::size_t& count, std::string_view& line);
 
 // True for the cells that mean "no value": `NA` (PresentMon, FrameView) and empty cells,
-// surrounding spaces allowed.
+// surrounding spaces allowed. (Where a number is expected, an empty cell is a bad cell: see
+// read_time_cell.)
 bool is_missing_text(std::string_view cell);
 inline bool is_missing(std::string_view cell) {
     // A cell that starts with a digit holds a value: the common case, decided without trimming.
@@ -153,6 +172,57 @@ std::int64_t parse_time_ns(const Field& field, const LinePlace& place, std::stri
 // the double path is certain to round to the same nanosecond; false (for the double path)
 // otherwise. Exposed for the test that holds the two paths equal.
 bool plain_decimal_to_ns(std::string_view text, int ns_digits, std::int64_t& ns);
+
+// What a cell holds where a number is expected. `NA` and `N/A` are how the tools write "no
+// value" (not_available); the other states but `value` are bad cells (BadCellTally).
+enum class CellState : std::uint8_t {
+    value,
+    not_available,  // NA, N/A
+    empty,
+    not_a_number,  // text such as FrameView's `Error`
+    not_finite,    // nan, inf
+    negative,      // a time below 0
+    too_large,     // 2^63 ns or more: a negative difference written as unsigned, often
+    not_whole,     // a fraction where a whole number is expected
+};
+// "not a number", "negative", ... for the reports.
+const char* cell_state_text(CellState state);
+// True for `NA` / `N/A` (surrounding spaces allowed), the tools' "no value".
+bool is_not_available_text(std::string_view cell);
+inline bool is_not_available(std::string_view cell) {
+    // A cell that starts with a digit holds a value: decided without trimming.
+    if (!cell.empty() && static_cast<unsigned>(cell.front() - '0') < 10)
+        return false;
+    return is_not_available_text(cell);
+}
+// Non-throwing forms of parse_time_ns, parse_number and parse_integer: the value where the
+// state is `value`, else the state says what the cell holds.
+CellState read_time_cell(const Field& field, int ns_digits, std::int64_t& ns);
+CellState read_number_cell(const Field& field, double& value);
+CellState read_integer_cell(const Field& field, std::int64_t& value);
+// A signed time in milliseconds (PresentMon's animation error) to nanoseconds.
+CellState read_signed_ms_cell(const Field& field, std::int64_t& ns);
+
+// Counts the bad cells of a file by column and kind, with the first place of each, for
+// Capture::data_quality. A reader calls add() where a cell is not the number its column holds
+// and reads on as `treated_as` says; any column, any reader (a new column needs only its name
+// and what the row does without it).
+class BadCellTally {
+  public:
+    void add(std::string_view column, CellState state, std::string_view treated_as,
+             const LinePlace& place, const Field& field);
+    void add(std::string_view column, std::string_view kind, std::string_view treated_as,
+             std::int64_t line, std::int64_t column_number, std::string_view text);
+    // The tally of a later part of the file whose lines were counted from `line_base` + 1.
+    void merge(const BadCellTally& later, std::int64_t line_base);
+    bool empty() const { return groups_.empty(); }
+    const std::vector<BadCells>& groups() const { return groups_; }
+    // Adds the groups to `quality` (same column and kind: counts summed).
+    void append_to(DataQuality& quality) const;
+
+  private:
+    std::vector<BadCells> groups_;
+};
 
 [[noreturn]] void throw_at(const LinePlace& place, std::int64_t column, const std::string& what);
 

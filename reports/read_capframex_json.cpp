@@ -11,11 +11,13 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string_view>
 
 #include "common/errors.hpp"
 #include "common/text_position.hpp"
 #include "core/units.hpp"
+#include "reports/csv_scanner.hpp"
 #include "reports/read_formats.hpp"
 
 namespace loopscope::detail {
@@ -23,7 +25,9 @@ namespace loopscope::detail {
 namespace {
 
 struct Run {
+    // NaN where an entry is not a number (null, a string), with its text in `not_numbers`.
     std::vector<double> time_s, frame_ms, display_ms;
+    std::map<std::pair<std::string, std::size_t>, std::string> not_numbers;
     std::vector<std::uint8_t> dropped;
     bool has_time = false, has_frame = false, has_display = false, has_dropped = false;
 };
@@ -155,10 +159,11 @@ class SessionSax : public nlohmann::json_sax<nlohmann::json> {
         if (!t)
             return true;
         if (!is_number || !std::isfinite(v)) {
-            problem =
-                fmt::format("expected a finite number in Runs[{}].CaptureData.{}[{}], found {}",
-                            runs.size() - 1, name, t->size(), text);
-            return false;
+            // Counted where the frames are made (a bad cell), not a reason to refuse the file.
+            if (r.not_numbers.size() < 64)
+                r.not_numbers[{std::string(name), t->size()}] = text.substr(0, 40);
+            t->push_back(std::nan(""));
+            return true;
         }
         t->push_back(v);
         return true;
@@ -187,6 +192,7 @@ FileStreams read_capframex_json_streams(const std::string& path) {
     }
     FileStreams file;
     std::vector<Capture>& out = file.streams;
+    BadCellTally bad;
     std::string process = sax.info.count("ProcessName") ? sax.info["ProcessName"] : "";
     if (process.empty() && sax.info.count("GameName"))
         process = sax.info["GameName"];
@@ -215,31 +221,52 @@ FileStreams read_capframex_json_streams(const std::string& path) {
         c.source.file = path;
         c.source.process = process;
         c.source.swap_chain = fmt::format("run {}", i + 1);
-        const auto to_ns = [&](double v, double scale, const char* name, std::size_t k) {
+        // An entry that is not a time >= 0 below 292 years is a bad cell: counted, with the
+        // entry's place (a JSON array has no line of its own), and the frame read without it.
+        const auto to_ns = [&](double v, double scale, const char* name, std::size_t k,
+                               std::string_view treated_as) -> std::optional<std::int64_t> {
             const double ns = v * scale;
-            if (!(ns >= 0) || !(ns < kInt64RangeNs)) {
-                throw InputError(path, fmt::format("{}.{}[{}] is {}: expected a time >= 0 and "
-                                                   "less than 292 years",
-                                                   where, name, k, v));
-            }
-            return round_to_int64(ns);  // the same rounding on every platform's libm
+            if (ns >= 0 && ns < kInt64RangeNs)
+                return round_to_int64(ns);  // the same rounding on every platform's libm
+            const auto text = r.not_numbers.find({name, k});
+            const CellState state = text != r.not_numbers.end() ? CellState::not_a_number
+                                    : std::isnan(v)             ? CellState::not_finite
+                                    : ns < 0                    ? CellState::negative
+                                                                : CellState::too_large;
+            bad.add(fmt::format("{}.{}", where, name), cell_state_text(state), treated_as, 0, 0,
+                    fmt::format("[{}] = {}", k,
+                                text != r.not_numbers.end() ? text->second : fmt::format("{}", v)));
+            return std::nullopt;
         };
         for (std::size_t k = 0; k < n; ++k) {
-            c.frame_ns.push_back(to_ns(r.frame_ms[k], 1e6, "MsBetweenPresents", k));
-            if (r.has_time)
-                c.start_ns.push_back(to_ns(r.time_s[k], 1e9, "TimeInSeconds", k));
+            const auto frame =
+                to_ns(r.frame_ms[k], 1e6, "MsBetweenPresents", k, "the frame is left out");
+            if (!frame)
+                continue;
+            c.frame_ns.push_back(*frame);
+            if (r.has_time) {
+                const auto start = to_ns(r.time_s[k], 1e9, "TimeInSeconds", k,
+                                         "that frame's start is the previous one's plus its "
+                                         "frame time");
+                c.start_ns.push_back(start                ? *start
+                                     : c.start_ns.empty() ? 0
+                                                          : c.start_ns.back() + *frame);
+            }
             const bool dropped = r.has_dropped && r.dropped[k] != 0;
             if (r.has_dropped || r.has_display)
                 c.dropped.push_back(dropped ? 1 : 0);
             if (r.has_display) {
                 c.display_ns.push_back(
-                    dropped ? -1 : to_ns(r.display_ms[k], 1e6, "MsBetweenDisplayChange", k));
+                    dropped ? -1
+                            : to_ns(r.display_ms[k], 1e6, "MsBetweenDisplayChange", k,
+                                    "that frame has no time between display changes")
+                                  .value_or(-1));
             }
         }
         if (!r.has_time)
             c.start_ns = running_sum_starts(c.frame_ns);
         c.start_ends_frame_time = r.has_time;  // TimeInSeconds is the present's time
-        if (n > 0)
+        if (!c.frame_ns.empty())
             out.push_back(std::move(c));
     }
     if (out.empty()) {
@@ -248,6 +275,7 @@ FileStreams read_capframex_json_streams(const std::string& path) {
                          "at least one entry");
     }
     file.metadata = std::move(sax.info);  // the Info strings, given to the run kept
+    bad.append_to(file.quality);
     return file;
 }
 

@@ -32,6 +32,8 @@ struct FileStreams {
     std::vector<Capture> streams;  // their own metadata only (none, for these formats)
     std::map<std::string, std::string> metadata;
     std::string format;  // as detect_format() names it, where the reading detected it
+    // The file's bad cells and oddities, given with the metadata to the stream kept.
+    DataQuality quality;
 };
 
 // What the trace reader makes of the loop columns (ReadOptions::frame_times_only and

@@ -79,6 +79,7 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
     }
     const std::int64_t header_line = place.line;
     std::int64_t running_ns = 0;
+    BadCellTally bad;
     while (reader.next(line)) {
         place.line = reader.line_number();
         if (line.empty())
@@ -91,11 +92,22 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
                                  reader.line_had_break() ? "" : " (the file ends mid-line)"));
         }
         const Field& ft = fields[frametime];
-        const std::int64_t frame_ns = parse_time_ns(ft, place, "frametime", 6);
+        std::int64_t frame_ns = 0;
+        if (const CellState state = read_time_cell(ft, 6, frame_ns); state != CellState::value) {
+            if (state != CellState::not_available)
+                bad.add("frametime", state, "the row is left out", place, ft);
+            continue;
+        }
         std::int64_t start_ns = running_ns;
         if (elapsed >= 0) {
             const Field& e = fields[elapsed];
-            start_ns = parse_time_ns(e, place, "elapsed", 0);
+            std::int64_t at_ns = 0;
+            const CellState state = read_time_cell(e, 0, at_ns);
+            if (state == CellState::value)
+                start_ns = at_ns;
+            else if (state != CellState::not_available)
+                bad.add("elapsed", state, "that row's time is the running sum of the frame times",
+                        place, e);
         }
         if (running_ns > std::numeric_limits<std::int64_t>::max() - frame_ns)
             throw_at(place, ft.column, "the frame times add up to more than 292 years");
@@ -103,6 +115,7 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
         c.frame_ns.push_back(frame_ns);
         c.start_ns.push_back(start_ns);
     }
+    bad.append_to(c.data_quality);
     c.start_ends_frame_time = elapsed >= 0;  // logged when the frame (interval) ended
     if (c.frame_ns.empty()) {
         throw InputError(path, header_line, 0,

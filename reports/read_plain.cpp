@@ -36,6 +36,7 @@ std::vector<Capture> read_plain_streams(const std::string& path, const std::stri
     c.source.file = path;
     c.metadata["unit"] = unit;
     std::int64_t start_ns = 0;
+    BadCellTally bad;
     while (reader.next(line)) {
         place.line = reader.line_number();
         if (trim(line).empty())
@@ -46,7 +47,14 @@ std::vector<Capture> read_plain_streams(const std::string& path, const std::stri
                 place, 1,
                 fmt::format("expected one frame time a line, found {}", quote_for_message(line)));
         }
-        const std::int64_t frame_ns = parse_time_ns(f, place, "frame time", ns_digits);
+        std::int64_t frame_ns = 0;
+        const CellState state = read_time_cell(f, ns_digits, frame_ns);
+        if (state != CellState::value) {
+            // NA is "no value"; anything else is counted. The line is not a frame either way.
+            if (state != CellState::not_available)
+                bad.add("frame time", state, "the line is left out", place, f);
+            continue;
+        }
         if (start_ns > std::numeric_limits<std::int64_t>::max() - frame_ns) {
             throw_at(place, 1, "the frame times add up to more than 292 years");
         }
@@ -56,6 +64,7 @@ std::vector<Capture> read_plain_streams(const std::string& path, const std::stri
     }
     if (c.frame_ns.empty())
         throw InputError(path, "no frame times: expected one number a line");
+    bad.append_to(c.data_quality);
     return {std::move(c)};
 }
 

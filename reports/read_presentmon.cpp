@@ -225,6 +225,7 @@ struct StreamBuild {
     std::string app, pid_text, swap;
     Capture capture;
     std::int64_t first_qpc = 0, last_qpc = 0;
+    bool has_qpc = false;  // first_qpc is set
     double interval_sum_ms = 0, first_interval_ms = 0, last_interval_ms = 0;
     // Read in pieces (see read_rows_in_pieces): the stream's first row in the piece (its line
     // counted from the piece's start, and the columns of its Application and ProcessID cells),
@@ -240,7 +241,49 @@ struct ParsedRows {
     std::vector<StreamBuild> streams;
     std::int64_t min_qpc = std::numeric_limits<std::int64_t>::max();
     std::int64_t rows_without_frame_time = 0;
+    BadCellTally bad;  // cells that are not the number their column holds
+    // Rows that repeat the header (captures joined one after another): the first one's line.
+    std::int64_t repeated_headers = 0;
+    std::int64_t first_repeated_header_line = 0;
 };
+
+// A frame start whose cell was bad: filled in from the previous frame once the streams are
+// finished (fill_missing_starts).
+constexpr std::int64_t kNoStart = std::numeric_limits<std::int64_t>::min();
+
+// What a row does without a bad cell of each column (BadCells::treated_as).
+constexpr std::string_view kFrameTimeAbsent =
+    "the row has no frame time and is left out of the frame times, as a row whose cell is NA";
+constexpr std::string_view kDisplayAbsent = "that frame has no time between display changes";
+constexpr std::string_view kDroppedAbsent =
+    "that frame's display is unknown: not counted as dropped, and no time between display "
+    "changes";
+constexpr std::string_view kStartAbsent =
+    "that frame's start is the previous frame's start plus its frame time";
+constexpr std::string_view kAppIntervalAbsent = "that frame has no application interval";
+constexpr std::string_view kCpuBusyAbsent =
+    "its present is taken at its CPU start when the present timeline is rebuilt";
+constexpr std::string_view kAnimationErrorAbsent = "that frame has no animation error";
+constexpr std::string_view kProcessIdAbsent = "the stream has no process ID";
+constexpr std::string_view kQpcIntervalAbsent =
+    "the interval counts as 0 ms in the sum that finds the QPC frequency";
+
+// The time (in 10^ns_digits ns, ms by default) of column `at`: nullopt where the cell is NA
+// (no value, as the tools write it) or is not a time, which is counted in `bad` with
+// `treated_as`, what the row does without it. Any numeric column a reader takes goes through
+// here or read_*_cell, so that no cell the capturing tool wrote refuses the file.
+std::optional<std::int64_t> time_cell(const Layout& l, const std::vector<Field>& fields, int at,
+                                      const LinePlace& place, BadCellTally& bad,
+                                      std::string_view treated_as, int ns_digits = 6) {
+    const Field& f = fields[static_cast<std::size_t>(at)];
+    std::int64_t ns = 0;
+    const CellState state = read_time_cell(f, ns_digits, ns);
+    if (state == CellState::value)
+        return ns;
+    if (state != CellState::not_available)
+        bad.add(l.columns[static_cast<std::size_t>(at)], state, treated_as, place, f);
+    return std::nullopt;
+}
 
 // ---- Stage 1: the header row, after CapFrameX's `//Key=Value` preamble ----------------------
 
@@ -298,8 +341,15 @@ Header read_header(LineReader& reader, const std::string& path,
 
 // ---- Stage 3: the rows (stage 2, the column mapping, is make_layout above) ------------------
 
-std::int64_t process_id_of(const Field& pid, const LinePlace& place) {
-    return is_missing(pid.text) ? -1 : parse_integer(pid, place, "ProcessID");
+std::int64_t process_id_of(const Field& pid, const LinePlace& place, BadCellTally& bad) {
+    std::int64_t id = -1;
+    const CellState state = read_integer_cell(pid, id);
+    if (state == CellState::value && id >= 0)
+        return id;
+    if (state != CellState::not_available)
+        bad.add("ProcessID", state == CellState::value ? CellState::negative : state,
+                kProcessIdAbsent, place, pid);
+    return -1;
 }
 
 [[noreturn]] void throw_too_many_streams(const LinePlace& place, std::int64_t app_column) {
@@ -358,7 +408,7 @@ class StreamTable {
                 s.app_column = app.column;
                 s.pid_column = pid.column;
             } else {
-                src.process_id = process_id_of(pid, place);
+                src.process_id = process_id_of(pid, place, rows_.bad);
             }
             src.swap_chain = s.swap;
             return s;
@@ -377,7 +427,7 @@ class StreamTable {
                 fresh.swap = s.swap;
                 fresh.capture.source = s.capture.source;
                 fresh.capture.source.process_id =
-                    process_id_of(Field{s.pid_text, s.pid_column}, place);
+                    process_id_of(Field{s.pid_text, s.pid_column}, place, rows_.bad);
                 return fresh;
             });
         return rows_.streams[at];
@@ -420,32 +470,47 @@ void check_row_width(std::size_t count, const Layout& l, bool had_break, std::st
 
 // The frame start in the layout's unit: ns for times, raw ticks for QPC columns (converted
 // once the frequency is known, in stage 4), with the tick-span bookkeeping that finds it.
+// kNoStart where the cell is not a time (NA included: a frame start is never "no value"), counted.
 std::int64_t parse_start(const Layout& l, const std::vector<Field>& fields, const LinePlace& place,
-                         StreamBuild& s, std::int64_t& min_qpc, bool in_piece) {
+                         StreamBuild& s, ParsedRows& rows, bool in_piece) {
     const Field& f = fields[l.start];
     const std::string& name = l.columns[l.start];
-    if (is_missing(f.text)) {
-        throw_at(place, f.column,
-                 fmt::format("expected a time in column '{}', found {}", name,
-                             trim(f.text).empty() ? "an empty cell" : quote_for_message(f.text)));
-    }
+    std::int64_t v = 0;
+    CellState state = CellState::value;
     switch (l.start_unit) {
         case StartUnit::seconds:
-            return parse_time_ns(f, place, name, 9);
+            state = read_time_cell(f, 9, v);
+            break;
         case StartUnit::ms:
-            return parse_time_ns(f, place, name, 6);
+            state = read_time_cell(f, 6, v);
+            break;
         default:
+            state = read_integer_cell(f, v);
+            if (state == CellState::value && v < 0)
+                state = CellState::negative;
             break;
     }
-    const std::int64_t v = parse_integer(f, place, name);
-    if (v < 0)
-        throw_at(place, f.column, fmt::format("expected a QPC time >= 0 in column '{}'", name));
-    min_qpc = std::min(min_qpc, v);
+    if (state != CellState::value) {
+        if (state != CellState::not_available)
+            rows.bad.add(name, state, kStartAbsent, place, f);
+        return kNoStart;
+    }
+    if (l.start_unit == StartUnit::seconds || l.start_unit == StartUnit::ms)
+        return v;
+    rows.min_qpc = std::min(rows.min_qpc, v);
     double interval_ms = 0;
     const Field& iv = fields[l.qpc_interval];
-    if (!is_missing(iv.text))
-        interval_ms = parse_number(iv, place, l.columns[l.qpc_interval]);
-    if (s.capture.start_ns.empty()) {
+    const CellState iv_state = read_number_cell(iv, interval_ms);
+    if (iv_state != CellState::value) {
+        interval_ms = 0;
+        // The same column as the frame time or the application interval: counted there.
+        if (iv_state != CellState::not_available && l.qpc_interval != l.frame &&
+            l.qpc_interval != l.app_interval) {
+            rows.bad.add(l.columns[l.qpc_interval], iv_state, kQpcIntervalAbsent, place, iv);
+        }
+    }
+    if (!s.has_qpc) {
+        s.has_qpc = true;
         s.first_qpc = v;
         s.first_interval_ms = interval_ms;
     }
@@ -460,22 +525,30 @@ std::int64_t parse_start(const Layout& l, const std::vector<Field>& fields, cons
 // The display side of a row: dropped, time between display changes, generated frame,
 // animation error, each kept only where the layout has the column.
 void parse_display_side(const Layout& l, const std::vector<Field>& fields, const LinePlace& place,
-                        Capture& c) {
+                        Capture& c, BadCellTally& bad) {
     bool dropped = false;
+    bool display_unknown = false;  // the Dropped cell was not a flag
     if (l.dropped >= 0) {
         const Field& f = fields[l.dropped];
-        dropped = !is_missing(f.text) && parse_integer(f, place, l.columns[l.dropped]) != 0;
+        std::int64_t flag = 0;
+        const CellState state = read_integer_cell(f, flag);
+        if (state == CellState::value) {
+            dropped = flag != 0;
+        } else if (state != CellState::not_available) {
+            bad.add(l.columns[l.dropped], state, kDroppedAbsent, place, f);
+            display_unknown = true;
+        }
     }
     if (l.until_displayed >= 0 && is_missing(fields[l.until_displayed].text))
         dropped = true;
     if (l.display >= 0) {
         const Field& f = fields[l.display];
         std::int64_t display_ns = -1;
-        if (is_missing(f.text)) {
+        if (is_not_available(f.text)) {
             if (l.display_na_is_dropped)
                 dropped = true;
-        } else if (!dropped) {
-            display_ns = parse_time_ns(f, place, l.columns[l.display], 6);
+        } else if (!dropped && !display_unknown) {
+            display_ns = time_cell(l, fields, l.display, place, bad, kDisplayAbsent).value_or(-1);
         }
         c.display_ns.push_back(display_ns);
     }
@@ -492,21 +565,21 @@ void parse_display_side(const Layout& l, const std::vector<Field>& fields, const
         c.tearing.push_back(sync == "0" && tearing == "1" ? 1 : 0);
     }
     if (l.app_interval >= 0) {
-        const Field& f = fields[l.app_interval];
         c.app_interval_ns.push_back(
-            is_missing(f.text) ? -1 : parse_time_ns(f, place, l.columns[l.app_interval], 6));
+            time_cell(l, fields, l.app_interval, place, bad, kAppIntervalAbsent).value_or(-1));
     }
     if (l.cpu_busy >= 0) {
-        const Field& f = fields[l.cpu_busy];
         c.cpu_busy_ns.push_back(
-            is_missing(f.text) ? -1 : parse_time_ns(f, place, l.columns[l.cpu_busy], 6));
+            time_cell(l, fields, l.cpu_busy, place, bad, kCpuBusyAbsent).value_or(-1));
     }
     if (l.animation_error >= 0) {
         const Field& f = fields[l.animation_error];
-        const bool known = !is_missing(f.text);
-        c.animation_error_ns.push_back(
-            known ? ms_cell_to_ns(parse_number(f, place, l.columns[l.animation_error]), f, place)
-                  : 0);
+        std::int64_t ns = 0;
+        const CellState state = read_signed_ms_cell(f, ns);
+        const bool known = state == CellState::value;
+        if (!known && state != CellState::not_available)
+            bad.add(l.columns[l.animation_error], state, kAnimationErrorAbsent, place, f);
+        c.animation_error_ns.push_back(known ? ns : 0);
         c.animation_error_known.push_back(known ? 1 : 0);
     }
 }
@@ -562,19 +635,44 @@ class RowParser {
             info_taken_ = true;
         }
 
+        const Field& frame = fields_[l_.frame];
+        std::int64_t frame_ns = 0;
+        const CellState state = read_time_cell(frame, 6, frame_ns);
+        if (state != CellState::value && is_header_again()) {
+            // The header again: another capture appended to this one (a segment).
+            if (rows.repeated_headers++ == 0)
+                rows.first_repeated_header_line = place_.line;
+            return;
+        }
         StreamBuild& s = table_.of_row(fields_, place_);
         Capture& c = s.capture;
-        const Field& frame = fields_[l_.frame];
-        if (is_missing(frame.text)) {
+        if (state != CellState::value) {
             // A present with no frame time (PresentMon writes NA where it has no previous
             // present to measure from): it cannot enter frame-time figures.
             ++rows.rows_without_frame_time;
+            if (state != CellState::not_available)
+                rows.bad.add(l_.columns[l_.frame], state, kFrameTimeAbsent, place_, frame);
             return;
         }
-        c.frame_ns.push_back(parse_time_ns(frame, place_, l_.columns[l_.frame], 6));
+        c.frame_ns.push_back(frame_ns);
         if (l_.start >= 0)
-            c.start_ns.push_back(parse_start(l_, fields_, place_, s, rows.min_qpc, in_piece_));
-        parse_display_side(l_, fields_, place_, c);
+            c.start_ns.push_back(parse_start(l_, fields_, place_, s, rows, in_piece_));
+        parse_display_side(l_, fields_, place_, c, rows.bad);
+    }
+
+    // Whether the row split in fields_ names the header's columns where the layout reads them
+    // (the first after a UTF-8 byte-order mark: `cat` of two captures keeps the second's).
+    bool is_header_again() const {
+        const auto named = [&](int at) {
+            if (at < 0)
+                return true;
+            std::string_view text = fields_[static_cast<std::size_t>(at)].text;
+            if (text.starts_with("\xEF\xBB\xBF"))
+                text.remove_prefix(3);
+            return text == l_.columns[static_cast<std::size_t>(at)];
+        };
+        return named(l_.app) && named(l_.pid) && named(l_.swap) && named(l_.frame) &&
+               named(l_.start);
     }
 
     const Layout& l_;
@@ -681,8 +779,9 @@ std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, b
         StreamBuild& g = file.table().of_piece_stream(s, {&path, line_base + s.first_line});
         Capture& gc = g.capture;
         const Capture& c = s.capture;
-        if (!c.start_ns.empty()) {
-            if (gc.start_ns.empty()) {
+        if (s.has_qpc) {
+            if (!g.has_qpc) {
+                g.has_qpc = true;
                 g.first_qpc = s.first_qpc;
                 g.first_interval_ms = s.first_interval_ms;
             }
@@ -704,6 +803,10 @@ std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, b
     }
     to.min_qpc = std::min(to.min_qpc, from.min_qpc);
     to.rows_without_frame_time += from.rows_without_frame_time;
+    to.bad.merge(from.bad, line_base);
+    if (from.repeated_headers > 0 && to.repeated_headers == 0)
+        to.first_repeated_header_line = line_base + from.first_repeated_header_line;
+    to.repeated_headers += from.repeated_headers;
     piece.parser.reset();  // its memory back before the next piece's rows are appended
     if (piece.error) {
         try {
@@ -885,7 +988,7 @@ void convert_qpc_starts(ParsedRows& rows, const Layout& l, const std::string& pa
                         const Header& header, std::map<std::string, std::string>& metadata) {
     double span_ticks = 0, span_ms = 0;
     for (const auto& s : rows.streams) {
-        if (s.capture.start_ns.size() < 2)
+        if (s.capture.start_ns.size() < 2 || !s.has_qpc)
             continue;
         span_ticks += static_cast<double>(s.last_qpc - s.first_qpc);
         span_ms +=
@@ -906,6 +1009,8 @@ void convert_qpc_starts(ParsedRows& rows, const Layout& l, const std::string& pa
     // undefined. Such a column is refused, as a time cell past 292 years is.
     for (auto& s : rows.streams) {
         for (auto& v : s.capture.start_ns) {
+            if (v == kNoStart)
+                continue;
             const double ns = static_cast<double>(v - rows.min_qpc) * 1e6 / ticks_per_ms;
             if (!(ns < kInt64RangeNs))
                 throw_qpc_past_range(l, path, header, v - rows.min_qpc, derived, ticks_per_ms);
@@ -963,6 +1068,64 @@ void rebuild_present_timeline(Capture& c) {
     c.start_ends_frame_time = true;
 }
 
+// A start plus a time, or nullopt past the int64 range.
+std::optional<std::int64_t> add_ns(std::int64_t a, std::int64_t b) {
+    std::int64_t sum = 0;
+    if (__builtin_add_overflow(a, b, &sum))
+        return std::nullopt;
+    return sum;
+}
+
+// Frame starts whose cells were bad (kNoStart): the previous frame's start plus the frame time
+// between them, as the frame times lay them; before the first known start, counted back from it.
+// Without any known start, the running sum.
+void fill_missing_starts(Capture& c) {
+    std::vector<std::int64_t>& start = c.start_ns;
+    const std::vector<std::int64_t>& frame = c.frame_ns;
+    const auto first =
+        std::find_if(start.begin(), start.end(), [](std::int64_t v) { return v != kNoStart; });
+    if (first == start.end()) {
+        start = running_sum_starts(frame);
+        return;
+    }
+    // The time from start i-1 to start i: the frame time of i where a start ends its frame
+    // time, of i-1 where it begins it.
+    const auto step = [&](std::size_t i) {
+        return c.start_ends_frame_time ? frame[i] : frame[i - 1];
+    };
+    const auto known = static_cast<std::size_t>(first - start.begin());
+    for (std::size_t i = known; i-- > 0;)
+        start[i] = std::max<std::int64_t>(0, start[i + 1] - step(i + 1));
+    for (std::size_t i = known + 1; i < start.size(); ++i) {
+        if (start[i] == kNoStart)
+            start[i] = add_ns(start[i - 1], step(i)).value_or(start[i - 1]);
+    }
+}
+
+// Captures joined one after another (the header repeats): where a stream's starts go back,
+// the rest is laid right after the frame before, as one recording in segments. Returns the
+// number of joins moved.
+std::int64_t join_segments(Capture& c) {
+    std::vector<std::int64_t>& start = c.start_ns;
+    std::int64_t offset = 0, joins = 0;
+    for (std::size_t i = 1; i < start.size(); ++i) {
+        const auto moved = add_ns(start[i], offset);
+        if (!moved)
+            return joins;
+        start[i] = *moved;
+        if (start[i] >= start[i - 1])
+            continue;
+        const std::int64_t step = c.start_ends_frame_time ? c.frame_ns[i] : c.frame_ns[i - 1];
+        const auto after = add_ns(start[i - 1], step);
+        if (!after)
+            return joins;
+        offset += *after - start[i];
+        start[i] = *after;
+        ++joins;
+    }
+    return joins;
+}
+
 // Every stream with at least one frame; frame starts from the running sum where the layout has
 // no start column.
 std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l, const std::string& path,
@@ -978,6 +1141,10 @@ std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l, const std
         // which ends the time since the previous present.
         s.capture.start_ends_frame_time =
             l.start >= 0 && !l.columns[static_cast<std::size_t>(l.start)].starts_with("CPUStart");
+        if (l.start >= 0)
+            fill_missing_starts(s.capture);
+        if (rows.repeated_headers > 0 && l.start >= 0)
+            join_segments(s.capture);
         if (l.display_is_time_on_screen)
             attribute_time_on_screen(s.capture);
         if (l.format == "presentmon-2")
@@ -990,6 +1157,18 @@ std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l, const std
         out.push_back(std::move(s.capture));
     }
     if (out.empty()) {
+        const auto& bad = rows.bad.groups();
+        const auto frame_cells = std::find_if(bad.begin(), bad.end(), [&](const BadCells& b) {
+            return b.column == l.columns[static_cast<std::size_t>(l.frame)];
+        });
+        if (frame_cells != bad.end()) {
+            throw InputError(
+                path, frame_cells->first_line, frame_cells->first_column,
+                fmt::format("no row has a frame time: column '{}' holds {}, {}, "
+                            "and NA or no number on every other row",
+                            frame_cells->column, quote_for_message(frame_cells->first_text),
+                            frame_cells->kind));
+        }
         throw InputError(path, header_line, 0, "no row has a frame time: every cell is NA");
     }
     return out;
@@ -1051,6 +1230,19 @@ FileStreams read_presentmon_streams(const std::string& path, const ParallelRead&
     if (rows.rows_without_frame_time > 0)
         metadata["rows_without_frame_time"] = std::to_string(rows.rows_without_frame_time);
     out.streams = finish_streams(rows, l, path, header.line);
+    rows.bad.append_to(out.quality);
+    if (rows.repeated_headers > 0) {
+        out.quality.oddities.push_back(
+            {"concatenated_captures", rows.repeated_headers + 1,
+             fmt::format("The header row repeats ({} time{}, first at line {}): {} captures "
+                         "joined one after another, read as consecutive segments of one "
+                         "capture{}.",
+                         rows.repeated_headers, rows.repeated_headers == 1 ? "" : "s",
+                         rows.first_repeated_header_line, rows.repeated_headers + 1,
+                         l.start >= 0 ? " (where a segment's times start again, it is laid "
+                                        "right after the frame before)"
+                                      : "")});
+    }
     return out;
 }
 

@@ -166,6 +166,11 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
                      step_cost = 0, render = 0, wait = 0, spent = 0, sim = 0;
     } totals;
     std::vector<Field> fields;
+    BadCellTally bad;
+    // Frame numbers that do not grow, and alpha outside [0, 1] (the blend of two states): odd,
+    // counted and said, the rows read as they are.
+    std::int64_t repeated_frames = 0, first_repeated_line = 0, odd_alpha = 0, first_alpha_line = 0;
+    std::optional<std::int64_t> previous_frame;
     const auto add_up = [&](std::int64_t& total, std::int64_t value, std::size_t column,
                             std::string_view what) {
         if (__builtin_add_overflow(total, value, &total)) {
@@ -198,22 +203,35 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
         add_up(totals.spent, r.step_cost_ns, 11, "the frames' step_cost_ns and wait_ns");
         add_up(totals.spent, r.wait_ns, 13, "the frames' step_cost_ns and wait_ns");
     };
-    const auto parse_row = [&](std::string_view text) {
+    // A row with a cell that is not the whole number (or alpha) its column holds is left out:
+    // a frame record has no "absent" column. Counted in `bad`; nullopt then.
+    constexpr std::string_view kRowLeftOut = "the row is left out";
+    const auto parse_row = [&](std::string_view text,
+                               bool count_bad) -> std::optional<FrameRecord> {
         split_fields(text, place, fields);
         if (fields.size() != found.size()) {
             throw_at(place, static_cast<std::int64_t>(text.size()) + 1,
                      fmt::format("expected {} comma-separated columns as in the header, found {}",
                                  found.size(), fields.size()));
         }
+        bool row_bad = false;
+        const auto mark = [&](std::size_t i, CellState state) {
+            row_bad = true;
+            if (count_bad)
+                bad.add(expected[i], state, kRowLeftOut, place, fields[i]);
+        };
         const auto integer = [&](std::size_t i) {
-            return parse_integer(fields[i], place, expected[i]);
+            std::int64_t v = 0;
+            const CellState state = read_integer_cell(fields[i], v);
+            if (state != CellState::value)
+                mark(i, state);
+            return v;
         };
         const auto duration = [&](std::size_t i) {
             const std::int64_t v = integer(i);
             if (v < 0) {
-                throw_at(place, fields[i].column,
-                         fmt::format("expected a time >= 0 in column '{}', found {}", expected[i],
-                                     quote_for_message(fields[i].text)));
+                mark(i, CellState::negative);
+                return std::int64_t{0};
             }
             return v;
         };
@@ -228,10 +246,15 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
         r.steps = duration(7);
         r.cap_dropped_ns = duration(8);
         r.acc_after_ns = duration(9);
-        r.alpha = parse_number(fields[10], place, expected[10]);
+        if (const CellState state = read_number_cell(fields[10], r.alpha);
+            state != CellState::value) {
+            mark(10, state);
+        }
         r.step_cost_ns = duration(11);
         r.render_ns = duration(12);
         r.wait_ns = duration(13);
+        if (row_bad)
+            return std::nullopt;
         add_up_row(r);
         return r;
     };
@@ -243,15 +266,22 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
             take_metadata(line);
             continue;
         }
-        FrameRecord r;
+        std::optional<FrameRecord> parsed;
         if (reader.line_had_break()) {
-            r = parse_row(line);
+            parsed = parse_row(line, true);
         } else {
             // Only the last line can lack its line break: a file saved without a final one,
             // or a trace cut off while a row was being written (a game that crashed). A row
             // that parses whole is kept; one that does not is the cut piece and is left out.
             try {
-                r = parse_row(line);
+                parsed = parse_row(line, false);
+                if (!parsed) {
+                    c.warnings.push_back(fmt::format(
+                        "{}:{}: the last row has no line break and a cell that is not a number: "
+                        "the trace was cut off while being written, and the row is left out",
+                        path, place.line));
+                    break;
+                }
                 c.warnings.push_back(fmt::format(
                     "{}:{}: the last row has no line break; it is kept, but if the trace was cut "
                     "off while being written its last number may be cut short",
@@ -264,6 +294,14 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
                 break;
             }
         }
+        if (!parsed)
+            continue;
+        const FrameRecord& r = *parsed;
+        if (previous_frame && r.frame <= *previous_frame && repeated_frames++ == 0)
+            first_repeated_line = place.line;
+        previous_frame = r.frame;
+        if (!(r.alpha >= 0.0 && r.alpha <= 1.0) && odd_alpha++ == 0)
+            first_alpha_line = place.line;
         c.frame_ns.push_back(r.raw_ns);
         c.start_ns.push_back(r.start_ns);
         // raw_ns is measured at the frame's start: the length of the frame before it.
@@ -282,7 +320,27 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
         }
     }
     if (c.frame_ns.empty()) {
-        throw InputError(path, header_line, 0, "header only: expected frame rows after the header");
+        throw InputError(path, header_line, 0,
+                         bad.empty()
+                             ? std::string("header only: expected frame rows after the header")
+                             : std::string("no row whose cells are all numbers: expected "
+                                           "frame rows of whole numbers"));
+    }
+    bad.append_to(c.data_quality);
+    if (repeated_frames > 0) {
+        c.data_quality.oddities.push_back(
+            {"frame_numbers_not_increasing", repeated_frames,
+             fmt::format("{} row{} a frame number not above the row before's (first: line {}): "
+                         "duplicated or out-of-order frames, read in file order.",
+                         repeated_frames, repeated_frames == 1 ? " has" : "s have",
+                         first_repeated_line)});
+    }
+    if (odd_alpha > 0) {
+        c.data_quality.oddities.push_back(
+            {"alpha_out_of_range", odd_alpha,
+             fmt::format("{} row{} an alpha outside [0, 1] (first: line {}), the blend between "
+                         "two simulation states that a loop keeps within it.",
+                         odd_alpha, odd_alpha == 1 ? " has" : "s have", first_alpha_line)});
     }
     if (dt_line_after_rows > 0 && loop == TraceLoopColumns::records) {
         // The figures take the last dt_ns: the time simulated is checked again with it.

@@ -38,6 +38,14 @@ const char* const kKnownFormats =
 // Text captures hold no control bytes but tab, CR and LF; anything else in the first 4 KiB means
 // the file is binary (or not text in an encoding we read), reported where it was found.
 void reject_binary_head(const std::string& path, std::string_view head) {
+    // UTF-16 (PowerShell's redirection writes it) is text: its UTF-8 is checked.
+    const TextEncoding encoding = encoding_of(head);
+    std::string utf8;
+    if (encoding != TextEncoding::utf8) {
+        utf16_to_utf8(head.substr(0, std::min<std::size_t>(head.size(), 2 * kBinaryCheckBytes)),
+                      encoding == TextEncoding::utf16be, false, utf8);
+        head = utf8;
+    }
     const std::size_t n = std::min<std::size_t>(head.size(), kBinaryCheckBytes);
     std::int64_t line = 1, column = 1;
     // Columns count from after a byte-order mark, as everywhere else.
@@ -77,10 +85,16 @@ char reject_binary(const std::string& path) {
         throw InputError(path, fmt::format("empty file: {}", kKnownFormats));
     }
     reject_binary_head(path, std::string_view(head, n));
-    const std::size_t first = n >= 3 && std::memcmp(head, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    for (std::size_t i = first; i < n; ++i) {
-        if (head[i] != ' ' && head[i] != '\t' && head[i] != '\r' && head[i] != '\n')
-            return head[i];
+    std::string text(head, n);
+    if (const TextEncoding encoding = encoding_of(text); encoding != TextEncoding::utf8) {
+        std::string utf8;
+        utf16_to_utf8(text, encoding == TextEncoding::utf16be, false, utf8);
+        text = std::move(utf8);
+    }
+    const std::size_t first = text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+    for (std::size_t i = first; i < text.size(); ++i) {
+        if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n')
+            return text[i];
     }
     return 0;
 }
@@ -93,6 +107,50 @@ std::vector<std::string> header_names(std::string_view line, const std::string& 
     for (const auto& f : fields)
         names.emplace_back(f.text);
     return names;
+}
+
+bool has_name(const std::vector<std::string>& names, std::string_view name) {
+    return std::any_of(names.begin(), names.end(),
+                       [&](const std::string& n) { return trim(n) == name; });
+}
+
+// A tool's summary of a capture (one row of figures, no frames) given instead of the capture:
+// refused in one line that says what it is and which file to give. FrameView's
+// `FrameView_Summary.csv` starts `TimeStamp,Application,Log Name,...,Avg FPS,1% Low FPS,...`
+// (one row per capture, `Log Name` naming the capture); MangoHud's `<log>_summary.csv`
+// (src/logging.cpp, writeSummary) is `0.1% Min FPS,1% Min FPS,97% Percentile FPS,Average
+// FPS,...` and one row, beside the log of the same name without `_summary`.
+void reject_summary(const std::string& path, const std::vector<std::string>& names,
+                    LineReader& reader, std::int64_t line) {
+    if (has_name(names, "Avg FPS") && has_name(names, "1% Low FPS")) {
+        std::string log;
+        const auto at = std::find_if(names.begin(), names.end(),
+                                     [](const std::string& n) { return trim(n) == "Log Name"; });
+        std::string_view row;
+        if (at != names.end() && reader.next(row)) {
+            std::vector<Field> cells;
+            split_fields(row, LinePlace{&path, reader.line_number()}, cells);
+            const auto i = static_cast<std::size_t>(at - names.begin());
+            if (i < cells.size() && !trim(cells[i].text).empty())
+                log = fmt::format(" (its first row summarises '{}')", trim(cells[i].text));
+        }
+        throw InputError(path, line, 1,
+                         fmt::format("a FrameView summary (FrameView_Summary.csv: figures of "
+                                     "whole captures, no frames): give the capture instead, "
+                                     "FrameView's per-frame log FrameView_<game>_<time>_Log.csv{}",
+                                     log));
+    }
+    if (has_name(names, "Average FPS") &&
+        (has_name(names, "1% Min FPS") || has_name(names, "0.1% Min FPS"))) {
+        std::string log = "the log of the same name without '_summary'";
+        const std::string_view tail = "_summary.csv";
+        if (path.size() > tail.size() && path.ends_with(tail))
+            log = fmt::format("'{}.csv'", path.substr(0, path.size() - tail.size()));
+        throw InputError(path, line, 1,
+                         fmt::format("a MangoHud summary (<log>_summary.csv: figures of a whole "
+                                     "log, no samples): give the log instead, {}",
+                                     log));
+    }
 }
 
 }  // namespace
@@ -131,6 +189,7 @@ std::string detect_format_of(const std::string& path) {
         if (looks_like_number(line))
             return "plain";
         const std::vector<std::string> names = header_names(line, path, n);
+        reject_summary(path, names, reader, n);
         if (!names.empty() && names[0] == "os" && names.size() > 1 && names[1] == "cpu") {
             return "mangohud";
         }
@@ -213,9 +272,14 @@ detail::FileStreams read_streams(const std::string& path, const ReadOptions& opt
     return file;
 }
 
-// The stream kept, with the file's metadata (a stream's own keys win).
+// The stream kept, with the file's metadata (a stream's own keys win) and data quality.
 Capture with_file_metadata(Capture&& chosen, detail::FileStreams& file) {
     chosen.metadata.merge(file.metadata);
+    DataQuality& q = chosen.data_quality;
+    q.bad_cells.insert(q.bad_cells.begin(), file.quality.bad_cells.begin(),
+                       file.quality.bad_cells.end());
+    q.oddities.insert(q.oddities.begin(), file.quality.oddities.begin(),
+                      file.quality.oddities.end());
     return std::move(chosen);
 }
 
@@ -283,6 +347,132 @@ std::string describe(const CaptureStreamInfo& s) {
     return out + fmt::format(" ({} frames)", s.frames);
 }
 
+// What is odd about the rows of the stream kept, whatever the format: counted and said
+// (DataQuality::oddities). A start column's times that go back are rows out of time order (the
+// rows after them go on from before) or a clock that went back (they go on from the earlier
+// time); equal starts of equal frames are duplicated rows. A generated frame shares its
+// application frame's start (and, in PresentMon 2.x, has a FrameTime of 0): not odd.
+void note_row_oddities(Capture& c, bool has_start_column) {
+    std::vector<DataOddity>& out = c.data_quality.oddities;
+    const std::vector<std::int64_t>& start = c.start_ns;
+    const std::size_t n = c.frames();
+    const bool marks_generated = c.generated.size() == n;
+    const auto generated = [&](std::size_t i) { return marks_generated && c.generated[i] != 0; };
+    // Several frames of a trace start together only if its clock stood still; presents of the
+    // PresentMon family may share a time stamp's resolution.
+    const bool trace = c.source.format == "loopscope-trace";
+    if (has_start_column && start.size() == n) {
+        std::int64_t out_of_order = 0, went_back = 0, duplicated = 0, same_start = 0;
+        std::size_t first_back = 0, first_duplicate = 0;
+        for (std::size_t i = 1; i < n; ++i) {
+            if (generated(i) || generated(i - 1))
+                continue;
+            if (start[i] == start[i - 1]) {
+                if (c.frame_ns[i] == c.frame_ns[i - 1]) {
+                    if (duplicated++ == 0)
+                        first_duplicate = i;
+                } else if (trace) {
+                    ++same_start;
+                }
+                continue;
+            }
+            if (start[i] > start[i - 1])
+                continue;
+            if (out_of_order + went_back == 0)
+                first_back = i;
+            if (i + 1 < n && start[i + 1] < start[i - 1])
+                ++went_back;
+            else
+                ++out_of_order;
+        }
+        if (duplicated > 0) {
+            out.push_back({"duplicated_rows", duplicated,
+                           fmt::format("{} row{} repeat the row before (same start and frame time, "
+                                       "first: frame {}): each is read as a frame of its own.",
+                                       duplicated, duplicated == 1 ? "" : "s", first_duplicate)});
+        }
+        if (same_start > 0) {
+            out.push_back({"duplicate_start_times", same_start,
+                           fmt::format("{} frame{} start at the same time as the frame before.",
+                                       same_start, same_start == 1 ? "" : "s")});
+        }
+        if (out_of_order > 0) {
+            out.push_back(
+                {"rows_out_of_time_order", out_of_order,
+                 fmt::format("{} row{} out of time order (first: frame {}, whose start "
+                             "is before the previous frame's): read in file order.",
+                             out_of_order, out_of_order == 1 ? " is" : "s are", first_back)});
+        }
+        if (went_back > 0) {
+            out.push_back({"clock_went_back", went_back,
+                           fmt::format("The start times go back {} time{} and go on from there "
+                                       "(first: frame {}): a clock that went back, or captures "
+                                       "joined; frames are read in file order.",
+                                       went_back, went_back == 1 ? "" : "s", first_back)});
+        }
+    }
+    std::int64_t zero = 0, counted = 0;
+    // A trace's frame 0 has no frame time (first_frame_is_frame_time): its 0 is not odd.
+    for (std::size_t i = first_frame_is_frame_time(c) ? 0 : 1; i < n; ++i) {
+        if (generated(i))
+            continue;
+        ++counted;
+        zero += c.frame_ns[i] == 0 ? 1 : 0;
+    }
+    if (counted > 0 && zero == counted) {
+        out.push_back({"zero_frame_times", zero,
+                       "Every frame time is 0: the capture has no frame rate, and figures in "
+                       "frames per second are absent."});
+    } else if (zero > 0) {
+        out.push_back({"zero_frame_times", zero,
+                       fmt::format("{} frame time{} 0 ms.", zero, zero == 1 ? " is" : "s are")});
+    }
+}
+
+// When the stream kept by default (the most frames) has others of similar size beside it (at
+// least half its frames), which one was chosen and what else the capture holds.
+void note_other_streams(DataQuality& chosen, const std::vector<Capture>& sorted) {
+    if (sorted.size() < 2 || 2 * sorted[1].frames() < sorted[0].frames())
+        return;
+    std::string others;
+    std::int64_t similar = 0;
+    for (std::size_t i = 1; i < sorted.size(); ++i) {
+        if (2 * sorted[i].frames() < sorted[0].frames())
+            break;
+        ++similar;
+        if (!others.empty())
+            others += "; ";
+        others += describe(info_of(sorted[i]));
+    }
+    chosen.oddities.push_back(
+        {"similar_streams", similar,
+         fmt::format("The capture holds {} other stream{} of similar size: {}. This report is of "
+                     "{}, the one with the most frames; --process chooses another.",
+                     similar, similar == 1 ? "" : "s", others, describe(info_of(sorted[0])))});
+}
+
+// Refuses a capture with bad cells (ReadOptions::strict), at the first one in the file.
+void refuse_bad_cells(const Capture& c) {
+    const std::vector<BadCells>& bad = c.data_quality.bad_cells;
+    if (bad.empty())
+        return;
+    const auto first =
+        std::min_element(bad.begin(), bad.end(), [](const BadCells& a, const BadCells& b) {
+            return std::pair(a.first_line, a.first_column) <
+                   std::pair(b.first_line, b.first_column);
+        });
+    const std::int64_t count = c.data_quality.bad_cell_count();
+    // A JSON capture's cells have no line: the entry is named instead.
+    const std::string what = first->first_line > 0
+                                 ? fmt::format("column '{}' holds {}", first->column,
+                                               quote_for_message(first->first_text))
+                                 : fmt::format("{}{}", first->column, first->first_text);
+    throw InputError(c.source.file, first->first_line, first->first_column,
+                     fmt::format("{}, {} ({} bad cell{} in all): --strict refuses cells that are "
+                                 "not the numbers their column holds",
+                                 what, first->kind, count, count == 1 ? "" : "s"));
+}
+
 // Most frames first; ties keep file order.
 void sort_by_frames(std::vector<Capture>& streams) {
     std::stable_sort(streams.begin(), streams.end(),
@@ -312,11 +502,26 @@ Capture read_capture(const std::string& path, const ReadOptions& options) {
     detail::FileStreams file = read_streams(path, options);
     std::vector<Capture>& streams = file.streams;
     sort_by_frames(streams);
-    if (options.process.empty())
-        return with_file_metadata(std::move(streams.front()), file);
+    // Formats whose frames start at the running sum of their frame times cannot go back.
+    const bool has_start_column = file.format != "plain";
+    const auto kept = [&](Capture&& c) {
+        Capture out = with_file_metadata(std::move(c), file);
+        note_row_oddities(out, has_start_column);
+        if (options.strict)
+            refuse_bad_cells(out);
+        return out;
+    };
+    if (options.process.empty()) {
+        DataQuality others;
+        note_other_streams(others, streams);
+        Capture out = kept(std::move(streams.front()));
+        for (DataOddity& o : others.oddities)
+            out.data_quality.oddities.push_back(std::move(o));
+        return out;
+    }
     for (auto& c : streams) {
         if (matches(c, options.process))
-            return with_file_metadata(std::move(c), file);
+            return kept(std::move(c));
     }
     std::string held;
     for (const auto& c : streams) {

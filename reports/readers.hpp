@@ -45,6 +45,11 @@ struct ReadOptions {
     // shortened by another program while it is read ends the program with one line and exit
     // status 2 instead of a crash; off by default for programs that handle signals themselves.
     bool map_large_files = false;
+    // Refuse a capture that holds cells that are not the numbers their column holds (`Error`,
+    // an empty cell, a negative or wrapped time; Capture::data_quality.bad_cells), naming the
+    // file, line and column of the first. By default such cells are counted and the capture
+    // read without them; `NA` cells are never refused.
+    bool strict = false;
 };
 
 // One stream of a capture (one process's swap chain), as `report --list` shows it.
@@ -65,8 +70,10 @@ struct CaptureStreamInfo {
 std::string detect_format(const std::string& path);
 
 // Reads the stream chosen by `options` (by default the one with the most frames). Throws
-// InputError (file:line:column where there is one) for anything malformed, and when
-// options.process matches no stream (the message lists the streams there are).
+// InputError (file:line:column where there is one) for anything malformed (no header, a row
+// of the wrong width, binary data, a tool's summary instead of its capture), when
+// options.process matches no stream (the message lists the streams there are), and for a bad
+// cell with options.strict. Cells that are not numbers and odd rows are in data_quality.
 Capture read_capture(const std::string& path, const ReadOptions& options = {});
 
 // Every stream of a capture, most frames first.

@@ -86,8 +86,28 @@ std::string capture_title(const CaptureReport& r) {
     return t;
 }
 
+std::vector<std::string> data_quality_notes(const DataQuality& q) {
+    std::vector<std::string> notes;
+    for (const BadCells& b : q.bad_cells) {
+        // A JSON capture's cells have no line: its first entry is named instead.
+        const std::string first = b.first_line > 0
+                                      ? fmt::format("line {}, column {}, `{}`", b.first_line,
+                                                    b.first_column, b.first_text)
+                                      : fmt::format("`{}{}`", b.column, b.first_text);
+        notes.push_back(printable(
+            fmt::format("data quality: {} cell{} of `{}` {} {} (first: {}); treated as: {}.",
+                        b.count, b.count == 1 ? "" : "s", b.column, b.count == 1 ? "is" : "are",
+                        b.kind, first, b.treated_as)));
+    }
+    for (const DataOddity& o : q.oddities)
+        notes.push_back(printable("data quality: " + o.note));
+    return notes;
+}
+
 std::vector<std::string> capture_notes(const CaptureReport& r) {
     std::vector<std::string> notes = r.capture->warnings;
+    for (std::string& note : data_quality_notes(r.capture->data_quality))
+        notes.push_back(std::move(note));
     if (!r.capture->per_frame) {
         notes.push_back(
             "This log is sampled (one row per interval, each an average over the frames in it), "

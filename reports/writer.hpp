@@ -60,6 +60,10 @@ std::string printable(std::string_view text);
 std::string capture_title(const CaptureReport& report);
 // One paragraph of notes a reader must see: sampled logs, the start-up segment, dropped frames.
 std::vector<std::string> capture_notes(const CaptureReport& report);
+// The notes on a capture's data quality (Capture::data_quality): one for each column and kind
+// of bad cell, one for each oddity; among capture_notes, and on standard error where a report
+// has no notes (CSV, a file written).
+std::vector<std::string> data_quality_notes(const DataQuality& quality);
 
 // The comparison as text cells: figure, A, B, B - A, 95 % interval, verdict.
 struct ComparisonRow {

@@ -164,6 +164,28 @@ Json figures_json(const CaptureReport& r) {
     return j;
 }
 
+// What the reader found wrong or odd (Capture::data_quality): the bad cells by column and kind,
+// each with its first place, and a count for each oddity; every part present, empty when clean.
+Json data_quality_json(const DataQuality& q) {
+    Json cells = Json::array();
+    for (const BadCells& b : q.bad_cells) {
+        cells.push_back(Json{
+            {"column", b.column},
+            {"kind", b.kind},
+            {"count", b.count},
+            {"treated_as", b.treated_as},
+            {"first",
+             Json{{"line", b.first_line}, {"column", b.first_column}, {"text", b.first_text}}}});
+    }
+    Json counts = Json::object();
+    for (const DataOddity& o : q.oddities)
+        counts[o.kind] = o.count;
+    return Json{{"bad_cells", q.bad_cell_count()},
+                {"bad_cells_by_column", std::move(cells)},
+                {"counts", std::move(counts)},
+                {"notes", data_quality_notes(q)}};
+}
+
 Json capture_json(const CaptureReport& r) {
     const CaptureSource& src = r.capture->source;
     const FrameStats& s = r.stats;
@@ -175,6 +197,7 @@ Json capture_json(const CaptureReport& r) {
                        {"swap_chain", src.swap_chain}};
     j["per_frame"] = r.capture->per_frame;
     j["notes"] = capture_notes(r);
+    j["data_quality"] = data_quality_json(r.capture->data_quality);
     j["timeline"] = timeline_name(r.timeline);
     j["timeline_label"] = timeline_label(r);
     j["frame_time_column"] = r.frame_time_column;
@@ -196,7 +219,8 @@ Json capture_json(const CaptureReport& r) {
     }
     j["duration_s"] = ns_to_s(s.frame_time.total_ns);
     j["frame_time_ms"] = frame_time_json(s.frame_time);
-    j["fps"] = fps_json(s.fps);
+    // Frames of 0 ms in all have no frame rate (data_quality says so), not 0 FPS.
+    j["fps"] = s.frame_time.total_ns > 0 ? fps_json(s.fps) : Json(nullptr);
     j["stutter"] = stutter_json(s, r);
     j["variation_buckets"] = variation_json(s.variation);
     j["refresh"] =

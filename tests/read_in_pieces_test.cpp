@@ -122,10 +122,12 @@ TEST(ReadInPieces, RealCapturesGiveTheOutputOfOneThread) {
         expect_same_for_every_thread_count(path);
 }
 
-// The error message (file:line:column: what) reading `path` read as `how` says.
+// The error message (file:line:column: what) reading `path` read as `how` says, with
+// ReadOptions::strict (a bad cell is an error at its place, counted across the pieces).
 std::string error_of(const std::string& path, Reading how,
                      std::size_t chunk_bytes = kTestChunkBytes) {
     ReadOptions read;
+    read.strict = true;
     read.threads = how.threads;
     read.map_large_files = how.mapped;
     read.chunk_bytes = chunk_bytes;
@@ -213,8 +215,9 @@ TEST(ReadInPieces, ALineTooLongInALaterBlockIsTheErrorOfOneThread) {
     EXPECT_NE(one.find(path + ":151:1: line longer than 16 MiB"), std::string::npos) << one;
     for (const Reading how : kReadings)
         EXPECT_EQ(error_of(path, how), one) << how;
-    // A bad row in the block before the long line is the error, as on one thread.
-    const std::string bad = with_bad_cell(dir, 120, 9, "12.x");
+    // A bad row (one cell too many) in the block before the long line is the error, as on one
+    // thread.
+    const std::string bad = with_bad_cell(dir, 120, 9, "12,x");
     const std::string bad_text = test::read_text(bad);
     std::size_t bad_at = 0;
     for (int line = 0; line < 150; ++line)

@@ -124,8 +124,8 @@ TEST(Reliability, StandardInputAndPipesAreReadOnce) {
         << read_text(dir + "/err");
     EXPECT_EQ(read_text(dir + "/out"), "-" + listed.out.substr(capture.size()));
     // A bad line 3 through a pipe: blamed on line 3 of "-", nothing left in the temporary folder.
-    EXPECT_EQ(shell("printf '16.6\\n16.7\\nabc\\n' | " + exe + " report - >/dev/null 2>'" + dir +
-                    "/err'"),
+    EXPECT_EQ(shell("printf '16.6\\n16.7\\nabc\\n' | " + exe + " report --strict - >/dev/null 2>'" +
+                    dir + "/err'"),
               2);
     EXPECT_EQ(read_text(dir + "/err").rfind("loopscope: error: -:3:1: ", 0), 0u)
         << read_text(dir + "/err");

@@ -19,6 +19,7 @@
 #include "reports/loop_json.hpp"
 #include "reports/readers.hpp"
 #include "reports/trace_writer.hpp"
+#include "reports/writer.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
 #include "tool/loop_summary.hpp"
@@ -33,6 +34,7 @@ struct ReplayArgs {
     std::string process;
     std::string step_cost;
     bool sweep = false;
+    bool strict = false;
     std::string sweep_dt = "1/30,1/60,1/120";
     std::string sweep_max_steps = "0,4,8";
     std::string sweep_clamp = "0,100ms,250ms";
@@ -139,9 +141,12 @@ int replay_command(const ReplayArgs& args) {
     read_options.process = args.process;
     read_options.frame_times_only = true;  // the replay makes its own loop columns
     read_options.map_large_files = true;
+    read_options.strict = args.strict;
     const Capture capture = read_capture(args.input, read_options);
     for (const std::string& w : capture.warnings)
         fmt::print(stderr, "loopscope: warning: {}\n", w);
+    for (const std::string& w : data_quality_notes(capture.data_quality))
+        fmt::print(stderr, "loopscope: {}: {}\n", args.input, w);
 
     // The records stream into the trace and the summary; none is kept.
     std::optional<OutputFile> out;
@@ -218,6 +223,9 @@ void add_replay_command(CLI::App& app, int& exit_code) {
                     "plain list of frame times (one a line); - reads standard input")
         ->required();
     cmd->add_option("--unit", args->unit, "Unit of a plain list: ns, us, ms or s (default ms)");
+    cmd->add_flag("--strict", args->strict,
+                  "Refuse a capture holding cells that are not the numbers their column holds, "
+                  "naming file, line and column (by default they are counted and said)");
     cmd->add_option("--process", args->process,
                     "Stream of a capture to replay: process name, process ID or swap chain "
                     "(default: the one with the most frames)");

@@ -40,6 +40,7 @@ struct ReportArgs {
     std::string to;
     std::vector<std::string> fail_if;
     unsigned threads = 0;  // 0 = one per hardware thread
+    bool strict = false;
 };
 
 void list_streams(const ReportArgs& args) {
@@ -105,6 +106,7 @@ int run_report(const ReportArgs& args) {
     read.plain_unit = args.plain_unit;
     read.threads = args.threads;
     read.map_large_files = true;  // this program's SIGBUS handler explains a file cut short
+    read.strict = args.strict;
     // A report over a whole trace that lists no frame's loop columns needs only the loop
     // figures: computed while reading, they take constant memory instead of 112 bytes a frame.
     read.loop_figures_only =
@@ -121,6 +123,8 @@ int run_report(const ReportArgs& args) {
         if (!notes_shown) {
             for (const std::string& w : captures.back()->warnings)
                 fmt::print(stderr, "loopscope: warning: {}\n", w);
+            for (const std::string& w : data_quality_notes(captures.back()->data_quality))
+                fmt::print(stderr, "loopscope: {}: {}\n", input, w);
         }
         report.captures.push_back(analyse_capture(*captures.back(), analysis));
     }
@@ -192,6 +196,11 @@ void add_report_command(CLI::App& app, int& exit_code) {
                     "stutter_share>0.01; may be repeated")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_flag("--strict", args->strict,
+                  "Refuse a capture holding cells that are not the numbers their column holds "
+                  "('Error', an empty cell, a negative or wrapped time), naming file, line and "
+                  "column (exit 2); by default they are counted, reported under data quality "
+                  "and the rows read without them. NA cells are never refused");
     cmd->add_option("--unit", args->plain_unit,
                     "Unit of a plain list of frame times: ns, us, ms or s")
         ->capture_default_str();

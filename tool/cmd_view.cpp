@@ -79,6 +79,9 @@ void add_view_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--process", args->viewer.process,
                     "Stream to read from each capture: process name, PID or swap chain (default: "
                     "the one with the most frames)");
+    cmd->add_flag("--strict", args->viewer.strict,
+                  "Refuse a capture holding cells that are not the numbers their column holds, "
+                  "naming file, line and column (by default they are counted and said)");
     cmd->add_option("--scenario", args->viewer.scenarios,
                     "Also show a built-in loop scenario, run on the virtual clock (see `loopscope "
                     "run --list-scenarios`)");

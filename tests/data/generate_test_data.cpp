@@ -348,9 +348,21 @@ std::int64_t earliest_cpu_start(const std::vector<Stream>& ss) {
 // ---- The PresentMon family ----------------------------------------------------------------
 
 // PresentMon 1.x: msBetweenPresents, Dropped, TimeInSeconds (and QPCTime), byte-order mark.
+// ASCII text as UTF-16LE with its byte-order mark, as Windows PowerShell's `>` saves it.
+std::string utf16le(const std::string& ascii) {
+    std::string out = "\xFF\xFE";
+    for (const char c : ascii) {
+        out += c;
+        out += '\0';
+    }
+    return out;
+}
+
+// `utf16`: saved as UTF-16LE (with its mark) instead of UTF-8 with a byte-order mark.
 FileExpectation write_presentmon1(const std::filesystem::path& dir, const std::vector<Stream>& ss,
-                                  std::int64_t qpc_origin) {
-    TextFile f(false, true);
+                                  std::int64_t qpc_origin, const char* name = "presentmon1.csv",
+                                  bool utf16 = false) {
+    TextFile f(false, !utf16);
     f.line(
         "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,"
         "TimeInSeconds,msInPresentAPI,msBetweenPresents,AllowsTearing,PresentMode,"
@@ -384,7 +396,7 @@ FileExpectation write_presentmon1(const std::filesystem::path& dir, const std::v
         t.of_row(s, ref.stream, hex_swap(s.swap, true))
             .add(p.between_presents * 100, p.present * 100, p.dropped, false);
     }
-    save(dir / "presentmon1.csv", f.text());
+    save(dir / name, utf16 ? utf16le(f.text()) : f.text());
     return t.result("presentmon-1");
 }
 
@@ -583,8 +595,13 @@ FileExpectation write_capframex_csv(const std::filesystem::path& dir, const Stre
 }
 
 // FrameView `_Log.csv`: PresentMon-like timing among GPU and CPU telemetry columns, NA cells,
-// a CPU name with trailing spaces, CRLF line ends.
-FileExpectation write_frameview(const std::filesystem::path& dir, const Stream& s) {
+// a CPU name with trailing spaces, CRLF line ends. `damaged`: with the cells FrameView writes
+// that are not numbers, `Error` in Dropped (every 50th row from the 18th: the reader counts such
+// a frame as not dropped) and a negative display-change difference written as an unsigned
+// 64-bit count of 100 ns ticks in MsBetweenDisplayChange (every 70th row from the 34th, where
+// the frame was displayed).
+FileExpectation write_frameview(const std::filesystem::path& dir, const Stream& s,
+                                bool damaged = false, const char* name = "frameview_Log.csv") {
     TextFile f(true);
     f.line(
         "Application,GPU,CPU,Resolution,Runtime,AllowsTearing,ProcessID,SwapChainAddress,"
@@ -597,7 +614,14 @@ FileExpectation write_frameview(const std::filesystem::path& dir, const Stream& 
     const std::int64_t origin = s.rows.front().present - 38'000'000;  // 3.8 s into the log
     for (std::size_t i = 0; i < s.rows.size(); ++i) {
         const Present& p = s.rows[i];
-        const Pm1Cells c = pm1_cells(p, origin);
+        Pm1Cells c = pm1_cells(p, origin);
+        bool dropped = p.dropped;
+        if (damaged && i % 50 == 17) {
+            c.dropped = "Error";
+            dropped = false;
+        }
+        if (damaged && i % 70 == 33 && !dropped)
+            c.display = "1844674407370954.500";
         f.line(join({s.app,
                      "Example GPU 4070",
                      "Example CPU 8-Core Processor           ",
@@ -631,9 +655,9 @@ FileExpectation write_frameview(const std::filesystem::path& dir, const Stream& 
                      "61",
                      "43",
                      " 38"}));
-        t.add(p.between_presents * 100, (p.present - origin) * 100, p.dropped, false);
+        t.add(p.between_presents * 100, (p.present - origin) * 100, dropped, false);
     }
-    save(dir / "frameview_Log.csv", f.text());
+    save(dir / name, f.text());
     return {"frameview", true, {t.e}};
 }
 
@@ -885,6 +909,18 @@ int main(int argc, char** argv) {
             write_mangohud(dir / "mangohud_v1.csv", game_frames(rng, 1500, 700), true);
         files["plain.txt"] = write_plain(dir, game_frames(rng, 260, 180));
         files["loopscope.trace"] = write_trace(dir, game_frames(rng, 360, 240));
+
+        // What real captures hold beyond clean text: FrameView's cells that are not numbers,
+        // and a capture saved as UTF-16 by a PowerShell redirection.
+        files["frameview_damaged_Log.csv"] =
+            write_frameview(dir,
+                            {"game.exe", 4242, 0x19ACFCC8, "D3D12", 1, "",
+                             presents_of(game_frames(rng, 240, 150), 0, rng)},
+                            true, "frameview_damaged_Log.csv");
+        Stream u = g;
+        u.rows = presents_of(game_frames(rng, 150, 90), origin, rng);
+        files["presentmon1_utf16.csv"] =
+            write_presentmon1(dir, {u}, qpc_origin, "presentmon1_utf16.csv", true);
         write_expectations(dir, files);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "generate_test_data: %s\n", e.what());

@@ -65,7 +65,7 @@ class App {
             add(scenario_document(name));
         }
         for (const std::string& path : options.files) {
-            add(load_document(path, options.process));
+            add(load_document(path, options.process, options.strict));
         }
         if (!options.connect.empty()) {
             game_ = std::make_unique<RemoteGame>(options.connect);
@@ -88,7 +88,7 @@ class App {
         for (const std::string& path : paths) {
             try {
                 status_ = "opened " + path;
-                add(load_document(path, options_.process));
+                add(load_document(path, options_.process, options_.strict));
             } catch (const std::exception& e) {
                 status_ = e.what();  // a bad dropped file must not close the viewer
             }
@@ -166,6 +166,11 @@ class App {
         for (const std::string& w : doc->capture.warnings) {
             fmt::print(stderr, "loopscope: warning: {}\n", w);
             status_ = "warning: " + w;
+        }
+        // What was odd or not a number in its data: the same, as the reports state it.
+        for (const std::string& note : data_quality_notes(doc->capture.data_quality)) {
+            fmt::print(stderr, "loopscope: {}: {}\n", doc->path, note);
+            status_ = note;
         }
         doc->colour_index = next_colour_++;
         docs_.push_back(std::move(doc));

@@ -90,12 +90,14 @@ void append_record(Document& doc, const FrameRecord& record) {
     doc.capture.loop.push_back(record);
 }
 
-std::unique_ptr<Document> load_document(const std::string& path, const std::string& process) {
+std::unique_ptr<Document> load_document(const std::string& path, const std::string& process,
+                                        bool strict) {
     auto doc = std::make_unique<Document>();
     doc->path = path;
     doc->name = std::filesystem::path(path).filename().string();
     ReadOptions options;
     options.process = process;
+    options.strict = strict;
     doc->capture = read_capture(path, options);
     if (!doc->capture.source.process.empty()) {
         doc->name += " (" + doc->capture.source.process + ")";

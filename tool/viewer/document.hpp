@@ -90,8 +90,10 @@ void append_record(Document& doc, const FrameRecord& record);
 // States `config` in the capture's metadata (the live run changes its knobs as it goes).
 void set_loop_metadata(Capture& capture, const LoopConfig& config);
 
-// Reads a trace or capture through the project's readers; throws InputError as they do.
-std::unique_ptr<Document> load_document(const std::string& path, const std::string& process);
+// Reads a trace or capture through the project's readers; throws InputError as they do (and for
+// a bad cell with `strict`, ReadOptions::strict).
+std::unique_ptr<Document> load_document(const std::string& path, const std::string& process,
+                                        bool strict = false);
 
 // The frames [first, last) whose start lies in [begin_ns, end_ns): what a selected time range
 // covers. first == last when it holds no frame start.

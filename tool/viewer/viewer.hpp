@@ -17,6 +17,7 @@ enum class ViewerTab { captures, live, demo, probes, game };
 struct ViewerOptions {
     std::vector<std::string> files;      // traces and captures to open
     std::string process;                 // stream to read from each capture ("" = most frames)
+    bool strict = false;                 // refuse captures with bad cells (ReadOptions::strict)
     std::vector<std::string> scenarios;  // built-in loop scenarios to run virtually and show
     std::string connect;                 // HOST:PORT of a game serving its frames live ("" = none)
     ViewerTab first_tab = ViewerTab::captures;
