@@ -1,6 +1,7 @@
 // Each tool's own summary figures; the rules and their sources are in tool_figures.hpp.
 #include "core/tool_figures.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -153,7 +154,7 @@ ToolFigures tool_figures(std::span<const std::int64_t> sorted_ns, std::int64_t t
 
 OcatAverages ocat_averages(std::size_t frames, std::int64_t elapsed_ns) {
     OcatAverages a;
-    const double seconds = ns_to_s(static_cast<double>(elapsed_ns));
+    const double seconds = ns_to_s(elapsed_ns);
     if (frames == 0 || !(seconds > 0))
         return a;
     a.avg_fps = static_cast<double>(frames) / seconds;
@@ -167,33 +168,42 @@ constexpr std::array kLowsRows = {
     LowsRow{.tool = "loopscope 1% low (percentile)",
             .low1_key = "p1_low_fps",
             .low01_key = "p01_low_fps",
+            .keys_are_ms = false,
             .rule = "1000 / the p99 (p99.9) frame time, interpolated at h = p·(N-1)"},
     LowsRow{.tool = "PresentMon \"1st Percentile FPS\"",
             .low1_key = "presentmon_p1_fps",
+            .low01_key = "",
+            .keys_are_ms = false,
             .rule = "1000 / the 0.99 percentile frame time, interpolated at h = p·(N-1); no 0.1 %"},
     LowsRow{.tool = "FrameView \"1% Low FPS\"",
             .low1_key = "frameview_low1_fps",
             .low01_key = "frameview_low01_fps",
+            .keys_are_ms = false,
             .rule = "1000 / mean of the floor(N·x)+1 longest frame times"},
     LowsRow{.tool = "FrameView \"1% FPS\"",
             .low1_key = "frameview_p1_fps",
             .low01_key = "frameview_p01_fps",
+            .keys_are_ms = false,
             .rule = "1000 / the (floor(N·x)+1)-th longest frame time"},
     LowsRow{.tool = "CapFrameX \"1% low\" (integral; MSI Afterburner)",
             .low1_key = "low1_integral_fps",
             .low01_key = "low01_integral_fps",
+            .keys_are_ms = false,
             .rule = "1000 / the frame at which the longest frames first sum to x of the time"},
     LowsRow{.tool = "CapFrameX \"1% low average\"",
             .low1_key = "low1_avg_fps",
             .low01_key = "low01_avg_fps",
+            .keys_are_ms = false,
             .rule = "1000 / mean of the frame times >= their 1-x quantile (R-8)"},
     LowsRow{.tool = "CapFrameX \"P1\"",
             .low1_key = "capframex_p1_fps",
             .low01_key = "capframex_p01_fps",
+            .keys_are_ms = false,
             .rule = "the x quantile (R-8) of the FPS values 1000 / ft"},
     LowsRow{.tool = "MangoHud \"1% Min FPS\"",
             .low1_key = "mangohud_min1_fps",
             .low01_key = "mangohud_min01_fps",
+            .keys_are_ms = false,
             .rule = "1000 / the frame time at index (uint64)(x·N - 1), longest first, float32"},
     LowsRow{.tool = "OCAT 99th-percentile frame time",
             .low1_key = "ocat_p99_ms",
