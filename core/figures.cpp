@@ -203,9 +203,7 @@ constexpr auto kFvMin = [](const FrameStats& s) { return s.frame_time.tools.fram
 constexpr auto kFvMax = [](const FrameStats& s) { return s.frame_time.tools.frameview_max_fps; };
 constexpr auto kMhAvg = [](const FrameStats& s) { return s.frame_time.tools.mangohud_avg_fps; };
 constexpr auto kMhMin1 = [](const FrameStats& s) { return s.frame_time.tools.mangohud_min1_fps; };
-constexpr auto kMhMin01 = [](const FrameStats& s) {
-    return s.frame_time.tools.mangohud_min01_fps;
-};
+constexpr auto kMhMin01 = [](const FrameStats& s) { return s.frame_time.tools.mangohud_min01_fps; };
 constexpr auto kMhP97 = [](const FrameStats& s) { return s.frame_time.tools.mangohud_p97_fps; };
 constexpr auto kCxP1 = [](const FrameStats& s) { return s.frame_time.tools.capframex_p1_fps; };
 constexpr auto kCxP01 = [](const FrameStats& s) { return s.frame_time.tools.capframex_p01_fps; };
@@ -219,8 +217,8 @@ constexpr auto kOcP99 = [](const FrameStats& s) { return s.frame_time.tools.ocat
 constexpr auto kOcP999 = [](const FrameStats& s) { return s.frame_time.tools.ocat_p999_ms; };
 
 // OCAT divides by its recording's clock: the time of the last present, counted from the start
-// of the recording (TimeInSeconds), or, for a range that starts later, from the present before
-// the range. Only a present timeline whose time column holds the presents' times has it.
+// of the recording (TimeInSeconds). Only a present timeline whose time column holds the
+// presents' times has it.
 constexpr std::string_view kOcatClockAbsent =
     "OCAT divides by the time of the last present on the recording's clock: it needs the "
     "present timeline of a capture whose time column holds the presents' times (TimeInSeconds, "
@@ -231,8 +229,11 @@ std::optional<OcatAverages> ocat_averages_of(const CaptureReport& r) {
         s.start_ns.empty() || s.start_ns.size() != s.frame_ns.size()) {
         return std::nullopt;
     }
-    const std::int64_t origin =
-        s.frame_number.front() == 0 ? 0 : s.start_ns.front() - s.frame_ns.front();
+    // OCAT's own TimeInSeconds counts from the start of its recording; another tool's time
+    // column counts from elsewhere (FrameView's from long before the capture), so there, as for
+    // a range that starts later, the clock starts at the present before the first frame.
+    const bool recording_clock = r.capture->source.format == "ocat" && s.frame_number.front() == 0;
+    const std::int64_t origin = recording_clock ? 0 : s.start_ns.front() - s.frame_ns.front();
     const std::int64_t elapsed = s.start_ns.back() - origin;
     if (elapsed <= 0)
         return std::nullopt;
@@ -1016,8 +1017,8 @@ const std::array kCatalogue = {
                [](const CaptureReport& r) {
                    const ToolFigures& t = tools(r);
                    return fmt::format("avg {:.1f}, 1% min {:.1f}, 0.1% min {:.1f}, 97% {:.1f}",
-                                      t.mangohud_avg_fps, t.mangohud_min1_fps,
-                                      t.mangohud_min01_fps, t.mangohud_p97_fps);
+                                      t.mangohud_avg_fps, t.mangohud_min1_fps, t.mangohud_min01_fps,
+                                      t.mangohud_p97_fps);
                }},
     Figure{.section = kToolSection,
            .label = "CapFrameX P1, P0.1",
@@ -1042,11 +1043,11 @@ const std::array kCatalogue = {
            .text =
                [](const CaptureReport& r) {
                    const ToolFigures& t = tools(r);
-                   return fmt::format("avg {:.3f}, 1st percentile {:.3f}, 5th percentile {:.3f}, "
-                                      "min {:.3f}, max {:.3f}",
-                                      t.presentmon_avg_fps, t.presentmon_p1_fps,
-                                      t.presentmon_p5_fps, t.presentmon_min_fps,
-                                      t.presentmon_max_fps);
+                   return fmt::format(
+                       "avg {:.3f}, 1st percentile {:.3f}, 5th percentile {:.3f}, "
+                       "min {:.3f}, max {:.3f}",
+                       t.presentmon_avg_fps, t.presentmon_p1_fps, t.presentmon_p5_fps,
+                       t.presentmon_min_fps, t.presentmon_max_fps);
                }},
     Figure{.section = kToolSection,
            .label = "OCAT perf_summary",
@@ -1058,10 +1059,9 @@ const std::array kCatalogue = {
                [](const CaptureReport& r) {
                    const ToolFigures& t = tools(r);
                    const auto avg = ocat_averages_of(r);
-                   const std::string head =
-                       avg ? fmt::format("avg {:.1f} FPS, {:.1f} ms; ", avg->avg_fps,
-                                         avg->avg_frame_time_ms)
-                           : std::string();
+                   const std::string head = avg ? fmt::format("avg {:.1f} FPS, {:.1f} ms; ",
+                                                              avg->avg_fps, avg->avg_frame_time_ms)
+                                                : std::string();
                    return head + fmt::format("p95 {:.1f}, p99 {:.1f}, p99.9 {:.1f} ms",
                                              t.ocat_p95_ms, t.ocat_p99_ms, t.ocat_p999_ms);
                }},
@@ -1259,9 +1259,9 @@ const std::array kCatalogue = {
            .section = kToolSection,
            .unit = "FPS",
            .definition = "OCAT \"Average FPS\" (perf_summary.csv): N / the time of the last "
-                         "present on the recording's clock (TimeInSeconds counts from the start "
-                         "of the recording; from the present before the range when it starts "
-                         "later)",
+                         "present on the recording's clock (an OCAT capture's TimeInSeconds, "
+                         "from the start of its recording; for another tool's capture or a "
+                         "range that starts later, from the present before the first frame)",
            .needs = kNeedsFrames,
            .value = [](const CaptureReport& r) -> std::optional<double> {
                const auto a = ocat_averages_of(r);
@@ -1272,7 +1272,8 @@ const std::array kCatalogue = {
            .section = kToolSection,
            .unit = "ms",
            .definition = "OCAT \"Average frame time\" (perf_summary.csv): 1000 × the time of the "
-                         "last present on the recording's clock (s) / N",
+                         "last present on the recording's clock (s) / N, the clock as for "
+                         "ocat_avg_fps",
            .needs = kNeedsFrames,
            .value = [](const CaptureReport& r) -> std::optional<double> {
                const auto a = ocat_averages_of(r);

@@ -22,8 +22,7 @@ struct ToolFigures {
     // avg = 1000·N / Σ ft; "x% Low FPS" = 1000 / the mean of the k(x) longest frame times;
     // "x% FPS" = 1000 / the k(x)-th longest; min / max = 1000 / the longest / shortest.
     double frameview_avg_fps = 0, frameview_low1_fps = 0, frameview_low01_fps = 0;
-    double frameview_p1_fps = 0, frameview_p01_fps = 0, frameview_p5_fps = 0,
-           frameview_p10_fps = 0;
+    double frameview_p1_fps = 0, frameview_p01_fps = 0, frameview_p5_fps = 0, frameview_p10_fps = 0;
     double frameview_min_fps = 0, frameview_max_fps = 0;
 
     // MangoHud's log summary (writeSummary in src/logging.cpp with fpsMetrics in

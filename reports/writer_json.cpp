@@ -178,12 +178,13 @@ Json which_low_json(const CaptureReport& r) {
         return Json(ms ? 1000.0 / *v : *v);
     };
     for (const LowsRow& row : lows_rows()) {
-        rows.push_back(Json{{"tool", std::string(row.tool)},
-                            {"low1_key", row.low1_key.empty() ? Json() : Json(std::string(row.low1_key))},
-                            {"low01_key", row.low01_key.empty() ? Json() : Json(std::string(row.low01_key))},
-                            {"low1_fps", fps(row.low1_key, row.keys_are_ms)},
-                            {"low01_fps", fps(row.low01_key, row.keys_are_ms)},
-                            {"rule", std::string(row.rule)}});
+        rows.push_back(
+            Json{{"tool", std::string(row.tool)},
+                 {"low1_key", row.low1_key.empty() ? Json() : Json(std::string(row.low1_key))},
+                 {"low01_key", row.low01_key.empty() ? Json() : Json(std::string(row.low01_key))},
+                 {"low1_fps", fps(row.low1_key, row.keys_are_ms)},
+                 {"low01_fps", fps(row.low01_key, row.keys_are_ms)},
+                 {"rule", std::string(row.rule)}});
     }
     return rows;
 }

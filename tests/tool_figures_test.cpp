@@ -248,8 +248,7 @@ TEST(ToolFigures, WorkedExampleTwoHundredFrames) {
     // CapFrameX P1: FPS values ascending 25, 33.3, 100...; h = 200.333·0.01 + 1/3 = 2.3367:
     // 33.333 + 0.3367·(100 - 33.333).
     const double h = (200 + 1.0 / 3) * 0.01 + 1.0 / 3;
-    EXPECT_NEAR(figure(r, "capframex_p1_fps"),
-                1000.0 / 30 + (h - 2) * (100 - 1000.0 / 30), 1e-9);
+    EXPECT_NEAR(figure(r, "capframex_p1_fps"), 1000.0 / 30 + (h - 2) * (100 - 1000.0 / 30), 1e-9);
     // PresentMon and loopscope's percentile: h = 199·0.99 = 197.01: 10 ms + 0.01·(30 - 10).
     EXPECT_NEAR(figure(r, "presentmon_p1_fps"), 1000.0 / 10.2, 1e-9);
     // OCAT: rank (int)(0.99·200) = 198 of the ascending times: 30 ms.
@@ -264,8 +263,8 @@ TEST(ToolFigures, EqualTheIndependentRulesOnManyLengths) {
         x = x * 6364136223846793005ULL + 1442695040888963407ULL;
         return x >> 33;
     };
-    for (const std::size_t n : {1u, 2u, 3u, 9u, 10u, 11u, 99u, 100u, 101u, 999u, 1000u, 1001u,
-                                2500u, 12345u}) {
+    for (const std::size_t n :
+         {1u, 2u, 3u, 9u, 10u, 11u, 99u, 100u, 101u, 999u, 1000u, 1001u, 2500u, 12345u}) {
         std::vector<std::int64_t> ft;
         std::vector<double> ms;
         for (std::size_t i = 0; i < n; ++i) {
@@ -280,10 +279,10 @@ TEST(ToolFigures, EqualTheIndependentRulesOnManyLengths) {
         const CaptureReport r = analyse_capture(c, {});
         const FrameViewRule fv = frameview_rule(ms);
         const std::map<std::string, std::string> fv_keys = {
-            {"Avg FPS", "frameview_avg_fps"},  {"1% Low FPS", "frameview_low1_fps"},
+            {"Avg FPS", "frameview_avg_fps"},        {"1% Low FPS", "frameview_low1_fps"},
             {"0.1% Low FPS", "frameview_low01_fps"}, {"1% FPS", "frameview_p1_fps"},
-            {"0.1% FPS", "frameview_p01_fps"}, {"5% FPS", "frameview_p5_fps"},
-            {"10% FPS", "frameview_p10_fps"},  {"Min FPS", "frameview_min_fps"},
+            {"0.1% FPS", "frameview_p01_fps"},       {"5% FPS", "frameview_p5_fps"},
+            {"10% FPS", "frameview_p10_fps"},        {"Min FPS", "frameview_min_fps"},
             {"Max FPS", "frameview_max_fps"}};
         for (const auto& [name, key] : fv_keys) {
             EXPECT_NEAR(figure(r, key), fv.figures.at(name), 1e-9 * fv.figures.at(name))
@@ -363,10 +362,10 @@ TEST(ToolFiguresGolden, FrameViewEqualsFrameViewsOwnSummaries) {
         GTEST_SKIP() << dir << "/FrameView_Summaries.csv is not there";
     const Table summaries = read_table(dir + "/FrameView_Summaries.csv", "File");
     const std::map<std::string, std::string> keys = {
-        {"Avg FPS", "frameview_avg_fps"},     {"1% Low FPS", "frameview_low1_fps"},
+        {"Avg FPS", "frameview_avg_fps"},        {"1% Low FPS", "frameview_low1_fps"},
         {"0.1% Low FPS", "frameview_low01_fps"}, {"1% FPS", "frameview_p1_fps"},
-        {"0.1% FPS", "frameview_p01_fps"},    {"5% FPS", "frameview_p5_fps"},
-        {"10% FPS", "frameview_p10_fps"},     {"Min FPS", "frameview_min_fps"},
+        {"0.1% FPS", "frameview_p01_fps"},       {"5% FPS", "frameview_p5_fps"},
+        {"10% FPS", "frameview_p10_fps"},        {"Min FPS", "frameview_min_fps"},
         {"Max FPS", "frameview_max_fps"}};
     const auto tolerance = [](double fps) { return 0.0015 + 5e-7 * fps * fps; };
     std::size_t rule_checked = 0, loopscope_checked = 0;
@@ -448,14 +447,15 @@ TEST(ToolFiguresGolden, CapFrameXPresentMonAndOcatOnRealCaptures) {
         EXPECT_NEAR(figure(r, "capframex_p01_fps"), capframex_p(ms, 0.001), 1e-9) << name;
         EXPECT_NEAR(figure(r, "presentmon_p1_fps"), presentmon_fps(ms, 0.99), 1e-9) << name;
         EXPECT_NEAR(figure(r, "presentmon_p5_fps"), presentmon_fps(ms, 0.95), 1e-9) << name;
-        const double mean = std::accumulate(ms.begin(), ms.end(), 0.0) / static_cast<double>(ms.size());
+        const double mean =
+            std::accumulate(ms.begin(), ms.end(), 0.0) / static_cast<double>(ms.size());
         EXPECT_NEAR(figure(r, "presentmon_avg_fps"), 1.0 / (mean / 1000.), 1e-9) << name;
         EXPECT_DOUBLE_EQ(figure(r, "ocat_p99_ms"), ocat_percentile(ms, 0.99)) << name;
         EXPECT_DOUBLE_EQ(figure(r, "ocat_p999_ms"), ocat_percentile(ms, 0.999)) << name;
         // OCAT: frames over the last present's TimeInSeconds (from the recording's start).
         const std::vector<double> seconds = column_ms(t, "TimeInSeconds");
-        EXPECT_NEAR(figure(r, "ocat_avg_fps"),
-                    static_cast<double>(ms.size()) / seconds.back(), 1e-9)
+        EXPECT_NEAR(figure(r, "ocat_avg_fps"), static_cast<double>(ms.size()) / seconds.back(),
+                    1e-9)
             << name;
         EXPECT_NEAR(figure(r, "ocat_avg_frame_time_ms"),
                     seconds.back() * 1000.0 / static_cast<double>(ms.size()), 1e-9)
