@@ -1164,8 +1164,8 @@ const std::array kCatalogue = {
            .section = kToolSection,
            .unit = "FPS",
            .definition = "MangoHud \"1% Min FPS\" (since 2024-08): {} as float32, longest first; "
-                         "1000 / the one at index (uint64)(0.01·N - 1), 0 where 0.01·N < 1 (as "
-                         "x86 builds truncate the negative index). 2023-10 to 2024-08 it was "
+                         "1000 / the one at index (uint64)(0.01·N - 1), index 0 where 0.01·N < 1 "
+                         "(as x86 builds truncate the negative index). 2023-10 to 2024-08 it was "
                          "1000 / the mean of the ceil(0.01·N) longest",
            .column = FigureColumn::frame_time,
            .value = from_report<kMhMin1>,
@@ -1175,8 +1175,9 @@ const std::array kCatalogue = {
            .section = kToolSection,
            .unit = "FPS",
            .definition = "MangoHud \"0.1% Min FPS\" (since 2024-08): {} as float32, longest "
-                         "first; 1000 / the one at index (uint64)(0.001·N - 1), 0 where 0.001·N < "
-                         "1 (as x86 builds truncate the negative index). 2023-10 to 2024-08 it "
+                         "first; 1000 / the one at index (uint64)(0.001·N - 1), index 0 where "
+                         "0.001·N < 1 (as x86 builds truncate the negative index). 2023-10 to "
+                         "2024-08 it "
                          "was 1000 / the mean of the ceil(0.001·N) longest",
            .column = FigureColumn::frame_time,
            .value = from_report<kMhMin01>,

@@ -156,6 +156,7 @@ std::vector<SummaryRow> summary_rows(const CaptureReport& r) {
 std::vector<LowsTableRow> lows_table_rows(const CaptureReport& r) {
     std::vector<LowsTableRow> rows;
     bool any = false;
+    std::size_t with_value = 0;
     const auto cell = [&](std::string_view key, bool ms) -> std::string {
         if (key.empty())
             return "-";
@@ -169,10 +170,14 @@ std::vector<LowsTableRow> lows_table_rows(const CaptureReport& r) {
         return fmt::format("{:.2f}", v);
     };
     for (const LowsRow& row : lows_rows()) {
+        any = false;
         rows.push_back({std::string(row.tool), cell(row.low1_key, row.keys_are_ms),
                         cell(row.low01_key, row.keys_are_ms), std::string(row.rule)});
+        with_value += any ? 1 : 0;
     }
-    if (!any)
+    // One tool's figures alone (MangoHud's, on its sampled log) are nothing to set side by side:
+    // they are in the summary.
+    if (with_value < 2)
         rows.clear();
     return rows;
 }

@@ -56,7 +56,8 @@ std::vector<SummaryRow> summary_rows(const CaptureReport& report);
 
 // The "which 1 % low" table (core/tool_figures.hpp, lows_rows): each tool's 1 % and 0.1 % low
 // for this capture with the rule in one line; "-" where the tool has no such figure, "n/a" where
-// the capture cannot have it. Empty when no row has a value.
+// the capture cannot have it. Empty when fewer than two rows have a value (a sampled log, where
+// only MangoHud's rule applies).
 struct LowsTableRow {
     std::string tool, low1, low01, rule;
 };
