@@ -76,6 +76,7 @@ FrameTimeSummary summary_of(const Moments& m, std::span<const std::int64_t> sort
         ns_to_ms(mean_at_or_above(sorted, quantile_r8_sorted(sorted, 0.999)));
     s.integral_1_ms = ns_to_ms(integral_low_of_total(sorted, m.total_ns, 0.01));
     s.integral_01_ms = ns_to_ms(integral_low_of_total(sorted, m.total_ns, 0.001));
+    s.tools = tool_figures(sorted, m.total_ns);
     return s;
 }
 

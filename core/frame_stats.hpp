@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/percentile.hpp"
+#include "core/tool_figures.hpp"
 
 namespace loopscope {
 
@@ -30,6 +31,8 @@ struct FrameTimeSummary {
     // Integral lows (MSI Afterburner; CapFrameX's current "x% low"): integral_low_frame_ns of
     // 1 % and 0.1 %.
     double integral_1_ms = 0, integral_01_ms = 0;
+    // Each capture tool's own summary figures by its rule (core/tool_figures.hpp).
+    ToolFigures tools;
 };
 // sorted_ns, when not empty, holds the same values as frame_ns in ascending order (a caller that
 // can order them without sorting, as the comparison's resamples do); empty: a sorted copy is made.

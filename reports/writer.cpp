@@ -9,6 +9,7 @@
 
 #include "common/errors.hpp"
 #include "core/figures.hpp"
+#include "core/tool_figures.hpp"
 
 namespace loopscope {
 
@@ -169,6 +170,35 @@ std::vector<SummaryRow> summary_rows(const CaptureReport& r) {
                             figure_definition(*f, &r)});
         }
     }
+    return rows;
+}
+
+std::vector<LowsTableRow> lows_table_rows(const CaptureReport& r) {
+    std::vector<LowsTableRow> rows;
+    bool any = false;
+    std::size_t with_value = 0;
+    const auto cell = [&](std::string_view key, bool ms) -> std::string {
+        if (key.empty())
+            return "-";
+        const Figure* f = find_figure(key);
+        if (!f || figure_missing(*f, r))
+            return "n/a";
+        const double v = *f->value(r);
+        any = true;
+        if (ms)
+            return v > 0 ? fmt::format("{:.2f}", 1000.0 / v) : std::string("n/a");
+        return fmt::format("{:.2f}", v);
+    };
+    for (const LowsRow& row : lows_rows()) {
+        any = false;
+        rows.push_back({std::string(row.tool), cell(row.low1_key, row.keys_are_ms),
+                        cell(row.low01_key, row.keys_are_ms), std::string(row.rule)});
+        with_value += any ? 1 : 0;
+    }
+    // One tool's figures alone (MangoHud's, on its sampled log) are nothing to set side by side:
+    // they are in the summary.
+    if (with_value < 2)
+        rows.clear();
     return rows;
 }
 

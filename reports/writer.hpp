@@ -53,6 +53,16 @@ struct SummaryRow {
     std::string definition;
 };
 std::vector<SummaryRow> summary_rows(const CaptureReport& report);
+
+// The "which 1 % low" table (core/tool_figures.hpp, lows_rows): each tool's 1 % and 0.1 % low
+// for this capture with the rule in one line; "-" where the tool has no such figure, "n/a" where
+// the capture cannot have it. Empty when fewer than two rows have a value (a sampled log, where
+// only MangoHud's rule applies).
+struct LowsTableRow {
+    std::string tool, low1, low01, rule;
+};
+std::vector<LowsTableRow> lows_table_rows(const CaptureReport& report);
+inline constexpr std::string_view kLowsTableTitle = "Which 1% low";
 // "F1_24.exe (pid 6508, swap chain 0x22F3D290B80)" or the file name when there is no process.
 // The text with control bytes (NUL, ESC, ...) written as \xNN: a name from a capture must not
 // reach a terminal as an escape sequence or cut a line.

@@ -492,6 +492,18 @@ std::string capture_section(const CaptureReport& r, std::string_view prefix) {
                          html_escape(row.definition));
     }
     h += "</table>\n";
+    if (const auto lows = lows_table_rows(r); !lows.empty()) {
+        h += fmt::format("<h3>{}</h3>\n", html_escape(kLowsTableTitle));
+        h += "<table><tr><th>tool</th><th>1% low</th><th>0.1% low</th><th>rule (x = 1% or "
+             "0.1%)</th></tr>\n";
+        for (const LowsTableRow& row : lows) {
+            h += fmt::format(
+                "<tr><td>{}</td><td class=\"v\">{}</td><td class=\"v\">{}</td><td>{}</td></tr>\n",
+                html_escape(row.tool), html_escape(row.low1), html_escape(row.low01),
+                html_escape(row.rule));
+        }
+        h += "</table>\n";
+    }
     if (r.capture->per_frame) {
         const std::vector<FrameSpan> spans = shown_hitch_spans(r);
         h += frame_time_plot(r, spans);

@@ -2,6 +2,7 @@
 // "JSON schema"), so that scripts and CI jobs can read it. Keys keep their order.
 #include <nlohmann/json.hpp>
 
+#include "core/tool_figures.hpp"
 #include "core/units.hpp"
 #include "reports/frame_spans.hpp"
 #include "reports/loop_json.hpp"
@@ -186,6 +187,30 @@ Json data_quality_json(const DataQuality& q) {
                 {"notes", data_quality_notes(q)}};
 }
 
+// The "which 1 % low" table: each tool's meaning, the catalogue keys it maps to and their values
+// in FPS (null where the tool has no such figure or the capture cannot have it).
+Json which_low_json(const CaptureReport& r) {
+    Json rows = Json::array();
+    const auto fps = [&](std::string_view key, bool ms) -> Json {
+        if (key.empty())
+            return Json();
+        const FigureValue v = figure_value(r, key);
+        if (!v.has_value() || (ms && !(*v > 0)))
+            return Json();
+        return Json(ms ? 1000.0 / *v : *v);
+    };
+    for (const LowsRow& row : lows_rows()) {
+        rows.push_back(
+            Json{{"tool", std::string(row.tool)},
+                 {"low1_key", row.low1_key.empty() ? Json() : Json(std::string(row.low1_key))},
+                 {"low01_key", row.low01_key.empty() ? Json() : Json(std::string(row.low01_key))},
+                 {"low1_fps", fps(row.low1_key, row.keys_are_ms)},
+                 {"low01_fps", fps(row.low01_key, row.keys_are_ms)},
+                 {"rule", std::string(row.rule)}});
+    }
+    return rows;
+}
+
 Json capture_json(const CaptureReport& r) {
     const CaptureSource& src = r.capture->source;
     const FrameStats& s = r.stats;
@@ -215,6 +240,7 @@ Json capture_json(const CaptureReport& r) {
                             {"mean_frame_time_ms", s.frame_time.mean_ms},
                             {"note", "sampled log: per-frame figures cannot be computed"}};
         j["figures"] = figures_json(r);
+        j["which_low"] = which_low_json(r);
         return j;
     }
     j["duration_s"] = ns_to_s(s.frame_time.total_ns);
@@ -285,6 +311,7 @@ Json capture_json(const CaptureReport& r) {
     if (r.loop_figures)
         j["loop"] = loop_json(r);
     j["figures"] = figures_json(r);
+    j["which_low"] = which_low_json(r);
     return j;
 }
 

@@ -34,6 +34,16 @@ class MarkdownWriter final : public ReportWriter {
                 t.add_row({row.section, row.label, row.value, row.definition});
             }
             text += "\n" + t.render();
+            if (const auto lows = lows_table_rows(r); !lows.empty()) {
+                MarkdownTable w;
+                w.add_column("tool", MarkdownTable::Align::left);
+                w.add_column("1% low");
+                w.add_column("0.1% low");
+                w.add_column("rule (x = 1% or 0.1%)", MarkdownTable::Align::left);
+                for (const LowsTableRow& row : lows)
+                    w.add_row({row.tool, row.low1, row.low01, row.rule});
+                text += fmt::format("\n### {}\n\n", kLowsTableTitle) + w.render();
+            }
             const auto& hitches = r.stats.hitches.hitches;
             if (r.capture->per_frame && !hitches.empty()) {
                 MarkdownTable h;

@@ -69,6 +69,7 @@ class TerminalWriter final : public ReportWriter {
             text += fmt::format("  {:<{}}  {:>{}}  {}\n", row.label, label_width, row.value,
                                 value_width, dim(row.definition));
         }
+        write_lows_table(r, text);
         const auto& hitches = r.stats.hitches.hitches;
         if (r.capture->per_frame && !hitches.empty()) {
             // The longest hitches first: those are the ones to look at.
@@ -99,6 +100,23 @@ class TerminalWriter final : public ReportWriter {
                     warn(fmt::format("{:.3f}", ns_to_ms(h->frame_ns))), ns_to_ms(h->previous_ns),
                     h->next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(h->next_ns)) : "-");
             }
+        }
+    }
+
+    // Each tool's 1 % and 0.1 % low side by side, with its rule.
+    void write_lows_table(const CaptureReport& r, std::string& text) const {
+        const std::vector<LowsTableRow> rows = lows_table_rows(r);
+        if (rows.empty())
+            return;
+        std::size_t width = 4;
+        for (const LowsTableRow& row : rows)
+            width = std::max(width, row.tool.size());
+        text += "\n" + heading(kLowsTableTitle) + "\n";
+        text += fmt::format("  {:<{}}  {:>9}  {:>9}  {}\n", "tool", width, "1% low", "0.1% low",
+                            dim("rule (x = 1% or 0.1%)"));
+        for (const LowsTableRow& row : rows) {
+            text += fmt::format("  {:<{}}  {:>9}  {:>9}  {}\n", row.tool, width, row.low1,
+                                row.low01, dim(row.rule));
         }
     }
 
