@@ -1,7 +1,11 @@
 // MangoHud's CSV log. Optional `v1` and version lines, a system-information block (a header
 // row and one row of values, sometimes framed by `---SYSTEM INFO---` / `---FRAME METRICS---`
-// lines), then `fps,frametime,...,elapsed`. MangoHud writes one row per log interval (100 ms by
-// default) holding averages, so the result is marked per_frame = false: the rows are samples.
+// lines), then `fps,frametime,...,elapsed`. Every log interval (100 ms by default) MangoHud
+// writes one row holding the time of the latest single frame (`frametime`, in ms) and
+// `fps = 1000 / frametime` (src/logging.cpp, Logger::try_log, and src/overlay.cpp, which sets
+// the frame time on every frame; so since 2023-01-23): a point sample of one frame, not an
+// average over the interval. The result is marked per_frame = false and
+// sample_kind = latest_frame. `elapsed` is the logging clock (ns since logging began).
 #include <fmt/format.h>
 
 #include <limits>
@@ -31,6 +35,7 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
     c.source.format = "mangohud";
     c.source.file = path;
     c.per_frame = false;
+    c.sample_kind = Capture::SampleKind::latest_frame;
 
     // The preamble, up to the header row that names the frametime column.
     std::vector<std::string> header;
@@ -79,6 +84,8 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
     }
     const std::int64_t header_line = place.line;
     std::int64_t running_ns = 0;
+    std::size_t missing = 0;
+    std::int64_t first_missing = 0;
     while (reader.next(line)) {
         place.line = reader.line_number();
         if (line.empty())
@@ -91,6 +98,13 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
                                  reader.line_had_break() ? "" : " (the file ends mid-line)"));
         }
         const Field& ft = fields[frametime];
+        // MangoHud writes NA where it had no frame time to log: that row has no sample, and
+        // is counted, as the other readers count NA cells.
+        if (is_missing(ft.text)) {
+            if (missing++ == 0)
+                first_missing = place.line;
+            continue;
+        }
         const std::int64_t frame_ns = parse_time_ns(ft, place, "frametime", 6);
         std::int64_t start_ns = running_ns;
         if (elapsed >= 0) {
@@ -103,10 +117,20 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
         c.frame_ns.push_back(frame_ns);
         c.start_ns.push_back(start_ns);
     }
-    c.start_ends_frame_time = elapsed >= 0;  // logged when the frame (interval) ended
+    // The sample is the frame that ended last before the row was logged.
+    c.start_ends_frame_time = elapsed >= 0;
+    if (missing > 0) {
+        c.metadata["rows_without_frame_time"] = std::to_string(missing);
+        c.warnings.push_back(fmt::format(
+            "{}:{}: {} row{} with frametime NA (first at this line): no frame time was logged "
+            "there, so {} no sample",
+            path, first_missing, missing, missing == 1 ? "" : "s",
+            missing == 1 ? "it gives" : "they give"));
+    }
     if (c.frame_ns.empty()) {
         throw InputError(path, header_line, 0,
-                         "header only: expected sample rows after the header");
+                         missing > 0 ? "no sample: every row's frametime is NA"
+                                     : "header only: expected sample rows after the header");
     }
     return {std::move(c)};
 }

@@ -30,8 +30,8 @@ namespace {
 const char* const kKnownFormats =
     "expected a loopscope trace ('# loopscope-trace v1'), a PresentMon / OCAT / FrameView / "
     "CapFrameX CSV (a header row with Application, ProcessID, SwapChainAddress, "
-    "MsBetweenPresents or FrameTime ...), CapFrameX JSON, a MangoHud CSV, or a plain list of "
-    "frame times (one number a line)";
+    "MsBetweenPresents or FrameTime ...), CapFrameX JSON, a MangoHud CSV, an MSI Afterburner log "
+    "('Hardware monitoring log'), or a plain list of frame times (one number a line)";
 
 }  // namespace
 
@@ -128,6 +128,8 @@ std::string detect_format_of(const std::string& path) {
         }
         if (line == "v1" || line.find("SYSTEM INFO") != std::string_view::npos)
             return "mangohud";
+        if (line.find("Hardware monitoring log") != std::string_view::npos)
+            return "afterburner";
         if (looks_like_number(line))
             return "plain";
         const std::vector<std::string> names = header_names(line, path, n);
@@ -184,6 +186,8 @@ detail::FileStreams read_streams_of_file(const std::string& path, const ReadOpti
         file.streams = detail::read_plain_streams(path, options.plain_unit);
     else if (format == "mangohud")
         file.streams = detail::read_mangohud_streams(path);
+    else if (format == "afterburner")
+        file.streams = detail::read_afterburner_streams(path);
     else if (format == "capframex-json")
         file = detail::read_capframex_json_streams(path);
     else
