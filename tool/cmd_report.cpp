@@ -125,13 +125,6 @@ int run_report(const ReportArgs& args) {
         report.captures.push_back(analyse_capture(*captures.back(), analysis));
     }
     if (report.captures.size() == 2) {
-        for (const CaptureReport& r : report.captures) {
-            if (!r.capture->per_frame) {
-                throw UsageError(fmt::format(
-                    "cannot compare '{}': a sampled log has no per-frame data to compare",
-                    r.capture->source.file));
-            }
-        }
         // A million frames a side takes seconds: show how far the resamples are.
         Progress progress("comparing (block bootstrap)");
         report.comparison =
