@@ -234,8 +234,9 @@ CaptureStreamInfo info_of(const Capture& c) {
         for (const std::int64_t ns : c.frame_ns)
             total_ns += ns;
     } else {
-        // Sampled logs: a row's frame time is an average over its interval, so their sum is
-        // not the time covered; the span from the first to the last sample is.
+        // Sampled logs: a row's frame time is one frame's (MangoHud) or an interval's rate
+        // (Afterburner), so their sum is not the time covered; the span from the first to the
+        // last sample is.
         total_ns = c.start_ns.back() - c.start_ns.front();
     }
     info.duration_s = static_cast<double>(total_ns) / 1e9;

@@ -52,9 +52,9 @@ struct CaptureStreamInfo {
     std::string process;           // application name ("" when the format has none)
     std::int64_t process_id = -1;  // -1 when the format has none
     std::string swap_chain;        // swap chain address as text ("" when the format has none)
-    std::size_t frames = 0;        // frames (samples for MangoHud)
-    // Sum of the frame times; for sampled logs (MangoHud) the span from the first sample's
-    // time to the last one's.
+    std::size_t frames = 0;        // frames (samples for MangoHud and Afterburner)
+    // Sum of the frame times; for sampled logs (MangoHud, Afterburner) the span from the first
+    // sample's time to the last one's.
     double duration_s = 0.0;
 };
 

@@ -210,7 +210,8 @@ std::vector<ComparisonRow> comparison_rows(const Comparison& c) {
 std::string comparison_method(const Comparison& c) {
     std::string text = fmt::format(
         "B - A with a 95 % interval from a moving-block bootstrap ({} resamples, blocks of {} / "
-        "{} consecutive frames, seed {}): \"changed\" when the interval excludes 0.",
+        "{} consecutive frames, or samples of a sampled log, seed {}): \"changed\" when the "
+        "interval excludes 0.",
         c.resamples, c.block_a, c.block_b, c.seed);
     // The per-cadence figures resample their cadence's own intervals.
     const auto cadence = [&](const char* name, std::size_t a, std::size_t b) {

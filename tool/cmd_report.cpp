@@ -157,7 +157,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand(
         "report",
         "Frame-pacing report of a capture (loopscope trace, PresentMon, OCAT, FrameView, "
-        "CapFrameX, MangoHud, plain list), or of two captures side by side (A then B) with the "
+        "CapFrameX, MangoHud, MSI Afterburner, plain list), or of two captures side by side (A then B) with the "
         "difference in each figure and a bootstrap interval for it.");
     cmd->add_option("FILE", args->inputs,
                     "A capture, or two to compare (A before, B after); - reads standard input")
