@@ -63,6 +63,22 @@ bool not_available(std::string_view cell) {
     return trim(cell) == "N/A" || is_missing(cell);
 }
 
+// The stamps are whole seconds: with a polling period under a second (a setting) several rows
+// share one, and a row polled late shares its neighbour's. Rows that share a stamp are spread
+// evenly over that second, in order, so that the samples keep their order and spacing within
+// a second instead of piling up on one instant.
+void spread_within_seconds(std::vector<std::int64_t>& start_ns) {
+    for (std::size_t a = 0; a < start_ns.size();) {
+        std::size_t b = a + 1;
+        while (b < start_ns.size() && start_ns[b] == start_ns[a])
+            ++b;
+        const auto m = static_cast<std::int64_t>(b - a);
+        for (std::size_t j = 1; j < b - a; ++j)
+            start_ns[a + j] += static_cast<std::int64_t>(j) * 1'000'000'000 / m;
+        a = b;
+    }
+}
+
 struct Session {
     Capture capture;
     std::int64_t header_line = 0;
@@ -227,6 +243,7 @@ std::vector<Capture> read_afterburner_streams(const std::string& path) {
                 path, s.first_framerate_na, s.framerate_na, s.framerate_na == 1 ? "" : "s", k + 1,
                 s.framerate_na == 1 ? "it gives" : "they give"));
         }
+        spread_within_seconds(c.start_ns);
         out.push_back(std::move(c));
     }
     if (other_lines > 0 && !out.empty()) {

@@ -63,8 +63,8 @@ TEST_F(SampledLogs, AfterburnerRowsAreIntervalsOfItsFramerate) {
     EXPECT_EQ(c.source.swap_chain, "");  // one session: one unnamed stream
     // 1000 / Framerate; the N/A row gives no sample and is counted.
     EXPECT_EQ(c.frame_ns, (std::vector<std::int64_t>{20 * kMs, 25 * kMs, 12'500'000}));
-    // Seconds since the 00 line, across midnight; two rows in one second keep their stamp.
-    EXPECT_EQ(c.start_ns, (std::vector<std::int64_t>{2'000'000'000, 3'000'000'000, 3'000'000'000}));
+    // Seconds since the 00 line, across midnight; two rows with one stamp share its second.
+    EXPECT_EQ(c.start_ns, (std::vector<std::int64_t>{2'000'000'000, 3'000'000'000, 3'500'000'000}));
     EXPECT_EQ(c.sensor_frame_ns, (std::vector<std::int64_t>{25'500'000, 30 * kMs, -1}));
     EXPECT_EQ(c.metadata.at("gpu"), "Example GPU");
     EXPECT_EQ(c.metadata.at("rows_without_frame_time"), "1");
@@ -92,6 +92,26 @@ TEST_F(SampledLogs, AfterburnerSessionsAppendedToOneLogAreStreams) {
     EXPECT_NE(c.warnings.front().find("2 logging sessions"), std::string::npos);
     // A sampled log's duration is the span of its samples on the log's clock.
     EXPECT_DOUBLE_EQ(listed[0].duration_s, 2.0);
+}
+
+// A polling period of 250 ms: four rows a stamp, spread over their second.
+TEST_F(SampledLogs, AfterburnerRowsSharingAStampAreSpreadOverItsSecond) {
+    std::string text =
+        "00, 24-10-2025 15:41:23, Hardware monitoring log v1.6 ,,\r\n"
+        "02, 24-10-2025 15:41:23, Framerate           ,Frametime           \r\n";
+    for (int second = 24; second < 27; ++second) {
+        for (int k = 0; k < 4; ++k)
+            text += "80, 24-10-2025 15:41:" + std::to_string(second) + ",60.0,17.0\r\n";
+    }
+    const Capture c = read_capture(write("fast.csv", text));
+    ASSERT_EQ(c.frames(), 12u);
+    for (std::size_t i = 0; i < c.frames(); ++i)
+        EXPECT_EQ(c.start_ns[i], 1'000'000'000 + static_cast<std::int64_t>(i) * 250 * kMs) << i;
+    const CaptureReport r = analyse_capture(c, {});
+    EXPECT_NE(
+        figure_definition(*find_figure("samples"), &r).find("from 12 polling intervals of 250 ms"),
+        std::string::npos);
+    EXPECT_NEAR(*figure_value(r, "sampled_avg_fps"), 60.0, 1e-5);  // 16666667 ns a frame
 }
 
 TEST_F(SampledLogs, AfterburnerDamageNamesLineAndColumn) {
