@@ -69,6 +69,8 @@ std::string source_column(std::string_view format, Timeline timeline) {
         return "application FrameTime";
     if (starts_with(format, "mangohud"))
         return "frametime";
+    if (format == "afterburner")
+        return "1000 / Framerate";
     if (format == "plain")
         return "the listed numbers";
     return "MsBetweenPresents";

@@ -15,7 +15,8 @@ namespace loopscope {
 
 struct CaptureSource {
     // "loopscope-trace", "presentmon-1", "presentmon-2", "presentmon-2.4", "ocat", "frameview",
-    // "capframex-json", "capframex-csv", "mangohud", "plain" (see reports/readers.hpp)
+    // "capframex-json", "capframex-csv", "mangohud", "afterburner", "plain" (see
+    // reports/readers.hpp)
     std::string format;
     std::string file;     // path as given
     std::string process;  // application name ("" when the format has none)
@@ -63,9 +64,22 @@ struct DataQuality {
 
 struct Capture {
     CaptureSource source;
-    // False for sampled logs (MangoHud: one row per interval, averaged): per-frame figures such
-    // as percentiles of frames and stutter cannot be computed from them.
+    // False for sampled logs (MangoHud, MSI Afterburner: one row per logging interval):
+    // per-frame figures such as percentiles of frames and stutter cannot be computed from them.
     bool per_frame = true;
+    // What one row of a sampled log holds, which its figures' labels say.
+    enum class SampleKind {
+        none,  // a row per frame
+        // MangoHud: the time of the latest single frame when the row was logged (a point
+        // sample of one frame; src/logging.cpp and src/overlay.cpp since 2023-01-23)
+        latest_frame,
+        // MSI Afterburner: 1000 / the Framerate sensor, the frame rate over a polling interval
+        interval_rate,
+    };
+    SampleKind sample_kind = SampleKind::none;
+    // MSI Afterburner's Frametime sensor on each row, -1 where it was N/A: a second figure of
+    // the interval beside its frame rate (docs/input-formats.md says what is known of it).
+    std::vector<std::int64_t> sensor_frame_ns;
 
     // One entry per frame (or per sample when !per_frame), all vectors the same length where
     // present; an optional column is empty when the format lacks it.

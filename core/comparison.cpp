@@ -135,6 +135,17 @@ std::vector<const Figure*> compared_figures() {
     return figures;
 }
 
+std::vector<const Figure*> compared_figures(const CaptureReport& a, const CaptureReport& b) {
+    // Two sampled logs compare on their samples' figures, two per-frame captures on their
+    // frames': a figure is compared where both captures have it.
+    std::vector<const Figure*> figures;
+    for (const Figure* f : compared_figures()) {
+        if (!figure_missing(*f, a) && !figure_missing(*f, b))
+            figures.push_back(f);
+    }
+    return figures;
+}
+
 std::vector<const Figure*> compared_cadence_figures(const CaptureReport& a,
                                                     const CaptureReport& b) {
     const auto both = [&](Cadence c) {
@@ -584,7 +595,13 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     c.seed = seed;
     c.block_a = bootstrap_block_frames(a.series.frame_ns.size());
     c.block_b = bootstrap_block_frames(b.series.frame_ns.size());
-    const std::vector<const Figure*> names = compared_figures();
+    if (a.capture && b.capture && a.capture->per_frame != b.capture->per_frame) {
+        throw UsageError(fmt::format(
+            "cannot compare '{}' with '{}': a sampled log's rows are not frames, so it compares "
+            "only with another sampled log",
+            a.capture->source.file, b.capture->source.file));
+    }
+    const std::vector<const Figure*> names = compared_figures(a, b);
     std::vector<std::vector<double>> diffs(names.size(), std::vector<double>(resamples));
 
     // The generator state at the start of each resample of A and of B, drawn in the order a

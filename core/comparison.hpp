@@ -44,6 +44,9 @@ struct Figure;
 // times alone (not frames, duration_s or the refresh grid, which a resample does not change
 // meaningfully).
 std::vector<const Figure*> compared_figures();
+// Those of them both captures have: the frames' figures for two per-frame captures, the
+// samples' figures (resampled in blocks of consecutive samples) for two sampled logs.
+std::vector<const Figure*> compared_figures(const CaptureReport& a, const CaptureReport& b);
 // The per-cadence figures compared for these two captures: those of the application cadence
 // when both mark generated frames, those of the displayed cadence when both have it. Each is
 // resampled from its cadence's intervals (CaptureReport::application_intervals_ns, ...).

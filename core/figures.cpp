@@ -10,6 +10,7 @@
 
 #include "common/errors.hpp"
 #include "core/tool_figures.hpp"
+#include "core/percentile.hpp"
 #include "core/units.hpp"
 
 namespace loopscope {
@@ -88,6 +89,87 @@ std::optional<double> time_weighted_fps(const Series& s) {
     if (!(seconds > 0))
         return std::nullopt;
     return frames / seconds;
+}
+
+// ---- Sampled logs (MangoHud, MSI Afterburner) ----
+// What a sampled log's figures stand on, said in each definition: "from 298 samples of one frame
+// every 100 ms" (MangoHud: each row the latest single frame's time when it was logged) or "from
+// 470 polling intervals of 1000 ms" (Afterburner: each row 1000 / the interval's Framerate).
+std::string sample_period(const Series& s) {
+    if (s.start_ns.size() < 2)
+        return "an unknown period";
+    std::vector<std::int64_t> gaps;
+    gaps.reserve(s.start_ns.size() - 1);
+    for (std::size_t i = 1; i < s.start_ns.size(); ++i)
+        gaps.push_back(s.start_ns[i] - s.start_ns[i - 1]);
+    std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2),
+                     gaps.end());
+    return fmt::format("{:.0f} ms", ns_to_ms(gaps[gaps.size() / 2]));
+}
+std::string sample_basis(const CaptureReport& r) {
+    const std::size_t n = r.series.frame_ns.size();
+    switch (r.capture->sample_kind) {
+        case Capture::SampleKind::latest_frame:
+            return fmt::format("from {} samples of one frame every {}", n, sample_period(r.series));
+        case Capture::SampleKind::interval_rate:
+            return fmt::format("from {} polling intervals of {}", n, sample_period(r.series));
+        case Capture::SampleKind::none:
+            break;
+    }
+    return fmt::format("from {} samples", n);
+}
+std::optional<double> duration_of(const CaptureReport& r) {
+    if (r.capture->per_frame)
+        return ns_to_s(ft(r).total_ns);
+    const auto& starts = r.series.start_ns;
+    if (starts.size() < 2)
+        return std::nullopt;
+    return ns_to_s(starts.back() - starts.front());
+}
+std::string duration_definition(const CaptureReport& r) {
+    if (r.capture->per_frame)
+        return "sum of " + r.frame_time_column;
+    return fmt::format("from the first sample to the last by the log's clock ({}), {}",
+                       r.capture->sample_kind == Capture::SampleKind::interval_rate
+                           ? "its time stamps, whole seconds"
+                           : "elapsed",
+                       sample_basis(r));
+}
+std::string sampled_percentile_definition(const CaptureReport& r) {
+    return fmt::format("linear interpolation at h = p·(N-1) over the samples' {}, {}",
+                       r.frame_time_column, sample_basis(r));
+}
+std::string sampled_extreme_definition(const CaptureReport& r) {
+    return fmt::format("longest sampled {}, {}", r.frame_time_column, sample_basis(r));
+}
+// MSI Afterburner's Frametime sensor over the rows analysed (those with a Framerate), without
+// its N/A cells.
+std::vector<std::int64_t> sensor_values(const CaptureReport& r) {
+    std::vector<std::int64_t> out;
+    const Capture& c = *r.capture;
+    if (c.sensor_frame_ns.size() != c.frames())
+        return out;
+    for (std::size_t i = r.range.begin; i < r.range.end && i < c.frames(); ++i) {
+        if (c.sensor_frame_ns[i] >= 0)
+            out.push_back(c.sensor_frame_ns[i]);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+template <int Permille>
+std::optional<double> sensor_percentile(const CaptureReport& r) {
+    const std::vector<std::int64_t> v = sensor_values(r);
+    if (v.empty())
+        return std::nullopt;
+    return ns_to_ms(percentile_sorted(v, Permille / 1000.0));
+}
+std::string sensor_definition(const CaptureReport& r) {
+    const std::vector<std::int64_t> v = sensor_values(r);
+    return fmt::format(
+        "linear interpolation at h = p·(N-1) over MSI Afterburner's Frametime sensor, {} "
+        "polling intervals of {} (N/A left out); its meaning is undocumented: at least the "
+        "interval's mean frame time on every row examined (docs/input-formats.md)",
+        v.size(), sample_period(r.series));
 }
 
 constexpr auto kRefresh = [](const FrameStats& s) { return s.refresh.rate_hz; };
@@ -259,12 +341,18 @@ const std::array kCatalogue = {
            .section = "Frames",
            .label = "duration",
            .unit = "s",
-           .definition = "sum of {}",
+           .definition = "sum of {}; for a sampled log, from its first sample to its last by the "
+                         "log's clock",
            .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kDuration>,
+           .value = duration_of,
            .frame_value = from_stats<kDuration>,
-           .text = [](const CaptureReport& r) { return fixed(ns_to_s(ft(r).total_ns), 3) + " s"; }},
+           .text =
+               [](const CaptureReport& r) {
+                   const auto d = duration_of(r);
+                   return d ? fixed(*d, 3) + " s" : std::string("-");
+               },
+           .describe = duration_definition,
+           .absent = "a sampled log with fewer than two samples has no span"},
     // FPS
     Figure{.key = "avg_fps",
            .section = "FPS",
@@ -430,7 +518,7 @@ const std::array kCatalogue = {
            .label = "1% low integral",
            .unit = "FPS",
            .definition = "1000 / the frame at which the longest frames first sum to 1 % of the "
-                         "time (MSI Afterburner; CapFrameX \"1% low\")",
+                         "time (CapFrameX \"1% low\")",
            .needs = kNeedsFrames,
            .value = from_report<kLow1Integral>,
            .frame_value = from_stats<kLow1Integral>,
@@ -441,7 +529,7 @@ const std::array kCatalogue = {
            .label = "0.1% low integral",
            .unit = "FPS",
            .definition = "1000 / the frame at which the longest frames first sum to 0.1 % of "
-                         "the time (MSI Afterburner; CapFrameX \"0.1% low\")",
+                         "the time (CapFrameX \"0.1% low\")",
            .needs = kNeedsFrames,
            .value = from_report<kLow01Integral>,
            .frame_value = from_stats<kLow01Integral>,
@@ -954,31 +1042,45 @@ const std::array kCatalogue = {
            .definition = "as in \"Frame generation\", after the start-up segment",
            .needs = kNeedsFrames | kNeedsStartupSegment | kNeedsDisplayedCadence,
            .text = [](const CaptureReport& r) { return cadence_text(r.steady_displayed); }},
-    // Samples: what a sampled log (one row an interval average) can honestly give.
+    // Samples: what a sampled log can honestly give. A MangoHud row is one frame's time at
+    // the logging instant, a sample of the frames (the frame that ended last, picked with a
+    // chance that grows with the length of the frame after it); an Afterburner row is a
+    // polling interval's frame rate. Their percentiles are of the samples, said as such.
     Figure{.key = "samples",
            .section = "Samples",
            .label = "samples",
            .unit = "samples",
-           .definition = "rows in the log",
+           .definition = "rows in the log with a frame time",
            .needs = kNeedsSamples,
            .value = from_report<kFrames>,
-           .text = [](const CaptureReport& r) { return fmt::format("{}", ft(r).frames); }},
+           .text = [](const CaptureReport& r) { return fmt::format("{}", ft(r).frames); },
+           .describe =
+               [](const CaptureReport& r) { return "rows with a frame time, " + sample_basis(r); }},
     Figure{.key = "mean_sample_ms",
            .section = "Samples",
            .label = "mean sampled frame time",
            .unit = "ms",
-           .definition = "mean of the {} column (each row an interval average)",
+           .definition = "mean of the samples' {}",
            .column = FigureColumn::frame_time,
            .needs = kNeedsSamples,
            .value = from_report<kMean>,
-           .text = [](const CaptureReport& r) { return ms(ft(r).mean_ms); }},
+           .frame_value = from_stats<kMean>,
+           .compared = true,
+           .text = [](const CaptureReport& r) { return ms(ft(r).mean_ms); },
+           .describe =
+               [](const CaptureReport& r) {
+                   return fmt::format("mean of the samples' {}, {}", r.frame_time_column,
+                                      sample_basis(r));
+               }},
     Figure{.key = "sampled_avg_fps",
            .section = "Samples",
            .label = "average FPS (time-weighted)",
            .unit = "FPS",
-           .definition = "frames the samples stand for over the time they cover: sum of "
-                         "interval / {} over sum of intervals, each row's interval to the next "
-                         "row (the last row, with no next, is left out)",
+           .definition = "sum of interval / ({}) over sum of intervals, each row's interval to "
+                         "the next row (the last row, with no next, is left out): frames over "
+                         "time for interval rates; for samples of one frame, 1000 / frame time "
+                         "averaged over time, frames over time where consecutive frames are "
+                         "alike",
            .column = FigureColumn::frame_time,
            .needs = kNeedsSamples,
            .value = [](const CaptureReport& r) { return time_weighted_fps(r.series); },
@@ -1312,12 +1414,81 @@ const std::array kCatalogue = {
            .value = from_report<kOcP999>,
            .frame_value = from_stats<kOcP999>,
            .compared = true},
+    Figure{.key = "sampled_p50_ms",
+           .section = "Samples",
+           .label = "sampled p50",
+           .unit = "ms",
+           .needs = kNeedsSamples,
+           .value = from_report<kP50>,
+           .frame_value = from_stats<kP50>,
+           .compared = true,
+           .text = [](const CaptureReport& r) { return ms(ft(r).p50_ms); },
+           .describe = sampled_percentile_definition},
+    Figure{.key = "sampled_p95_ms",
+           .section = "Samples",
+           .label = "sampled p95",
+           .unit = "ms",
+           .needs = kNeedsSamples,
+           .value = from_report<kP95>,
+           .frame_value = from_stats<kP95>,
+           .compared = true,
+           .text = [](const CaptureReport& r) { return ms(ft(r).p95_ms); },
+           .describe = sampled_percentile_definition},
+    Figure{.key = "sampled_p99_ms",
+           .section = "Samples",
+           .label = "sampled p99",
+           .unit = "ms",
+           .needs = kNeedsSamples,
+           .value = from_report<kP99>,
+           .frame_value = from_stats<kP99>,
+           .compared = true,
+           .text = [](const CaptureReport& r) { return ms(ft(r).p99_ms); },
+           .describe = sampled_percentile_definition},
+    Figure{.key = "sampled_max_ms",
+           .section = "Samples",
+           .label = "sampled max",
+           .unit = "ms",
+           .needs = kNeedsSamples,
+           .value = from_report<kMax>,
+           .frame_value = from_stats<kMax>,
+           .compared = true,
+           .text = [](const CaptureReport& r) { return ms(ft(r).max_ms); },
+           .describe = sampled_extreme_definition},
+    Figure{.key = "sensor_frametime_p50_ms",
+           .section = "Samples",
+           .label = "Frametime sensor p50",
+           .unit = "ms",
+           .needs = kNeedsSamples,
+           .value = sensor_percentile<500>,
+           .text = [](const CaptureReport& r) { return ms(*sensor_percentile<500>(r)); },
+           .describe = sensor_definition,
+           .absent = "no Frametime sensor values (only MSI Afterburner logs have the sensor)"},
+    Figure{.key = "sensor_frametime_p99_ms",
+           .section = "Samples",
+           .label = "Frametime sensor p99",
+           .unit = "ms",
+           .needs = kNeedsSamples,
+           .value = sensor_percentile<990>,
+           .text = [](const CaptureReport& r) { return ms(*sensor_percentile<990>(r)); },
+           .describe = sensor_definition,
+           .absent = "no Frametime sensor values (only MSI Afterburner logs have the sensor)"},
+    Figure{.key = "sensor_frametime_max_ms",
+           .section = "Samples",
+           .label = "Frametime sensor max",
+           .unit = "ms",
+           .needs = kNeedsSamples,
+           .value = sensor_percentile<1000>,
+           .text = [](const CaptureReport& r) { return ms(*sensor_percentile<1000>(r)); },
+           .describe = sensor_definition,
+           .absent = "no Frametime sensor values (only MSI Afterburner logs have the sensor)"},
 };
 
 // "MangoHud" for the reader's format names, so reasons read as a user names the tool.
 std::string format_display_name(std::string_view format) {
     if (format.starts_with("mangohud"))
         return "MangoHud";
+    if (format == "afterburner")
+        return "MSI Afterburner";
     return std::string(format);
 }
 

@@ -28,7 +28,7 @@ struct FrameTimeSummary {
     // Low averages (CapFrameX's "x% low average"): mean of the frame times at or above the 0.99
     // / 0.999 quantile, the quantile taken as CapFrameX takes it (quantile_r8_sorted).
     double mean_at_or_above_q99_ms = 0, mean_at_or_above_q999_ms = 0;
-    // Integral lows (MSI Afterburner; CapFrameX's current "x% low"): integral_low_frame_ns of
+    // Integral lows (CapFrameX's current "x% low"): integral_low_frame_ns of
     // 1 % and 0.1 %.
     double integral_1_ms = 0, integral_01_ms = 0;
     // Each capture tool's own summary figures by its rule (core/tool_figures.hpp).
@@ -53,7 +53,7 @@ FrameTimeSummary summarize_frame_times_in_place(std::vector<std::int64_t>& frame
 // x[i-1]) (0-based). Not PresentMon's method (percentile_sorted, h = p·(N−1)).
 double quantile_r8_sorted(std::span<const std::int64_t> sorted_ns, double p);
 
-// The integral "x% low" frame (MSI Afterburner; CapFrameX's GetPercentageHighIntegralSequence):
+// The integral "x% low" frame (CapFrameX's GetPercentageHighIntegralSequence):
 // frames sorted longest first, their times summed until the sum reaches share × the total time;
 // the frame at which it does. share = 0.01 for "1% low". 0 for no frames.
 std::int64_t integral_low_frame_ns(std::span<const std::int64_t> sorted_ns, double share);
@@ -63,7 +63,7 @@ std::int64_t integral_low_frame_ns(std::span<const std::int64_t> sorted_ns, doub
 // 99.9th percentile frame time (PresentMon's percentile method; PresentMon and most tools).
 // low1_average / low01_average: 1000 / mean(frame times >= the 0.99 / 0.999 quantile, R-8)
 // (CapFrameX's "1% low average"). low1_integral / low01_integral: 1000 / the integral low frame
-// (MSI Afterburner, CapFrameX's current "1% low"). 0 where undefined.
+// (CapFrameX's current "1% low"). 0 where undefined.
 struct FpsFigures {
     double average = 0, p1_low = 0, p01_low = 0, low1_average = 0, low01_average = 0;
     double low1_integral = 0, low01_integral = 0;

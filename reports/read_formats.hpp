@@ -56,6 +56,7 @@ ParallelRead parallel_read_of(const ReadOptions& options);
 // pieces on `parallel.threads` threads, with the result and the errors of one thread.
 FileStreams read_presentmon_streams(const std::string& path, const ParallelRead& parallel = {});
 std::vector<Capture> read_mangohud_streams(const std::string& path);
+std::vector<Capture> read_afterburner_streams(const std::string& path);
 FileStreams read_capframex_json_streams(const std::string& path);
 
 // The PresentMon-family format a header row belongs to ("presentmon-1", "presentmon-2",

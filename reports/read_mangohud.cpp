@@ -1,7 +1,11 @@
 // MangoHud's CSV log. Optional `v1` and version lines, a system-information block (a header
 // row and one row of values, sometimes framed by `---SYSTEM INFO---` / `---FRAME METRICS---`
-// lines), then `fps,frametime,...,elapsed`. MangoHud writes one row per log interval (100 ms by
-// default) holding averages, so the result is marked per_frame = false: the rows are samples.
+// lines), then `fps,frametime,...,elapsed`. Every log interval (100 ms by default) MangoHud
+// writes one row holding the time of the latest single frame (`frametime`, in ms) and
+// `fps = 1000 / frametime` (src/logging.cpp, Logger::try_log, and src/overlay.cpp, which sets
+// the frame time on every frame; so since 2023-01-23): a point sample of one frame, not an
+// average over the interval. The result is marked per_frame = false and
+// sample_kind = latest_frame. `elapsed` is the logging clock (ns since logging began).
 #include <fmt/format.h>
 
 #include <limits>
@@ -31,6 +35,7 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
     c.source.format = "mangohud";
     c.source.file = path;
     c.per_frame = false;
+    c.sample_kind = Capture::SampleKind::latest_frame;
 
     // The preamble, up to the header row that names the frametime column.
     std::vector<std::string> header;
@@ -80,6 +85,8 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
     const std::int64_t header_line = place.line;
     std::int64_t running_ns = 0;
     BadCellTally bad;
+    std::size_t missing = 0;
+    std::int64_t first_missing = 0;
     while (reader.next(line)) {
         place.line = reader.line_number();
         if (line.empty())
@@ -92,10 +99,17 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
                                  reader.line_had_break() ? "" : " (the file ends mid-line)"));
         }
         const Field& ft = fields[frametime];
+        // MangoHud writes NA where it had no frame time to log: that row has no sample, and
+        // is counted, as the other readers count NA cells; a cell that is not a time is counted
+        // among the data-quality findings.
         std::int64_t frame_ns = 0;
         if (const CellState state = read_time_cell(ft, 6, frame_ns); state != CellState::value) {
-            if (state != CellState::not_available)
+            if (state == CellState::not_available) {
+                if (missing++ == 0)
+                    first_missing = place.line;
+            } else {
                 bad.add("frametime", state, "the row is left out", place, ft);
+            }
             continue;
         }
         std::int64_t start_ns = running_ns;
@@ -116,10 +130,20 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
         c.start_ns.push_back(start_ns);
     }
     bad.append_to(c.data_quality);
-    c.start_ends_frame_time = elapsed >= 0;  // logged when the frame (interval) ended
+    // The sample is the frame that ended last before the row was logged.
+    c.start_ends_frame_time = elapsed >= 0;
+    if (missing > 0) {
+        c.metadata["rows_without_frame_time"] = std::to_string(missing);
+        c.warnings.push_back(fmt::format(
+            "{}:{}: {} row{} with frametime NA (first at this line): no frame time was logged "
+            "there, so {} no sample",
+            path, first_missing, missing, missing == 1 ? "" : "s",
+            missing == 1 ? "it gives" : "they give"));
+    }
     if (c.frame_ns.empty()) {
         throw InputError(path, header_line, 0,
-                         "header only: expected sample rows after the header");
+                         missing > 0 ? "no sample: every row's frametime is NA"
+                                     : "header only: expected sample rows after the header");
     }
     return {std::move(c)};
 }

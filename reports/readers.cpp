@@ -30,8 +30,8 @@ namespace {
 const char* const kKnownFormats =
     "expected a loopscope trace ('# loopscope-trace v1'), a PresentMon / OCAT / FrameView / "
     "CapFrameX CSV (a header row with Application, ProcessID, SwapChainAddress, "
-    "MsBetweenPresents or FrameTime ...), CapFrameX JSON, a MangoHud CSV, or a plain list of "
-    "frame times (one number a line)";
+    "MsBetweenPresents or FrameTime ...), CapFrameX JSON, a MangoHud CSV, an MSI Afterburner log "
+    "('Hardware monitoring log'), or a plain list of frame times (one number a line)";
 
 }  // namespace
 
@@ -186,6 +186,8 @@ std::string detect_format_of(const std::string& path) {
         }
         if (line == "v1" || line.find("SYSTEM INFO") != std::string_view::npos)
             return "mangohud";
+        if (line.find("Hardware monitoring log") != std::string_view::npos)
+            return "afterburner";
         if (looks_like_number(line))
             return "plain";
         const std::vector<std::string> names = header_names(line, path, n);
@@ -243,6 +245,8 @@ detail::FileStreams read_streams_of_file(const std::string& path, const ReadOpti
         file.streams = detail::read_plain_streams(path, options.plain_unit);
     else if (format == "mangohud")
         file.streams = detail::read_mangohud_streams(path);
+    else if (format == "afterburner")
+        file.streams = detail::read_afterburner_streams(path);
     else if (format == "capframex-json")
         file = detail::read_capframex_json_streams(path);
     else
@@ -294,8 +298,9 @@ CaptureStreamInfo info_of(const Capture& c) {
         for (const std::int64_t ns : c.frame_ns)
             total_ns += ns;
     } else {
-        // Sampled logs: a row's frame time is an average over its interval, so their sum is
-        // not the time covered; the span from the first to the last sample is.
+        // Sampled logs: a row's frame time is one frame's (MangoHud) or an interval's rate
+        // (Afterburner), so their sum is not the time covered; the span from the first to the
+        // last sample is.
         total_ns = c.start_ns.back() - c.start_ns.front();
     }
     info.duration_s = static_cast<double>(total_ns) / 1e9;

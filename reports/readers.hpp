@@ -57,15 +57,15 @@ struct CaptureStreamInfo {
     std::string process;           // application name ("" when the format has none)
     std::int64_t process_id = -1;  // -1 when the format has none
     std::string swap_chain;        // swap chain address as text ("" when the format has none)
-    std::size_t frames = 0;        // frames (samples for MangoHud)
-    // Sum of the frame times; for sampled logs (MangoHud) the span from the first sample's
-    // time to the last one's.
+    std::size_t frames = 0;        // frames (samples for MangoHud and Afterburner)
+    // Sum of the frame times; for sampled logs (MangoHud, Afterburner) the span from the first
+    // sample's time to the last one's.
     double duration_s = 0.0;
 };
 
 // The format name of a file ("loopscope-trace", "presentmon-1", "presentmon-2",
 // "presentmon-2.4", "ocat", "frameview", "capframex-json", "capframex-csv", "mangohud",
-// "plain"), recognised from its first lines. Throws InputError for a missing, empty, binary or
+// "afterburner", "plain"), recognised from its first lines. Throws InputError for a missing, empty, binary or
 // unknown file; an unknown column layout lists the columns found and the ones expected.
 std::string detect_format(const std::string& path);
 

@@ -8,6 +8,7 @@
 #include <array>
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 #include "core/figures.hpp"
 #include "core/tool_figures.hpp"
 
@@ -109,11 +110,18 @@ std::vector<std::string> capture_notes(const CaptureReport& r) {
     std::vector<std::string> notes = r.capture->warnings;
     for (std::string& note : data_quality_notes(r.capture->data_quality))
         notes.push_back(std::move(note));
-    if (!r.capture->per_frame) {
+    if (r.capture->sample_kind == Capture::SampleKind::latest_frame) {
         notes.push_back(
-            "This log is sampled (one row per interval, each an average over the frames in it), "
-            "not one row per frame: percentiles, lows, stutter and hitches cannot be computed "
+            "This log is sampled: each row holds the time of one frame, the latest when the row "
+            "was logged, not every frame. Its figures are of those samples (section "
+            "\"Samples\"); per-frame percentiles, lows, stutter and hitches cannot be computed "
             "from it and are not shown.");
+    } else if (!r.capture->per_frame) {
+        notes.push_back(
+            "This log is sampled: each row holds a polling interval's frame rate, not one row "
+            "per frame. Its figures are of those intervals (section \"Samples\"); per-frame "
+            "percentiles, lows, stutter and hitches cannot be computed from it and are not "
+            "shown.");
     }
     if (r.timeline == Timeline::display && r.dropped_in_range > 0) {
         notes.push_back(fmt::format(
@@ -160,6 +168,37 @@ std::vector<std::string> capture_notes(const CaptureReport& r) {
                                    : ""));
     }
     return notes;
+}
+
+std::vector<std::pair<std::string, std::string>> system_lines(const CaptureReport& r) {
+    // The system block MangoHud writes (os,cpu,gpu,ram,kernel,driver,cpuscheduler) and
+    // Afterburner's 01 GPU line, as the readers keep them.
+    static constexpr std::array<std::pair<const char*, const char*>, 6> kLines = {{
+        {"cpu", "CPU"},
+        {"gpu", "GPU"},
+        {"os", "OS"},
+        {"kernel", "kernel"},
+        {"driver", "driver"},
+        {"cpuscheduler", "CPU scheduler"},
+    }};
+    std::vector<std::pair<std::string, std::string>> out;
+    const auto& m = r.capture->metadata;
+    const std::string_view format = r.capture->source.format;
+    if (format != "mangohud" && format != "afterburner")
+        return out;
+    for (const auto& [key, name] : kLines) {
+        const auto it = m.find(key);
+        if (it != m.end() && !trim(it->second).empty())
+            out.emplace_back(name, printable(trim(it->second)));
+    }
+    return out;
+}
+
+std::string system_line(const CaptureReport& r) {
+    std::string out;
+    for (const auto& [name, value] : system_lines(r))
+        out += (out.empty() ? "" : "; ") + name + " " + value;
+    return out;
 }
 
 std::vector<SummaryRow> summary_rows(const CaptureReport& r) {
@@ -221,7 +260,8 @@ std::vector<ComparisonRow> comparison_rows(const Comparison& c) {
 std::string comparison_method(const Comparison& c) {
     std::string text = fmt::format(
         "B - A with a 95 % interval from a moving-block bootstrap ({} resamples, blocks of {} / "
-        "{} consecutive frames, seed {}): \"changed\" when the interval excludes 0.",
+        "{} consecutive frames, or samples of a sampled log, seed {}): \"changed\" when the "
+        "interval excludes 0.",
         c.resamples, c.block_a, c.block_b, c.seed);
     // The per-cadence figures resample their cadence's own intervals.
     const auto cadence = [&](const char* name, std::size_t a, std::size_t b) {

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/output_file.hpp"
@@ -68,6 +69,11 @@ inline constexpr std::string_view kLowsTableTitle = "Which 1% low";
 // reach a terminal as an escape sequence or cut a line.
 std::string printable(std::string_view text);
 std::string capture_title(const CaptureReport& report);
+// The system a sampled log was recorded on, as its tool wrote it (MangoHud's system block,
+// Afterburner's GPU line): ("CPU", "AMD Ryzen 7 ..."), ("GPU", ...), ("kernel", ...) in that
+// order, those present; and the same as one line "CPU ...; GPU ...; kernel ..." ("" for none).
+std::vector<std::pair<std::string, std::string>> system_lines(const CaptureReport& report);
+std::string system_line(const CaptureReport& report);
 // One paragraph of notes a reader must see: sampled logs, the start-up segment, dropped frames.
 std::vector<std::string> capture_notes(const CaptureReport& report);
 // The notes on a capture's data quality (Capture::data_quality): one for each column and kind

@@ -1,7 +1,8 @@
 // Chrome Trace Event JSON (the format chrome://tracing and Perfetto open): each frame a complete
 // slice over [frame start, frame end] on its capture's track, slices never partially overlapping,
 // hitches and stutters named so they stand out, and for loopscope traces the accumulator, steps
-// and alpha as counters at each frame's start. Timestamps are microseconds.
+// and alpha as counters at each frame's start. A sampled log (MangoHud, MSI Afterburner) is a
+// counter track of its samples at their times instead. Timestamps are microseconds.
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
@@ -71,9 +72,23 @@ class ChromeWriter final : public ReportWriter {
                   pid, report.captures.size() == 2 ? (c == 0 ? "A: " : "B: ") : "",
                   escape(capture_title(r)));
             event(FMT_COMPILE("{{\"ph\":\"M\",\"pid\":{},\"tid\":1,\"name\":\"thread_name\","
-                              "\"args\":{{\"name\":\"frames ({} timeline)\"}}}}"),
-                  pid, timeline_name(r.timeline));
+                              "\"args\":{{\"name\":\"{} ({} timeline)\"}}}}"),
+                  pid, r.capture->per_frame ? "frames" : "samples", timeline_name(r.timeline));
             const std::size_t n = r.series.frame_ns.size();
+            if (!r.capture->per_frame) {
+                // A sampled log's rows are not frames laid end to end: each is a value at its
+                // own time on the log's clock (a frame's time at the logging instant, or an
+                // interval's frame rate as a frame time), so they are a counter at those times.
+                const std::int64_t origin = r.series.start_ns.empty() ? 0 : r.series.start_ns[0];
+                for (std::size_t i = 0; i < n && i < r.series.start_ns.size(); ++i) {
+                    event(
+                        FMT_COMPILE(
+                            R"({{"ph":"C","pid":{},"name":"sampled_frame_time_ms","ts":{},"args":{{"frame_time_ms":{:.4f}}}}})"),
+                        pid, whole_us(r.series.start_ns[i] - origin),
+                        ns_to_ms(r.series.frame_ns[i]));
+                }
+                continue;
+            }
             std::vector<std::uint8_t> flag(n, 0);
             for (const std::size_t i : r.stats.stutter.frames)
                 flag[i] |= 1;

@@ -285,9 +285,9 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
     return svg;
 }
 
-// A sampled log (MangoHud): each row is an average over its interval, so the plot is of those
-// averages, level over the interval each stands for, and says so; no frame is marked, since
-// none is known.
+// A sampled log: each row is one frame's time at the logging instant (MangoHud) or a polling
+// interval's frame rate as a frame time (MSI Afterburner), so the plot is of those samples at
+// their times, and says so; no frame is marked, since none is known.
 std::string sampled_plot(const CaptureReport& r) {
     const Series& s = r.series;
     if (s.start_ns.size() < 2)
@@ -299,9 +299,11 @@ std::string sampled_plot(const CaptureReport& r) {
     const std::vector<double> t = ticks(ns_to_ms(*hi) * 1.1, 5);
     const double step = t.size() > 1 ? t[1] : 1.0;
     const Axes a{t0, t1, 0, std::max(std::ceil(ns_to_ms(*hi) * 1.1 / step) * step, step)};
-    std::string svg = svg_open(fmt::format(
-        "Sampled frame time ({}: each row an average over its interval, not single frames)",
-        r.frame_time_column));
+    std::string svg =
+        svg_open(fmt::format("Sampled frame time ({}: {}, not every frame)", r.frame_time_column,
+                             r.capture->sample_kind == Capture::SampleKind::latest_frame
+                                 ? "each row one frame's time at the logging instant"
+                                 : "each row a polling interval's frame rate as a frame time"));
     svg += axes_svg(a, "time since the log began (s)", "sampled frame time (ms)");
     svg += decimated_path(s.start_ns, s.frame_ns, a, 1e-6, "line0");
     svg += "</svg></figure>\n";
@@ -481,6 +483,8 @@ std::string capture_section(const CaptureReport& r, std::string_view prefix) {
         html_escape(prefix), html_escape(capture_title(r)), html_escape(r.capture->source.file),
         html_escape(r.capture->source.format), html_escape(timeline_label(r)),
         html_escape(r.frame_time_column), r.range.begin, r.range.end - 1);
+    if (const std::string system = system_line(r); !system.empty())
+        h += "<p>System: " + html_escape(system) + ".</p>\n";
     for (const std::string& note : capture_notes(r)) {
         h += "<p class=\"note\">" + html_escape(note) + "</p>\n";
     }

@@ -221,6 +221,12 @@ Json capture_json(const CaptureReport& r) {
                        {"process_id", src.process_id},
                        {"swap_chain", src.swap_chain}};
     j["per_frame"] = r.capture->per_frame;
+    if (const auto system = system_lines(r); !system.empty()) {
+        Json sys = Json::object();
+        for (const auto& [name, value] : system)
+            sys[name] = value;
+        j["system"] = std::move(sys);
+    }
     j["notes"] = capture_notes(r);
     j["data_quality"] = data_quality_json(r.capture->data_quality);
     j["timeline"] = timeline_name(r.timeline);
@@ -230,15 +236,23 @@ Json capture_json(const CaptureReport& r) {
     j["frames"] = s.frame_time.frames;
     if (!r.capture->per_frame) {
         // Sampled logs: only what the samples can honestly give.
-        j["duration_s"] = nullptr;
+        const FigureValue duration = figure_value(r, "duration_s");
+        j["duration_s"] = duration.has_value() ? Json(*duration) : Json();
         j["frame_time_ms"] = nullptr;
         j["fps"] = nullptr;
         j["stutter"] = nullptr;
         j["variation_buckets"] = nullptr;
         j["refresh"] = nullptr;
-        j["sampled"] = Json{{"samples", s.frame_time.frames},
-                            {"mean_frame_time_ms", s.frame_time.mean_ms},
-                            {"note", "sampled log: per-frame figures cannot be computed"}};
+        const bool one_frame = r.capture->sample_kind == Capture::SampleKind::latest_frame;
+        j["sampled"] =
+            Json{{"samples", s.frame_time.frames},
+                 {"kind", one_frame ? "latest_frame" : "interval_rate"},
+                 {"basis", figure_definition(*find_figure("samples"), &r)},
+                 {"mean_frame_time_ms", s.frame_time.mean_ms},
+                 {"note", one_frame ? "sampled log: each row is one frame's time at the logging "
+                                      "instant; per-frame figures cannot be computed"
+                                    : "sampled log: each row is a polling interval's frame rate; "
+                                      "per-frame figures cannot be computed"}};
         j["figures"] = figures_json(r);
         j["which_low"] = which_low_json(r);
         return j;

@@ -23,6 +23,8 @@ class MarkdownWriter final : public ReportWriter {
             text += fmt::format("`{}` ({}), {} from `{}`, capture frames {}-{}.\n",
                                 r.capture->source.file, r.capture->source.format, timeline_label(r),
                                 r.frame_time_column, r.range.begin, r.range.end - 1);
+            if (const std::string system = system_line(r); !system.empty())
+                text += fmt::format("System: {}.\n", system);
             for (const std::string& note : capture_notes(r))
                 text += "\n> " + note + "\n";
             MarkdownTable t;

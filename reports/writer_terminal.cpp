@@ -49,6 +49,8 @@ class TerminalWriter final : public ReportWriter {
         text += heading(capture_title(r)) + "\n";
         text += fmt::format("{} ({}), {} from {}, capture frames {}-{}\n", src.file, src.format,
                             timeline_label(r), r.frame_time_column, r.range.begin, r.range.end - 1);
+        if (const std::string system = system_line(r); !system.empty())
+            text += "system: " + system + "\n";
         for (const std::string& note : capture_notes(r))
             text += warn("note: " + note) + "\n";
         const auto rows = summary_rows(r);

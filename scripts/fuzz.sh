@@ -16,7 +16,7 @@ build_dir=${BUILD_DIR:-build/fuzz}
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-1}
 case $jobs in '' | *[!0-9]* | 0) echo "fuzz: FUZZ_JOBS must be a whole number >= 1, not '$jobs'" >&2; exit 2 ;; esac
-targets=${FUZZ_TARGETS:-"trace plain mangohud capframex_json presentmon detect report compare"}
+targets=${FUZZ_TARGETS:-"trace plain mangohud afterburner capframex_json presentmon detect report compare"}
 command -v clang++ >/dev/null || { echo "fuzz: clang++ is missing (LOOPSCOPE_SETUP_FUZZ=1 ./scripts/setup.sh installs it)" >&2; exit 1; }
 
 step "Configuring the fuzz build (clang, libFuzzer, ASan + UBSan) in $build_dir"

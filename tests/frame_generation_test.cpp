@@ -309,7 +309,7 @@ TEST(FrameGenerationCompare, EachCadenceIsComparedOnItsOwnIntervals) {
     const CaptureReport pa = analyse_capture(cpa, {});
     const CaptureReport pb = analyse_capture(cpb, {});
     const Comparison plain = compare_captures(pa, pb, 60);
-    EXPECT_EQ(plain.figures.size(), compared_figures().size());
+    EXPECT_EQ(plain.figures.size(), compared_figures(pa, pb).size());
     EXPECT_EQ(plain.block_application_a, 0u);
     // One side without marks: the application cadence is not compared.
     const Comparison mixed = compare_captures(a, pb, 60);

@@ -141,7 +141,7 @@ TEST(ReportCli, TerminalReportOfACaptureShowsDefinitionsAndNoColourWhenPiped) {
     EXPECT_NE(r.out.find("1000 / mean(frame times >= their 0.99 quantile, MathNet R-8) "
                          "(CapFrameX \"1% low average\")"),
               std::string::npos);
-    EXPECT_NE(r.out.find("(MSI Afterburner; CapFrameX \"1% low\")"), std::string::npos);
+    EXPECT_NE(r.out.find("(CapFrameX \"1% low\")"), std::string::npos);
     EXPECT_EQ(r.out.find('\033'), std::string::npos);
 }
 
@@ -185,9 +185,9 @@ TEST(ReportCli, FailIfOnAFigureTheCaptureCannotHaveExitsTwoSayingWhy) {
         std::string figure, input, reason;
     };
     const std::vector<Case> cases = {
-        // a sampled log: its rows are 100 ms averages (the generator writes one every ~106 ms)
+        // a sampled log: a row every 100 ms holds one frame's time
         {"avg_fps", test::test_data("mangohud.csv"),
-         "MangoHud rows are 106 ms samples, not frames"},
+         "MangoHud rows are 100 ms samples, not frames"},
         {"p99_ms", test::test_data("mangohud_v1.csv"), "MangoHud rows are"},
         // a per-frame capture has no sample figures
         {"samples", test::test_data("presentmon1.csv"),
@@ -230,7 +230,7 @@ TEST(ReportCli, FiguresACaptureCannotHaveAreNullInJson) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     auto figures = nlohmann::json::parse(r.out)["figures"];
     EXPECT_TRUE(figures["avg_fps"].is_null());
-    EXPECT_TRUE(figures["duration_s"].is_null());
+    EXPECT_TRUE(figures["duration_s"].is_number());  // from the log's clock
     EXPECT_TRUE(figures["min_ms"].is_null());
     EXPECT_TRUE(figures["samples"].is_number_integer());
     EXPECT_TRUE(figures["mean_sample_ms"].is_number());

@@ -647,7 +647,7 @@ TEST(Comparison, ThreadsChangeNothingAndMatchOneGeneratorStream) {
     // The plain sequential bootstrap: one generator stream, A then B for each resample, each
     // resample sorted by compute_frame_stats itself. The comparison orders its resamples without
     // sorting; every frame-time figure's interval must come out exactly the same.
-    const std::vector<const Figure*> figures = compared_figures();
+    const std::vector<const Figure*> figures = compared_figures(ra, rb);
     std::uint64_t state = kSeed;
     std::vector<std::vector<double>> diffs(figures.size());
     for (std::size_t k = 0; k < kResamples; ++k) {

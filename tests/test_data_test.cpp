@@ -107,7 +107,7 @@ TEST(TestData, EveryReaderFindsTheStreamsTheGeneratorWrote) {
     EXPECT_EQ(formats,
               (std::set<std::string>{"presentmon-1", "presentmon-2", "presentmon-2.4", "ocat",
                                      "frameview", "capframex-json", "capframex-csv", "mangohud",
-                                     "plain", "loopscope-trace"}));
+                                     "afterburner", "plain", "loopscope-trace"}));
 }
 
 TEST(TestData, TheRealFilesQuirksAreThere) {

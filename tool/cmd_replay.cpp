@@ -182,9 +182,9 @@ int replay_command(const ReplayArgs& args) {
                              : "\n";
     if (!capture.per_frame) {
         text +=
-            "Note: this capture holds one averaged sample per logging interval, not one row "
-            "per frame; the replay treats each sample as a frame, so steps per frame and "
-            "alpha describe the samples, not the game's frames.\n";
+            "Note: this capture holds one sample per logging interval (one frame's time, or an "
+            "interval's frame rate), not one row per frame; the replay treats each sample as a "
+            "frame, so steps per frame and alpha describe the samples, not the game's frames.\n";
     }
     if (result.froze) {
         text += fmt::format(

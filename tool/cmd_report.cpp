@@ -129,13 +129,6 @@ int run_report(const ReportArgs& args) {
         report.captures.push_back(analyse_capture(*captures.back(), analysis));
     }
     if (report.captures.size() == 2) {
-        for (const CaptureReport& r : report.captures) {
-            if (!r.capture->per_frame) {
-                throw UsageError(fmt::format(
-                    "cannot compare '{}': a sampled log has no per-frame data to compare",
-                    r.capture->source.file));
-            }
-        }
         // A million frames a side takes seconds: show how far the resamples are.
         Progress progress("comparing (block bootstrap)");
         report.comparison =
@@ -168,7 +161,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand(
         "report",
         "Frame-pacing report of a capture (loopscope trace, PresentMon, OCAT, FrameView, "
-        "CapFrameX, MangoHud, plain list), or of two captures side by side (A then B) with the "
+        "CapFrameX, MangoHud, MSI Afterburner, plain list), or of two captures side by side (A then B) with the "
         "difference in each figure and a bootstrap interval for it.");
     cmd->add_option("FILE", args->inputs,
                     "A capture, or two to compare (A before, B after); - reads standard input")

@@ -703,8 +703,9 @@ FileExpectation write_capframex_json(const std::filesystem::path& dir,
     return out;
 }
 
-// MangoHud: one row every 100 ms with that interval's average frame time; `versioned` writes
-// the `v1`, version and `---...---` lines of MangoHud 0.8.
+// MangoHud: every 100 ms, a row with the time of the latest frame then (one frame, not an
+// average: MangoHud's Logger::try_log) and fps = 1000 / that time; `versioned` writes the `v1`,
+// version and `---...---` lines of MangoHud 0.8, the other file one row whose frametime is NA.
 FileExpectation write_mangohud(const std::filesystem::path& file,
                                const std::vector<std::int64_t>& frames, bool versioned) {
     TextFile f;
@@ -724,28 +725,107 @@ FileExpectation write_mangohud(const std::filesystem::path& file,
         "gpu_mem_clock,gpu_vram_used,gpu_power,ram_used,swap_used,process_rss,elapsed");
     Tally t;
     constexpr std::int64_t kInterval = 1'000'000;  // 100 ms of ticks
-    std::int64_t clock = 0, sample_start = 0, in_sample = 0, frames_in_sample = 0;
     const std::int64_t origin_ns = 412'345'678;
-    for (const std::int64_t ft : frames) {
-        clock += ft;
-        in_sample += ft;
-        ++frames_in_sample;
-        if (clock - sample_start < kInterval)
-            continue;
-        // MangoHud prints the average with five decimals; the expectation is what is printed.
-        const std::int64_t avg_ns = in_sample * 100 / frames_in_sample;
-        const std::int64_t elapsed_ns = origin_ns + clock * 100;
-        f.line(fmt::format("{}.{:03},{}.{:05},{},0,{},{},{},2610,10501,6.1,180,11.2,0,0,{}",
-                           1'000'000'000'000 / avg_ns / 1000, 1'000'000'000'000 / avg_ns % 1000,
-                           avg_ns / 1'000'000, avg_ns % 1'000'000 / 10, 20 + clock % 17,
-                           90 + clock % 9, 60 + clock % 5, 50 + clock % 3, elapsed_ns));
-        t.add(avg_ns / 10 * 10, elapsed_ns, false, false);  // the printed digits
-        sample_start = clock;
-        in_sample = 0;
-        frames_in_sample = 0;
+    std::int64_t clock = 0, next_log = kInterval;
+    std::size_t rows = 0;
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+        // Each logging instant after the previous frame ended and before this one ends sees
+        // the previous frame as the latest (MangoHud logs nothing before a first frame).
+        while (next_log < clock)
+            next_log += kInterval;
+        while (i > 0 && next_log < clock + frames[i]) {
+            const std::int64_t ft = frames[i - 1];
+            const std::int64_t elapsed_ns = origin_ns + next_log * 100;
+            const std::string cells = !versioned && rows == 4
+                                          ? std::string("NA,NA")
+                                          : fmt::format("{}.{:03},{}", 10'000'000'000 / ft / 1000,
+                                                        10'000'000'000 / ft % 1000, ms(ft));
+            f.line(fmt::format("{},{},0,{},{},{},2610,10501,6.1,180,11.2,0,0,{}", cells,
+                               20 + next_log % 17, 90 + next_log % 9, 60 + next_log % 5,
+                               50 + next_log % 3, elapsed_ns));
+            if (versioned || rows != 4)
+                t.add(ft * 100, elapsed_ns, false, false);
+            ++rows;
+            next_log += kInterval;
+        }
+        clock += frames[i];
     }
     save(file, f.text());
     return {"mangohud", false, {t.e}};
+}
+
+// MSI Afterburner's hardware monitoring log: CRLF, 00 to 03 lines, sensor names padded to 20
+// characters and Framerate / Frametime logged twice, a row every second with the frames of that
+// second as Framerate (one decimal) and its longest frame as Frametime, N/A while no game runs,
+// and a second logging session appended with its own header lines.
+FileExpectation write_afterburner(const std::filesystem::path& file,
+                                  const std::vector<std::vector<std::int64_t>>& sessions) {
+    TextFile f(true);
+    FileExpectation out{"afterburner", false, {}};
+    const auto pad = [](std::string s) {
+        s.resize(std::max<std::size_t>(s.size(), 20), ' ');
+        return s;
+    };
+    std::int64_t clock_s = 15 * 3600 + 41 * 60 + 23;  // 15:41:23
+    for (std::size_t k = 0; k < sessions.size(); ++k) {
+        const auto stamp = [&](std::int64_t at_s) {
+            return fmt::format("24-10-2025 {:02}:{:02}:{:02}", at_s / 3600, at_s / 60 % 60,
+                               at_s % 60);
+        };
+        const std::int64_t origin_s = clock_s;
+        const std::string begun = stamp(origin_s);
+        f.line(fmt::format("00, {}, Hardware monitoring log v1.6 ,,,,,,,,,,", begun));
+        f.line(fmt::format("01, {}, Example GPU 4070,,,,,,,,,,", begun));
+        f.line(fmt::format("02, {}, {},{},{},,,,,,,{},{}", begun, pad("Power"), pad("Framerate"),
+                           pad("Frametime"), pad("Framerate"), pad("Frametime")));
+        const std::string blank = pad("");
+        f.line(fmt::format("03, {},0,{},0,300,10,{},{},{},,{},0", begun, pad("W"), blank, blank,
+                           pad("%.1f"), pad("W")));
+        f.line(fmt::format("03, {},1,{},0,200,10,{},{},,,{},0", begun, pad("FPS"), blank, blank,
+                           pad("FPS")));
+        f.line(fmt::format("03, {},2,{},0,50,10,{},{},{},,{},0", begun, pad("ms"), blank, blank,
+                           pad("%.1f"), pad("ms")));
+        Tally t;
+        t.e.swap_chain = sessions.size() > 1 ? fmt::format("session {}", k + 1) : "";
+        t.e.first_row = k;
+        // Two seconds with no game, then the frames, second by second.
+        const std::string na = pad("N/A");
+        for (int i = 1; i <= 2; ++i) {
+            f.line(fmt::format("80, {},{}.{:03},{},{},,,,,,,{},{}", stamp(clock_s + i), 6,
+                               i * 117 % 1000, na, na, na, na));
+        }
+        clock_s += 2;
+        constexpr std::int64_t kSecond = 10'000'000;  // ticks
+        std::int64_t in_second = 0, count = 0, longest = 0;
+        for (const std::int64_t ft : sessions[k]) {
+            in_second += ft;
+            ++count;
+            longest = std::max(longest, ft);
+            if (in_second < kSecond)
+                continue;
+            // Frames per second to one decimal, from the frames that ended within the second.
+            ++clock_s;
+            const std::int64_t tenths = (count * kSecond * 10 * 2 + in_second) / (2 * in_second);
+            const std::string rate = fmt::format("{}.{}", tenths / 10, tenths % 10);
+            const std::int64_t longest_us = (longest + 5) / 10;
+            const std::string longest_ms =
+                fmt::format("{}.{:03}", longest_us / 1000, longest_us % 1000);
+            f.line(fmt::format("80, {},{}.{:03},{},{},,,,,,,{},{}", stamp(clock_s),
+                               140 + clock_s % 6, clock_s * 37 % 1000, rate, longest_ms, rate,
+                               longest_ms));
+            // The reader's frame time: 1000 / Framerate ms, to the nanosecond.
+            const std::int64_t frame_ns = (2 * 10'000'000'000 + tenths) / (2 * tenths);
+            t.add(frame_ns, (clock_s - origin_s) * 1'000'000'000, false, false);
+            in_second -= kSecond;
+            count = 0;
+            longest = 0;
+        }
+        clock_s += 300;  // five minutes before the next session
+        out.streams.push_back(t.e);
+    }
+    save(file, f.text());
+    out.streams = ordered(out.streams);
+    return out;
 }
 
 // A plain list: one frame time in ms a line (a blank line and surrounding spaces allowed).
@@ -908,6 +988,12 @@ int main(int argc, char** argv) {
         files["mangohud_v1.csv"] =
             write_mangohud(dir / "mangohud_v1.csv", game_frames(rng, 1500, 700), true);
         files["plain.txt"] = write_plain(dir, game_frames(rng, 260, 180));
+        {
+            // A generator of its own, so the files above stay as they were.
+            Rng ab(20251024);
+            files["afterburner.csv"] = write_afterburner(
+                dir / "afterburner.csv", {game_frames(ab, 900, 500), game_frames(ab, 1300, 700)});
+        }
         files["loopscope.trace"] = write_trace(dir, game_frames(rng, 360, 240));
 
         // What real captures hold beyond clean text: FrameView's cells that are not numbers,

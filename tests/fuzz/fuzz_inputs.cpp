@@ -73,9 +73,9 @@ void report_path(const std::string& path) {
 }  // namespace
 
 const std::vector<std::string_view>& target_names() {
-    static const std::vector<std::string_view> names = {"trace",          "plain",      "mangohud",
-                                                        "capframex_json", "presentmon", "detect",
-                                                        "report",         "compare"};
+    static const std::vector<std::string_view> names = {
+        "trace",      "plain",  "mangohud", "afterburner", "capframex_json",
+        "presentmon", "detect", "report",   "compare"};
     return names;
 }
 
@@ -109,6 +109,8 @@ void run_target(std::string_view target, Bytes bytes) {
             detail::read_plain_streams(path, "ms");
         else if (target == "mangohud")
             detail::read_mangohud_streams(path);
+        else if (target == "afterburner")
+            detail::read_afterburner_streams(path);
         else if (target == "capframex_json")
             detail::read_capframex_json_streams(path);
         else if (target == "presentmon")

@@ -165,7 +165,8 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
     };
     budget(1000.0 / 60.0, "16.7 ms (60 fps)", kBudgetColour, false);
     budget(1000.0 / 30.0, "33.3 ms (30 fps)", kBudgetColour, false);
-    // A sampled log (MangoHud) averages frames, so a refresh grid found in it would mean nothing.
+    // A sampled log (MangoHud, Afterburner) holds a frame every 100 ms or an interval's rate, so
+    // a refresh grid found in it would mean nothing.
     if (primary && primary->capture.per_frame && primary->report &&
         primary->report->stats.refresh.rate_hz > 0) {
         const int hz = primary->report->stats.refresh.rate_hz;

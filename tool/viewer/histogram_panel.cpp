@@ -33,7 +33,7 @@ const std::vector<std::size_t>& cached_counts(Document& doc, double lo, double h
     return c.counts;
 }
 
-// Histograms and percentiles of frames mean nothing for a sampled log (MangoHud averages), so
+// Histograms and percentiles of frames mean nothing for a sampled log (samples, not frames), so
 // those documents are left out of both plots.
 bool per_frame_shown(const Document& d) {
     return d.shown && d.capture.per_frame && !d.sorted_frame_ns.empty();
@@ -82,10 +82,10 @@ class PanelClip {
 };
 
 // What an empty distribution panel says: only sampled logs are shown, and their rows are
-// interval averages, whose distribution would pass for a distribution of frames.
+// samples, not frames, whose distribution would pass for a distribution of frames.
 void empty_panel_note(ImDrawList* draw, ImVec2 a, ImVec2 b) {
     draw->AddText(ImVec2(a.x + 8.0f, (a.y + b.y) / 2.0f - 24.0f), kLabel,
-                  "no frames to show:\na sampled log's rows\nare interval averages");
+                  "no frames to show:\na sampled log's rows\nare samples, not frames");
 }
 
 void histogram(std::span<Document* const> docs, const GraphSettings& settings, ImVec2 size) {
