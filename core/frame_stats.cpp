@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 
 #include "core/beside.hpp"
@@ -753,9 +754,13 @@ GenerationDetection detect_frame_generation(std::span<const GenerationColumn> co
         // the k frame times after the first peak up to the second.
         for (std::size_t m = 1; m < e.chain_peaks[p]; ++m) {
             const std::size_t from = e.peaks[p] + (m - 1) * k + 1;
+            // Saturated: frame times of centuries are accepted, and k of them pass int64.
             std::int64_t interval = 0;
-            for (std::size_t f = from; f < from + k; ++f)
-                interval += frame_ns[f];
+            for (std::size_t f = from; f < from + k; ++f) {
+                interval = frame_ns[f] > std::numeric_limits<std::int64_t>::max() - interval
+                               ? std::numeric_limits<std::int64_t>::max()
+                               : interval + frame_ns[f];
+            }
             d.application_intervals_ns.push_back(interval);
         }
     }

@@ -21,7 +21,7 @@ namespace loopscope {
 namespace {
 
 // A PresentMon-like capture long enough for the second thread: a slow start-up, jitter,
-// hitches, stretches of alternating short and long frames (frame generation suspected), and a
+// hitches, stretches of alternating short and long frames (frame generation detected), and a
 // display column with dropped frames.
 Capture long_capture(std::size_t frames) {
     Capture c;
@@ -70,7 +70,7 @@ TEST(AnalysisThreads, TwoThreadsGiveTheReportOfOne) {
     // The capture reaches every part that moves to the second thread.
     EXPECT_NE(one.find("\"startup\""), std::string::npos);
     EXPECT_NE(one.find("\"display\""), std::string::npos);
-    EXPECT_NE(one.find("frame generation suspected"), std::string::npos);
+    EXPECT_NE(one.find("frame generation detected"), std::string::npos);
     for (const unsigned threads : {2u, 8u, 0u}) {
         SCOPED_TRACE(threads);
         EXPECT_TRUE(json_of(c, threads, dir) == one);
