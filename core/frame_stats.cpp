@@ -411,10 +411,30 @@ RefreshGuess detect_refresh_rate_sorted(std::span<const std::int64_t> sorted_ns)
         }
     }
     g.absent = RefreshGuess::Absent::off_grid;
+    // Every interval on a rate's grid is on the grid of each multiple of it. A rate is not taken
+    // when one of its multiples explains more of the intervals than chance alone would add
+    // (its chance share of those off the rate's grid) plus kRefreshMaxExceptionShare: those are
+    // the exceptions (a 30 FPS game's 8.3 ms intervals on a 120 Hz display), which the display's
+    // grid explains too.
+    const auto explains_its_exceptions = [&](std::size_t c) {
+        const int rate = kRefreshCandidatesHz[c];
+        for (std::size_t m = c + 1; m < kRefreshCandidatesHz.size(); ++m) {
+            const int multiple = kRefreshCandidatesHz[m];
+            if (multiple % rate != 0)
+                continue;
+            const double chance = 2.0 * static_cast<double>(kRefreshToleranceNs) * multiple / 1e9;
+            if (share_of(m) - share_of(c) >
+                kRefreshMaxExceptionShare + (1.0 - share_of(c)) * chance)
+                return false;
+        }
+        return true;
+    };
     for (std::size_t c = 0; c < kRefreshCandidatesHz.size(); ++c) {
         if (share_of(c) < 1.0 - kRefreshMaxOffGridShare)
             continue;
         const int rate = kRefreshCandidatesHz[c];
+        if (g.rate_hz == 0 && !explains_its_exceptions(c))
+            continue;
         if (g.rate_hz == 0) {
             g.rate_hz = rate;
             g.on_grid_share = share_of(c);

@@ -124,10 +124,13 @@ VariationBuckets variation_buckets(std::span<const std::int64_t> frame_ns);
 // Display quantization. A frame time ft is on the grid of rate R when it lies within 0.5 ms of
 // a whole number k >= 1 of refresh periods: |ft·R − k·1e9| <= 0.5 ms·R (exact in integers).
 // The refresh rate is the LOWEST candidate whose grid explains all but kRefreshMaxOffGridShare
-// of the intervals: a display refreshing at R Hz changes only on its grid, whatever frame rate
-// the game reaches (a 30 fps game on a 120 Hz display shows 33.3 ms and a few 8.3 or 16.7 ms
-// intervals: 120 Hz, not 30), and every interval on the 120 Hz grid is also on the 240 and
-// 360 Hz grids, so a finer grid than the intervals need is never taken. Candidates above it
+// of the intervals, the exceptions included: a display refreshing at R Hz changes only on its
+// grid, whatever frame rate the game reaches (a 30 fps game on a 120 Hz display shows 33.3 ms
+// and a few 8.3 or 16.7 ms intervals: 120 Hz, not 60). So a rate is passed over when a multiple
+// of it explains more than kRefreshMaxExceptionShare of the intervals beyond it (and beyond what
+// the multiple's denser grid catches by chance, 2·0.5 ms·R of the rest). Every interval on the
+// 120 Hz grid is also on the 240 and 360 Hz grids, so a finer grid than the intervals need is
+// never taken. Candidates above it
 // whose grids explain as much and that are not multiples of it cannot be told apart from it by
 // the intervals (`also_fits_hz`: 33.3 ms intervals alone sit on the 60 and the 90 Hz grid).
 // Composed flips on the shared captures sit on their display's grid (100 % at 120 Hz); variable
@@ -136,6 +139,7 @@ inline constexpr std::array<int, 11> kRefreshCandidatesHz = {50,  60,  72,  75, 
                                                              120, 144, 165, 240, 360};
 inline constexpr std::int64_t kRefreshToleranceNs = 500'000;
 inline constexpr double kRefreshMaxOffGridShare = 0.05;
+inline constexpr double kRefreshMaxExceptionShare = 0.005;
 // Tearing: when at least half the frames were presented with SyncInterval 0 and AllowsTearing,
 // display changes do not wait for a refresh: they follow the presents.
 inline constexpr double kRefreshMaxTearingShare = 0.5;

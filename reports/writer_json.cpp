@@ -311,6 +311,16 @@ Json capture_json(const CaptureReport& r) {
     if (r.loop_figures)
         j["loop"] = loop_json(r);
     j["figures"] = figures_json(r);
+    // Figures estimated rather than measured (the application cadence of frame generation
+    // detected without FrameType): named, so a value in `figures` is never taken for measured.
+    Json estimated = Json::array();
+    if (r.application_estimated) {
+        for (const Figure& f : figure_catalogue()) {
+            if (!f.key.empty() && (f.needs & kNeedsApplicationCadence))
+                estimated.push_back(std::string(f.key));
+        }
+    }
+    j["estimated_figures"] = std::move(estimated);
     return j;
 }
 

@@ -37,7 +37,7 @@ Capture long_capture(std::size_t frames) {
             f = 250'000'000;  // start-up
         else if (i % 4999 == 0)
             f += 90'000'000;  // a hitch
-        else if ((i / 1000) % 7 == 3)
+        else if ((i / 1000) % 3 == 1)
             f = i % 2 ? 4'000'000 : 12'600'000;  // alternation
         const bool dropped = i % 7 == 0;
         c.frame_ns.push_back(f);
