@@ -457,8 +457,8 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     // Whether the display has a cadence at all: tearing and direct-to-display frames whose
     // display changes follow their presents have none, whatever grid the intervals seem to sit on.
     {
-        const bool frames_match = options.timeline == Timeline::present &&
-                                  r.series.frame_ns.size() == r.range.size();
+        const bool frames_match =
+            options.timeline == Timeline::present && r.series.frame_ns.size() == r.range.size();
         r.stats.refresh = classify_refresh(
             std::move(r.stats.refresh),
             frames_match ? slice(capture.display_ns) : std::span<const std::int64_t>{},
@@ -489,8 +489,8 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             r.application_estimated = true;
             r.application_intervals_ns = r.generation.application_intervals_ns;
             const auto& iv = r.application_intervals_ns;
-            r.application = summarise_cadence(iv, iv.size(),
-                                              std::accumulate(iv.begin(), iv.end(), std::int64_t{0}));
+            r.application = summarise_cadence(
+                iv, iv.size(), std::accumulate(iv.begin(), iv.end(), std::int64_t{0}));
         }
     }
 

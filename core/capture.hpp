@@ -57,9 +57,9 @@ struct Capture {
     // Per-frame columns that only serve as evidence of how frames reached the display (frame
     // generation's pattern, whether display changes follow presents); each empty when the format
     // lacks the column, -1 where the cell was NA or not a time >= 0.
-    std::vector<std::int64_t> pc_latency_ns;      // FrameView MsPCLatency
-    std::vector<std::int64_t> in_present_api_ns;  // MsInPresentAPI
-    std::vector<std::int64_t> until_displayed_ns;  // MsUntilDisplayed (present to display)
+    std::vector<std::int64_t> pc_latency_ns;              // FrameView MsPCLatency
+    std::vector<std::int64_t> in_present_api_ns;          // MsInPresentAPI
+    std::vector<std::int64_t> until_displayed_ns;         // MsUntilDisplayed (present to display)
     std::vector<std::int64_t> render_present_latency_ns;  // FrameView MsRenderPresentLatency
     std::vector<std::int64_t> until_render_complete_ns;   // PresentMon 1.x msUntilRenderComplete
     std::vector<std::int64_t> gpu_active_ns;              // PresentMon 1.x msGPUActive

@@ -178,15 +178,15 @@ std::string refresh_absence(const CaptureReport& r) {
                               "the frames), so display changes follow the presents",
                               percent(g.tearing_share));
         case RefreshGuess::Absent::follows:
-            return head +
-                   fmt::format("display changes follow the presents ({} of the displayed frames "
-                               "change the display within 1 ms of their present's interval{}): "
-                               "independent flip or variable refresh",
-                               percent(g.follows_share),
-                               g.direct_share >= 0
-                                   ? fmt::format(", {} sent to the display without composition",
-                                                 percent(g.direct_share))
-                                   : std::string());
+            return head + fmt::format(
+                              "display changes follow the presents ({} of the displayed frames "
+                              "change the display within 1 ms of their present's interval{}): "
+                              "independent flip or variable refresh",
+                              percent(g.follows_share),
+                              g.direct_share >= 0
+                                  ? fmt::format(", {} sent to the display without composition",
+                                                percent(g.direct_share))
+                                  : std::string());
         case RefreshGuess::Absent::off_grid:
             return head + fmt::format(
                               "no candidate grid (50-360 Hz) explains all but {:.0f} % of the "
@@ -206,8 +206,8 @@ std::string refresh_text(const CaptureReport& r) {
     const RefreshGuess& g = r.stats.refresh;
     switch (g.state) {
         case RefreshGuess::State::fixed: {
-            std::string t = fmt::format("fixed, {} Hz ({} on grid)", g.rate_hz,
-                                        percent(g.on_grid_share));
+            std::string t =
+                fmt::format("fixed, {} Hz ({} on grid)", g.rate_hz, percent(g.on_grid_share));
             if (!g.also_fits_hz.empty()) {
                 t += "; cannot be told apart from";
                 for (std::size_t i = 0; i < g.also_fits_hz.size(); ++i)
@@ -228,11 +228,11 @@ std::string refresh_text(const CaptureReport& r) {
 
 // Frame generation's evidence in one line: the deciding column's cycles.
 std::string evidence_text(const GenerationEvidence& e) {
-    return fmt::format("{} repeats every {} frames on {} of its {} known frames ({} cycles, "
-                       "longest {} frames; peaks {} ms, others {} ms)",
-                       e.column, e.period, percent(e.share), e.known_frames, e.cycles,
-                       e.longest_cycle_frames, fixed(e.peak_mean_ms, 3),
-                       fixed(e.other_mean_ms, 3));
+    return fmt::format(
+        "{} repeats every {} frames on {} of its {} known frames ({} cycles, "
+        "longest {} frames; peaks {} ms, others {} ms)",
+        e.column, e.period, percent(e.share), e.known_frames, e.cycles, e.longest_cycle_frames,
+        fixed(e.peak_mean_ms, 3), fixed(e.other_mean_ms, 3));
 }
 
 constexpr std::string_view kGenerationRule =
@@ -578,10 +578,11 @@ const std::array kCatalogue = {
            .describe =
                [](const CaptureReport& r) {
                    return r.stats.refresh.rate_hz > 0
-                              ? fmt::format("the lowest candidate rate (50-360 Hz) whose grid "
-                                            "(whole periods +-0.5 ms) explains all but {:.0f} % "
-                                            "of {}",
-                                            kRefreshMaxOffGridShare * 100.0, r.refresh_column)
+                              ? fmt::format(
+                                    "the lowest candidate rate (50-360 Hz) whose grid "
+                                    "(whole periods +-0.5 ms) explains all but {:.0f} % "
+                                    "of {}",
+                                    kRefreshMaxOffGridShare * 100.0, r.refresh_column)
                               : refresh_absence(r);
                }},
     Figure{.key = "refresh_hz",

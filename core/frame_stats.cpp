@@ -496,18 +496,18 @@ RefreshGuess classify_refresh(RefreshGuess grid, std::span<const std::int64_t> d
         return g;
     };
     if (!tearing.empty()) {
-        g.tearing_share = share(static_cast<std::size_t>(std::count(tearing.begin(), tearing.end(), 1)),
-                                tearing.size());
+        g.tearing_share =
+            share(static_cast<std::size_t>(std::count(tearing.begin(), tearing.end(), 1)),
+                  tearing.size());
         if (g.tearing_share >= kRefreshMaxTearingShare)
             return follow(RefreshGuess::Absent::tearing);
     }
     const bool follows = g.follows_share >= kRefreshMinFollowShare;
     const double vblank_share =
-        waits_for_vblank.empty()
-            ? 0.0
-            : share(static_cast<std::size_t>(
-                        std::count(waits_for_vblank.begin(), waits_for_vblank.end(), 1)),
-                    waits_for_vblank.size());
+        waits_for_vblank.empty() ? 0.0
+                                 : share(static_cast<std::size_t>(std::count(
+                                             waits_for_vblank.begin(), waits_for_vblank.end(), 1)),
+                                         waits_for_vblank.size());
     if (g.direct_share >= 0.5 && vblank_share < 0.5 && follows)
         return follow(RefreshGuess::Absent::follows);
     if (g.state == RefreshGuess::State::fixed)
@@ -658,8 +658,8 @@ GenerationEvidence generation_evidence(std::string name, std::span<const std::in
         const std::int64_t v = values_ns[i];
         if (v <= 0)
             return false;
-        const std::int64_t margin = v / kGenerationContrastDivisor +
-                                    (v % kGenerationContrastDivisor != 0 ? 1 : 0);
+        const std::int64_t margin =
+            v / kGenerationContrastDivisor + (v % kGenerationContrastDivisor != 0 ? 1 : 0);
         for (std::size_t j = i + 1 - k; j <= i + k - 1; ++j) {
             if (j == i)
                 continue;
@@ -734,8 +734,8 @@ GenerationDetection detect_frame_generation(std::span<const GenerationColumn> co
                 std::vector<std::int64_t> covered;
                 for (std::size_t p = 0; p < e.peaks.size(); ++p) {
                     const std::size_t first = e.peaks[p] + 1 - static_cast<std::size_t>(k);
-                    const std::size_t last = e.peaks[p] + (e.chain_peaks[p] - 1) *
-                                                              static_cast<std::size_t>(k) +
+                    const std::size_t last = e.peaks[p] +
+                                             (e.chain_peaks[p] - 1) * static_cast<std::size_t>(k) +
                                              static_cast<std::size_t>(k) - 1;
                     for (std::size_t f = first; f <= last; ++f)
                         covered.push_back(c.values_ns[f]);

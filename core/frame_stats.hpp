@@ -162,7 +162,7 @@ struct RefreshGuess {
     double on_grid_share = 0;
     Absent absent = Absent::no_candidate;
     std::vector<int> also_fits_hz;  // see above (fixed only)
-    int best_rate_hz = 0;  // the grid holding the most intervals beyond chance (0: none)
+    int best_rate_hz = 0;           // the grid holding the most intervals beyond chance (0: none)
     double best_on_grid_share = 0;
     double tearing_share = 0;   // frames with SyncInterval 0 and AllowsTearing
     double follows_share = -1;  // displayed frames whose display change follows their present
@@ -295,7 +295,7 @@ struct GenerationEvidence {
     bool on_refresh_grid = false;
     double covered_on_grid_share = 0;
     bool shows_generation = false;
-    std::vector<std::size_t> peaks;  // the first peak of each counted cycle's chain
+    std::vector<std::size_t> peaks;        // the first peak of each counted cycle's chain
     std::vector<std::size_t> chain_peaks;  // and its number of peaks (same length)
 };
 // One column at one period.
@@ -317,8 +317,7 @@ struct GenerationDetection {
 // frame_ns: the present-to-present times of the same frames (for the estimate and the grid
 // check); refresh_hz: the display's fixed rate (0: none).
 GenerationDetection detect_frame_generation(std::span<const GenerationColumn> columns,
-                                            std::span<const std::int64_t> frame_ns,
-                                            int refresh_hz);
+                                            std::span<const std::int64_t> frame_ns, int refresh_hz);
 
 // All per-frame figures of one series.
 struct FrameStats {

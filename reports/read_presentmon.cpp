@@ -92,8 +92,7 @@ struct Layout {
     int sync_interval = -1, allows_tearing = -1;  // SyncInterval, AllowsTearing
     // Evidence columns (Capture's pc_latency_ns …) and PresentMode, wherever a layout has them.
     int pc_latency = -1, in_present_api = -1, until_displayed_time = -1,
-        render_present_latency = -1, until_render_complete = -1, gpu_active = -1,
-        present_mode = -1;
+        render_present_latency = -1, until_render_complete = -1, gpu_active = -1, present_mode = -1;
     // PresentMon 2.x DisplayedTime: how long this frame stayed on screen, i.e. the time between
     // display changes of the next displayed frame; moved there when the streams are finished.
     bool display_is_time_on_screen = false;
@@ -216,9 +215,12 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
     }
     for (const int at : {l.app, l.pid, l.swap, l.frame, l.display, l.dropped, l.until_displayed,
                          l.frame_type, l.animation_error, l.start, l.qpc_interval, l.app_interval,
-                         l.sync_interval, l.allows_tearing, l.pc_latency, l.in_present_api,
-                         l.until_displayed_time, l.render_present_latency,
-                         l.until_render_complete, l.gpu_active, l.present_mode}) {
+                         l.sync_interval, l.allows_tearing}) {
+        l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
+    }
+    for (const int at : {l.pc_latency, l.in_present_api, l.until_displayed_time,
+                         l.render_present_latency, l.until_render_complete, l.gpu_active,
+                         l.present_mode}) {
         l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     }
     // A row may leave out OCAT's info columns, never a column the layout reads: a shorter row

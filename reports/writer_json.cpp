@@ -205,17 +205,17 @@ Json capture_json(const CaptureReport& r) {
     {
         const RefreshGuess& g = s.refresh;
         const bool fixed = g.state == RefreshGuess::State::fixed;
-        j["refresh"] = Json{
-            {"state", refresh_state_name(g.state)},
-            {"rate_hz", fixed ? Json(g.rate_hz) : Json()},
-            {"on_grid_share", fixed ? Json(g.on_grid_share) : Json()},
-            {"max_off_grid_share", kRefreshMaxOffGridShare},
-            {"also_fits_hz", fixed ? Json(g.also_fits_hz) : Json()},
-            {"follows_share", g.follows_share >= 0 ? Json(g.follows_share) : Json()},
-            {"tearing_share", g.tearing_share},
-            {"direct_share", g.direct_share >= 0 ? Json(g.direct_share) : Json()},
-            {"column", r.refresh_column},
-            {"reason", refresh_absent_name(g.absent)}};
+        j["refresh"] =
+            Json{{"state", refresh_state_name(g.state)},
+                 {"rate_hz", fixed ? Json(g.rate_hz) : Json()},
+                 {"on_grid_share", fixed ? Json(g.on_grid_share) : Json()},
+                 {"max_off_grid_share", kRefreshMaxOffGridShare},
+                 {"also_fits_hz", fixed ? Json(g.also_fits_hz) : Json()},
+                 {"follows_share", g.follows_share >= 0 ? Json(g.follows_share) : Json()},
+                 {"tearing_share", g.tearing_share},
+                 {"direct_share", g.direct_share >= 0 ? Json(g.direct_share) : Json()},
+                 {"column", r.refresh_column},
+                 {"reason", refresh_absent_name(g.absent)}};
     }
     if (r.timeline == Timeline::display)
         j["dropped_frames_left_out"] = r.dropped_in_range;

@@ -1,6 +1,6 @@
 // The frame-pacing statistics on small hand-made series whose figures are worked out by hand.
-#include "core/capture.hpp"
 #include "core/frame_stats.hpp"
+#include "core/capture.hpp"
 #include "core/units.hpp"
 
 #include <gtest/gtest.h>
