@@ -27,14 +27,13 @@ const char* timeline_name(Timeline timeline) {
 bool timeline_mixes_generated(const CaptureReport& r) {
     // A PresentMon 2.x present timeline holds the application frames only (generated frames
     // have no FrameTime and are left out of it): nothing is mixed there.
-    return (r.has_generated && r.generated_without_frame_time == 0) ||
-           r.generation_suspicion.suspected;
+    return (r.has_generated && r.generated_without_frame_time == 0) || r.generation.detected;
 }
 
 std::string timeline_label(const CaptureReport& r) {
     std::string label = fmt::format("{} timeline", timeline_name(r.timeline));
-    if (r.generation_suspicion.suspected)
-        label += " (frame generation suspected: application and generated frames mixed)";
+    if (r.generation.detected)
+        label += " (frame generation detected: application and generated frames mixed)";
     else if (timeline_mixes_generated(r))
         label += " (application and generated frames mixed)";
     else if (r.generated_without_frame_time > 0)
@@ -420,13 +419,13 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     const bool refresh_from_display = have_display && options.timeline == Timeline::present &&
                                       std::any_of(display_in_range.begin(), display_in_range.end(),
                                                   [](std::int64_t d) { return d >= 0; });
-    // Without FrameType the two cadences cannot be split, but the alternation frame generation
-    // leaves on the present timeline can be seen, and said, instead of mixing silently. A
+    // Without FrameType the two cadences cannot be split, but the cycles frame generation
+    // leaves in per-frame columns can be seen, and said, instead of mixing silently. A
     // loopscope trace records the game's own loop, which never sees the frames the driver
     // generates after it presents: an alternation there is the loop's, not frame generation.
-    const bool suspect_generation = capture.generated.size() != n &&
-                                    options.timeline == Timeline::present && capture.per_frame &&
-                                    !has_loop_columns(capture);
+    r.generation_examinable = capture.generated.size() != n &&
+                              options.timeline == Timeline::present && capture.per_frame &&
+                              !has_loop_columns(capture);
     // The sort is the largest single step of the analysis: on a second core, the figures that
     // do not need the sorted values are computed meanwhile.
     const unsigned threads = threads_or_hardware(options.threads);
@@ -443,8 +442,6 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                                                 slice(capture.animation_error_ns),
                                                 slice(capture.animation_error_known));
                 }
-                if (suspect_generation)
-                    r.generation_suspicion = suspect_frame_generation(r.series.frame_ns);
             },
             [&] { sort_ns(sorted); });
         r.stats =
@@ -491,13 +488,44 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             }
         }
     }
-    // With tearing allowed, display changes do not wait for a refresh: whatever grid the
-    // intervals seem to sit on is not a refresh rate.
-    if (const auto tearing = slice(capture.tearing); !tearing.empty()) {
-        const auto torn = static_cast<double>(std::count(tearing.begin(), tearing.end(), 1));
-        const double share = torn / static_cast<double>(tearing.size());
-        if (share >= kRefreshMaxTearingShare)
-            r.stats.refresh = without_rate_for_tearing(r.stats.refresh, share);
+    // Whether the display has a cadence at all: tearing and direct-to-display frames whose
+    // display changes follow their presents have none, whatever grid the intervals seem to sit on.
+    {
+        const bool frames_match =
+            options.timeline == Timeline::present && r.series.frame_ns.size() == r.range.size();
+        r.stats.refresh = classify_refresh(
+            std::move(r.stats.refresh),
+            frames_match ? slice(capture.display_ns) : std::span<const std::int64_t>{},
+            frames_match ? slice(capture.frame_ns) : std::span<const std::int64_t>{},
+            slice(capture.present_mode), slice(capture.waits_for_vblank), slice(capture.tearing));
+    }
+
+    if (r.generation_examinable) {
+        const auto frames = slice(capture.frame_ns);
+        std::vector<GenerationColumn> columns;
+        const auto add = [&](const char* name, const std::vector<std::int64_t>& v, bool intervals) {
+            if (v.size() == n)
+                columns.push_back({name, slice(v), intervals});
+        };
+        add("MsPCLatency", capture.pc_latency_ns, false);
+        add(r.frame_time_column.c_str(), capture.frame_ns, true);
+        add("MsInPresentAPI", capture.in_present_api_ns, false);
+        add("MsRenderPresentLatency", capture.render_present_latency_ns, false);
+        add("msUntilRenderComplete", capture.until_render_complete_ns, false);
+        add("msGPUActive", capture.gpu_active_ns, false);
+        add("MsUntilDisplayed", capture.until_displayed_ns, false);
+        r.generation = detect_frame_generation(
+            columns, frames,
+            r.stats.refresh.state == RefreshGuess::State::fixed ? r.stats.refresh.rate_hz : 0);
+        if (r.generation.detected && !r.generation.application_intervals_ns.empty()) {
+            // Estimated: one present in `period` timed as the application's (see
+            // GenerationDetection); only the frames inside the cycles are timed.
+            r.application_estimated = true;
+            r.application_intervals_ns = r.generation.application_intervals_ns;
+            const auto& iv = r.application_intervals_ns;
+            r.application = summarise_cadence(
+                iv, iv.size(), std::accumulate(iv.begin(), iv.end(), std::int64_t{0}));
+        }
     }
 
     if (capture.generated.size() == n && options.timeline == Timeline::present) {
@@ -532,7 +560,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                 application_total_ns(r.application_intervals_ns, slice(capture.frame_ns), true));
         }
     }
-    if ((r.has_generated || r.generation_suspicion.suspected) && have_display) {
+    if ((r.has_generated || r.generation.detected) && have_display) {
         r.displayed_intervals_ns = displayed_intervals(slice(capture.display_ns));
         const auto frames = slice(capture.frame_ns);
         r.displayed =

@@ -97,11 +97,15 @@ struct CaptureReport {
     // present timeline mixes two cadences; each is also given on its own.
     bool has_generated = false;
     CadenceFigures application, generated;
-    // Present timeline of a per-frame capture that does not mark generated frames: whether the
-    // present-to-present times alternate as frame generation makes them (the evidence is kept
-    // either way).
-    GenerationSuspicion generation_suspicion;
-    // The displayed frames' cadence, when generated frames are marked or suspected and the
+    // Present timeline of a per-frame capture that does not mark generated frames (not a
+    // loopscope trace): whether its per-frame columns show frame generation's cycles (the
+    // evidence is kept either way). Without it, frame generation is not detectable.
+    bool generation_examinable = false;
+    GenerationDetection generation;
+    // True when `application` (and application_intervals_ns) is estimated from the cycles of
+    // detected frame generation rather than from marked frames.
+    bool application_estimated = false;
+    // The displayed frames' cadence, when generated frames are marked or detected and the
     // capture has display-change times (frames = 0 otherwise).
     CadenceFigures displayed;
     // The intervals the application and displayed cadences summarise, in order (empty when the
@@ -190,10 +194,10 @@ struct Report {
 const char* timeline_name(Timeline timeline);
 
 // The timeline as the report headings name it: "present timeline", or, when generated frames
-// are marked or suspected on it, "present timeline (application and generated frames mixed)" /
-// "present timeline (frame generation suspected: application and generated frames mixed)".
+// are marked or detected on it, "present timeline (application and generated frames mixed)" /
+// "present timeline (frame generation detected: application and generated frames mixed)".
 std::string timeline_label(const CaptureReport& report);
-// Whether the report's timeline mixes application and generated frames, marked or suspected.
+// Whether the report's timeline mixes application and generated frames, marked or detected.
 bool timeline_mixes_generated(const CaptureReport& report);
 
 }  // namespace loopscope

@@ -61,6 +61,9 @@ struct DataQuality {
         return n;
     }
 };
+inline constexpr std::uint8_t kPresentModeOther = 0;
+inline constexpr std::uint8_t kPresentModeComposed = 1;
+inline constexpr std::uint8_t kPresentModeDirect = 2;
 
 struct Capture {
     CaptureSource source;
@@ -114,6 +117,22 @@ struct Capture {
     // 1 where the frame was presented with SyncInterval 0 and AllowsTearing 1 (PresentMon
     // family): its display change did not wait for a refresh.
     std::vector<std::uint8_t> tearing;
+    // Per-frame columns that only serve as evidence of how frames reached the display (frame
+    // generation's pattern, whether display changes follow presents); each empty when the format
+    // lacks the column, -1 where the cell was NA or not a time >= 0.
+    std::vector<std::int64_t> pc_latency_ns;              // FrameView MsPCLatency
+    std::vector<std::int64_t> in_present_api_ns;          // MsInPresentAPI
+    std::vector<std::int64_t> until_displayed_ns;         // MsUntilDisplayed (present to display)
+    std::vector<std::int64_t> render_present_latency_ns;  // FrameView MsRenderPresentLatency
+    std::vector<std::int64_t> until_render_complete_ns;   // PresentMon 1.x msUntilRenderComplete
+    std::vector<std::int64_t> gpu_active_ns;              // PresentMon 1.x msGPUActive
+    // How the frame reached the display (PresentMon family's PresentMode): kPresentModeComposed
+    // (the desktop compositor, which flips at the refresh), kPresentModeDirect (to the display
+    // without composition: "Hardware: …", "Hardware Composed: Independent Flip"), or
+    // kPresentModeOther (unknown, other).
+    std::vector<std::uint8_t> present_mode;
+    // 1 where SyncInterval >= 1 (the present waits for a vertical blank), 0 where it is 0.
+    std::vector<std::uint8_t> waits_for_vblank;
     std::vector<std::int64_t> animation_error_ns;  // PresentMon 2.x AnimationError, if present
     // 1 where animation_error_ns holds a value; 0 where the cell was NA (generated frames,
     // frames never displayed, the first frame), and animation_error_ns holds 0 there.

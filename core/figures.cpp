@@ -234,6 +234,17 @@ constexpr std::string_view kCadenceLows =
 constexpr std::string_view kCadenceStutter =
     "CapFrameX stutter time share and count share over the intervals, in order";
 
+// An application cadence estimated from detected frame generation says so in every output.
+std::string estimated_prefix(const CaptureReport& r) {
+    return r.application_estimated ? "estimated: " : "";
+}
+template <const std::string_view& Definition>
+std::string estimated_cadence_definition(const CaptureReport& r) {
+    return r.application_estimated
+               ? "estimated (see application frames): " + std::string(Definition)
+               : std::string(Definition);
+}
+
 std::string stutter_text(const FrameStats& s) {
     return fmt::format("{} of time ({} frames)", percent(s.stutter.time_share),
                        s.stutter.frames.size());
@@ -242,25 +253,91 @@ std::string stutter_text(const FrameStats& s) {
 // Why the report claims no refresh rate, with the evidence, naming the column looked at.
 std::string refresh_absence(const CaptureReport& r) {
     const RefreshGuess& g = r.stats.refresh;
-    const std::string head = "no refresh rate was detected from " + r.refresh_column + ": ";
+    const std::string head = "no fixed refresh from " + r.refresh_column + ": ";
     switch (g.absent) {
         case RefreshGuess::Absent::tearing:
             return head + fmt::format(
                               "tearing was allowed (SyncInterval 0 with AllowsTearing on {} of "
-                              "the frames), so display changes did not wait for a refresh",
+                              "the frames), so display changes follow the presents",
                               percent(g.tearing_share));
+        case RefreshGuess::Absent::follows:
+            return head + fmt::format(
+                              "display changes follow the presents ({} of the displayed frames "
+                              "change the display within 1 ms of their present's interval{}): "
+                              "independent flip or variable refresh",
+                              percent(g.follows_share),
+                              g.direct_share >= 0
+                                  ? fmt::format(", {} sent to the display without composition",
+                                                percent(g.direct_share))
+                                  : std::string());
         case RefreshGuess::Absent::off_grid:
             return head + fmt::format(
-                              "the intervals do not sit on one grid (the best, {} Hz, holds {} "
-                              "of them; a refresh rate needs {:.0f} %): variable refresh or no "
-                              "vsync",
-                              g.best_rate_hz, percent(g.best_on_grid_share),
-                              kRefreshMinOnGrid * 100.0);
+                              "no candidate grid (50-360 Hz) explains all but {:.0f} % of the "
+                              "intervals (the best beyond chance, {} Hz, holds {}), and the "
+                              "display changes do not follow the presents: unknown",
+                              kRefreshMaxOffGridShare * 100.0, g.best_rate_hz,
+                              percent(g.best_on_grid_share));
         case RefreshGuess::Absent::no_candidate:
         case RefreshGuess::Absent::no:
             break;
     }
-    return head + "no candidate grid (50-360 Hz) holds 20 % more frames than chance";
+    return head + "no intervals to look at";
+}
+
+// The refresh state in words, for the summary row.
+std::string refresh_text(const CaptureReport& r) {
+    const RefreshGuess& g = r.stats.refresh;
+    switch (g.state) {
+        case RefreshGuess::State::fixed: {
+            std::string t =
+                fmt::format("fixed, {} Hz ({} on grid)", g.rate_hz, percent(g.on_grid_share));
+            if (!g.also_fits_hz.empty()) {
+                t += "; cannot be told apart from";
+                for (std::size_t i = 0; i < g.also_fits_hz.size(); ++i)
+                    t += fmt::format("{} {} Hz", i ? "," : "", g.also_fits_hz[i]);
+            }
+            return t;
+        }
+        case RefreshGuess::State::follows_presents:
+            return g.absent == RefreshGuess::Absent::tearing
+                       ? fmt::format("follows presents (tearing on {})", percent(g.tearing_share))
+                       : fmt::format("follows presents ({} of display changes)",
+                                     percent(g.follows_share));
+        case RefreshGuess::State::unknown:
+            break;
+    }
+    return "unknown";
+}
+
+// Frame generation's evidence in one line: the deciding column's cycles.
+std::string evidence_text(const GenerationEvidence& e) {
+    return fmt::format(
+        "{} repeats every {} frames on {} of its {} known frames ({} cycles, "
+        "longest {} frames; peaks {} ms, others {} ms)",
+        e.column, e.period, percent(e.share), e.known_frames, e.cycles, e.longest_cycle_frames,
+        fixed(e.peak_mean_ms, 3), fixed(e.other_mean_ms, 3));
+}
+
+constexpr std::string_view kGenerationRule =
+    "a k-peak exceeds every value within k-1 frames by 1/20 of its own; a cycle is a chain of "
+    "k-peaks exactly k frames apart covering >= 16 frames; a column shows frame generation when "
+    "cycles cover >= 25 % of its known frames (k = 2-4 on the present-to-present times unless "
+    "they sit on a fixed refresh grid, k = 2 on MsPCLatency, MsInPresentAPI, "
+    "MsRenderPresentLatency, msUntilRenderComplete, msGPUActive, MsUntilDisplayed)";
+
+// The verdict for a capture without FrameType: detected with its evidence, or not detectable.
+std::string generation_verdict(const CaptureReport& r) {
+    const GenerationDetection& g = r.generation;
+    if (g.detected)
+        return "detected: " + evidence_text(g.evidence.front());
+    if (!g.examined)
+        return "not detectable from this capture (no per-frame column with enough known values)";
+    const GenerationEvidence& e = g.evidence.front();
+    return fmt::format(
+        "not detectable from this capture (no column repeats with frame generation's cycles; the "
+        "strongest, {}, covers {} of its frames, a detection needs {:.0f} %{})",
+        e.column, percent(e.share), kGenerationMinShare * 100.0,
+        e.on_refresh_grid ? ", and its cycles sit on the refresh grid" : "");
 }
 
 std::string as_above(const CaptureReport&) {
@@ -638,25 +715,25 @@ const std::array kCatalogue = {
     Figure{.section = "Display",
            .label = "refresh rate",
            .unit = "Hz",
-           .definition = "the candidate grid with the most frames beyond chance, from {}",
+           .definition = "the lowest candidate rate whose grid explains all but 5 % of {}",
            .column = FigureColumn::display,
            .needs = kNeedsFrames,
-           .text =
-               [](const CaptureReport& r) {
-                   const int hz = r.stats.refresh.rate_hz;
-                   return hz > 0 ? fmt::format("{} Hz", hz) : std::string("none detected");
-               },
+           .text = refresh_text,
            .describe =
                [](const CaptureReport& r) {
                    return r.stats.refresh.rate_hz > 0
-                              ? "the candidate grid with the most frames beyond chance, from " +
-                                    r.refresh_column
+                              ? fmt::format(
+                                    "the lowest candidate rate (50-360 Hz) whose grid "
+                                    "(whole periods +-0.5 ms) explains all but {:.0f} % "
+                                    "of {}",
+                                    kRefreshMaxOffGridShare * 100.0, r.refresh_column)
                               : refresh_absence(r);
                }},
     Figure{.key = "refresh_hz",
            .section = "Display",
            .unit = "Hz",
-           .definition = "the candidate grid with the most frames beyond chance, from {}",
+           .definition = "a fixed refresh: the lowest candidate rate whose grid explains all "
+                         "but 5 % of {}",
            .column = FigureColumn::display,
            .needs = kNeedsFrames | kNeedsRefreshGrid,
            .value = from_report<kRefresh>,
@@ -722,8 +799,20 @@ const std::array kCatalogue = {
            .value = [](const CaptureReport& r) -> std::optional<double> {
                return r.application.average_fps;
            },
-           .text = [](const CaptureReport& r) { return cadence_text(r.application); },
+           .text =
+               [](const CaptureReport& r) {
+                   return estimated_prefix(r) + cadence_text(r.application);
+               },
            .describe = [](const CaptureReport& r) -> std::string {
+               if (r.application_estimated) {
+                   return fmt::format(
+                       "estimated: frame generation detected without FrameType; one present "
+                       "in {} is the application's (which one is not known): interval = time "
+                       "between presents at the peaks of {}'s cycles, inside the cycles only "
+                       "({} of {} frames)",
+                       r.generation.period, r.generation.evidence.front().column,
+                       r.generation.estimated_frames, r.stats.frame_time.frames);
+               }
                if (r.capture->app_interval_ns.empty()) {
                    return "FrameType Application; interval = time since the previous "
                           "application frame";
@@ -759,7 +848,11 @@ const std::array kCatalogue = {
            .compared = true,
            .cadence = Cadence::application,
            .cadence_value = of_cadence<cadence_p99>,
-           .text = [](const CaptureReport& r) { return cadence_percentiles_text(r.application); }},
+           .text =
+               [](const CaptureReport& r) {
+                   return estimated_prefix(r) + cadence_percentiles_text(r.application);
+               },
+           .describe = estimated_cadence_definition<kCadencePercentiles>},
     Figure{.key = "app_low1_avg_fps",
            .section = "Application cadence",
            .label = "application lows",
@@ -770,7 +863,11 @@ const std::array kCatalogue = {
            .compared = true,
            .cadence = Cadence::application,
            .cadence_value = of_cadence<cadence_low1_average>,
-           .text = [](const CaptureReport& r) { return cadence_lows_text(r.application); }},
+           .text =
+               [](const CaptureReport& r) {
+                   return estimated_prefix(r) + cadence_lows_text(r.application);
+               },
+           .describe = estimated_cadence_definition<kCadenceLows>},
     Figure{.key = "app_stutter_share",
            .section = "Application cadence",
            .label = "application stutter",
@@ -780,7 +877,11 @@ const std::array kCatalogue = {
            .compared = true,
            .cadence = Cadence::application,
            .cadence_value = of_cadence<cadence_stutter_share>,
-           .text = [](const CaptureReport& r) { return cadence_stutter_text(r.application); }},
+           .text =
+               [](const CaptureReport& r) {
+                   return estimated_prefix(r) + cadence_stutter_text(r.application);
+               },
+           .describe = estimated_cadence_definition<kCadenceStutter>},
     Figure{.key = "displayed_fps",
            .section = "Frame generation",
            .label = "displayed frames",
@@ -825,36 +926,22 @@ const std::array kCatalogue = {
            .cadence = Cadence::displayed,
            .cadence_value = of_cadence<cadence_stutter_share>,
            .text = [](const CaptureReport& r) { return cadence_stutter_text(r.displayed); }},
-    // Without FrameType: the alternation frame generation leaves, with its evidence.
-    Figure{.key = "suspected_generation_share",
+    // Without FrameType: the cycles frame generation leaves, with its evidence, or why it
+    // cannot be told.
+    Figure{.section = "Frame generation",
+           .label = "frame generation",
+           .definition = "no FrameType column: detected from per-frame cycles, or not detectable",
+           .needs = kNeedsFrames | kNeedsGenerationExamined,
+           .text = generation_verdict,
+           .describe = [](const CaptureReport&) { return std::string(kGenerationRule); }},
+    Figure{.key = "detected_generation_share",
            .section = "Frame generation",
-           .label = "frame generation suspected",
-           .definition = "no FrameType column, but the present-to-present times alternate: share "
-                         "of the frames in runs of >= 8 frames each below half of both "
-                         "neighbours, two frames apart",
-           .needs = kNeedsFrames | kNeedsSuspectedGeneration,
+           .definition = "no FrameType column, but a per-frame column repeats with frame "
+                         "generation's cycles: share of its known frames inside the cycles",
+           .needs = kNeedsFrames | kNeedsDetectedGeneration,
            .value = [](const CaptureReport& r) -> std::optional<double> {
-               return r.generation_suspicion.alternating_share;
-           },
-           .text =
-               [](const CaptureReport& r) {
-                   const GenerationSuspicion& g = r.generation_suspicion;
-                   return fmt::format(
-                       "{} of frames alternate ({} runs, longest {} pairs): short {} ms, long {} "
-                       "ms",
-                       percent(g.alternating_share), g.runs, g.longest_run_dips,
-                       fixed(g.short_mean_ms, 3), fixed(g.long_mean_ms, 3));
-               },
-           .describe =
-               [](const CaptureReport& r) {
-                   return fmt::format(
-                       "no FrameType column, but the {} alternate: frames in runs of >= {} "
-                       "frames each below {} x both neighbours, two frames apart; suspected "
-                       "from {:.0f} % of the frames (short / long: the means of the two "
-                       "clusters in the runs)",
-                       r.frame_time_column, kGenerationMinRunDips, kGenerationDipRatio,
-                       kGenerationMinShare * 100.0);
-               }},
+               return r.generation.evidence.front().share;
+           }},
     // Loop
     Figure{.section = "Loop",
            .label = "policy",
@@ -1511,7 +1598,7 @@ std::string capture_name(const CaptureReport& r) {
     return fmt::format("'{}' ({})", r.capture->source.file, r.capture->source.format);
 }
 
-// Why neither marked nor suspected frame generation splits the cadences, with the evidence.
+// Why neither marked nor detected frame generation splits the cadences, with the evidence.
 std::string generation_absence(const CaptureReport& r) {
     if (r.timeline == Timeline::display)
         return "the display timeline does not split generated frames";
@@ -1520,11 +1607,8 @@ std::string generation_absence(const CaptureReport& r) {
     if (r.loop_figures)
         return "a loopscope trace records the game's own loop, which never sees the frames a "
                "driver generates";
-    const GenerationSuspicion& g = r.generation_suspicion;
-    return fmt::format(
-        "no generated frames marked (no FrameType column) and frame generation not suspected: {} "
-        "of the present-to-present times alternate (a suspicion needs {:.0f} %)",
-        percent(g.alternating_share), kGenerationMinShare * 100.0);
+    return "no generated frames marked (no FrameType column) and frame generation " +
+           generation_verdict(r);
 }
 
 std::string need_reason(FigureNeed need, const CaptureReport& r) {
@@ -1562,24 +1646,27 @@ std::string need_reason(FigureNeed need, const CaptureReport& r) {
         case kNeedsStartupSegment:
             return "no start-up segment was found";
         case kNeedsDisplayedCadence:
-            if (!r.has_generated && !r.generation_suspicion.suspected)
+            if (!r.has_generated && !r.generation.detected)
                 return generation_absence(r);
             return fmt::format("{} has no display-change column", capture_name(r));
+        case kNeedsDetectedGeneration:
+        case kNeedsGenerationExamined:
+            if (r.has_generated || c.generated.size() == c.frames())
+                return "the capture has a FrameType column: generated frames are marked there, not "
+                       "detected";
+            return generation_absence(r);
         case kNeedsApplicationCadence:
             if (r.timeline == Timeline::display)
                 return "the display timeline does not split the application's frames";
+            if (c.generated.size() == c.frames())
+                return "no generated frames among the frames analysed";
             if (c.source.format == "presentmon-1")
                 return "PresentMon 1.x writes presents only: no application frame-start column "
-                       "(FrameTime or MsBetweenAppStart) and no FrameType";
-            return fmt::format(
-                "{} has no application frame-start column (PresentMon 2.x FrameTime or "
-                "MsBetweenAppStart) and marks no generated frames",
-                capture_name(r));
-        case kNeedsSuspectedGeneration:
-            if (r.has_generated || c.generated.size() == c.frames())
-                return "the capture has a FrameType column: generated frames are marked there, not "
-                       "suspected";
-            return generation_absence(r);
+                       "(FrameTime or MsBetweenAppStart); " +
+                       generation_absence(r);
+            return fmt::format("{} has no application frame-start column (PresentMon 2.x FrameTime "
+                               "or MsBetweenAppStart); {}",
+                               capture_name(r), generation_absence(r));
     }
     return "not available";
 }
@@ -1598,7 +1685,7 @@ bool has(FigureNeed need, const CaptureReport& r) {
         case kNeedsGeneratedFrames:
             return r.has_generated;
         case kNeedsRefreshGrid:
-            return r.stats.refresh.rate_hz > 0;
+            return r.stats.refresh.state == RefreshGuess::State::fixed;
         case kNeedsLoopRecords:
             return r.loop_figures.has_value();
         case kNeedsAccumulator:
@@ -1609,10 +1696,13 @@ bool has(FigureNeed need, const CaptureReport& r) {
             return r.startup.frames > 0;
         case kNeedsDisplayedCadence:
             return r.displayed.frames > 0;
-        case kNeedsSuspectedGeneration:
-            return r.generation_suspicion.suspected;
+        case kNeedsDetectedGeneration:
+            return r.generation.detected;
         case kNeedsApplicationCadence:
-            return r.application.frames > 0;
+            // marked, estimated, or the application's own frame-start column (2.x layouts)
+            return r.has_generated || r.application_estimated || r.application.frames > 0;
+        case kNeedsGenerationExamined:
+            return r.generation_examinable && !r.has_generated;
     }
     return false;
 }

@@ -22,18 +22,21 @@ enum FigureNeed : unsigned {
     kNeedsDisplayColumn = 1u << 2,      // display-change times
     kNeedsAnimationError = 1u << 3,     // PresentMon's AnimationError column
     kNeedsGeneratedFrames = 1u << 4,    // generated frames marked in the range (present timeline)
-    kNeedsRefreshGrid = 1u << 5,        // a refresh rate was detected
+    kNeedsRefreshGrid = 1u << 5,        // a fixed refresh with its rate was detected
     kNeedsLoopRecords = 1u << 6,        // the loop columns of a loopscope trace
     kNeedsAccumulator = 1u << 7,        // an accumulator policy (or accumulator columns)
     kNeedsLoopConfiguration = 1u << 8,  // a loop configuration in the trace's metadata
     kNeedsStartupSegment = 1u << 9,     // a start-up segment was found
-    // the displayed frames' cadence: generated frames marked or suspected, display-change times
+    // the displayed frames' cadence: generated frames marked or detected, display-change times
     kNeedsDisplayedCadence = 1u << 10,
-    kNeedsSuspectedGeneration = 1u << 11,  // no FrameType, but the alternation was seen
-    // the application's own cadence: generated frames marked, or the application's frame-start
-    // column of the PresentMon 2.x layouts (FrameTime, MsBetweenAppStart)
+    kNeedsDetectedGeneration = 1u << 11,  // no FrameType, but frame generation's cycles seen
+    // the application frames' cadence: marked (FrameType), estimated from detected cycles, or
+    // the application's frame-start column of the PresentMon 2.x layouts (FrameTime,
+    // MsBetweenAppStart)
     kNeedsApplicationCadence = 1u << 12,
-    kNeedsLast = kNeedsApplicationCadence,
+    // a capture where frame generation can only be detected (no FrameType), detected or not
+    kNeedsGenerationExamined = 1u << 13,
+    kNeedsLast = kNeedsGenerationExamined,
 };
 
 // Where a figure's definition names its source column ("{}" in `definition`).

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 
 #include "core/beside.hpp"
+#include "core/capture.hpp"
 #include "core/sort_ns.hpp"
 #include "core/units.hpp"
 
@@ -391,42 +393,134 @@ RefreshGuess detect_refresh_rate_sorted(std::span<const std::int64_t> sorted_ns)
     std::array<std::size_t, kRefreshCandidatesHz.size()> on{};
     for (std::size_t c = 0; c < kRefreshCandidatesHz.size(); ++c)
         on[c] = on_grid_count_sorted(sorted_ns, kRefreshCandidatesHz[c]);
-    RefreshGuess best;
-    double best_excess = kRefreshMinExcess;
+    RefreshGuess g;
+    if (sorted_ns.empty())
+        return g;  // absent: no_candidate
+    const auto share_of = [&](std::size_t c) {
+        return static_cast<double>(on[c]) / static_cast<double>(sorted_ns.size());
+    };
+    // The best grid beyond chance (2·0.5 ms·R / 1 s of the intervals land on it by luck), for
+    // the reason given when no grid explains the intervals.
+    double best_excess = 0;
     for (std::size_t c = 0; c < kRefreshCandidatesHz.size(); ++c) {
         const int rate = kRefreshCandidatesHz[c];
-        const double share =
-            sorted_ns.empty() ? 0.0
-                              : static_cast<double>(on[c]) / static_cast<double>(sorted_ns.size());
         const double chance = 2.0 * static_cast<double>(kRefreshToleranceNs) * rate / 1e9;
-        const double excess = share - chance;
-        if (excess >= best_excess) {
-            // Ties go to the lower rate: its grid is the coarser explanation.
-            if (best.best_rate_hz != 0 && excess == best_excess)
-                continue;
-            best_excess = excess;
-            best.best_rate_hz = rate;
-            best.best_on_grid_share = share;
+        if (share_of(c) - chance > best_excess) {
+            best_excess = share_of(c) - chance;
+            g.best_rate_hz = rate;
+            g.best_on_grid_share = share_of(c);
         }
     }
-    if (best.best_rate_hz == 0)
-        return best;  // absent: no_candidate
-    if (best.best_on_grid_share < kRefreshMinOnGrid) {
-        best.absent = RefreshGuess::Absent::off_grid;
-        return best;
+    g.absent = RefreshGuess::Absent::off_grid;
+    // Every interval on a rate's grid is on the grid of each multiple of it. A rate is not taken
+    // when one of its multiples explains more of the intervals than chance alone would add
+    // (its chance share of those off the rate's grid) plus kRefreshMaxExceptionShare: those are
+    // the exceptions (a 30 FPS game's 8.3 ms intervals on a 120 Hz display), which the display's
+    // grid explains too.
+    const auto explains_its_exceptions = [&](std::size_t c) {
+        const int rate = kRefreshCandidatesHz[c];
+        for (std::size_t m = c + 1; m < kRefreshCandidatesHz.size(); ++m) {
+            const int multiple = kRefreshCandidatesHz[m];
+            if (multiple % rate != 0)
+                continue;
+            const double chance = 2.0 * static_cast<double>(kRefreshToleranceNs) * multiple / 1e9;
+            if (share_of(m) - share_of(c) >
+                kRefreshMaxExceptionShare + (1.0 - share_of(c)) * chance)
+                return false;
+        }
+        return true;
+    };
+    for (std::size_t c = 0; c < kRefreshCandidatesHz.size(); ++c) {
+        if (share_of(c) < 1.0 - kRefreshMaxOffGridShare)
+            continue;
+        const int rate = kRefreshCandidatesHz[c];
+        if (g.rate_hz == 0 && !explains_its_exceptions(c))
+            continue;
+        if (g.rate_hz == 0) {
+            g.rate_hz = rate;
+            g.on_grid_share = share_of(c);
+            g.state = RefreshGuess::State::fixed;
+            g.absent = RefreshGuess::Absent::no;
+        } else if (rate % g.rate_hz != 0) {
+            g.also_fits_hz.push_back(rate);
+        }
     }
-    best.absent = RefreshGuess::Absent::no;
-    best.rate_hz = best.best_rate_hz;
-    best.on_grid_share = best.best_on_grid_share;
-    return best;
+    return g;
 }
 
-RefreshGuess without_rate_for_tearing(RefreshGuess guess, double tearing_share) {
-    guess.rate_hz = 0;
-    guess.on_grid_share = 0;
-    guess.absent = RefreshGuess::Absent::tearing;
-    guess.tearing_share = tearing_share;
-    return guess;
+const char* refresh_state_name(RefreshGuess::State state) {
+    switch (state) {
+        case RefreshGuess::State::fixed:
+            return "fixed";
+        case RefreshGuess::State::follows_presents:
+            return "follows_presents";
+        case RefreshGuess::State::unknown:
+            break;
+    }
+    return "unknown";
+}
+
+RefreshGuess classify_refresh(RefreshGuess grid, std::span<const std::int64_t> display_ns,
+                              std::span<const std::int64_t> frame_ns,
+                              std::span<const std::uint8_t> present_mode,
+                              std::span<const std::uint8_t> waits_for_vblank,
+                              std::span<const std::uint8_t> tearing) {
+    RefreshGuess g = std::move(grid);
+    const auto share = [](std::size_t part, std::size_t whole) {
+        return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+    };
+    if (!display_ns.empty() && display_ns.size() == frame_ns.size()) {
+        std::size_t shown = 0, follows = 0;
+        for (std::size_t i = 0; i < display_ns.size(); ++i) {
+            if (display_ns[i] < 0 || frame_ns[i] < 0)
+                continue;
+            ++shown;
+            // |d − f| <= tolerance without forming d − f (both may reach the int64 range).
+            const std::int64_t hi = std::max(display_ns[i], frame_ns[i]);
+            const std::int64_t lo = std::min(display_ns[i], frame_ns[i]);
+            follows += hi - lo <= kRefreshFollowToleranceNs ? 1 : 0;
+        }
+        if (shown > 0)
+            g.follows_share = share(follows, shown);
+    }
+    if (!present_mode.empty()) {
+        g.direct_share = share(static_cast<std::size_t>(std::count(
+                                   present_mode.begin(), present_mode.end(), kPresentModeDirect)),
+                               present_mode.size());
+    }
+    const auto follow = [&](RefreshGuess::Absent why) {
+        g.state = RefreshGuess::State::follows_presents;
+        g.absent = why;
+        g.rate_hz = 0;
+        g.on_grid_share = 0;
+        g.also_fits_hz.clear();
+        return g;
+    };
+    if (!tearing.empty()) {
+        g.tearing_share =
+            share(static_cast<std::size_t>(std::count(tearing.begin(), tearing.end(), 1)),
+                  tearing.size());
+        if (g.tearing_share >= kRefreshMaxTearingShare)
+            return follow(RefreshGuess::Absent::tearing);
+    }
+    const bool follows = g.follows_share >= kRefreshMinFollowShare;
+    const double vblank_share =
+        waits_for_vblank.empty() ? 0.0
+                                 : share(static_cast<std::size_t>(std::count(
+                                             waits_for_vblank.begin(), waits_for_vblank.end(), 1)),
+                                         waits_for_vblank.size());
+    if (g.direct_share >= 0.5 && vblank_share < 0.5 && follows)
+        return follow(RefreshGuess::Absent::follows);
+    if (g.state == RefreshGuess::State::fixed)
+        return g;
+    // The desktop compositor flips at its refresh: composed frames never follow the presents,
+    // however close their intervals come to the presents' (composition jitter spreads them).
+    const std::size_t composed = static_cast<std::size_t>(
+        std::count(present_mode.begin(), present_mode.end(), kPresentModeComposed));
+    if (follows && share(composed, present_mode.size()) < 0.5)
+        return follow(RefreshGuess::Absent::follows);
+    g.state = RefreshGuess::State::unknown;
+    return g;
 }
 
 DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
@@ -548,56 +642,150 @@ CadenceFigures displayed_cadence(std::span<const std::int64_t> display_ns,
                              std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0}));
 }
 
-GenerationSuspicion suspect_frame_generation(std::span<const std::int64_t> frame_ns) {
-    GenerationSuspicion g;
-    const std::size_t n = frame_ns.size();
-    g.frames = n;
-    if (n < 3)
-        return g;
-    // ft < ratio × neighbour, compared as ft < neighbour / 2 in integers (ratio 0.5): 2·ft < nb,
-    // formed unsigned: frame times are not negative and may reach the int64 range (a frame of
-    // centuries is accepted), where 2·ft would overflow.
-    static_assert(kGenerationDipRatio == 0.5);
-    std::vector<std::uint8_t> dip(n, 0);
-    const auto u = [&](std::size_t k) { return static_cast<std::uint64_t>(frame_ns[k]); };
-    for (std::size_t i = 1; i + 1 < n; ++i) {
-        dip[i] = 2 * u(i) < u(i - 1) && 2 * u(i) < u(i + 1);
-    }
-    std::vector<std::uint8_t> covered(n, 0);
-    std::int64_t short_sum = 0, long_sum = 0;
-    std::size_t short_count = 0, long_count = 0;
-    std::size_t i = 1;
-    while (i + 1 < n) {
-        if (!dip[i]) {
-            ++i;
-            continue;
+GenerationEvidence generation_evidence(std::string name, std::span<const std::int64_t> values_ns,
+                                       int period) {
+    GenerationEvidence e;
+    e.column = std::move(name);
+    e.period = period;
+    const std::size_t n = values_ns.size();
+    const auto k = static_cast<std::size_t>(period);
+    e.known_frames = static_cast<std::size_t>(
+        std::count_if(values_ns.begin(), values_ns.end(), [](std::int64_t v) { return v >= 0; }));
+    if (n < 2 * k + 1 || e.known_frames == 0)
+        return e;
+    // A k-peak stands out of every other known value within k − 1 frames by 1/20 of its own
+    // (rounded up, so a peak is always strictly above), compared without products.
+    const auto is_peak = [&](std::size_t i) {
+        const std::int64_t v = values_ns[i];
+        if (v <= 0)
+            return false;
+        const std::int64_t margin =
+            v / kGenerationContrastDivisor + (v % kGenerationContrastDivisor != 0 ? 1 : 0);
+        for (std::size_t j = i + 1 - k; j <= i + k - 1; ++j) {
+            if (j == i)
+                continue;
+            if (values_ns[j] < 0 || v - values_ns[j] < margin)
+                return false;
         }
-        std::size_t last = i;  // the run's last dip
-        while (last + 3 < n && dip[last + 2])
-            last += 2;
-        const std::size_t dips = (last - i) / 2 + 1;
-        g.longest_run_dips = std::max(g.longest_run_dips, dips);
-        if (dips >= kGenerationMinRunDips) {
-            ++g.runs;
-            for (std::size_t k = i - 1; k <= last + 1; ++k) {
-                covered[k] = 1;
-                if (dip[k]) {  // two dips are never adjacent: each is below half the other
-                    short_sum += frame_ns[k];
-                    ++short_count;
-                } else {
-                    long_sum += frame_ns[k];
-                    ++long_count;
+        return true;
+    };
+    std::vector<std::uint8_t> peak(n, 0);
+    for (std::size_t i = k - 1; i + k - 1 < n; ++i)
+        peak[i] = is_peak(i) ? 1 : 0;
+    std::vector<std::uint8_t> covered(n, 0), in_chain(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!peak[i] || in_chain[i])
+            continue;
+        std::size_t last = i, peaks = 1;
+        while (last + k < n && peak[last + k]) {
+            last += k;
+            ++peaks;
+        }
+        for (std::size_t p = i; p <= last; p += k)
+            in_chain[p] = 1;
+        const std::size_t first_frame = i + 1 - k, last_frame = last + k - 1;
+        const std::size_t frames = last_frame - first_frame + 1;
+        if (frames < kGenerationMinRunFrames)
+            continue;
+        ++e.cycles;
+        e.longest_cycle_frames = std::max(e.longest_cycle_frames, frames);
+        e.peaks.push_back(i);
+        e.chain_peaks.push_back(peaks);
+        for (std::size_t f = first_frame; f <= last_frame; ++f)
+            covered[f] = 1;
+    }
+    double peak_sum = 0, other_sum = 0;
+    std::size_t peak_count = 0, other_count = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!covered[i])
+            continue;
+        ++e.covered_frames;
+        if (in_chain[i]) {
+            peak_sum += ns_to_ms(values_ns[i]);
+            ++peak_count;
+        } else {
+            other_sum += ns_to_ms(values_ns[i]);
+            ++other_count;
+        }
+    }
+    e.share = static_cast<double>(e.covered_frames) / static_cast<double>(e.known_frames);
+    e.peak_mean_ms = peak_count ? peak_sum / static_cast<double>(peak_count) : 0.0;
+    e.other_mean_ms = other_count ? other_sum / static_cast<double>(other_count) : 0.0;
+    e.shows_generation =
+        e.known_frames >= kGenerationMinKnownFrames && e.share >= kGenerationMinShare;
+    return e;
+}
+
+GenerationDetection detect_frame_generation(std::span<const GenerationColumn> columns,
+                                            std::span<const std::int64_t> frame_ns,
+                                            int refresh_hz) {
+    GenerationDetection d;
+    for (const GenerationColumn& c : columns) {
+        if (c.values_ns.size() != frame_ns.size())
+            continue;
+        GenerationEvidence best;
+        bool have = false;
+        const int max_period = c.present_intervals ? kGenerationMaxPeriod : 2;
+        for (int k = 2; k <= max_period; ++k) {
+            GenerationEvidence e = generation_evidence(c.name, c.values_ns, k);
+            if (e.known_frames < kGenerationMinKnownFrames)
+                break;
+            if (c.present_intervals && refresh_hz > 0 && e.covered_frames > 0) {
+                // Presents that wait for a fixed refresh alternate whole periods by themselves.
+                std::vector<std::int64_t> covered;
+                for (std::size_t p = 0; p < e.peaks.size(); ++p) {
+                    const std::size_t first = e.peaks[p] + 1 - static_cast<std::size_t>(k);
+                    const std::size_t last = e.peaks[p] +
+                                             (e.chain_peaks[p] - 1) * static_cast<std::size_t>(k) +
+                                             static_cast<std::size_t>(k) - 1;
+                    for (std::size_t f = first; f <= last; ++f)
+                        covered.push_back(c.values_ns[f]);
+                }
+                e.covered_on_grid_share = on_grid_share(covered, refresh_hz);
+                if (e.covered_on_grid_share >= kGenerationMaxOnGridShare) {
+                    e.on_refresh_grid = true;
+                    e.shows_generation = false;
                 }
             }
+            if (!have || (e.shows_generation && !best.shows_generation) ||
+                (e.shows_generation == best.shows_generation && e.share > best.share)) {
+                best = std::move(e);
+                have = true;
+            }
         }
-        i = last + 1;
+        if (have)
+            d.evidence.push_back(std::move(best));
     }
-    g.covered_frames = static_cast<std::size_t>(std::count(covered.begin(), covered.end(), 1));
-    g.alternating_share = static_cast<double>(g.covered_frames) / static_cast<double>(n);
-    g.short_mean_ms = short_count ? ns_to_ms(short_sum) / static_cast<double>(short_count) : 0.0;
-    g.long_mean_ms = long_count ? ns_to_ms(long_sum) / static_cast<double>(long_count) : 0.0;
-    g.suspected = g.alternating_share >= kGenerationMinShare;
-    return g;
+    d.examined = !d.evidence.empty();
+    std::stable_sort(d.evidence.begin(), d.evidence.end(),
+                     [](const GenerationEvidence& a, const GenerationEvidence& b) {
+                         if (a.shows_generation != b.shows_generation)
+                             return a.shows_generation;
+                         return a.share > b.share;
+                     });
+    if (!d.examined || !d.evidence.front().shows_generation)
+        return d;
+    d.detected = true;
+    const GenerationEvidence& e = d.evidence.front();
+    d.period = e.period;
+    d.estimated_frames = e.covered_frames;
+    const auto k = static_cast<std::size_t>(e.period);
+    for (std::size_t p = 0; p < e.peaks.size(); ++p) {
+        // Frame j's time ends at present j: from one peak's present to the next is the sum of
+        // the k frame times after the first peak up to the second.
+        for (std::size_t m = 1; m < e.chain_peaks[p]; ++m) {
+            const std::size_t from = e.peaks[p] + (m - 1) * k + 1;
+            // Saturated: frame times of centuries are accepted, and k of them pass int64.
+            std::int64_t interval = 0;
+            for (std::size_t f = from; f < from + k; ++f) {
+                interval = frame_ns[f] > std::numeric_limits<std::int64_t>::max() - interval
+                               ? std::numeric_limits<std::int64_t>::max()
+                               : interval + frame_ns[f];
+            }
+            d.application_intervals_ns.push_back(interval);
+        }
+    }
+    return d;
 }
 
 OrderFigures order_figures(std::span<const std::int64_t> frame_ns,

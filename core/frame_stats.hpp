@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/percentile.hpp"
@@ -124,31 +125,52 @@ struct VariationBuckets {
 VariationBuckets variation_buckets(std::span<const std::int64_t> frame_ns);
 
 // Display quantization. A frame time ft is on the grid of rate R when it lies within 0.5 ms of
-// a whole number k >= 1 of refresh periods: |ft·R − k·1e9| <= 0.5 ms·R (exact in integers). The
-// best candidate is the one whose on-grid share most exceeds the share that chance alone gives
-// (2·0.5 ms·R / 1 s, since denser grids catch more by luck). It is the refresh rate only when
-// that excess is at least 0.2 and at least 60 % of the intervals sit on its grid: a fixed
-// refresh without tearing puts display changes on the grid (100 % on the shared captures
-// composed by the desktop, 73 % on a windowed FrameView capture whose composition jitter splits
-// some periods in two), while variable refresh spreads them (42 % at "100 Hz" for intervals
-// between 27 and 35 ms) and so does tearing (48-67 % on the shared tearing captures).
+// a whole number k >= 1 of refresh periods: |ft·R − k·1e9| <= 0.5 ms·R (exact in integers).
+// The refresh rate is the LOWEST candidate whose grid explains all but kRefreshMaxOffGridShare
+// of the intervals, the exceptions included: a display refreshing at R Hz changes only on its
+// grid, whatever frame rate the game reaches (a 30 fps game on a 120 Hz display shows 33.3 ms
+// and a few 8.3 or 16.7 ms intervals: 120 Hz, not 60). So a rate is passed over when a multiple
+// of it explains more than kRefreshMaxExceptionShare of the intervals beyond it (and beyond what
+// the multiple's denser grid catches by chance, 2·0.5 ms·R of the rest). Every interval on the
+// 120 Hz grid is also on the 240 and 360 Hz grids, so a finer grid than the intervals need is
+// never taken. Candidates above it
+// whose grids explain as much and that are not multiples of it cannot be told apart from it by
+// the intervals (`also_fits_hz`: 33.3 ms intervals alone sit on the 60 and the 90 Hz grid).
+// Composed flips on the shared captures sit on their display's grid (100 % at 120 Hz); variable
+// refresh, tearing and composition jitter spread intervals off any grid.
 inline constexpr std::array<int, 11> kRefreshCandidatesHz = {50,  60,  72,  75,  90, 100,
                                                              120, 144, 165, 240, 360};
 inline constexpr std::int64_t kRefreshToleranceNs = 500'000;
-inline constexpr double kRefreshMinExcess = 0.2;
-inline constexpr double kRefreshMinOnGrid = 0.6;
+inline constexpr double kRefreshMaxOffGridShare = 0.05;
+inline constexpr double kRefreshMaxExceptionShare = 0.005;
 // Tearing: when at least half the frames were presented with SyncInterval 0 and AllowsTearing,
-// display changes do not wait for a refresh and no rate is claimed.
+// display changes do not wait for a refresh: they follow the presents.
 inline constexpr double kRefreshMaxTearingShare = 0.5;
+// A displayed frame's display change follows its present when the time between display changes
+// is within 1 ms of the time between presents; the display follows the presents when at least
+// half the displayed frames do (independent flip with variable refresh: 58-99 % on the shared
+// direct-to-display logs whose frame rate is not doubled by frame generation).
+inline constexpr std::int64_t kRefreshFollowToleranceNs = 1'000'000;
+inline constexpr double kRefreshMinFollowShare = 0.5;
 double on_grid_share(std::span<const std::int64_t> frame_ns, int rate_hz);
 struct RefreshGuess {
-    enum class Absent { no, no_candidate, off_grid, tearing };
-    int rate_hz = 0;  // 0 when there is no rate; `absent` says why
+    // fixed: a grid (rate_hz, on_grid_share); follows_presents: display changes track presents
+    // (independent flip, variable refresh, tearing; follows_share); unknown: neither holds.
+    enum class State { fixed, follows_presents, unknown };
+    // Why there is no rate: no_candidate (no intervals), off_grid (no grid explains them),
+    // tearing, follows (display changes follow their presents).
+    enum class Absent { no, no_candidate, off_grid, tearing, follows };
+    State state = State::unknown;
+    int rate_hz = 0;  // 0 unless fixed; `absent` says why
     double on_grid_share = 0;
     Absent absent = Absent::no_candidate;
-    int best_rate_hz = 0;  // the best candidate, also when it is not taken (0: none)
+    std::vector<int> also_fits_hz;  // see above (fixed only)
+    int best_rate_hz = 0;           // the grid holding the most intervals beyond chance (0: none)
     double best_on_grid_share = 0;
-    double tearing_share = 0;  // frames with SyncInterval 0 and AllowsTearing (tearing only)
+    double tearing_share = 0;   // frames with SyncInterval 0 and AllowsTearing
+    double follows_share = -1;  // displayed frames whose display change follows their present
+                                // (-1: the capture has no display column)
+    double direct_share = -1;   // frames sent to the display without composition (-1: unknown)
 };
 RefreshGuess detect_refresh_rate(std::span<const std::int64_t> frame_ns);
 // The same from the values in ascending order (no copy, no sort).
@@ -156,8 +178,20 @@ RefreshGuess detect_refresh_rate_sorted(std::span<const std::int64_t> sorted_ns)
 // How many of the ascending values lie on the grid of rate_hz: on_grid_share × their count,
 // counted window by window (a few searches) instead of value by value.
 std::size_t on_grid_count_sorted(std::span<const std::int64_t> sorted_ns, int rate_hz);
-// The same guess withdrawn because tearing was allowed on `tearing_share` of the frames.
-RefreshGuess without_rate_for_tearing(RefreshGuess guess, double tearing_share);
+// The display's state from the grid guess of the display intervals (or of the frame times, where
+// the capture has no display column) and per-frame evidence, each span empty when the capture
+// lacks it: display_ns (-1 where not displayed) and frame_ns, present_mode (Capture's
+// kPresentMode…), waits_for_vblank and tearing. In order: tearing on at least half the frames
+// -> follows_presents; most frames direct to the display without waiting for a vertical blank
+// and most display changes following their presents -> follows_presents; a grid -> fixed; most
+// display changes following their presents, on frames not mostly composed by the desktop (which
+// flips at its refresh) -> follows_presents; else unknown.
+RefreshGuess classify_refresh(RefreshGuess grid, std::span<const std::int64_t> display_ns,
+                              std::span<const std::int64_t> frame_ns,
+                              std::span<const std::uint8_t> present_mode,
+                              std::span<const std::uint8_t> waits_for_vblank,
+                              std::span<const std::uint8_t> tearing);
+const char* refresh_state_name(RefreshGuess::State state);
 
 // Display side of a PresentMon capture: time between display changes over the displayed frames
 // (display_ns >= 0), frames never displayed, and the animation error where the capture has it.
@@ -220,33 +254,73 @@ CadenceFigures application_cadence(std::span<const std::int64_t> app_interval_ns
 CadenceFigures displayed_cadence(std::span<const std::int64_t> display_ns,
                                  std::span<const std::int64_t> frame_ns);
 
-// Frame generation suspected on a capture that does not mark generated frames (no FrameType, as
-// in FrameView logs and PresentMon 1.x). Frame generation presents two frames per application
-// frame; where the pair is not paced evenly, the present-to-present times alternate between a
-// short and a long cluster. Frame i (not the first or last) is a dip when its time is below
-// kGenerationDipRatio × both neighbours; an alternating run is a chain of dips two frames apart
-// with no dip between them; a run of at least kGenerationMinRunDips dips covers its dips and the
-// frames around them. Suspected when the runs cover at least kGenerationMinShare of the frames.
-// Thresholds from the shared captures (docs/reports.md): the two frame-generation recordings
-// without marks (test_case_8 with FrameType removed, test_case_9 in the 1.x layout) have 99.6 %
-// and 72.06 % of their frames in runs (longest 1133 and 436 dips), every other capture has no
-// dip at all, so the thresholds sit far from both. Evenly paced generation does not alternate
-// and is not detected; nor is multi-frame generation (one long, several short), which leaves
-// single dips.
-inline constexpr double kGenerationDipRatio = 0.5;
-inline constexpr std::size_t kGenerationMinRunDips = 8;
-inline constexpr double kGenerationMinShare = 0.1;
-struct GenerationSuspicion {
-    bool suspected = false;
-    std::size_t frames = 0;          // frames examined
-    std::size_t covered_frames = 0;  // frames inside alternating runs
-    double alternating_share = 0;    // covered_frames / frames
-    std::size_t runs = 0;            // alternating runs of at least kGenerationMinRunDips dips
-    std::size_t longest_run_dips = 0;
-    double short_mean_ms = 0;  // mean time of the dips inside runs
-    double long_mean_ms = 0;   // mean time of the other frames inside runs
+// Frame generation detected on a capture that does not mark generated frames (no FrameType,
+// as in FrameView logs and PresentMon 1.x). Frame generation presents k frames per application
+// frame (k = 2; XeSS-FG's presents come in cycles of 3), and per-frame columns that differ
+// between the application's present and the generated ones repeat with period k: the PC
+// latency, the time in the present call, the render-present latency, and, where the pair is not
+// paced evenly, the present-to-present time itself. In one column, frame i is a k-peak when its
+// value exceeds every other value within k − 1 frames of it by at least 1/20 of its own
+// (kGenerationContrastDivisor); a cycle is a chain of k-peaks exactly k frames apart, covering
+// the frames from k − 1 before its first peak to k − 1 after its last; a cycle counts when it
+// covers at least kGenerationMinRunFrames frames. A column shows frame generation when its
+// cycles cover at least kGenerationMinShare of its known frames (each k from 2 to
+// kGenerationMaxPeriod on the present-to-present times, k = 2 on the others). The
+// present-to-present times do not count where the presents wait for a fixed refresh (half the
+// covered intervals on its grid): a vsync-limited game alternates one and two refresh periods.
+// Margins on the shared captures (docs/reports.md): every log with frame generation has a
+// column covered on 0.62-1.00 of its frames, every log without has none above 0.03.
+inline constexpr std::int64_t kGenerationContrastDivisor = 20;
+inline constexpr std::size_t kGenerationMinRunFrames = 16;
+inline constexpr double kGenerationMinShare = 0.25;
+inline constexpr int kGenerationMaxPeriod = 4;
+// A column with fewer known frames is not examined: two cycles' worth at least.
+inline constexpr std::size_t kGenerationMinKnownFrames = 2 * kGenerationMinRunFrames;
+inline constexpr double kGenerationMaxOnGridShare = 0.5;
+
+// One per-frame column to examine: values in ns (< 0 where unknown).
+struct GenerationColumn {
+    std::string name;
+    std::span<const std::int64_t> values_ns;
+    bool present_intervals = false;  // the present-to-present times: periods 2..kMaxPeriod
 };
-GenerationSuspicion suspect_frame_generation(std::span<const std::int64_t> frame_ns);
+struct GenerationEvidence {
+    std::string column;
+    int period = 2;
+    std::size_t known_frames = 0;    // frames with a value
+    std::size_t covered_frames = 0;  // frames inside cycles
+    double share = 0;                // covered_frames / known_frames
+    std::size_t cycles = 0;          // chains of peaks covering >= kGenerationMinRunFrames
+    std::size_t longest_cycle_frames = 0;
+    double peak_mean_ms = 0, other_mean_ms = 0;  // inside cycles: the peaks, the other frames
+    // Present-to-present times paced by a fixed refresh: not evidence (share of the covered
+    // intervals on its grid).
+    bool on_refresh_grid = false;
+    double covered_on_grid_share = 0;
+    bool shows_generation = false;
+    std::vector<std::size_t> peaks;        // the first peak of each counted cycle's chain
+    std::vector<std::size_t> chain_peaks;  // and its number of peaks (same length)
+};
+// One column at one period.
+GenerationEvidence generation_evidence(std::string name, std::span<const std::int64_t> values_ns,
+                                       int period);
+struct GenerationDetection {
+    bool examined = false;  // some column had kGenerationMinKnownFrames known frames
+    bool detected = false;
+    // Every column examined (at its strongest period), strongest first; the first decides.
+    std::vector<GenerationEvidence> evidence;
+    // When detected: the application's cadence estimated from the first evidence's cycles. One
+    // present in `period` is the application's; which one is not known, so the application is
+    // timed between presents of one phase (the peaks): interval = the frame times from one peak
+    // to the next in a chain, summed.
+    int period = 0;
+    std::vector<std::int64_t> application_intervals_ns;
+    std::size_t estimated_frames = 0;  // frames inside the cycles the estimate uses
+};
+// frame_ns: the present-to-present times of the same frames (for the estimate and the grid
+// check); refresh_hz: the display's fixed rate (0: none).
+GenerationDetection detect_frame_generation(std::span<const GenerationColumn> columns,
+                                            std::span<const std::int64_t> frame_ns, int refresh_hz);
 
 // All per-frame figures of one series.
 struct FrameStats {

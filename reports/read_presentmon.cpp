@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <exception>
@@ -90,6 +91,9 @@ struct Layout {
     int app_interval = -1;
     int cpu_busy = -1;  // the application's frame start to its Present call (ms): 2.x CPUBusy
     int sync_interval = -1, allows_tearing = -1;  // SyncInterval, AllowsTearing
+    // Evidence columns (Capture's pc_latency_ns …) and PresentMode, wherever a layout has them.
+    int pc_latency = -1, in_present_api = -1, until_displayed_time = -1,
+        render_present_latency = -1, until_render_complete = -1, gpu_active = -1, present_mode = -1;
     // PresentMon 2.x DisplayedTime: how long this frame stayed on screen, i.e. the time between
     // display changes of the next displayed frame; moved there when the streams are finished.
     bool display_is_time_on_screen = false;
@@ -145,6 +149,13 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
     l.min_fields = l.columns.size();
     l.sync_interval = col("SyncInterval");
     l.allows_tearing = col("AllowsTearing");
+    l.pc_latency = col("MsPCLatency");
+    l.in_present_api = col("msInPresentAPI");
+    l.until_displayed_time = col("msUntilDisplayed");
+    l.render_present_latency = col("MsRenderPresentLatency");
+    l.until_render_complete = col("msUntilRenderComplete");
+    l.gpu_active = col("msGPUActive");
+    l.present_mode = col("PresentMode");
     if (format == "presentmon-2") {
         l.frame = col("FrameTime");
         l.app_interval = l.frame;
@@ -208,6 +219,11 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
     for (const int at : {l.app, l.pid, l.swap, l.frame, l.display, l.dropped, l.until_displayed,
                          l.frame_type, l.animation_error, l.start, l.qpc_interval, l.app_interval,
                          l.cpu_busy, l.sync_interval, l.allows_tearing}) {
+        l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
+    }
+    for (const int at : {l.pc_latency, l.in_present_api, l.until_displayed_time,
+                         l.render_present_latency, l.until_render_complete, l.gpu_active,
+                         l.present_mode}) {
         l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     }
     // A row may leave out OCAT's info columns, never a column the layout reads: a shorter row
@@ -522,6 +538,55 @@ std::int64_t parse_start(const Layout& l, const std::vector<Field>& fields, cons
     return v;
 }
 
+// An evidence column's cell in ns: -1 where it is NA, not a number or not a time >= 0. These
+// columns never make a figure of their own, so a cell they cannot use is only unknown.
+std::int64_t evidence_ns(std::string_view text) {
+    if (is_missing(text))
+        return -1;
+    std::int64_t ns = 0;
+    if (plain_decimal_to_ns(text, 6, ns))
+        return ns;
+    while (!text.empty() && text.front() == ' ')
+        text.remove_prefix(1);
+    while (!text.empty() && text.back() == ' ')
+        text.remove_suffix(1);
+    double ms = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ms);
+    // Beyond about 106 days a latency is a wrapped or broken value, not a time.
+    if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(ms) || ms < 0 ||
+        ms > 1e10)
+        return -1;
+    return std::llround(ms * 1e6);
+}
+
+std::uint8_t present_mode_of(std::string_view mode) {
+    if (mode.starts_with("Composed"))
+        return kPresentModeComposed;
+    if (mode.starts_with("Hardware"))
+        return kPresentModeDirect;
+    return kPresentModeOther;
+}
+
+// The evidence side of a row (see Capture): each kept only where the layout has the column.
+void parse_evidence(const Layout& l, const std::vector<Field>& fields, Capture& c) {
+    const auto take = [&](int at, std::vector<std::int64_t>& to) {
+        if (at >= 0)
+            to.push_back(evidence_ns(fields[at].text));
+    };
+    take(l.pc_latency, c.pc_latency_ns);
+    take(l.in_present_api, c.in_present_api_ns);
+    take(l.until_displayed_time, c.until_displayed_ns);
+    take(l.render_present_latency, c.render_present_latency_ns);
+    take(l.until_render_complete, c.until_render_complete_ns);
+    take(l.gpu_active, c.gpu_active_ns);
+    if (l.present_mode >= 0)
+        c.present_mode.push_back(present_mode_of(fields[l.present_mode].text));
+    if (l.sync_interval >= 0) {
+        const std::string_view sync = fields[l.sync_interval].text;
+        c.waits_for_vblank.push_back(!sync.empty() && sync != "0" && !is_missing(sync) ? 1 : 0);
+    }
+}
+
 // The display side of a row: dropped, time between display changes, generated frame,
 // animation error, each kept only where the layout has the column.
 void parse_display_side(const Layout& l, const std::vector<Field>& fields, const LinePlace& place,
@@ -658,6 +723,7 @@ class RowParser {
         if (l_.start >= 0)
             c.start_ns.push_back(parse_start(l_, fields_, place_, s, rows, in_piece_));
         parse_display_side(l_, fields_, place_, c, rows.bad);
+        parse_evidence(l_, fields_, c);
     }
 
     // Whether the row split in fields_ names the header's columns where the layout reads them
@@ -800,6 +866,14 @@ std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, b
         append(gc.tearing, c.tearing);
         append(gc.animation_error_ns, c.animation_error_ns);
         append(gc.animation_error_known, c.animation_error_known);
+        append(gc.pc_latency_ns, c.pc_latency_ns);
+        append(gc.in_present_api_ns, c.in_present_api_ns);
+        append(gc.until_displayed_ns, c.until_displayed_ns);
+        append(gc.render_present_latency_ns, c.render_present_latency_ns);
+        append(gc.until_render_complete_ns, c.until_render_complete_ns);
+        append(gc.gpu_active_ns, c.gpu_active_ns);
+        append(gc.present_mode, c.present_mode);
+        append(gc.waits_for_vblank, c.waits_for_vblank);
     }
     to.min_qpc = std::min(to.min_qpc, from.min_qpc);
     to.rows_without_frame_time += from.rows_without_frame_time;
@@ -842,6 +916,14 @@ void reserve_columns(ParsedRows& rows, double scale) {
         grow(c.tearing);
         grow(c.animation_error_ns);
         grow(c.animation_error_known);
+        grow(c.pc_latency_ns);
+        grow(c.in_present_api_ns);
+        grow(c.until_displayed_ns);
+        grow(c.render_present_latency_ns);
+        grow(c.until_render_complete_ns);
+        grow(c.gpu_active_ns);
+        grow(c.present_mode);
+        grow(c.waits_for_vblank);
     }
 }
 

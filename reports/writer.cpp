@@ -155,15 +155,15 @@ std::vector<std::string> capture_notes(const CaptureReport& r) {
                 ? ", so the present timeline mixes application and generated frames"
                 : ""));
     }
-    if (r.generation_suspicion.suspected) {
-        const GenerationSuspicion& g = r.generation_suspicion;
+    if (r.generation.detected) {
+        const GenerationEvidence& e = r.generation.evidence.front();
         notes.push_back(fmt::format(
-            "Frame generation suspected: the capture does not mark generated frames (no "
-            "FrameType column), but {} of its present-to-present times alternate between a short "
-            "and a long cluster (means {:.3f} ms and {:.3f} ms, {} runs), as frame generation "
-            "makes them. The present timeline then mixes application and generated frames{}.",
-            fmt::format("{:.2f} %", g.alternating_share * 100.0), g.short_mean_ms, g.long_mean_ms,
-            g.runs,
+            "Frame generation detected: the capture does not mark generated frames (no FrameType "
+            "column), but {} repeats every {} frames on {:.2f} % of its frames, as frame "
+            "generation makes it. The present timeline mixes application and generated frames; "
+            "the application frames' figures are estimated (one present in {} timed as the "
+            "application's){}.",
+            e.column, e.period, e.share * 100.0, e.period,
             r.displayed.frames > 0 ? "; the displayed frames are also given on their own cadence"
                                    : ""));
     }

@@ -1,5 +1,6 @@
 // The JSON report: every figure of the model under stable keys (documented in docs/reports.md,
 // "JSON schema"), so that scripts and CI jobs can read it. Keys keep their order.
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/tool_figures.hpp"
@@ -59,13 +60,15 @@ Json variation_json(const VariationBuckets& v) {
                 {"lt_12ms", v.counts[3]}, {"ge_12ms", v.counts[4]}, {"changes", v.total}};
 }
 
-// Why there is no refresh rate: null when there is one.
+// Why there is no fixed refresh rate: null when there is one.
 Json refresh_absent_name(RefreshGuess::Absent absent) {
     switch (absent) {
         case RefreshGuess::Absent::tearing:
             return "tearing";
         case RefreshGuess::Absent::off_grid:
             return "off_grid";
+        case RefreshGuess::Absent::follows:
+            return "follows_presents";
         case RefreshGuess::Absent::no_candidate:
             return "no_candidate";
         case RefreshGuess::Absent::no:
@@ -263,11 +266,21 @@ Json capture_json(const CaptureReport& r) {
     j["fps"] = s.frame_time.total_ns > 0 ? fps_json(s.fps) : Json(nullptr);
     j["stutter"] = stutter_json(s, r);
     j["variation_buckets"] = variation_json(s.variation);
-    j["refresh"] =
-        Json{{"rate_hz", s.refresh.rate_hz > 0 ? Json(s.refresh.rate_hz) : Json()},
-             {"on_grid_share", s.refresh.rate_hz > 0 ? Json(s.refresh.on_grid_share) : Json()},
-             {"column", r.refresh_column},
-             {"absent", refresh_absent_name(s.refresh.absent)}};
+    {
+        const RefreshGuess& g = s.refresh;
+        const bool fixed = g.state == RefreshGuess::State::fixed;
+        j["refresh"] =
+            Json{{"state", refresh_state_name(g.state)},
+                 {"rate_hz", fixed ? Json(g.rate_hz) : Json()},
+                 {"on_grid_share", fixed ? Json(g.on_grid_share) : Json()},
+                 {"max_off_grid_share", kRefreshMaxOffGridShare},
+                 {"also_fits_hz", fixed ? Json(g.also_fits_hz) : Json()},
+                 {"follows_share", g.follows_share >= 0 ? Json(g.follows_share) : Json()},
+                 {"tearing_share", g.tearing_share},
+                 {"direct_share", g.direct_share >= 0 ? Json(g.direct_share) : Json()},
+                 {"column", r.refresh_column},
+                 {"reason", refresh_absent_name(g.absent)}};
+    }
     if (r.timeline == Timeline::display)
         j["dropped_frames_left_out"] = r.dropped_in_range;
     if (r.display.available) {
@@ -283,19 +296,56 @@ Json capture_json(const CaptureReport& r) {
         j["display"] = std::move(d);
     }
     if (r.has_generated) {
-        j["frame_generation"] = Json{{"application", cadence_json(r.application)},
+        j["frame_generation"] = Json{{"marked", true},
+                                     {"detected", true},
+                                     {"verdict", "marked"},
+                                     {"application", cadence_json(r.application)},
                                      {"generated", cadence_json(r.generated)}};
         if (r.displayed.frames > 0)
             j["frame_generation"]["displayed"] = cadence_json(r.displayed);
-    } else if (r.generation_suspicion.suspected) {
-        const GenerationSuspicion& g = r.generation_suspicion;
-        Json fg{{"suspected", true},
-                {"alternating_share", g.alternating_share},
-                {"alternating_frames", g.covered_frames},
-                {"runs", g.runs},
-                {"longest_run_pairs", g.longest_run_dips},
-                {"short_mean_ms", g.short_mean_ms},
-                {"long_mean_ms", g.long_mean_ms}};
+    } else if (r.generation_examinable) {
+        // Without FrameType: detected from per-frame cycles, with the evidence, or not
+        // detectable; never silence.
+        const GenerationDetection& g = r.generation;
+        Json evidence = Json::array();
+        for (const GenerationEvidence& e : g.evidence) {
+            evidence.push_back(Json{{"column", e.column},
+                                    {"period_frames", e.period},
+                                    {"known_frames", e.known_frames},
+                                    {"covered_frames", e.covered_frames},
+                                    {"share", e.share},
+                                    {"cycles", e.cycles},
+                                    {"longest_cycle_frames", e.longest_cycle_frames},
+                                    {"peak_mean_ms", e.peak_mean_ms},
+                                    {"other_mean_ms", e.other_mean_ms},
+                                    {"on_refresh_grid", e.on_refresh_grid},
+                                    {"shows_generation", e.shows_generation}});
+        }
+        Json fg{{"marked", false},
+                {"detected", g.detected},
+                {"verdict", g.detected ? "detected" : "not detectable from this capture"},
+                {"rule",
+                 fmt::format("k-peaks (above every value within k-1 frames by 1/{} of their own) "
+                             "chained exactly k frames apart over >= {} frames cover >= {:.0f} "
+                             "% of a column's known frames",
+                             kGenerationContrastDivisor, kGenerationMinRunFrames,
+                             kGenerationMinShare * 100.0)},
+                {"evidence", std::move(evidence)}};
+        if (g.detected && r.application_estimated) {
+            Json app = cadence_json(r.application);
+            app["estimated"] = true;
+            app["period_frames"] = g.period;
+            app["timed_frames"] = g.estimated_frames;
+            app["timed_share"] = r.stats.frame_time.frames
+                                     ? static_cast<double>(g.estimated_frames) /
+                                           static_cast<double>(r.stats.frame_time.frames)
+                                     : 0.0;
+            app["method"] =
+                "one present in period_frames is the application's (which one is not known): "
+                "intervals between the presents at the peaks of the first evidence column's "
+                "cycles, inside the cycles only";
+            fg["application"] = std::move(app);
+        }
         if (r.displayed.frames > 0)
             fg["displayed"] = cadence_json(r.displayed);
         j["frame_generation"] = std::move(fg);
@@ -326,6 +376,16 @@ Json capture_json(const CaptureReport& r) {
         j["loop"] = loop_json(r);
     j["figures"] = figures_json(r);
     j["which_low"] = which_low_json(r);
+    // Figures estimated rather than measured (the application cadence of frame generation
+    // detected without FrameType): named, so a value in `figures` is never taken for measured.
+    Json estimated = Json::array();
+    if (r.application_estimated) {
+        for (const Figure& f : figure_catalogue()) {
+            if (!f.key.empty() && (f.needs & kNeedsApplicationCadence))
+                estimated.push_back(std::string(f.key));
+        }
+    }
+    j["estimated_figures"] = std::move(estimated);
     return j;
 }
 

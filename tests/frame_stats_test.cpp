@@ -1,5 +1,6 @@
 // The frame-pacing statistics on small hand-made series whose figures are worked out by hand.
 #include "core/frame_stats.hpp"
+#include "core/capture.hpp"
 #include "core/units.hpp"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -95,17 +97,21 @@ TEST(FrameStats, AFrameOfYearsIsOneStutterAndOffTheGrid) {
     EXPECT_EQ(unreal_hitches(frames, {}).hitches.size(), 1u);
 }
 
-// A frame of about 158 years between two 60 Hz frames (found by fuzz_report): twice it passes the
-// int64 range, and the frame-generation check read the wrapped product as a dip.
-TEST(FrameStats, AFrameOfCenturiesIsNoGenerationDip) {
-    const std::vector<std::int64_t> frames = {16'666'667, 5'000'000'000'000'000'000, 16'666'667};
-    const GenerationSuspicion g = suspect_frame_generation(frames);
-    EXPECT_EQ(g.longest_run_dips, 0u);
-    EXPECT_EQ(g.covered_frames, 0u);
-    // A short frame between two of centuries is still a dip.
-    const std::vector<std::int64_t> between = {4'000'000'000'000'000'000, 1,
-                                               4'000'000'000'000'000'000};
-    EXPECT_EQ(suspect_frame_generation(between).longest_run_dips, 1u);
+// Frames of about a century (found by fuzz_report): the frame-generation rule compares them
+// without products and sums a cycle's frames saturated, never wrapped.
+TEST(FrameStats, FramesOfCenturiesInFrameGenerationCyclesDoNotWrap) {
+    const std::vector<std::int64_t> one = {16'666'667, 5'000'000'000'000'000'000, 16'666'667};
+    EXPECT_EQ(generation_evidence("f", one, 2).cycles, 0u);
+    std::vector<std::int64_t> frames;
+    for (int i = 0; i < 60; ++i)
+        frames.push_back(i % 3 == 1 ? 4'000'000'000'000'000'000 : 3'000'000'000'000'000'000);
+    const std::vector<GenerationColumn> columns = {{"f", frames, true}};
+    const GenerationDetection g = detect_frame_generation(columns, frames, 0);
+    ASSERT_TRUE(g.detected);
+    EXPECT_EQ(g.period, 3);
+    ASSERT_FALSE(g.application_intervals_ns.empty());
+    for (const std::int64_t v : g.application_intervals_ns)
+        EXPECT_EQ(v, std::numeric_limits<std::int64_t>::max());
 }
 
 TEST(FrameStats, PercentilesInterpolateLinearlyAtPTimesNMinusOne) {
@@ -387,6 +393,72 @@ TEST(FrameStats, OnGridCountBySortedWindowsIsTheRuleFrameByFrame) {
     EXPECT_DOUBLE_EQ(
         static_cast<double>(on_grid_count_sorted(part, 144)) / static_cast<double>(part.size()),
         on_grid_share(part, 144));
+}
+
+// The lowest rate whose grid explains all but 5 % of the intervals, exceptions included: a
+// 30 FPS game on a 120 Hz display with a few 8.3 and 16.7 ms intervals is 120 Hz; without the
+// exceptions its 33.3 ms intervals sit on the 60 Hz grid first, and on the 90 Hz grid too,
+// which is said (120, 240 and 360 Hz are multiples of 60 Hz and not listed).
+TEST(FrameStats, RefreshRateIsTheLowestGridExplainingTheExceptionsToo) {
+    std::vector<std::int64_t> thirty(100, 33'333'333);
+    thirty[10] = 8'333'333;
+    thirty[20] = 16'666'667;
+    thirty[30] = 25'000'000;
+    const RefreshGuess g = detect_refresh_rate(thirty);
+    EXPECT_EQ(g.state, RefreshGuess::State::fixed);
+    EXPECT_EQ(g.rate_hz, 120);
+    EXPECT_DOUBLE_EQ(g.on_grid_share, 1.0);
+    const RefreshGuess plain = detect_refresh_rate(std::vector<std::int64_t>(100, 33'333'333));
+    EXPECT_EQ(plain.rate_hz, 60);
+    EXPECT_EQ(plain.also_fits_hz, std::vector<int>({90}));
+    // More than 5 % off every grid: no fixed rate.
+    std::vector<std::int64_t> off(thirty);
+    for (int i = 0; i < 6; ++i)
+        off[40 + i] = 30'000'000;
+    const RefreshGuess o = detect_refresh_rate(off);
+    EXPECT_EQ(o.state, RefreshGuess::State::unknown);
+    EXPECT_EQ(o.rate_hz, 0);
+    EXPECT_EQ(o.absent, RefreshGuess::Absent::off_grid);
+}
+
+// Display changes that follow their presents (within 1 ms) on frames sent straight to the
+// display have no cadence of their own, whatever grid they seem to sit on; composed frames do.
+TEST(FrameStats, RefreshStateFollowsPresentsOnDirectFlipsAndTearing) {
+    const std::vector<std::int64_t> frames(100, 33'333'333);
+    const std::vector<std::int64_t> display(100, 33'400'000);
+    const RefreshGuess grid = detect_refresh_rate(display);
+    ASSERT_EQ(grid.state, RefreshGuess::State::fixed);
+    const std::vector<std::uint8_t> direct(100, kPresentModeDirect),
+        composed(100, kPresentModeComposed), no_vblank(100, 0), vblank(100, 1), torn(100, 1);
+    const RefreshGuess d = classify_refresh(grid, display, frames, direct, no_vblank, {});
+    EXPECT_EQ(d.state, RefreshGuess::State::follows_presents);
+    EXPECT_EQ(d.rate_hz, 0);
+    EXPECT_DOUBLE_EQ(d.follows_share, 1.0);
+    EXPECT_DOUBLE_EQ(d.direct_share, 1.0);
+    // Waiting for a vertical blank on a direct flip keeps the grid; so does composition.
+    EXPECT_EQ(classify_refresh(grid, display, frames, direct, vblank, {}).state,
+              RefreshGuess::State::fixed);
+    EXPECT_EQ(classify_refresh(grid, display, frames, composed, no_vblank, {}).state,
+              RefreshGuess::State::fixed);
+    // Tearing on most frames: follows, whatever the rest says.
+    const RefreshGuess t = classify_refresh(grid, display, frames, composed, vblank, torn);
+    EXPECT_EQ(t.state, RefreshGuess::State::follows_presents);
+    EXPECT_EQ(t.absent, RefreshGuess::Absent::tearing);
+    // Off every grid and following the presents, without a present mode: follows; composed
+    // frames off the grid are unknown instead.
+    std::vector<std::int64_t> vrr, vrr_display;
+    for (int i = 0; i < 100; ++i) {
+        vrr.push_back(20'000'000 + i * 97'000);
+        vrr_display.push_back(20'000'000 + i * 97'000 + 300'000);
+    }
+    const RefreshGuess vgrid = detect_refresh_rate(vrr_display);
+    ASSERT_NE(vgrid.state, RefreshGuess::State::fixed);
+    EXPECT_EQ(classify_refresh(vgrid, vrr_display, vrr, {}, {}, {}).state,
+              RefreshGuess::State::follows_presents);
+    EXPECT_EQ(classify_refresh(vgrid, vrr_display, vrr, composed, vblank, {}).state,
+              RefreshGuess::State::unknown);
+    // Without a display column nothing follows: a grid or unknown.
+    EXPECT_EQ(classify_refresh(vgrid, {}, {}, {}, {}, {}).state, RefreshGuess::State::unknown);
 }
 
 TEST(FrameStats, RefreshRateIsNoneWhenFramesAreSpreadEvenly) {

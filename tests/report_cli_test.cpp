@@ -197,12 +197,15 @@ TEST(ReportCli, FailIfOnAFigureTheCaptureCannotHaveExitsTwoSayingWhy) {
         // generated frames: not marked at all, or marked but none in the capture
         {"app_fps", test::test_data("presentmon1.csv"),
          "PresentMon 1.x writes presents only: no application frame-start column"},
+        {"app_fps", test::test_data("presentmon1.csv"),
+         "no generated frames marked (no FrameType column) and frame generation not detectable "
+         "from this capture"},
         {"generated_fps", test::test_data("presentmon1.csv"),
          "does not mark generated frames (no FrameType column)"},
         {"generated_fps", test::test_data("presentmon24.csv"),
          "no generated frames among the frames analysed"},
         // no refresh grid
-        {"refresh_hz", list_without_refresh_grid(dir), "no refresh rate was detected"},
+        {"refresh_hz", list_without_refresh_grid(dir), "no fixed refresh from"},
         // loop figures: not a trace, a trace without a loop configuration, no spiral
         {"alpha_mean", test::test_data("ocat.csv"),
          "has no loop columns (only loopscope traces do)"},

@@ -226,19 +226,20 @@ TEST(ReportModel, NoRefreshGridLeavesTheRefreshFiguresAbsentNotZero) {
     for (const char* key : {"refresh_hz", "on_grid_share"}) {
         const FigureValue v = figure_value(r, key);
         EXPECT_FALSE(v.has_value()) << key;
-        EXPECT_NE(v.reason.find("no refresh rate was detected"), std::string::npos) << v.reason;
+        EXPECT_NE(v.reason.find("no fixed refresh from"), std::string::npos) << v.reason;
     }
     // The summary still says so in words.
     const auto rows = summary_rows(r);
     const auto row = std::find_if(rows.begin(), rows.end(),
                                   [](const SummaryRow& x) { return x.label == "refresh rate"; });
     ASSERT_NE(row, rows.end());
-    EXPECT_EQ(row->value, "none detected");
+    EXPECT_EQ(row->value, "unknown");
+    EXPECT_EQ(r.stats.refresh.state, RefreshGuess::State::unknown);
 }
 
 // Variable refresh: display intervals spread between 27 and 35 ms. 40 % sit on the 100 Hz grid
-// (30 ms), well beyond the 10 % chance gives, but a fixed refresh without tearing puts nearly
-// all of them on its grid: no rate, and the report says why.
+// (30 ms), well beyond the 10 % chance gives, but a fixed refresh puts all but a few of them on
+// its grid: no rate. The display changes follow the presents: that is the state, said with why.
 TEST(ReportModel, IntervalsOffOneGridGiveNoRefreshRateAndSayWhy) {
     const std::vector<double> pattern_ms = {30.0, 30.0, 30.0, 30.0, 27.3,
                                             28.6, 31.7, 33.2, 34.4, 32.6};
@@ -250,14 +251,24 @@ TEST(ReportModel, IntervalsOffOneGridGiveNoRefreshRateAndSayWhy) {
     c.dropped.assign(frames.size(), 0);
     const CaptureReport r = analyse_capture(c, {});
     EXPECT_EQ(r.stats.refresh.rate_hz, 0);
-    EXPECT_EQ(r.stats.refresh.absent, RefreshGuess::Absent::off_grid);
+    EXPECT_EQ(r.stats.refresh.state, RefreshGuess::State::follows_presents);
+    EXPECT_EQ(r.stats.refresh.absent, RefreshGuess::Absent::follows);
     EXPECT_EQ(r.stats.refresh.best_rate_hz, 100);
     EXPECT_DOUBLE_EQ(r.stats.refresh.best_on_grid_share, 0.4);
     const FigureValue v = figure_value(r, "refresh_hz");
     EXPECT_FALSE(v.has_value());
-    EXPECT_NE(v.reason.find("do not sit on one grid (the best, 100 Hz, holds 40.00 %"),
+    EXPECT_NE(v.reason.find("display changes follow the presents (100.00 % of the displayed"),
               std::string::npos)
         << v.reason;
+    // Display changes that do not follow the presents and sit on no grid: unknown, said so.
+    Capture apart = c;
+    for (std::int64_t& d : apart.display_ns)
+        d += 3'000'000;
+    const CaptureReport u = analyse_capture(apart, {});
+    EXPECT_EQ(u.stats.refresh.state, RefreshGuess::State::unknown);
+    EXPECT_EQ(u.stats.refresh.absent, RefreshGuess::Absent::off_grid);
+    EXPECT_NE(figure_value(u, "refresh_hz").reason.find("no candidate grid (50-360 Hz) explains"),
+              std::string::npos);
     // The same intervals all on the 60 Hz grid are a refresh rate.
     std::vector<std::int64_t> steady(90, 33'333'333);
     Capture fixed = make_capture(steady);

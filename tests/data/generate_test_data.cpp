@@ -181,6 +181,29 @@ std::vector<Present> with_generated_frames(const std::vector<std::int64_t>& app_
     return rows;
 }
 
+// Intel XeSS frame generation as PresentMon 1.x sees it (no FrameType): presents in cycles of
+// three, 0.6 / 11.4 / 0.4 ms apart, one application frame of about 12.4 ms a cycle.
+std::vector<Present> xess_fg_presents(std::size_t cycles, std::int64_t origin, Rng& rng) {
+    std::vector<Present> rows;
+    std::int64_t t = origin;
+    for (std::size_t c = 0; c < cycles; ++c) {
+        const std::int64_t app = 124'000 + rng.between(-4'000, 4'000);
+        const std::int64_t first = 6'000 + rng.between(-1'000, 1'000);
+        const std::int64_t last = 4'000 + rng.between(-1'000, 1'000);
+        for (const std::int64_t gap : {first, app - first - last, last}) {
+            Present p;
+            p.cpu_start = t;
+            p.app_interval = gap;
+            t += gap;
+            p.present = t;
+            p.between_presents = gap;
+            rows.push_back(p);
+        }
+    }
+    display_on_vsync(rows, 20'000);
+    return rows;
+}
+
 // A compositor or a small window: presents about every vsync, `count` of them.
 Stream side_stream(const std::string& app, std::int64_t pid, std::uint64_t swap, std::size_t count,
                    std::int64_t origin, std::int64_t period, Rng& rng) {
@@ -360,8 +383,8 @@ std::string utf16le(const std::string& ascii) {
 
 // `utf16`: saved as UTF-16LE (with its mark) instead of UTF-8 with a byte-order mark.
 FileExpectation write_presentmon1(const std::filesystem::path& dir, const std::vector<Stream>& ss,
-                                  std::int64_t qpc_origin, const char* name = "presentmon1.csv",
-                                  bool utf16 = false) {
+                                  std::int64_t qpc_origin,
+                                  const std::string& name = "presentmon1.csv", bool utf16 = false) {
     TextFile f(false, !utf16);
     f.line(
         "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,"
@@ -956,6 +979,19 @@ int main(int argc, char** argv) {
         files["presentmon1.csv"] = write_presentmon1(dir, pm, qpc_origin);
         files["presentmon24.csv"] =
             write_presentmon24(dir / "presentmon24.csv", pm, false, 0, {"WindowsTerminal.exe"});
+        {
+            // XeSS frame generation in the 1.x layout, from its own generator so the other
+            // files stay as they were.
+            Rng xess_rng(20261126);
+            Stream x = g;
+            x.present_mode = "Hardware Composed: Independent Flip";
+            x.rows = xess_fg_presents(200, origin, xess_rng);
+            const std::vector<Stream> pm_xess = {
+                x, side_stream("dwm.exe", 1288, 0x2B10C7F0A40, 100, origin - 40'000,
+                               kVsyncTicks * 4, xess_rng)};
+            files["presentmon1_xess_fg.csv"] =
+                write_presentmon1(dir, pm_xess, qpc_origin, "presentmon1_xess_fg.csv");
+        }
 
         // Frame generation: the game renders about 30 fps and a generated frame is shown
         // between every two of its frames.

@@ -154,22 +154,47 @@ def on_grid(frames, rate):
     return on / len(frames)
 
 
-def refresh(frames, tearing_share):
-    best_rate, best_share, best_excess = None, None, 0.2
-    for rate in REFRESH_CANDIDATES:
-        share = on_grid(frames, rate)
-        excess = share - 2.0 * REFRESH_TOLERANCE_NS * rate / 1e9
-        if excess >= best_excess and not (best_rate is not None and excess == best_excess):
-            best_rate, best_share, best_excess = rate, share, excess
-    # A rate only where the display waits for one (no tearing on half the frames or more) and
-    # the intervals sit on its grid (60 % of them at least).
-    if tearing_share is not None and tearing_share >= 0.5:
-        return {"rate_hz": None, "on_grid_share": None, "absent": "tearing"}
-    if best_rate is None:
-        return {"rate_hz": None, "on_grid_share": None, "absent": "no_candidate"}
-    if best_share < 0.6:
-        return {"rate_hz": None, "on_grid_share": None, "absent": "off_grid"}
-    return {"rate_hz": best_rate, "on_grid_share": best_share, "absent": None}
+def refresh(frames, rows):
+    """The display's state. frames: the intervals the grid is read from (display changes where
+    the capture has them); rows: per row of the present timeline (frame_ns, display_ns or None,
+    present mode "direct"/"composed"/None, waits for a vertical blank, tearing) or None where the
+    rows cannot be paired with their display changes."""
+    shares = {rate: on_grid(frames, rate) for rate in REFRESH_CANDIDATES} if frames else {}
+    out = {"state": "unknown", "rate_hz": None, "on_grid_share": None, "also_fits_hz": None}
+    # The lowest rate explaining all but 5 % of the intervals, unless a multiple of it explains
+    # more than 0.5 % beyond it (and beyond its denser grid's chance share of the rest).
+    for rate in REFRESH_CANDIDATES if frames else []:
+        if shares[rate] < 0.95:
+            continue
+        if out["rate_hz"] is None:
+            if any(m % rate == 0 and m > rate and
+                   shares[m] - shares[rate] > 0.005 + (1 - shares[rate]) * m / 1000.0
+                   for m in REFRESH_CANDIDATES):
+                continue
+            out.update(state="fixed", rate_hz=rate, on_grid_share=shares[rate], also_fits_hz=[])
+        elif rate % out["rate_hz"] != 0:
+            out["also_fits_hz"].append(rate)
+    rows = rows or []
+    n = len(rows)
+    torn = sum(1 for r in rows if r[4])
+    if n and torn / n >= 0.5:
+        return dict(out, state="follows_presents", rate_hz=None, on_grid_share=None,
+                    also_fits_hz=None)
+    shown = [r for r in rows if r[1] is not None]
+    follows = bool(shown) and sum(1 for r in shown if abs(r[1] - r[0]) <= 1_000_000) / len(
+        shown) >= 0.5
+    direct = sum(1 for r in rows if r[2] == "direct")
+    composed = sum(1 for r in rows if r[2] == "composed")
+    vblank = sum(1 for r in rows if r[3])
+    moded = any(r[2] is not None for r in rows)
+    if moded and n and direct / n >= 0.5 and vblank / n < 0.5 and follows:
+        return dict(out, state="follows_presents", rate_hz=None, on_grid_share=None,
+                    also_fits_hz=None)
+    if out["state"] == "fixed":
+        return out
+    if follows and not (moded and composed / n >= 0.5):
+        return dict(out, state="follows_presents")
+    return out
 
 
 def startup(frames):
@@ -271,6 +296,14 @@ def presentmon_figures(path):
         else:
             s["frames"].append(ms_to_ns(row[frame_col]))
             s["numbers"].append(s["rows"] - 1)  # the frame's number in the capture
+        mode = row[col["PresentMode"]] if "PresentMode" in col else None
+        s.setdefault("pairs", []).append([
+            ms_to_ns(row[frame_col]), None,
+            None if mode is None else "composed" if mode.startswith("Composed")
+            else "direct" if mode.startswith("Hardware") else "other",
+            "SyncInterval" in col and row[col["SyncInterval"]] not in ("0", "", "NA"),
+            "SyncInterval" in col and "AllowsTearing" in col and
+            row[col["SyncInterval"]] == "0" and row[col["AllowsTearing"]] == "1"])
         dropped = False
         if dropped_col is not None and not missing(row[dropped_col]):
             dropped = int(row[dropped_col]) != 0
@@ -283,6 +316,7 @@ def presentmon_figures(path):
                     dropped = True
             elif not dropped:
                 s["display"].append(ms_to_ns(cell))
+                s["pairs"][-1][1] = ms_to_ns(cell)
         s["last_displayed"] = display_col is not None and not missing(row[display_col]) and not dropped
         s["last_dropped"] = 1 if dropped else 0
         s["dropped"] += 1 if dropped else 0
@@ -298,8 +332,18 @@ def presentmon_figures(path):
         if best["display"] and best.get("last_displayed"):
             best["display"].pop()
         best["dropped"] -= best.get("last_dropped", 0)
+        best["pairs"].pop()
+    pairs = best["pairs"]
     if v2_metrics:
         best["display"] = best["display"][:-1]  # each value belongs to the next displayed frame
+        previous = None
+        for p in pairs:
+            if p[1] is not None:
+                p[1], previous = previous, p[1]
+        if best["generated"]:
+            # The present timeline leaves the generated frames out: no row pairs with its
+            # display change.
+            pairs = [[p[0], None, p[2], p[3], p[4]] for p in pairs]
     total, ft, fps = summary(frames)
     frames_ms = [v / 1e6 for v in frames]
     fps["low1_average"] = 1000.0 / capframex_low_average_ms(frames_ms, 1 - 0.01)
@@ -319,8 +363,7 @@ def presentmon_figures(path):
                     "capframex_window": window, "hitch_count": len(hitches),
                     "hitches_per_min": per_min, "hitches": hitches},
         "variation_buckets": variation(frames),
-        "refresh": refresh(best["display"] if best["display"] else frames,
-                           best["torn"] / best["rows"] if "torn" in best else None),
+        "refresh": refresh(best["display"] if best["display"] else frames, pairs),
         "segments": {"startup": startup(frames)},
     }
     if display_col is not None:
