@@ -84,7 +84,9 @@ foreach(mode IN LISTS modes)
     if(LOOPSCOPE_EXE)
         run("loopscope report of the consumer's trace (${mode})"
             ${LOOPSCOPE_EXE} report ${dir}/consumer-trace.csv --format json)
-        foreach(figure "\"verdict\": \"[a-z]" "\"headroom_ms\": -?[0-9]")
+        # The loop's verdict (ok, saturated, spiral) and a number for its headroom.
+        foreach(figure "\"verdict\": {[^}]*\"state\": \"(ok|saturated|spiral)\""
+                       "\"headroom_ms\": -?[0-9]")
             if(NOT run_output MATCHES "${figure}")
                 message(FATAL_ERROR "${mode}: the report of the consumer's trace has no ${figure}:\n"
                                     "${run_output}")
