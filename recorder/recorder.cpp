@@ -6,7 +6,8 @@
 // publishes them every flush_every rows (a release store of `published`); the writer reads up
 // to `published` and gives the rows back (a release store of `consumed`). The loop's thread
 // never waits: a row that finds the ring full is dropped and counted. The writer looks for rows
-// every writer_poll_us; only flush(), wait_for_writer() and close(), which may wait, wake it.
+// every writer_poll_us; flush(), wait_for_writer() and close(), which may wait, wake it, and
+// so does a hand-over that finds the ring more than half full.
 //
 // Everything the writer touches lives in Shared, which the writer's thread co-owns: when a sink
 // blocks (a FIFO nobody reads, a full pipe), close() stops waiting after close_timeout_ms and
@@ -363,14 +364,24 @@ struct Recorder::Impl {
             publish();
     }
 
-    // Hands the rows put so far to the writer (or, without one, writes them here).
+    // Hands the rows put so far to the writer (or, without one, writes them here). A writer
+    // that has let the ring fill past half (a loop running far faster than a game's, a writer
+    // kept from the CPU) is woken rather than left to its next look: a notify, which never
+    // waits, once a hand-over at most.
     void publish() {
         if (head == published)
             return;
         published = head;
         shared->published.store(head, std::memory_order_release);
-        if (!writer.joinable())
+        if (!writer.joinable()) {
             shared->drain();
+            return;
+        }
+        if (head - consumed_seen >= shared->ring.size() / 2) {
+            consumed_seen = shared->consumed.load(std::memory_order_acquire);
+            if (head - consumed_seen >= shared->ring.size() / 2)
+                shared->wake.notify_one();
+        }
     }
 
     // Waits (at most close_timeout_ms) until the writer has taken every row handed over;

@@ -6,7 +6,7 @@
 
 namespace loopscope {
 
-// The recorder header's preamble, so that a trace written here and one a game records start
+// The recorder's preamble, so that a trace written here and one a game records start
 // with the same lines for the same knobs.
 std::string trace_preamble(const TraceInfo& info) {
     trace_v1::Preamble p;

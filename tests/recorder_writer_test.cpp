@@ -539,8 +539,49 @@ TEST(RecorderBackgroundWriter, FlushWakesTheWriterAtOnce) {
     std::filesystem::remove_all(dir);
 }
 
-// Without flush(), the writer finds what was handed over at its next look (it is never woken by
-// the loop's thread): a writer that has gone idle still looks at least every 50 ms.
+// Whether the writer has written everything handed over before `limit` passes.
+bool caught_up_within(const Recorder& rec, std::chrono::milliseconds limit) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (!rec.writer_caught_up()) {
+        if (std::chrono::steady_clock::now() > end)
+            return false;
+        std::this_thread::yield();
+    }
+    return true;
+}
+
+// The writer below looks once a minute, so only a wake-up can meet the limits: a hand-over that
+// finds the ring more than half full wakes it. Blocks of 4 rows go over one at a time until the
+// writer has caught up (a writer that starts late takes the first ones without a wake, so the
+// test does not say which hand-over wakes it, only that one soon does).
+TEST(RecorderBackgroundWriter, AHandOverIntoAHalfFullRingWakesTheWriter) {
+    const std::string dir = test::make_temp_dir("recorder-writer");
+    RecorderOptions o = options_for(dir + "/t.csv", true);
+    o.capacity = 16;
+    o.flush_every = 4;
+    o.writer_poll_us = 60'000'000;
+    fake_now = kStart;
+    Recorder rec(o);
+    // Time for the writer's thread to start and wait.
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::int64_t frames = 1;
+    record(rec, 0, 1);  // frame 0 open: each 4 frames below end with a hand-over
+    bool caught_up = false;
+    for (int block = 0; block < 8 && !caught_up; ++block) {
+        record(rec, frames, frames + 4);
+        frames += 4;
+        caught_up = caught_up_within(rec, std::chrono::milliseconds(250));
+    }
+    EXPECT_TRUE(caught_up);
+    EXPECT_EQ(rec.dropped_frames(), 0);
+    rec.close(kStart + time_of(frames));
+    EXPECT_EQ(rows_of(test::read_text(dir + "/t.csv")).size(), static_cast<std::size_t>(frames));
+    std::filesystem::remove_all(dir);
+}
+
+// Without flush(), the writer finds what was handed over at its next look (a hand-over into a
+// ring less than half full wakes nobody): a writer that has gone idle still looks at least
+// every 50 ms.
 TEST(RecorderBackgroundWriter, AnIdleWriterStillFindsTheNextHandOver) {
     const std::string dir = test::make_temp_dir("recorder-writer");
     RecorderOptions o = options_for(dir + "/t.csv", true);

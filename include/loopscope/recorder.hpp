@@ -45,8 +45,9 @@
 // WHAT IT COSTS
 //   Memory: `capacity` rows of 112 bytes (4096 by default: 448 KB), allocated at construction,
 //   and one writer thread. Per frame, on the loop's thread: a few calls that fill one row and
-//   copy it into a ring; no lock, no allocation, no system call. The writer thread takes the
-//   rows every flush_every frames and feeds the sinks: the file, the callback, the live stream.
+//   copy it into a ring; no lock, no allocation, no system call (but one wake-up of the writer
+//   when a hand-over finds it half a ring behind). The writer thread takes the rows every
+//   flush_every frames and feeds the sinks: the file, the callback, the live stream.
 //   When the writer is a whole ring behind (a stalled disk, a starved thread) frames are
 //   dropped, never waited for, and counted (dropped_frames()); the frame column keeps counting,
 //   so the gap shows in the trace. docs/loop-engine.md gives the measured cost.
@@ -329,7 +330,8 @@ struct RecorderOptions {
     bool background_writer = true;
     // How often the writer looks for rows handed over, in µs, while rows come; after looks that
     // found none it looks less often (at most every 50 ms, or this period when longer).
-    // flush(), wait_for_writer() and close() wake it at once.
+    // flush(), wait_for_writer() and close() wake it at once, and so does a hand-over that
+    // finds the ring more than half full.
     std::int64_t writer_poll_us = 2000;
     // The longest close(), flush() and wait_for_writer() wait for the writer (a sink that blocks:
     // a FIFO nobody reads, a full pipe). Rows it had not written by then are counted as dropped.
