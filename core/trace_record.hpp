@@ -1,8 +1,8 @@
 // One frame of a game loop as loopscope records it: the columns of the trace format v1 (see
 // README.md, "Trace format"), in their order. The engine produces these, the recorder header
 // writes them, `run` and `replay` save them and the reports read them back. The public recorder
-// header owns the format (the row, its column names, the magic line and the row's text): this
-// file gives its names to the rest of loopscope, so there is one definition of each.
+// header owns the format (the column list, the row, the magic line; recorder/trace_text.hpp the
+// row's text): this file gives its names to the rest of loopscope, so there is one definition.
 #pragma once
 
 #include <cstdint>

@@ -61,7 +61,6 @@ int main(int argc, char** argv) {
     const loopscope::FixedStepConfig config{.dt_ns = 16'666'667, .clamp_ns = 250'000'000};
 
     loopscope::RecorderOptions options{.path = path, .flush_every = 60};  // a crash loses <= 1 s
-    options.describe_loop(config, "fixed-interp");
     if (serve_port >= 0) {
         options.serve_port = static_cast<int>(serve_port);
         options.flush_every = 6;  // the live stream gets rows at each hand-over: 10 times a second

@@ -110,7 +110,8 @@ RealRunResult run_real(const RealRunOptions& options) {
     ro.clock_ns = clock.now_ns;
     ro.clock_name = std::string(clock.name);
     copy_loop_knobs(options.config, ro);
-    ro.metadata = options.metadata;
+    for (const auto& [key, value] : options.metadata)
+        ro.add_metadata(key, value);
     ro.machine = machine_description();
     ro.capacity = 4096;
     ro.flush_every = 1024;

@@ -11,10 +11,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <type_traits>
 
 #include "common/errors.hpp"
 #include "core/analysis.hpp"
 #include "core/trace_record.hpp"
+#include "recorder/trace_text.hpp"
 #include "reports/csv_scanner.hpp"
 #include "reports/read_formats.hpp"
 
@@ -235,24 +237,24 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
             }
             return v;
         };
+        // Each column as its kind in the column list says: any integer, a time or count >= 0,
+        // a number.
+        const auto value = [&](std::size_t i, trace_v1::ColumnKind kind, auto& out) {
+            using T = std::remove_reference_t<decltype(out)>;
+            if constexpr (std::is_same_v<T, double>) {
+                if (const CellState state = read_number_cell(fields[i], out);
+                    state != CellState::value) {
+                    mark(i, state);
+                }
+            } else
+                out = kind == trace_v1::ColumnKind::index ? integer(i) : duration(i);
+        };
         FrameRecord r;
-        r.frame = integer(0);
-        r.start_ns = duration(1);
-        r.raw_ns = duration(2);
-        r.clamped_ns = duration(3);
-        r.clamp_lost_ns = duration(4);
-        r.consumed_ns = duration(5);
-        r.acc_before_ns = duration(6);
-        r.steps = duration(7);
-        r.cap_dropped_ns = duration(8);
-        r.acc_after_ns = duration(9);
-        if (const CellState state = read_number_cell(fields[10], r.alpha);
-            state != CellState::value) {
-            mark(10, state);
-        }
-        r.step_cost_ns = duration(11);
-        r.render_ns = duration(12);
-        r.wait_ns = duration(13);
+        std::size_t column = 0;
+#define LOOPSCOPE_READ_COLUMN_(name, type, kind, what) \
+    value(column++, trace_v1::ColumnKind::kind, r.name);
+        LOOPSCOPE_TRACE_COLUMNS(LOOPSCOPE_READ_COLUMN_)
+#undef LOOPSCOPE_READ_COLUMN_
         if (row_bad)
             return std::nullopt;
         add_up_row(r);

@@ -1,14 +1,12 @@
-// The trace writer: the preamble and the rows through the recorder header (trace_v1), the one
-// owner of the trace format.
+// The trace writer: the preamble and the rows through the recorder's trace text (trace_v1), the
+// one owner of the trace format.
 #include "reports/trace_writer.hpp"
 
-// The preamble's text part of the header, which a translation unit without recording asks for.
-#define LOOPSCOPE_TRACE_TEXT 1
-#include "loopscope/recorder.hpp"
+#include "recorder/trace_text.hpp"
 
 namespace loopscope {
 
-// The recorder header's preamble, so that a trace written here and one a game records start
+// The recorder's preamble, so that a trace written here and one a game records start
 // with the same lines for the same knobs.
 std::string trace_preamble(const TraceInfo& info) {
     trace_v1::Preamble p;
@@ -16,7 +14,8 @@ std::string trace_preamble(const TraceInfo& info) {
     copy_loop_knobs(info.config, p);
     p.machine = info.machine;
     p.start_time = info.start_time;
-    p.metadata = info.metadata;
+    for (const auto& [key, value] : info.metadata)
+        p.metadata += key + ": " + value + "\n";
     return trace_v1::preamble_text(p);
 }
 

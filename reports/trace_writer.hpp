@@ -1,6 +1,6 @@
 // Writes frame records as a loopscope trace (format v1) through an OutputFile: what `run` on the
-// virtual clock and `replay` save. The rows are formatted by the recorder header's
-// trace_v1::format_row, so a trace written here and one a game records are the same text.
+// virtual clock and `replay` save. The rows are formatted by the recorder's trace_v1::format_row,
+// so a trace written here and one a game records are the same text.
 #pragma once
 
 #include <string>

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/loop_engine.hpp"
+#include "recorder/trace_text.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

@@ -18,6 +18,7 @@
 #include <string>
 #include <thread>
 
+#include "recorder/trace_text.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {
@@ -121,9 +122,10 @@ RecorderOptions live_options(std::int64_t& rows_kept) {
     o.write_start_time = false;
     o.policy = "fixed";
     o.dt_ns = 1'000'000;
-    o.on_rows = [&rows_kept](const FrameRecord*, std::size_t n) {
-        rows_kept += static_cast<std::int64_t>(n);
+    o.on_rows = [](void* kept, const FrameRecord*, std::size_t n) {
+        *static_cast<std::int64_t*>(kept) += static_cast<std::int64_t>(n);
     };
+    o.on_rows_user = &rows_kept;
     return o;
 }
 
@@ -246,6 +248,43 @@ TEST(RecorderLive, AClientThatConnectsAndStallsIsClosedWithItsRowsDroppedAndCoun
     rec.close();
     EXPECT_LT(longest, kGameCallBoundNs);
     EXPECT_EQ(kept, frames);  // the file and callback sinks lost nothing
+    EXPECT_EQ(rec.dropped_frames(), 0);
+}
+
+// A client that connects and never reads, at a game's pace (1000 rows a second, 112 KB/s): the
+// kernels' buffers would take its rows for half a minute if success of send() were the test of
+// progress. Judged by what the client has taken, it is closed within serve_stall_ms (2 s) of
+// taking nothing once its small receive buffer is full, and the next client is served.
+TEST(RecorderLive, AClientThatNeverReadsIsClosedWithinTheStallTimeAndTheNextIsServed) {
+    std::int64_t kept = 0;
+    RecorderOptions o = live_options(kept);
+    o.serve_stall_ms = 2000;
+    Recorder rec(o);
+    std::int64_t now = rec.start_ns();
+    RawClient silent(rec.serving_port(), 4096);
+    ASSERT_TRUE(eventually([&] { return rec.live_stats().clients == 1; }));
+    const auto connected = std::chrono::steady_clock::now();
+    auto closed_after = std::chrono::steady_clock::duration::max();
+    while (std::chrono::steady_clock::now() - connected < std::chrono::seconds(20)) {
+        for (int i = 0; i < 16; ++i) {
+            now += 1'000'000;
+            rec.begin_frame(now);
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        if (rec.live_stats().closed_stalled == 1) {
+            closed_after = std::chrono::steady_clock::now() - connected;
+            break;
+        }
+    }
+    // 2 s without progress after a buffer of a few KB filled: well within 5 s.
+    EXPECT_LT(closed_after, std::chrono::seconds(5));
+    EXPECT_TRUE(silent.closed_by_peer());
+    RawClient next(rec.serving_port());
+    ASSERT_TRUE(eventually([&] { return rec.live_stats().clients == 2; }));
+    run_frames(rec, now, 64);
+    EXPECT_TRUE(next.read_at_least(2000));
+    EXPECT_EQ(next.received().compare(0, 8, std::string(live_v1::kMagic, 8)), 0);
+    rec.close();
     EXPECT_EQ(rec.dropped_frames(), 0);
 }
 

@@ -16,6 +16,7 @@
 #include "core/capture.hpp"
 #include "core/loop_engine.hpp"
 #include "reports/readers.hpp"
+#include "recorder/trace_text.hpp"
 #include "reports/trace_writer.hpp"
 #include "tests/test_support.hpp"
 
@@ -61,9 +62,11 @@ RecorderOptions fake_options(const std::string& path) {
 RecorderOptions collecting_options(std::vector<FrameRecord>& got, std::size_t capacity,
                                    std::size_t flush_every) {
     RecorderOptions o = fake_options("");
-    o.on_rows = [&got](const FrameRecord* rows, std::size_t n) {
-        got.insert(got.end(), rows, rows + n);
+    o.on_rows = [](void* user, const FrameRecord* rows, std::size_t n) {
+        auto& out = *static_cast<std::vector<FrameRecord>*>(user);
+        out.insert(out.end(), rows, rows + n);
     };
+    o.on_rows_user = &got;
     o.capacity = capacity;
     o.flush_every = flush_every;
     o.background_writer = false;

@@ -12,6 +12,7 @@
 
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
+#include "recorder/trace_text.hpp"
 #include "tool/commands.hpp"
 #include "tool/live_client.hpp"
 #include "tool/loop_options.hpp"

@@ -1,5 +1,5 @@
 // The live stream's client (see live_client.hpp; the format is in docs/live.md). The sockets
-// are the OS's, behind tool/live_socket.hpp.
+// and the wire encoding are the recorder's own (recorder/socket.hpp, recorder/trace_text.hpp).
 #include "tool/live_client.hpp"
 
 #include <fmt/format.h>
@@ -7,47 +7,16 @@
 #include <cstring>
 
 #include "common/errors.hpp"
-#include "tool/live_socket.hpp"
+#include "recorder/socket.hpp"
+#include "recorder/trace_text.hpp"
 
 namespace loopscope {
 
 namespace {
 
-std::uint32_t get_u32(const char* p) {
-    std::uint32_t v = 0;
-    for (int i = 3; i >= 0; --i)
-        v = (v << 8) | static_cast<unsigned char>(p[i]);
-    return v;
-}
-std::uint64_t get_u64(const char* p) {
-    std::uint64_t v = 0;
-    for (int i = 7; i >= 0; --i)
-        v = (v << 8) | static_cast<unsigned char>(p[i]);
-    return v;
-}
-
-// One row off the wire, a column a line in FrameRecord's order (as the trace reader takes the
-// text columns: the same shape on purpose, each names its columns).
-FrameRecord get_row(const char* p) {
-    const auto at = [p](int column) { return static_cast<std::int64_t>(get_u64(p + 8 * column)); };
-    FrameRecord r;
-    r.frame = at(0);
-    r.start_ns = at(1);
-    r.raw_ns = at(2);
-    r.clamped_ns = at(3);
-    r.clamp_lost_ns = at(4);
-    r.consumed_ns = at(5);
-    r.acc_before_ns = at(6);
-    r.steps = at(7);
-    r.cap_dropped_ns = at(8);
-    r.acc_after_ns = at(9);
-    const std::uint64_t alpha_bits = get_u64(p + 8 * 10);
-    std::memcpy(&r.alpha, &alpha_bits, sizeof r.alpha);
-    r.step_cost_ns = at(11);
-    r.render_ns = at(12);
-    r.wait_ns = at(13);
-    return r;
-}
+using live_v1::get_row;
+using live_v1::get_u32;
+using live_v1::get_u64;
 
 // Strings in the handshake are at most this long: a peer that claims more is not a game.
 constexpr std::uint32_t kMaxTextBytes = 1 << 20;

@@ -4,10 +4,11 @@
 # git repository (file://, offline; the committed HEAD, so a change must be committed to be seen
 # this way). Each time it checks that loopscope left the parent's cache alone (no build type
 # forced into it) and pulled in none of the tool's dependencies (GoogleTest, Google Benchmark,
-# SDL2, Dear ImGui, fmt), then builds (-j2) and runs the program with recording on and off.
-# Run as
+# SDL2, Dear ImGui, fmt), then builds (-j2) and runs the program with recording on (C++17 and
+# C++20) and off. With LOOPSCOPE_EXE, the C++17 program's trace (the README's FixedStep snippet)
+# must give `loopscope report` the loop's verdict and headroom. Run as
 #   cmake -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... -DGENERATOR=... [-DLAUNCHER=ccache] \
-#         -P check_consumer.cmake
+#         [-DLOOPSCOPE_EXE=...] -P check_consumer.cmake
 foreach(var SOURCE_DIR WORK_DIR CXX GENERATOR)
     if(NOT DEFINED ${var})
         message(FATAL_ERROR "check_consumer.cmake needs -D${var}=...")
@@ -29,10 +30,12 @@ endfunction()
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 
-# The package: a recorder-only configure (no compiler work, no dependency) installed to a prefix.
+# The package: a recorder-only build (the recorder's library alone, no dependency) installed to a
+# prefix.
 run("configuring loopscope for installation"
     ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/loopscope-build ${common_args}
-    -DLOOPSCOPE_RECORDER_ONLY=ON)
+    -DLOOPSCOPE_RECORDER_ONLY=ON -DCMAKE_BUILD_TYPE=Release)
+run("building loopscope's recorder" ${CMAKE_COMMAND} --build ${WORK_DIR}/loopscope-build -j2)
 run("installing loopscope"
     ${CMAKE_COMMAND} --install ${WORK_DIR}/loopscope-build --prefix ${WORK_DIR}/prefix)
 foreach(file include/loopscope/recorder.hpp lib/cmake/loopscope/loopscopeConfig.cmake
@@ -73,10 +76,22 @@ foreach(mode IN LISTS modes)
         endif()
     endforeach()
     run("building the consumer project (${mode})" ${CMAKE_COMMAND} --build ${dir} -j2)
-    foreach(program consumer consumer_off)
+    foreach(program consumer consumer20 consumer_off)
         run("running ${program} (${mode})" ${dir}/${program} ${dir}/${program}-trace.csv)
         string(STRIP "${run_output}" line)
         message(STATUS "${mode}: ${line}")
     endforeach()
+    if(LOOPSCOPE_EXE)
+        run("loopscope report of the consumer's trace (${mode})"
+            ${LOOPSCOPE_EXE} report ${dir}/consumer-trace.csv --format json)
+        # The loop's verdict (ok, saturated, spiral) and a number for its headroom.
+        foreach(figure "\"verdict\": {[^}]*\"state\": \"(ok|saturated|spiral)\""
+                       "\"headroom_ms\": -?[0-9]")
+            if(NOT run_output MATCHES "${figure}")
+                message(FATAL_ERROR "${mode}: the report of the consumer's trace has no ${figure}:\n"
+                                    "${run_output}")
+            endif()
+        endforeach()
+    endif()
 endforeach()
 file(REMOVE_RECURSE ${WORK_DIR})

@@ -1,5 +1,6 @@
-// The live client's TCP socket, one file per OS (live_socket_linux.cpp: BSD sockets;
-// live_socket_windows.cpp: Winsock 2), so that tool/live_client.cpp stays portable.
+// The live stream client's TCP socket, one file per OS (socket_linux.cpp: BSD sockets;
+// socket_windows.cpp: Winsock 2), so that tool/live_client.cpp stays portable. The game's
+// server has its half in socket_server.hpp; both share kNone and close().
 #pragma once
 
 #include <cstddef>

@@ -1,8 +1,8 @@
-// The live client's socket on Windows: Winsock 2 (see live_socket.hpp).
+// The live client's socket on Windows: Winsock 2 (see socket.hpp).
 #include <winsock2.h>
 #include <ws2tcpip.h>
 
-#include "tool/live_socket.hpp"
+#include "recorder/socket.hpp"
 
 namespace loopscope::live_socket {
 
@@ -17,7 +17,7 @@ struct WinsockUser {
 };
 }  // namespace
 
-// The name lookup is live_socket_linux.cpp's, repeated on purpose: the socket type, its invalid
+// The name lookup is socket_linux.cpp's, repeated on purpose: the socket type, its invalid
 // value and the close call differ, and each OS file stands alone.
 std::intptr_t connect_to(const std::string& host, int port) {
     static WinsockUser winsock;

@@ -1,10 +1,10 @@
-// The live client's socket on Linux and other POSIX systems: BSD sockets (see live_socket.hpp).
+// The live stream client's socket on Linux and other POSIX systems: BSD sockets (see socket.hpp).
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "tool/live_socket.hpp"
+#include "recorder/socket.hpp"
 
 namespace loopscope::live_socket {
 
