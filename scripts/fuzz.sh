@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 step() { printf '==> %s\n' "$*"; }
 
-build_dir=${BUILD_DIR:-build/fuzz}
+preset=fuzz  # CMakePresets.json: clang, libFuzzer, ASan and UBSan, no tests
+build_dir=build/$preset
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-1}
 case $jobs in '' | *[!0-9]* | 0) echo "fuzz: FUZZ_JOBS must be a whole number >= 1, not '$jobs'" >&2; exit 2 ;; esac
@@ -21,16 +22,14 @@ command -v clang++ >/dev/null || { echo "fuzz: clang++ is missing (LOOPSCOPE_SET
 
 step "Configuring the fuzz build (clang, libFuzzer, ASan + UBSan) in $build_dir"
 mkdir -p "$build_dir"
-if ! CC=clang CXX=clang++ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DLOOPSCOPE_FUZZ=ON -DLOOPSCOPE_TESTS=OFF -DLOOPSCOPE_VIEWER=OFF -DLOOPSCOPE_EXAMPLES=OFF \
-    >"$build_dir/configure.log" 2>&1; then
+if ! cmake --preset "$preset" >"$build_dir/configure.log" 2>&1; then
     cat "$build_dir/configure.log"
     exit 1
 fi
 step "Building the fuzz targets ([done/total] steps)"
 fuzz_targets=()
 for t in $targets; do fuzz_targets+=("fuzz_$t"); done
-NINJA_STATUS="build [%f/%t] " cmake --build "$build_dir" -j "$(nproc)" --target "${fuzz_targets[@]}"
+NINJA_STATUS="build [%f/%t] " cmake --build --preset "$preset" -j "$(nproc)" --target "${fuzz_targets[@]}"
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
