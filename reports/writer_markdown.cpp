@@ -33,7 +33,8 @@ class MarkdownWriter final : public ReportWriter {
             for (const SummaryRow& row : summary_rows(r)) {
                 t.add_row({row.section, row.label, row.value, row.definition});
             }
-            text += "\n" + t.render();
+            text += '\n';
+            text += t.render();
             const auto& hitches = r.stats.hitches.hitches;
             if (r.capture->per_frame && !hitches.empty()) {
                 MarkdownTable h;
