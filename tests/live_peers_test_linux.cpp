@@ -1,7 +1,8 @@
 // The live stream's tools against peers that are not a well-behaved game (docs/live.md, "The
 // tools"): a game whose queue of connections is full (`record --connect` gives up after its
 // connect timeout, saying why, instead of waiting minutes in connect()), a peer that floods
-// (`record` stops at --max-bytes with a trace `report` reads), one that falls silent (--idle-seconds ends the recording) and one whose
+// (`record` stops at --max-bytes with a trace `report` reads; the viewer's record of the stream
+// stays bounded), one that falls silent (--idle-seconds ends the recording) and one whose
 // preamble is not a trace's (refused before anything is written). Linux: the peers are raw BSD
 // sockets; the bytes are docs/live.md's protocol (tests/live_stream_bytes.hpp).
 #include <arpa/inet.h>
@@ -22,6 +23,9 @@
 #include "tests/live_stream_bytes.hpp"
 #include "tests/test_support.hpp"
 #include "tool/live_client.hpp"
+#ifdef LOOPSCOPE_HAVE_VIEWER
+#include "tool/viewer/live_window.hpp"
+#endif
 
 namespace loopscope {
 namespace {
@@ -219,6 +223,64 @@ TEST(LivePeers, RecordChecksItsBoundsBeforeConnecting) {
               std::string::npos)
         << r.err;
 }
+
+#ifdef LOOPSCOPE_HAVE_VIEWER
+// `view --connect` keeps what arrives in a LiveWindow: however many frames a peer sends, the
+// frames kept in full stay within twice the window and the history within its buckets, and every
+// frame is accounted for in one or the other.
+TEST(LivePeers, TheViewersRecordOfAFloodingPeerStaysBounded) {
+    int port = 0;
+    const int server = listen_on_loopback(port);
+    ASSERT_GT(port, 0);
+    constexpr std::int64_t kFrames = 64 * 256;
+    std::thread flood([server] {
+        const int c = accept(server, nullptr, nullptr);
+        bool open = send_all(c, live_handshake());
+        std::vector<FrameRecord> rows(256);
+        for (std::int64_t n = 0; open && n < kFrames; n += 256) {
+            for (std::int64_t i = 0; i < 256; ++i)
+                rows[i] = live_frame(n + i);
+            open = send_all(c, live_batch(rows));
+        }
+        send_all(c, live_end("# frames_dropped: 0\n"));
+        char byte;
+        recv(c, &byte, 1, 0);
+        ::close(c);
+    });
+    auto client = std::make_unique<LiveClient>(address(port));
+    LiveWindow window(1000, 16);
+    std::vector<FrameRecord> rows;
+    std::size_t most_kept = 0;
+    std::size_t most_room = 0;
+    for (bool more = true; more;) {
+        rows.clear();
+        more = client->read(rows, 1000);
+        window.add(rows);
+        most_kept = std::max(most_kept, window.doc().frames());
+        most_room = std::max({most_room, window.doc().capture.loop.capacity(),
+                              window.doc().x_ns.capacity(),
+                              window.doc().frame_ns.values.capacity()});
+    }
+    client.reset();  // closes the socket: the peer ends
+    flood.join();
+    ::close(server);
+    EXPECT_EQ(window.frames_received(), kFrames);
+    EXPECT_LE(most_kept, 2000u);
+    EXPECT_LE(most_room, 2000u);
+    EXPECT_LE(window.history().size(), 16u);
+    EXPECT_EQ(window.history_frames() + static_cast<std::int64_t>(window.doc().frames()), kFrames);
+    std::int64_t in_buckets = 0;
+    for (const HistoryBucket& b : window.history())
+        in_buckets += b.frames;
+    EXPECT_EQ(in_buckets, window.history_frames());
+    EXPECT_EQ(window.history().front().first_frame, 0);
+    EXPECT_EQ(window.missing_frames(), 0);
+    // The window is the newest frames, and their report is the analysis of those frames.
+    EXPECT_EQ(window.doc().capture.loop.back().frame, kFrames - 1);
+    window.doc().analyse();
+    ASSERT_TRUE(window.doc().report.has_value());
+}
+#endif
 
 }  // namespace
 }  // namespace loopscope
