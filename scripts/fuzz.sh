@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz with clang (AddressSanitizer and
-# UndefinedBehaviorSanitizer) and runs each for FUZZ_SECONDS (default 60), seeded from tests/data/.
+# UndefinedBehaviorSanitizer) and runs each for FUZZ_SECONDS (default 60), seeded from tests/data/
+# and tests/fuzz/seeds/.
 # Any crash, sanitizer finding, leak, timeout or memory blow-up fails the run; the input that
 # caused it is left in build/fuzz/artifacts/TARGET/ (add it to tests/fuzz/corpus/ with the fix).
 # FUZZ_TARGETS picks targets (default: all); FUZZ_RUNS=N runs N inputs a target instead of a time.
@@ -17,7 +18,7 @@ build_dir=build/$preset
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-1}
 case $jobs in '' | *[!0-9]* | 0) echo "fuzz: FUZZ_JOBS must be a whole number >= 1, not '$jobs'" >&2; exit 2 ;; esac
-targets=${FUZZ_TARGETS:-"trace plain mangohud capframex_json presentmon detect report compare"}
+targets=${FUZZ_TARGETS:-"trace plain mangohud capframex_json presentmon detect report compare live"}
 command -v clang++ >/dev/null || { echo "fuzz: clang++ is missing (LOOPSCOPE_SETUP_FUZZ=1 ./scripts/setup.sh installs it)" >&2; exit 1; }
 
 step "Configuring the fuzz build (clang, libFuzzer, ASan + UBSan) in $build_dir"
@@ -37,9 +38,10 @@ for t in $targets; do
     corpus="$build_dir/corpus/$t"
     artifacts="$build_dir/artifacts/$t"
     mkdir -p "$corpus" "$artifacts"
-    # Seeds: the synthetic captures and the kept findings (the corpus grows across runs).
+    # Seeds: the synthetic captures, the seeds of tests/fuzz/seeds (live streams) and the kept
+    # findings (the corpus grows across runs).
     cp -n tests/data/*.csv tests/data/*.json tests/data/*.txt tests/data/*.trace "$corpus"/ 2>/dev/null || true
-    find tests/fuzz/corpus -type f ! -name README.md -exec cp -n {} "$corpus"/ \;
+    find tests/fuzz/corpus tests/fuzz/seeds -type f ! -name README.md -exec cp -n {} "$corpus"/ \;
     if [ -n "${FUZZ_RUNS:-}" ]; then
         limit=(-runs="$((FUZZ_RUNS / jobs))")
         amount="$FUZZ_RUNS inputs"
