@@ -127,8 +127,8 @@ Sparkline sparkline_bars(const Histogram& histogram) {
     }
     // Bucket i spans [edges[i-1], edges[i]); the under- and overflow buckets are open-ended.
     const auto& e = histogram.edges_ns;
-    bars.left = first == 0 ? "<" + edge_label(e.front()) : edge_label(e[first - 1]);
-    bars.right = last == e.size() ? ">" + edge_label(e.back()) : edge_label(e[last]);
+    bars.left = first == 0 ? fmt::format("<{}", edge_label(e.front())) : edge_label(e[first - 1]);
+    bars.right = last == e.size() ? fmt::format(">{}", edge_label(e.back())) : edge_label(e[last]);
     return bars;
 }
 

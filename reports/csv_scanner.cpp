@@ -17,7 +17,7 @@
 #include "core/units.hpp"
 
 #if defined(__SSE2__)
-#include <emmintrin.h>
+#include "reports/csv_scanner_x86.hpp"
 #endif
 
 namespace loopscope {
@@ -411,12 +411,9 @@ std::size_t count_rest(std::string_view line, std::size_t pos, const LinePlace& 
     std::size_t i = pos;
     bool any_quote = false;
 #if defined(__SSE2__)
-    const __m128i comma = _mm_set1_epi8(',');
-    const __m128i quote = _mm_set1_epi8('"');
     for (; i + 16 <= line.size(); i += 16) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(line.data() + i));
-        auto m = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)));
-        any_quote |= _mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) != 0;
+        std::uint32_t m = csv_x86::match16(line.data() + i, ',');
+        any_quote |= csv_x86::match16(line.data() + i, '"') != 0;
         for (; m; m &= m - 1)
             ++commas;
     }
@@ -466,8 +463,6 @@ bool split_unquoted(std::string_view line, const LinePlace& place, std::vector<F
                     std::size_t max_fields, std::size_t& count) {
     const char* const p = line.data();
     const std::size_t n = line.size();
-    const __m128i comma = _mm_set1_epi8(',');
-    const __m128i quote = _mm_set1_epi8('"');
     // Cells are written by index into a vector sized ahead: push_back per cell was the hot
     // spot of the whole reader.
     // Sized to the cells wanted, so that a reader asking for the same number on every row never
@@ -481,9 +476,8 @@ bool split_unquoted(std::string_view line, const LinePlace& place, std::vector<F
     for (std::size_t block = 0; block < n; block += 16) {
         std::uint32_t commas = 0, quotes = 0;
         if (block + 16 <= n) {
-            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + block));
-            commas = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)));
-            quotes = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)));
+            commas = csv_x86::match16(p + block, ',');
+            quotes = csv_x86::match16(p + block, '"');
         } else {
             for (std::size_t i = block; i < n; ++i) {
                 commas |= static_cast<std::uint32_t>(p[i] == ',') << (i - block);
@@ -527,58 +521,12 @@ namespace {
 
 // count_rest for a line whose end is not known yet: counts the fields from `start` (at least
 // one) up to the first line break at or after it, or `size`, and sets `line_end` to where the
-// line stops. Sixty-four bytes at a time where no break lies among them; each comma adds one to
-// its byte lane (a match is all ones, subtracted), the lanes summed at the end.
+// line stops.
 std::size_t count_rest_to_break(const char* p, std::size_t start, std::size_t size,
                                 const LinePlace& place, std::size_t& line_end) {
-    const __m128i comma = _mm_set1_epi8(',');
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i newline = _mm_set1_epi8('\n');
-    const __m128i zero = _mm_setzero_si128();
-    __m128i lanes = zero;   // commas in each byte lane: at most 4 a chunk, 63 chunks
-    __m128i quotes = zero;  // any quote, in any lane
-    std::size_t commas = 0;
-    const auto add_lanes = [&] {
-        const __m128i total = _mm_sad_epu8(lanes, zero);
-        commas += static_cast<std::size_t>(_mm_cvtsi128_si32(total)) +
-                  static_cast<std::size_t>(_mm_extract_epi16(total, 4));
-        lanes = zero;
-    };
     std::size_t i = start;
-    std::size_t chunks = 0;
-    for (; i + 64 <= size; i += 64) {
-        const auto* v = reinterpret_cast<const __m128i*>(p + i);
-        const __m128i v0 = _mm_loadu_si128(v), v1 = _mm_loadu_si128(v + 1);
-        const __m128i v2 = _mm_loadu_si128(v + 2), v3 = _mm_loadu_si128(v + 3);
-        const __m128i breaks =
-            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v0, newline), _mm_cmpeq_epi8(v1, newline)),
-                         _mm_or_si128(_mm_cmpeq_epi8(v2, newline), _mm_cmpeq_epi8(v3, newline)));
-        if (_mm_movemask_epi8(breaks))
-            break;  // the line ends in this chunk: the loop below finds where
-        lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v0, comma));
-        lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v1, comma));
-        lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v2, comma));
-        lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v3, comma));
-        quotes = _mm_or_si128(
-            quotes,
-            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v0, quote), _mm_cmpeq_epi8(v1, quote)),
-                         _mm_or_si128(_mm_cmpeq_epi8(v2, quote), _mm_cmpeq_epi8(v3, quote))));
-        if (++chunks == 63) {
-            add_lanes();
-            chunks = 0;
-        }
-    }
-    // Sixteen bytes at a time up to the block with the break (at most four blocks after the
-    // chunks, so the lanes cannot overflow).
-    for (; i + 16 <= size; i += 16) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-        if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, newline)))
-            break;
-        lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v, comma));
-        quotes = _mm_or_si128(quotes, _mm_cmpeq_epi8(v, quote));
-    }
-    add_lanes();
-    bool any_quote = _mm_movemask_epi8(quotes) != 0;
+    bool any_quote = false;
+    std::size_t commas = csv_x86::count_commas_before_break(p, i, size, any_quote);
     line_end = size;
     for (; i < size; ++i) {
         const char c = p[i];
@@ -621,9 +569,6 @@ std::size_t split_line_fields(std::string_view text, std::size_t begin, const Li
     };
     if (max_fields == 0)
         return split_whole_line();
-    const __m128i comma = _mm_set1_epi8(',');
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i newline = _mm_set1_epi8('\n');
     const std::size_t ahead = std::min<std::size_t>(max_fields, 32);
     if (fields.size() < ahead)
         fields.resize(ahead);
@@ -634,22 +579,14 @@ std::size_t split_line_fields(std::string_view text, std::size_t begin, const Li
     std::size_t kept = 0;
     std::size_t start = 0;  // first byte of the field being cut, from the line's start
     std::size_t line_end = n;
-    const auto mask = [](__m128i v, __m128i c) {
-        return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, c)));
-    };
     // Thirty-two bytes at a time; quotes and breaks, rare, are told apart only where there is one.
     for (std::size_t block = 0; block < n; block += 32) {
         std::uint32_t commas = 0, quotes = 0, breaks = 0;
         if (block + 32 <= n) {
-            const auto* at = reinterpret_cast<const __m128i*>(p + block);
-            const __m128i v0 = _mm_loadu_si128(at), v1 = _mm_loadu_si128(at + 1);
-            commas = mask(v0, comma) | mask(v1, comma) << 16;
-            const __m128i rare = _mm_or_si128(
-                _mm_or_si128(_mm_cmpeq_epi8(v0, quote), _mm_cmpeq_epi8(v1, quote)),
-                _mm_or_si128(_mm_cmpeq_epi8(v0, newline), _mm_cmpeq_epi8(v1, newline)));
-            if (_mm_movemask_epi8(rare)) {
-                quotes = mask(v0, quote) | mask(v1, quote) << 16;
-                breaks = mask(v0, newline) | mask(v1, newline) << 16;
+            commas = csv_x86::match32(p + block, ',');
+            if (csv_x86::any32(p + block, '"', '\n')) {
+                quotes = csv_x86::match32(p + block, '"');
+                breaks = csv_x86::match32(p + block, '\n');
             }
         } else {
             for (std::size_t i = block; i < n; ++i) {

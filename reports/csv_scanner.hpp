@@ -122,8 +122,7 @@ std::size_t split_fields(std::string_view line, const LinePlace& place, std::vec
                          std::size_t max_fields = static_cast<std::size_t>(-1));
 
 // split_fields for the line of `text` that starts at offset `begin`, whose end is found in the
-// same pass over its bytes (a second pass to find each line's break was 4 % of reading a large
-// PresentMon capture): sets `count` to the line's fields in all and `line` to the line without its
+// same pass over its bytes (rather than a second pass over every line to find its break): sets `count` to the line's fields in all and `line` to the line without its
 // break (nor a "\r" before it), and returns the offset of the break (text.size() at the end).
 std::size_t split_line_fields(std::string_view text, std::size_t begin, const LinePlace& place,
                               std::vector<Field>& fields, std::size_t max_fields,
@@ -163,9 +162,8 @@ std::int64_t scaled_to_ns(double value, double ns_per_unit, const Field& field,
 // A time cell >= 0 in a unit of 10^`ns_digits` ns (6: milliseconds, 9: seconds, 0 ≤ ns_digits ≤
 // 9) to integer nanoseconds: always the value and the errors of
 // scaled_to_ns(parse_non_negative(field, place, what), 10^ns_digits, field, place). Plain digits
-// ("16.66670000000000") are read straight to nanoseconds in integers, eight digits at a time:
-// a 1M-row PresentMon 1.x capture (three time cells a row) reads with about 8 % less CPU than
-// through a double.
+// ("16.66670000000000") are read straight to nanoseconds in integers, eight digits at a time,
+// which skips the double and its rounding for the cells nearly every capture row holds.
 std::int64_t parse_time_ns(const Field& field, const LinePlace& place, std::string_view what,
                            int ns_digits);
 // The integer part of parse_time_ns: true with `ns` set when `text` is plain digits whose value

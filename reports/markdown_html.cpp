@@ -1,6 +1,8 @@
 // Markdown blocks (markdown_blocks.hpp, the parser the viewer uses too) as HTML.
 #include "reports/markdown_html.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -47,8 +49,8 @@ std::string markdown_to_html(std::string_view markdown) {
         const MarkdownBlock& b = blocks[i];
         switch (b.kind) {
             case MarkdownBlock::Kind::heading: {
-                const auto tag = "h" + std::to_string(std::clamp(b.level, 1, 6));
-                out += "<" + tag + ">" + inline_html(b.text) + "</" + tag + ">\n";
+                const auto tag = fmt::format("h{}", std::clamp(b.level, 1, 6));
+                out += fmt::format("<{0}>{1}</{0}>\n", tag, inline_html(b.text));
                 break;
             }
             case MarkdownBlock::Kind::paragraph:

@@ -248,7 +248,8 @@ std::vector<ComparisonRow> comparison_rows(const Comparison& c) {
         row.figure = d.name;
         row.a = format_figure(d.name, d.a);
         row.b = format_figure(d.name, d.b);
-        row.difference = (d.difference >= 0 ? "+" : "") + format_figure(d.name, d.difference);
+        row.difference =
+            fmt::format("{}{}", d.difference >= 0 ? "+" : "", format_figure(d.name, d.difference));
         row.interval =
             fmt::format("[{}, {}]", format_figure(d.name, d.low), format_figure(d.name, d.high));
         row.verdict = d.significant ? "changed" : "within noise";

@@ -35,7 +35,8 @@ class MarkdownWriter final : public ReportWriter {
             for (const SummaryRow& row : summary_rows(r)) {
                 t.add_row({row.section, row.label, row.value, row.definition});
             }
-            text += "\n" + t.render();
+            text += '\n';
+            text += t.render();
             if (const auto lows = lows_table_rows(r); !lows.empty()) {
                 MarkdownTable w;
                 w.add_column("tool", MarkdownTable::Align::left);

@@ -66,7 +66,7 @@ class TerminalWriter final : public ReportWriter {
         for (const SummaryRow& row : rows) {
             if (row.section != section) {
                 section = row.section;
-                text += "\n" + heading(section) + "\n";
+                text += fmt::format("\n{}\n", heading(section));
             }
             text += fmt::format("  {:<{}}  {:>{}}  {}\n", row.label, label_width, row.value,
                                 value_width, dim(row.definition));
@@ -83,10 +83,9 @@ class TerminalWriter final : public ReportWriter {
             });
             if (worst.size() > kHitchesShown)
                 worst.resize(kHitchesShown);
-            text +=
-                "\n" +
-                heading(fmt::format("Hitches (longest {} of {})", worst.size(), hitches.size())) +
-                "\n";
+            text += fmt::format(
+                "\n{}\n",
+                heading(fmt::format("Hitches (longest {} of {})", worst.size(), hitches.size())));
             text += fmt::format("  {:>8}  {:>10}  {:>10}  {:>10}  {:>10}\n", "frame", "time s",
                                 "length ms", "before ms", "after ms");
             std::vector<std::size_t> at;
@@ -123,7 +122,7 @@ class TerminalWriter final : public ReportWriter {
     }
 
     void write_comparison(const Comparison& c, std::string& text) const {
-        text += "\n" + heading("Comparison (B - A)") + "\n";
+        text += fmt::format("\n{}\n", heading("Comparison (B - A)"));
         text += dim(comparison_method(c)) + "\n";
         const auto rows = comparison_rows(c);
         // The name column fits the longest name (displayed_low1_avg_fps), at least 16 wide.

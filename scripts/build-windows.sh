@@ -5,14 +5,14 @@
 # /usr/src/googletest; the header-only libraries come from Debian's packages
 # (cmake/windows/packages). The viewer is left out: Debian packages no mingw SDL2 or Dear ImGui.
 # LOOPSCOPE_SETUP_WINDOWS=1 ./scripts/setup.sh installs the compilers and wine.
-# BUILD_DIR, BUILD_TYPE and JOBS (default 2) may be set; TARGETS picks what to build (default:
-# loopscope loopscope_tests).
+# The build is the `windows` preset of CMakePresets.json; JOBS (default 2) may be set; TARGETS
+# picks what to build (default: loopscope loopscope_tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '==> %s\n' "$*"; }
 
-build_dir=${BUILD_DIR:-build/windows}
-build_type=${BUILD_TYPE:-RelWithDebInfo}
+preset=windows
+build_dir=build/$preset  # the presets' binaryDir; its GTest_DIR is $build_dir/deps below
 jobs=${JOBS:-2}
 targets=${TARGETS:-"loopscope loopscope_tests"}
 toolchain=$PWD/cmake/windows/toolchain-mingw-w64-x86_64.cmake
@@ -43,15 +43,12 @@ if [ ! -f "$deps/lib/cmake/GTest/GTestConfig.cmake" ]; then
     cmake --install "$build_dir/googletest" >/dev/null
 fi
 
-step "Configuring a $build_type Windows build in $build_dir"
-if ! cmake -S . -B "$build_dir" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
-    -DCMAKE_BUILD_TYPE="$build_type" -DLOOPSCOPE_WERROR=ON -DLOOPSCOPE_VIEWER=OFF \
-    -DLOOPSCOPE_EXAMPLES=OFF -DGTest_DIR="$deps/lib/cmake/GTest" \
-    >"$build_dir/configure.log" 2>&1; then
+step "Configuring the Windows build in $build_dir"
+if ! cmake --preset "$preset" >"$build_dir/configure.log" 2>&1; then
     cat "$build_dir/configure.log"
     exit 1
 fi
 step "Building $targets ([done/total] steps)"
 # shellcheck disable=SC2086 # targets is a list
-NINJA_STATUS="build [%f/%t] " cmake --build "$build_dir" -j "$jobs" --target $targets
+NINJA_STATUS="build [%f/%t] " cmake --build --preset "$preset" -j "$jobs" --target $targets
 step "Built $build_dir/tool/loopscope.exe and $build_dir/tests/loopscope_tests.exe"

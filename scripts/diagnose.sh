@@ -9,16 +9,16 @@ step() { printf '==> %s\n' "$*" >&2; }
 
 step "Checking the Debian packages (scripts/setup.sh)"
 ./scripts/setup.sh
-build_dir=${BUILD_DIR:-build/release}
+preset=release  # CMakePresets.json: Release, without the tests
+build_dir=build/$preset
 step "Configuring a Release build in $build_dir"
 mkdir -p "$build_dir"
-if ! cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOPSCOPE_TESTS=OFF \
-    >"$build_dir/configure.log" 2>&1; then
+if ! cmake --preset "$preset" >"$build_dir/configure.log" 2>&1; then
     cat "$build_dir/configure.log" >&2
     exit 1
 fi
 step "Building loopscope and the example game loop ([done/total] steps; nothing to do when built)"
-NINJA_STATUS="build [%f/%t] " cmake --build "$build_dir" -j "$(nproc)" \
+NINJA_STATUS="build [%f/%t] " cmake --build --preset "$preset" -j "$(nproc)" \
     --target loopscope example_game_loop >&2
 exe="$build_dir/tool/loopscope"
 step "Running $exe diagnose $*"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz with clang (AddressSanitizer and
-# UndefinedBehaviorSanitizer) and runs each for FUZZ_SECONDS (default 60), seeded from tests/data/.
+# UndefinedBehaviorSanitizer) and runs each for FUZZ_SECONDS (default 60), seeded from tests/data/
+# and tests/fuzz/seeds/.
 # Any crash, sanitizer finding, leak, timeout or memory blow-up fails the run; the input that
 # caused it is left in build/fuzz/artifacts/TARGET/ (add it to tests/fuzz/corpus/ with the fix).
 # FUZZ_TARGETS picks targets (default: all); FUZZ_RUNS=N runs N inputs a target instead of a time.
@@ -12,25 +13,24 @@ cd "$(dirname "$0")/.."
 root=$PWD
 step() { printf '==> %s\n' "$*"; }
 
-build_dir=${BUILD_DIR:-build/fuzz}
+preset=fuzz  # CMakePresets.json: clang, libFuzzer, ASan and UBSan, no tests
+build_dir=build/$preset
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-1}
 case $jobs in '' | *[!0-9]* | 0) echo "fuzz: FUZZ_JOBS must be a whole number >= 1, not '$jobs'" >&2; exit 2 ;; esac
-targets=${FUZZ_TARGETS:-"trace plain mangohud afterburner capframex_json presentmon detect report compare"}
+targets=${FUZZ_TARGETS:-"trace plain mangohud afterburner capframex_json presentmon detect report compare live"}
 command -v clang++ >/dev/null || { echo "fuzz: clang++ is missing (LOOPSCOPE_SETUP_FUZZ=1 ./scripts/setup.sh installs it)" >&2; exit 1; }
 
 step "Configuring the fuzz build (clang, libFuzzer, ASan + UBSan) in $build_dir"
 mkdir -p "$build_dir"
-if ! CC=clang CXX=clang++ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DLOOPSCOPE_FUZZ=ON -DLOOPSCOPE_TESTS=OFF -DLOOPSCOPE_VIEWER=OFF -DLOOPSCOPE_EXAMPLES=OFF \
-    >"$build_dir/configure.log" 2>&1; then
+if ! cmake --preset "$preset" >"$build_dir/configure.log" 2>&1; then
     cat "$build_dir/configure.log"
     exit 1
 fi
 step "Building the fuzz targets ([done/total] steps)"
 fuzz_targets=()
 for t in $targets; do fuzz_targets+=("fuzz_$t"); done
-NINJA_STATUS="build [%f/%t] " cmake --build "$build_dir" -j "$(nproc)" --target "${fuzz_targets[@]}"
+NINJA_STATUS="build [%f/%t] " cmake --build --preset "$preset" -j "$(nproc)" --target "${fuzz_targets[@]}"
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -38,9 +38,10 @@ for t in $targets; do
     corpus="$build_dir/corpus/$t"
     artifacts="$build_dir/artifacts/$t"
     mkdir -p "$corpus" "$artifacts"
-    # Seeds: the synthetic captures and the kept findings (the corpus grows across runs).
+    # Seeds: the synthetic captures, the seeds of tests/fuzz/seeds (live streams) and the kept
+    # findings (the corpus grows across runs).
     cp -n tests/data/*.csv tests/data/*.json tests/data/*.txt tests/data/*.trace "$corpus"/ 2>/dev/null || true
-    find tests/fuzz/corpus -type f ! -name README.md -exec cp -n {} "$corpus"/ \;
+    find tests/fuzz/corpus tests/fuzz/seeds -type f ! -name README.md -exec cp -n {} "$corpus"/ \;
     if [ -n "${FUZZ_RUNS:-}" ]; then
         limit=(-runs="$((FUZZ_RUNS / jobs))")
         amount="$FUZZ_RUNS inputs"

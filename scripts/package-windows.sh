@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Packs the Windows build into dist/loopscope-windows-x86_64.zip: loopscope.exe (stripped of its
 # debug information: about 4 MB instead of 130), the README and the docs. Builds first with
-# scripts/build-windows.sh unless NO_BUILD=1; BUILD_DIR as there. The zip is written with CMake's
+# scripts/build-windows.sh unless NO_BUILD=1. The zip is written with CMake's
 # own archiver (no zip program needed), to a temporary name first, so a failed run leaves no
 # half-written zip behind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '==> %s\n' "$*"; }
 
-build_dir=${BUILD_DIR:-build/windows}
+build_dir=build/windows  # the `windows` preset of CMakePresets.json
 if [ "${NO_BUILD:-0}" != 1 ]; then
     TARGETS=loopscope ./scripts/build-windows.sh
 fi

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '==> %s\n' "$*"; }
 
-build_dir=${BUILD_DIR:-build/windows}
+build_dir=build/windows  # the `windows` preset of CMakePresets.json
 linux_loopscope=${LINUX_LOOPSCOPE:-build/test/tool/loopscope}
 command -v wine >/dev/null || {
     echo "test-windows: wine is missing (LOOPSCOPE_SETUP_WINDOWS=1 ./scripts/setup.sh installs it)" >&2

@@ -20,12 +20,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// "build/release" from `build_dir=${BUILD_DIR:-build/release}` in the script.
+// "build/release" from `preset=release` (or `preset=${1:-test}`, the default) and
+// `build_dir=build/$preset` in the script: every preset of CMakePresets.json builds in
+// build/NAME.
 std::string script_build_dir(const std::string& script) {
-    static const std::regex re(R"(build_dir=\$\{BUILD_DIR:-([^}]+)\})");
+    static const std::regex preset_re(R"(\bpreset=(\$\{1:-)?([a-z]+))");
     std::smatch m;
     const std::string text = read_text(std::string(LOOPSCOPE_SOURCE_DIR) + "/scripts/" + script);
-    return std::regex_search(text, m, re) ? m[1].str() : std::string();
+    if (!std::regex_search(text, m, preset_re) ||
+        text.find("build_dir=build/$preset") == std::string::npos)
+        return std::string();
+    const std::string presets = read_text(std::string(LOOPSCOPE_SOURCE_DIR) + "/CMakePresets.json");
+    if (presets.find(R"("binaryDir": "${sourceDir}/build/${presetName}")") == std::string::npos ||
+        presets.find("\"name\": \"" + m[2].str() + "\"") == std::string::npos)
+        return std::string();
+    return "build/" + m[2].str();
 }
 
 std::set<std::string> diagnose_targets() {

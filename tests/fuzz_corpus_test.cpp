@@ -1,6 +1,6 @@
 // The fuzz targets' corpus as ordinary tests: every input a fuzzer ever found a problem with
-// (tests/fuzz/corpus/, one file each) and every synthetic capture (tests/data/) goes through
-// every target. Under the sanitizer build a memory error or undefined behaviour fails the test;
+// (tests/fuzz/corpus/, one file each), every seed (tests/fuzz/seeds/) and every synthetic capture
+// (tests/data/) goes through every target. Under the sanitizer build a memory error or undefined behaviour fails the test;
 // in any build an exception other than the promised InputError / UsageError does.
 #include <gtest/gtest.h>
 
@@ -39,6 +39,7 @@ void replay_folder(const fs::path& folder, std::size_t& inputs) {
 TEST(FuzzCorpus, EveryFoundInputAndSyntheticCaptureGoesThroughEveryTarget) {
     std::size_t inputs = 0;
     replay_folder(fs::path(LOOPSCOPE_SOURCE_DIR) / "tests" / "fuzz" / "corpus", inputs);
+    replay_folder(fs::path(LOOPSCOPE_SOURCE_DIR) / "tests" / "fuzz" / "seeds", inputs);
     replay_folder(LOOPSCOPE_TEST_DATA_DIR, inputs);
     EXPECT_GE(inputs, 10u);  // the synthetic captures at least
     EXPECT_THROW(fuzz::run_target("no-such-target", {}), std::invalid_argument);

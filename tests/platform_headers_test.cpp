@@ -33,6 +33,15 @@ bool is_per_cpu_file(const fs::path& p) {
     return has_suffix(p, {"_x86"});
 }
 
+// Intrinsics headers: every compiler's <*intrin.h> (<emmintrin.h> for SSE2, <immintrin.h>,
+// <x86intrin.h>, MSVC's <intrin.h> ...), <arm_neon.h> and <cpuid.h>. They may be included in
+// per-OS files (the TSC probes read it through the OS's compiler) or in per-architecture ones.
+const std::regex& cpu_header() {
+    static const std::regex re(
+        R"(^\s*#\s*include\s*<(cpuid\.h|[A-Za-z0-9_]*intrin\.h|arm_neon\.h|arm_acle\.h)>)");
+    return re;
+}
+
 // Every violation as "path:line: text", paths relative to the source tree.
 std::vector<std::string> violations() {
     // OS and compiler-intrinsic headers; <ctime> and <chrono> are standard C++ and allowed.
@@ -40,9 +49,6 @@ std::vector<std::string> violations() {
         R"(^\s*#\s*include\s*<(unistd\.h|sys/[^>]*|windows\.h|winternl\.h|mmsystem\.h|)"
         R"(timeapi\.h|avrt\.h|intrin\.h|pthread\.h|)"
         R"(sched\.h|dlfcn\.h|time\.h|fcntl\.h|signal\.h|mach/[^>]*)>)");
-    // Intrinsics: in per-OS files (the TSC probes read it through the OS's compiler) or in
-    // per-architecture ones.
-    const std::regex cpu_header(R"(^\s*#\s*include\s*<(cpuid\.h|x86intrin\.h|immintrin\.h)>)");
     // A direct POSIX clock call (comments and messages that name clock_gettime are fine).
     const std::regex os_call(R"(\bclock_gettime\s*\(\s*CLOCK_\w+\s*,)");
     const fs::path root = LOOPSCOPE_SOURCE_DIR;
@@ -63,7 +69,7 @@ std::vector<std::string> violations() {
             std::string line;
             for (int n = 1; std::getline(in, line); ++n) {
                 if (std::regex_search(line, os_header) || std::regex_search(line, os_call) ||
-                    (!is_per_cpu_file(p) && std::regex_search(line, cpu_header)))
+                    (!is_per_cpu_file(p) && std::regex_search(line, cpu_header())))
                     found.push_back(rel.generic_string() + ":" + std::to_string(n) + ": " + line);
             }
         }
@@ -94,6 +100,23 @@ TEST(PlatformHeaders, TheCheckSeesThePerOsFiles) {
     EXPECT_TRUE(is_per_cpu_file("core/streaming_store_x86.hpp"));
     EXPECT_FALSE(is_per_cpu_file("core/loop_engine.cpp"));
     EXPECT_FALSE(is_per_os_file("core/streaming_store_x86.hpp"));
+}
+
+// Every intrinsics header counts, whatever its instruction set, and the scanner's SSE2 code is
+// in its *_x86 header.
+TEST(PlatformHeaders, EveryIntrinsicsHeaderIsSeen) {
+    for (const char* header : {"emmintrin.h", "xmmintrin.h", "pmmintrin.h", "tmmintrin.h",
+                               "smmintrin.h", "nmmintrin.h", "immintrin.h", "x86intrin.h",
+                               "intrin.h", "arm_neon.h", "cpuid.h"}) {
+        EXPECT_TRUE(std::regex_search("#include <" + std::string(header) + ">", cpu_header()))
+            << header;
+    }
+    EXPECT_FALSE(std::regex_search(std::string("#include <cstdint>"), cpu_header()));
+    const fs::path x86 = fs::path(LOOPSCOPE_SOURCE_DIR) / "reports" / "csv_scanner_x86.hpp";
+    std::ifstream in(x86);
+    ASSERT_TRUE(in) << x86;
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("#include <emmintrin.h>"), std::string::npos);
 }
 
 }  // namespace

@@ -373,7 +373,8 @@ TEST(RecorderLive, RecordGivesUpOnAPeerThatSendsNoHandshake) {
     EXPECT_EQ(r.err, "loopscope: error: 127.0.0.1:" + std::to_string(port) +
                          ": no live stream handshake within 5 s (0 bytes of it received): "
                          "expected a game serving its frames (e.g. example_game_loop --serve "
-                         "PORT)\n");
+                         "PORT) and free to serve this client (a game serves one client at a "
+                         "time)\n");
 }
 
 TEST(RecorderLive, RecordRejectsABadAddressAndAnAbsentGame) {

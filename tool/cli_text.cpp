@@ -1,7 +1,8 @@
-// The command line's help and errors in loopscope's words (see cli_text.hpp). The option
-// library's messages are matched by the error's kind and their fixed phrasing (CLI11 2.1,
-// Debian 12); a message that matches no known phrasing is still printed, only with the command
-// in front.
+// The command line's help and errors in loopscope's words (see cli_text.hpp). A parse error is
+// told by its type (CLI11's ExtrasError, RequiredError, ...) and described from the parse's own
+// data: the options given and their values, the arguments left over, the checks an option
+// has. The library's message text is printed as it is, with the command in front, only for an
+// error that data does not describe.
 #include "tool/cli_text.hpp"
 
 #include <fmt/format.h>
@@ -10,7 +11,6 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
-#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -72,44 +72,74 @@ std::string suggestion(std::string_view typed, const std::vector<std::string>& c
 }
 
 // What a value of the option's type is, in words, for a value that did not convert.
-std::string expected_value(const CLI::App& app, const std::string& option_name) {
-    for (const CLI::Option* opt : app.get_options()) {
-        if (opt->check_name(option_name)) {
-            const std::string type = opt->get_type_name();
-            if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0)
-                return "a whole number";
-            if (type.rfind("FLOAT", 0) == 0)
-                return "a number";
-        }
-    }
+std::string expected_value(const CLI::Option& option) {
+    const std::string type = option.get_type_name();
+    if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0)
+        return "a whole number";
+    if (type.rfind("FLOAT", 0) == 0)
+        return "a number";
     return "a valid value";
 }
 
-// The words after the library's "... not expected: ", which it lists last first.
-std::vector<std::string> unexpected_words(const std::string& message) {
-    std::vector<std::string> words;
-    const auto colon = message.find("expected: ");
-    if (colon == std::string::npos)
-        return words;
-    std::string rest = message.substr(colon + 10);
-    std::size_t start = 0;
-    while (start <= rest.size()) {
-        const auto space = rest.find(' ', start);
-        const auto end = space == std::string::npos ? rest.size() : space;
-        if (end > start)
-            words.push_back(rest.substr(start, end - start));
-        if (space == std::string::npos)
-            break;
-        start = space + 1;
+// Whether `value` converts to what the option's type name says (the conversions the option
+// library would make for INT, UINT and FLOAT; other types are taken as converting).
+bool converts(const CLI::Option& option, const std::string& value) {
+    const std::string type = option.get_type_name();
+    if (type.rfind("UINT", 0) == 0) {
+        std::uint64_t v = 0;
+        return CLI::detail::lexical_cast(value, v);
     }
-    std::reverse(words.begin(), words.end());
-    return words;
+    if (type.rfind("INT", 0) == 0) {
+        std::int64_t v = 0;
+        return CLI::detail::lexical_cast(value, v);
+    }
+    if (type.rfind("FLOAT", 0) == 0) {
+        double v = 0;
+        return CLI::detail::lexical_cast(value, v);
+    }
+    return true;
 }
 
-std::string extras_message(const CLI::App& command, const std::string& message) {
-    const std::vector<std::string> words = unexpected_words(message);
+// The options of `command` that were given on the command line, in their order of definition.
+std::vector<const CLI::Option*> given_options(const CLI::App& command) {
+    std::vector<const CLI::Option*> given;
+    for (const CLI::Option* opt : command.get_options()) {
+        if (opt->count() > 0)
+            given.push_back(opt);
+    }
+    return given;
+}
+
+// The largest number of values an option takes, as the library counts it (0 and 1 both mean
+// one), or nullopt when it takes any number.
+std::optional<std::size_t> most_values(const CLI::Option& option) {
+    const int most = option.get_items_expected_max();
+    if (most >= CLI::detail::expected_max_vector_size)
+        return std::nullopt;
+    return static_cast<std::size_t>(std::max(most, 1));
+}
+
+std::string lower_first(std::string text) {
+    if (!text.empty())
+        text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+    return text;
+}
+
+// The arguments the parse left over, from the command where it stopped or, when that one has
+// none, the nearest command above it that has some.
+std::vector<std::string> left_over(const CLI::App& command) {
+    for (const CLI::App* at = &command; at != nullptr; at = at->get_parent()) {
+        std::vector<std::string> words = at->remaining(false);
+        if (!words.empty())
+            return words;
+    }
+    return {};
+}
+
+std::string extras_message(const CLI::App& command, const std::vector<std::string>& words,
+                           const std::string& message) {
     if (words.empty())
-        return message;
+        return lower_first(message);
     // An option is the likelier mistake to name: "--duration 5" lists "5" too.
     const auto option =
         std::find_if(words.begin(), words.end(), [](const std::string& w) { return w[0] == '-'; });
@@ -125,57 +155,80 @@ std::string extras_message(const CLI::App& command, const std::string& message) 
     return fmt::format("unexpected argument '{}'", words.front());
 }
 
-std::string lower_first(std::string text) {
-    if (!text.empty())
-        text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
-    return text;
-}
-
 // The kind by type: the library's error name is sometimes the command's name instead.
 template <typename Kind>
 bool is(const CLI::ParseError& error) {
     return dynamic_cast<const Kind*>(&error) != nullptr;
 }
 
-std::string rephrase(const CLI::App& command, const CLI::ParseError& error) {
+// The error in loopscope's words, from the error's type and the parse's state (which options
+// were given, with which values; what was left over), never from the library's English text,
+// which is only the fallback when the state does not say what went wrong.
+std::string rephrase(const CLI::App& command, const CLI::ParseError& error,
+                     const std::vector<std::string>& args) {
     const std::string message = error.what();
-    std::smatch m;
     if (is<CLI::ExtrasError>(error))
-        return extras_message(command, message);
+        return extras_message(command, left_over(command), message);
     if (is<CLI::RequiredError>(error)) {
-        if (message.rfind("A subcommand is required", 0) == 0)
+        if (command.get_require_subcommand_min() > 0 && command.get_subcommands().empty())
             return fmt::format("a command is required: {}", join_or(subcommand_names(command)));
-        static const std::regex required(R"(^(\S+) is required$)");
-        if (std::regex_match(message, m, required))
-            return fmt::format("{} is missing", m[1].str());
+        for (const CLI::Option* opt : command.get_options()) {
+            if (opt->get_required() && opt->count() == 0)
+                return fmt::format("{} is missing", opt->get_name());
+        }
     }
     if (is<CLI::ArgumentMismatch>(error)) {
-        static const std::regex missing(R"(^(\S+): \d+ required \S+ missing$)");
-        static const std::regex at_most(R"(^(.+): At Most (\d+) required but received (\d+)$)");
-        static const std::regex at_least(R"(^(.+): At least (\d+) required but received (\d+)$)");
-        if (std::regex_match(message, m, missing))
-            return fmt::format("{} needs a value", m[1].str());
-        if (std::regex_match(message, m, at_most)) {
-            return fmt::format("too many {} arguments: at most {}, got {}", m[1].str(), m[2].str(),
-                               m[3].str());
+        for (const CLI::Option* opt : given_options(command)) {
+            const auto most = most_values(*opt);
+            const auto least = static_cast<std::size_t>(std::max(opt->get_items_expected_min(), 1));
+            if (most && opt->count() > *most) {
+                return fmt::format("too many {} arguments: at most {}, got {}", opt->get_name(),
+                                   *most, opt->count());
+            }
+            if (opt->count() < least) {
+                return fmt::format("too few {} arguments: {} needed, got {}", opt->get_name(),
+                                   least, opt->count());
+            }
         }
-        if (std::regex_match(message, m, at_least)) {
-            return fmt::format("too few {} arguments: {} needed, got {}", m[1].str(), m[2].str(),
-                               m[3].str());
+        // An option that takes a value, last on the command line with none after it.
+        if (!args.empty()) {
+            const std::string& last = args.back();
+            for (const CLI::Option* opt : command.get_options()) {
+                if (opt->get_expected_min() > 0 && !opt->get_positional() &&
+                    last.rfind('-', 0) == 0 && opt->check_name(last))
+                    return fmt::format("{} needs a value", last);
+            }
         }
     }
     if (is<CLI::ConversionError>(error)) {
-        static const std::regex convert(R"(^Could not convert: (\S+) = (.*)$)");
-        if (std::regex_match(message, m, convert)) {
-            return fmt::format("invalid {} '{}': expected {}", m[1].str(), m[2].str(),
-                               expected_value(command, m[1].str()));
+        for (const CLI::Option* opt : given_options(command)) {
+            for (const std::string& value : opt->results()) {
+                if (!converts(*opt, value)) {
+                    return fmt::format("invalid {} '{}': expected {}", opt->get_name(), value,
+                                       expected_value(*opt));
+                }
+            }
         }
     }
     if (is<CLI::ValidationError>(error)) {
-        static const std::regex range(R"(^(\S+): Value (.*) not in range (\S+) to (\S+)$)");
-        if (std::regex_match(message, m, range)) {
-            return fmt::format("invalid {} '{}': expected a number from {} to {}", m[1].str(),
-                               m[2].str(), m[3].str(), m[4].str());
+        // The option whose value one of its checks turns down, with that check's own words
+        // (number_range's: "expected a number from 1 to 1000000").
+        for (const CLI::Option* given : given_options(command)) {
+            auto* opt = const_cast<CLI::Option*>(given);  // get_validator is not const
+            for (int k = 0;; ++k) {
+                CLI::Validator* check = nullptr;
+                try {
+                    check = opt->get_validator(k);
+                } catch (const CLI::OptionNotFound&) {
+                    break;
+                }
+                for (const std::string& value : opt->results()) {
+                    std::string copy = value;
+                    const std::string why = (*check)(copy);
+                    if (!why.empty())
+                        return fmt::format("invalid {} '{}': {}", opt->get_name(), value, why);
+                }
+            }
         }
     }
     // RequiresError ("--frames requires --screenshot"), ExcludesError and the rest read well.
@@ -223,6 +276,8 @@ constexpr Placeholder kPlaceholders[] = {
     {"--clamp", "DURATION"},
     {"--step-cost", "DURATION"},
     {"--seconds", "SECONDS"},
+    {"--idle-seconds", "SECONDS"},
+    {"--max-bytes", "BYTES"},
     {"--frames", "N"},
     {"--loops", "N"},
     {"--reads", "N"},
@@ -412,10 +467,23 @@ std::optional<std::string> unknown_command_message(const CLI::App& app, std::str
                        suggestion(word, commands), join_or(commands), app.get_name());
 }
 
-std::string parse_error_message(const CLI::App& app, const CLI::ParseError& error) {
+CLI::Validator number_range(std::int64_t least, std::int64_t most) {
+    CLI::Validator check(
+        [least, most](std::string& value) -> std::string {
+            std::int64_t v = 0;
+            if (CLI::detail::lexical_cast(value, v) && v >= least && v <= most)
+                return {};
+            return fmt::format("expected a number from {} to {}", least, most);
+        },
+        fmt::format("in [{} - {}]", least, most));
+    return check;
+}
+
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& error,
+                                const std::vector<std::string>& args) {
     const CLI::App* command = deepest_command(app);
     const std::string path = command_path(command);
-    const std::string what = rephrase(*command, error);
+    const std::string what = rephrase(*command, error, args);
     if (command == &app)
         return fmt::format("{} (see {} --help)", what, path);
     // "report: unknown option ..." names the subcommand without the program's name, which

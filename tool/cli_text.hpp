@@ -11,9 +11,13 @@
 #include <string>
 #include <string_view>
 
+#include <cstdint>
+#include <vector>
+
 namespace CLI {
 class App;
 class ParseError;
+class Validator;
 }  // namespace CLI
 
 namespace loopscope {
@@ -22,10 +26,16 @@ namespace loopscope {
 // and its default in words; call once every command has been added.
 void format_help_text(CLI::App& app);
 
-// The message for a parse error of `app` (the top-level app after a failed parse), without the
-// "loopscope: error: " prefix: e.g. "report: unknown option '--bogus' (see loopscope report
-// --help)".
-std::string parse_error_message(const CLI::App& app, const CLI::ParseError& error);
+// The message for a parse error of `app` (the top-level app after a failed parse of `args`, the
+// command line without the program's name), without the "loopscope: error: " prefix: e.g.
+// "report: unknown option '--bogus' (see loopscope report --help)".
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& error,
+                                const std::vector<std::string>& args);
+
+// A check that a whole-number option lies in [least, most]; its error reads "invalid --loops
+// '0': expected a number from 1 to 1000000". Use it instead of CLI::Range, whose words are the
+// library's.
+CLI::Validator number_range(std::int64_t least, std::int64_t most);
 
 // An unknown first word where a subcommand is expected ("reprot"), checked before parsing
 // because the option library only says "A subcommand is required" then. The message, or

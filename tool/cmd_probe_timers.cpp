@@ -15,6 +15,7 @@
 #include "probes/system_info.hpp"
 #include "probes/timer_probe.hpp"
 #include "probes/timer_report.hpp"
+#include "tool/cli_text.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
 #include "tool/probe_print.hpp"
@@ -79,7 +80,7 @@ void add_probe_timers_command(CLI::App& probe, int& exit_code) {
         ->type_name("FILE");
     cmd->add_option("--loops", options->loops,
                     "Wake-ups of the periodic probe (default 1000, --quick 200)")
-        ->check(CLI::Range(1, 1'000'000));
+        ->check(number_range(1, 1'000'000));
     cmd->add_option("--interval", options->interval,
                     "Interval of the periodic probe, e.g. 1ms or 500us (default 1ms)");
     cmd->add_option(

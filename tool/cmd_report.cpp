@@ -17,6 +17,7 @@
 #include "core/gate.hpp"
 #include "reports/readers.hpp"
 #include "reports/writer.hpp"
+#include "tool/cli_text.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
 
@@ -201,7 +202,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
                     "Threads that parse a large capture in pieces and compute its figures, "
                     "with the output of one thread; 0 = one per hardware thread (files under "
                     "1 MiB are read on one thread)")
-        ->check(CLI::Range(0u, kMaxReadThreads))
+        ->check(number_range(0, kMaxReadThreads))
         ->capture_default_str();
     cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
 }

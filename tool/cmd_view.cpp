@@ -14,6 +14,7 @@
 #include "common/output_file.hpp"
 #include "core/duration.hpp"
 #include "reports/writer.hpp"
+#include "tool/cli_text.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
 #include "tool/viewer/viewer.hpp"
@@ -99,7 +100,7 @@ void add_view_command(CLI::App& app, int& exit_code) {
                         "write this PNG and exit");
     cmd->add_option("--frames", args->viewer.frames,
                     "Frames to render before the screenshot (default 60)")
-        ->check(CLI::Range(1, 100000))
+        ->check(number_range(1, 100000))
         ->needs(screenshot);
     cmd->add_option("--save-report", args->viewer.save_report_path,
                     "With --screenshot: write the report of what is shown (the primary document, "

@@ -47,25 +47,56 @@ LiveClient::LiveClient(const std::string& host_port, int timeout_ms) : where_(ho
     std::string host;
     int port = 0;
     parse_host_port(host_port, "--connect", host, port);
-    socket_ = live_socket::connect_to(host, port);
+    // The connection and the handshake: all of it within timeout_ms.
+    const std::int64_t deadline_ns = now_ns() + std::int64_t{timeout_ms} * 1'000'000;
+    live_socket::ConnectFailure failure = live_socket::ConnectFailure::none;
+    socket_ = live_socket::connect_to(host, port, timeout_ms, failure);
     if (socket_ == live_socket::kNone) {
-        throw InputError(where_,
-                         "cannot connect: no game is serving its frames there (start "
-                         "it with a serve port, e.g. example_game_loop --serve PORT)");
+        using live_socket::ConnectFailure;
+        switch (failure) {
+            case ConnectFailure::unknown_host:
+                throw InputError(where_, "cannot connect: the host name '" + host +
+                                             "' does not resolve to an address");
+            case ConnectFailure::refused:
+                throw InputError(where_,
+                                 "cannot connect: nothing listens on that port (no game is "
+                                 "serving its frames there; start it with a serve port, e.g. "
+                                 "example_game_loop --serve PORT)");
+            case ConnectFailure::timed_out:
+                throw InputError(
+                    where_, fmt::format("cannot connect: no answer within {:g} s (a game serving "
+                                        "there may have its queue of clients waiting to be "
+                                        "served full, or a firewall drops the connection)",
+                                        timeout_ms / 1000.0));
+            default:
+                throw InputError(where_, "cannot connect: no route to that address");
+        }
     }
 
-    // The handshake: magic, version, row size, clock, preamble. All of it within timeout_ms: a
-    // peer that accepts and then sends nothing (another program on that port, one that waits
-    // for its client to speak first) is an error, not a wait without end.
-    const std::int64_t deadline_ns = now_ns() + std::int64_t{timeout_ms} * 1'000'000;
+    read_handshake(deadline_ns, timeout_ms);
+}
+
+LiveClient::LiveClient(std::string where, std::string_view stream) : where_(std::move(where)) {
+    buffer_.assign(stream);
+    bytes_received_ = static_cast<std::int64_t>(stream.size());
+    read_handshake(now_ns(), 0);
+}
+
+void LiveClient::read_handshake(std::int64_t deadline_ns, int timeout_ms) {
+    // The handshake: magic, version, row size, clock, preamble. A peer that accepts and then
+    // sends nothing (another program on that port, a game still serving another client, one
+    // that waits for its client to speak first) is an error, not a wait without end.
     const auto need = [&](std::size_t bytes) {
         while (buffer_.size() - used_ < bytes) {
+            if (socket_ == live_socket::kNone)
+                throw InputError(where_, "the stream ends in the middle of its handshake");
             const std::int64_t left_ns = deadline_ns - now_ns();
             if (left_ns <= 0) {
                 throw InputError(
                     where_, fmt::format("no live stream handshake within {:g} s ({} bytes of it "
                                         "received): expected a game serving its frames (e.g. "
-                                        "example_game_loop --serve PORT)",
+                                        "example_game_loop --serve PORT) and free to serve this "
+                                        "client (a game serves one client at a time)",
                                         timeout_ms / 1000.0, buffer_.size()));
             }
             if (!fill(static_cast<int>((left_ns + 999'999) / 1'000'000)))
@@ -104,6 +135,8 @@ LiveClient::~LiveClient() {
 }
 
 bool LiveClient::fill(int timeout_ms) {
+    if (socket_ == live_socket::kNone)
+        open_ = false;  // a stream from memory: all of it is in the buffer
     if (!open_)
         return false;
     char chunk[65536];

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/trace_record.hpp"
@@ -18,6 +19,9 @@ class LiveClient {
     // game cannot be reached or does not speak the live protocol this program reads (one line
     // each, exit code 2).
     explicit LiveClient(const std::string& host_port, int timeout_ms = 5000);
+    // The whole stream as a game would send it, from memory (the fuzz target's way in): the
+    // handshake is read from it at once, and the stream ends where the bytes do.
+    LiveClient(std::string where, std::string_view stream);
     ~LiveClient();
     LiveClient(const LiveClient&) = delete;
     LiveClient& operator=(const LiveClient&) = delete;
@@ -41,6 +45,7 @@ class LiveClient {
     std::int64_t bytes_received() const { return bytes_received_; }
 
   private:
+    void read_handshake(std::int64_t deadline_ns, int timeout_ms);
     bool fill(int timeout_ms);  // one recv into buffer_; false when closed
     std::string where_;
     std::intptr_t socket_ = -1;

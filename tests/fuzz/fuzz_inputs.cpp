@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,8 @@
 #include "reports/read_formats.hpp"
 #include "reports/readers.hpp"
 #include "reports/writer.hpp"
+#include "tool/live_client.hpp"
+#include "tool/live_record.hpp"
 
 namespace loopscope::fuzz {
 
@@ -70,12 +73,46 @@ void report_path(const std::string& path) {
     }
 }
 
+// A live stream as a game sends it (docs/live.md, "The protocol"), read by the client and made
+// into a trace as `record --connect` makes one. Whatever the stream holds, the trace written must
+// be one the trace reader takes, with every row kept: a trace it refuses is a finding (abort),
+// not bad input.
+void live_stream(Bytes bytes, const std::string& path) {
+    const std::string_view stream(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    LiveClient client("fuzz", stream);
+    LiveRecording recording("fuzz", client.preamble(), 1u << 20);
+    std::string text = recording.preamble();
+    std::vector<FrameRecord> rows;
+    for (bool more = true, fits = true; more && fits;) {
+        rows.clear();
+        more = client.read(rows, 0);
+        fits = recording.take(rows, text);
+    }
+    text += recording.closing(client.trailer());
+    if (recording.frames() == 0)
+        return;  // a header without rows, which the reader refuses as it should
+    write_input(path, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+    std::size_t frames = 0;
+    try {
+        frames = detail::read_trace_streams(path).at(0).frames();
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "live: the trace made of the stream is refused by the reader: %s\n",
+                     e.what());
+        std::abort();
+    }
+    if (frames != static_cast<std::size_t>(recording.frames())) {
+        std::fprintf(stderr, "live: %lld rows kept, the reader reads %zu\n",
+                     static_cast<long long>(recording.frames()), frames);
+        std::abort();
+    }
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& target_names() {
     static const std::vector<std::string_view> names = {
-        "trace",      "plain",  "mangohud", "afterburner", "capframex_json",
-        "presentmon", "detect", "report",   "compare"};
+        "trace",  "plain",  "mangohud", "afterburner", "capframex_json", "presentmon",
+        "detect", "report", "compare",  "live"};
     return names;
 }
 
@@ -121,6 +158,8 @@ void run_target(std::string_view target, Bytes bytes) {
             report_path(path);
         else if (target == "compare")
             compare_paths(path, second_path);
+        else if (target == "live")
+            live_stream(bytes, path);
         else
             throw std::invalid_argument(fmt::format("no fuzz target '{}'", target));
     } catch (const InputError&) {

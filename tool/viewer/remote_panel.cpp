@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <string_view>
 
 namespace loopscope {
@@ -31,7 +33,8 @@ void take_preamble(Capture& capture, const std::string& preamble) {
 
 }  // namespace
 
-RemoteGame::RemoteGame(const std::string& host_port) : where_(host_port), client_(host_port) {
+RemoteGame::RemoteGame(const std::string& host_port)
+    : where_(host_port), client_(host_port), doc_(window_.doc()) {
     doc_.name = "game at " + host_port;
     doc_.capture.source.format = "loopscope-trace";
     take_preamble(doc_.capture, client_.preamble());
@@ -46,18 +49,13 @@ void RemoteGame::poll() {
         return;
     incoming_.clear();
     open_ = client_.read(incoming_, 0);
-    for (const FrameRecord& r : incoming_) {
-        if (!doc_.capture.loop.empty() && r.frame > doc_.capture.loop.back().frame + 1)
-            missing_frames_ += r.frame - doc_.capture.loop.back().frame - 1;
-        append_record(doc_, r);
-    }
     if (!incoming_.empty())
-        doc_.sync_series();
+        window_.add(incoming_);
     const auto now = std::chrono::steady_clock::now();
-    if (doc_.frames() != analysed_frames_ &&
+    if (window_.frames_received() != analysed_frames_ &&
         (std::chrono::duration<double>(now - last_analysis_).count() >= kAnalyseEveryS || !open_)) {
         doc_.analyse();
-        analysed_frames_ = doc_.frames();
+        analysed_frames_ = window_.frames_received();
         last_analysis_ = now;
     }
 }
@@ -71,9 +69,26 @@ void RemoteGame::draw() {
                       : client_.ended_cleanly() ? "the game closed its recorder"
                                                 : "the connection was lost");
     ImGui::Separator();
-    ImGui::Text("frames %zu   time %.1f s", doc_.frames(),
-                doc_.frames() ? (doc_.end_ns() - doc_.x_ns.front()) / 1e9 : 0.0);
-    ImGui::Text("missing frames: %lld", static_cast<long long>(missing_frames_));
+    ImGui::Text("frames %lld   time %.1f s", static_cast<long long>(window_.frames_received()),
+                doc_.frames() ? doc_.end_ns() / 1e9 : 0.0);
+    ImGui::Text("missing frames: %lld", static_cast<long long>(window_.missing_frames()));
+    if (!window_.history().empty()) {
+        // The frames before the window, decimated: the longest frame of each bucket.
+        const auto& history = window_.history();
+        std::int64_t longest = 0;
+        history_ms_.resize(history.size());
+        for (std::size_t i = 0; i < history.size(); ++i) {
+            history_ms_[i] = static_cast<float>(history[i].max_frame_ns / 1e6);
+            longest = std::max(longest, history[i].max_frame_ns);
+        }
+        ImGui::TextWrapped("the graphs and figures cover the newest %zu frames; the %lld before "
+                           "them, longest frame of every %lld:",
+                           doc_.frames(), static_cast<long long>(window_.history_frames()),
+                           static_cast<long long>(window_.bucket_frames()));
+        ImGui::PlotLines("##history", history_ms_.data(), static_cast<int>(history_ms_.size()), 0,
+                         nullptr, 0.0f, FLT_MAX, ImVec2(controls_w - 20.0f, 50.0f));
+        ImGui::Text("longest there: %.1f ms", longest / 1e6);
+    }
     ImGui::TextWrapped(
         "rows the game could not send to this viewer: %llu (its live stream "
         "dropped %llu in all)",
