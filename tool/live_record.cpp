@@ -6,6 +6,7 @@
 #include <map>
 
 #include "common/errors.hpp"
+#include "recorder/trace_text.hpp"
 
 namespace loopscope {
 
