@@ -417,8 +417,11 @@ void note_row_oddities(Capture& c, bool has_start_column) {
         }
     }
     std::int64_t zero = 0, counted = 0;
-    // A trace's frame 0 has no frame time (first_frame_is_frame_time): its 0 is not odd.
-    for (std::size_t i = first_frame_is_frame_time(c) ? 0 : 1; i < n; ++i) {
+    // A trace's frame 0 has no frame time (first_frame_is_frame_time), nor have the first frames
+    // of a PresentMon 2.x stream (leading_frames_without_time): their 0 is not odd.
+    const std::size_t first_timed =
+        std::max<std::size_t>(first_frame_is_frame_time(c) ? 0 : 1, c.leading_frames_without_time);
+    for (std::size_t i = first_timed; i < n; ++i) {
         if (generated(i))
             continue;
         ++counted;

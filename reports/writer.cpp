@@ -140,10 +140,11 @@ std::vector<std::string> capture_notes(const CaptureReport& r) {
     }
     if (r.generated_without_frame_time > 0) {
         notes.push_back(fmt::format(
-            "PresentMon 2.x: the present timeline is the application frames' FrameTime (CPUBusy "
-            "+ CPUWait, the time between the app's frame starts). {} generated frames have no "
-            "frame time (FrameTime 0) and are counted, not analysed as 0 ms frames; the display "
-            "timeline (--timeline display) shows them.",
+            "PresentMon 2.x: this layout has no present time for generated frames, so its "
+            "present timeline holds the application frames only ({}). {} generated frames are "
+            "counted, not analysed as 0 ms frames; the display timeline (--timeline display) "
+            "shows them.",
+            r.frame_time_column,
             r.generated_without_frame_time));
     }
     if (r.has_generated) {
