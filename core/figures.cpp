@@ -211,6 +211,7 @@ const std::array kCatalogue = {
            .text = [](const CaptureReport& r) { return fixed(ns_to_s(ft(r).total_ns), 3) + " s"; }},
     // FPS
     Figure{.key = "avg_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "average FPS",
            .unit = "FPS",
@@ -221,6 +222,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.average, 2); }},
     Figure{.key = "min_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "min",
            .unit = "ms",
@@ -232,6 +234,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).min_ms); }},
     Figure{.key = "mean_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "mean",
            .unit = "ms",
@@ -243,6 +246,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).mean_ms); }},
     Figure{.key = "stdev_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "stdev",
            .unit = "ms",
@@ -253,6 +257,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).stdev_ms); }},
     Figure{.key = "cv",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "CV",
            .definition = "stdev / mean",
@@ -262,6 +267,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(ft(r).cv, 4); }},
     Figure{.key = "p50_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "p50",
            .unit = "ms",
@@ -273,6 +279,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).p50_ms); }},
     Figure{.key = "p90_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "p90",
            .unit = "ms",
@@ -284,6 +291,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).p90_ms); }},
     Figure{.key = "p95_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "p95",
            .unit = "ms",
@@ -295,6 +303,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).p95_ms); }},
     Figure{.key = "p99_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "p99",
            .unit = "ms",
@@ -306,6 +315,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).p99_ms); }},
     Figure{.key = "p999_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "p99.9",
            .unit = "ms",
@@ -317,6 +327,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).p999_ms); }},
     Figure{.key = "max_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "max",
            .unit = "ms",
@@ -328,6 +339,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).max_ms); }},
     Figure{.key = "p1_low_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "1% low",
            .unit = "FPS",
@@ -338,6 +350,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.p1_low, 2); }},
     Figure{.key = "p01_low_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "0.1% low",
            .unit = "FPS",
@@ -348,6 +361,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.p01_low, 2); }},
     Figure{.key = "low1_avg_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "1% low average",
            .unit = "FPS",
@@ -359,6 +373,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low1_average, 2); }},
     Figure{.key = "low01_avg_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "0.1% low average",
            .unit = "FPS",
@@ -370,6 +385,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low01_average, 2); }},
     Figure{.key = "low1_integral_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "1% low integral",
            .unit = "FPS",
@@ -381,6 +397,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low1_integral, 2); }},
     Figure{.key = "low01_integral_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "0.1% low integral",
            .unit = "FPS",
@@ -393,6 +410,7 @@ const std::array kCatalogue = {
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low01_integral, 2); }},
     // Stutter
     Figure{.key = "stutter_count",
+           .better = Better::lower,
            .section = "Stutter",
            .label = "CapFrameX stutter time",
            .unit = "frames",
@@ -412,6 +430,7 @@ const std::array kCatalogue = {
                        r.stats.stutter.window);
                }},
     Figure{.key = "stutter_share",
+           .better = Better::lower,
            .section = "Stutter",
            .definition = "share of the total time spent in frames > 2.5 x their moving average "
                          "(CapFrameX stutter time share)",
@@ -420,6 +439,7 @@ const std::array kCatalogue = {
            .frame_value = from_stats<kStutterShare>,
            .compared = true},
     Figure{.key = "stutter_count_share",
+           .better = Better::lower,
            .section = "Stutter",
            .label = "CapFrameX stutter count",
            .definition = "share of the frames > 2.5 x the mean frame time (CapFrameX stutter "
@@ -434,6 +454,7 @@ const std::array kCatalogue = {
                                       r.stats.stutter.above_mean);
                }},
     Figure{.key = "hitch_count",
+           .better = Better::lower,
            .section = "Stutter",
            .label = "Unreal hitches",
            .unit = "frames",
@@ -448,6 +469,7 @@ const std::array kCatalogue = {
                                       r.stats.hitches.per_minute);
                }},
     Figure{.key = "hitches_per_min",
+           .better = Better::lower,
            .section = "Stutter",
            .unit = "1/min",
            .definition = "Unreal hitches per minute of frame time",
@@ -482,6 +504,7 @@ const std::array kCatalogue = {
            .needs = kNeedsFrames,
            .text = bucket_text<4>},
     Figure{.key = "var_ge12_share",
+           .better = Better::lower,
            .section = "Variation",
            .definition = "share of frame-to-frame changes |ft_i - ft_(i-1)| >= 12 ms",
            .needs = kNeedsFrames,
@@ -518,6 +541,7 @@ const std::array kCatalogue = {
            .value = from_report<kRefresh>,
            .frame_value = from_stats<kRefresh>},
     Figure{.key = "on_grid_share",
+           .better = Better::higher,
            .section = "Display",
            .label = "on grid",
            .definition = "frames within 0.5 ms of a whole number of refresh periods",
@@ -531,6 +555,7 @@ const std::array kCatalogue = {
            .needs = kNeedsFrames | kNeedsDisplayColumn,
            .text = [](const CaptureReport& r) { return fmt::format("{}", r.display.displayed); }},
     Figure{.key = "dropped_share",
+           .better = Better::lower,
            .section = "Display",
            .label = "dropped frames",
            .definition = "frames never displayed",
@@ -569,6 +594,7 @@ const std::array kCatalogue = {
                }},
     // Frame generation
     Figure{.key = "app_fps",
+           .better = Better::higher,
            .section = "Application cadence",
            .label = "application frames",
            .unit = "FPS",
@@ -606,6 +632,7 @@ const std::array kCatalogue = {
     // rendered) and the displayed frames' (what the player saw); the present timeline above
     // mixes the two.
     Figure{.key = "app_p99_ms",
+           .better = Better::lower,
            .section = "Application cadence",
            .label = "application percentiles",
            .unit = "ms",
@@ -617,6 +644,7 @@ const std::array kCatalogue = {
            .cadence_value = of_cadence<cadence_p99>,
            .text = [](const CaptureReport& r) { return cadence_percentiles_text(r.application); }},
     Figure{.key = "app_low1_avg_fps",
+           .better = Better::higher,
            .section = "Application cadence",
            .label = "application lows",
            .unit = "FPS",
@@ -628,6 +656,7 @@ const std::array kCatalogue = {
            .cadence_value = of_cadence<cadence_low1_average>,
            .text = [](const CaptureReport& r) { return cadence_lows_text(r.application); }},
     Figure{.key = "app_stutter_share",
+           .better = Better::lower,
            .section = "Application cadence",
            .label = "application stutter",
            .definition = kCadenceStutter,
@@ -638,6 +667,7 @@ const std::array kCatalogue = {
            .cadence_value = of_cadence<cadence_stutter_share>,
            .text = [](const CaptureReport& r) { return cadence_stutter_text(r.application); }},
     Figure{.key = "displayed_fps",
+           .better = Better::higher,
            .section = "Frame generation",
            .label = "displayed frames",
            .unit = "FPS",
@@ -650,6 +680,7 @@ const std::array kCatalogue = {
            },
            .text = [](const CaptureReport& r) { return cadence_text(r.displayed); }},
     Figure{.key = "displayed_p99_ms",
+           .better = Better::lower,
            .section = "Frame generation",
            .label = "displayed percentiles",
            .unit = "ms",
@@ -661,6 +692,7 @@ const std::array kCatalogue = {
            .cadence_value = of_cadence<cadence_p99>,
            .text = [](const CaptureReport& r) { return cadence_percentiles_text(r.displayed); }},
     Figure{.key = "displayed_low1_avg_fps",
+           .better = Better::higher,
            .section = "Frame generation",
            .label = "displayed lows",
            .unit = "FPS",
@@ -672,6 +704,7 @@ const std::array kCatalogue = {
            .cadence_value = of_cadence<cadence_low1_average>,
            .text = [](const CaptureReport& r) { return cadence_lows_text(r.displayed); }},
     Figure{.key = "displayed_stutter_share",
+           .better = Better::lower,
            .section = "Frame generation",
            .label = "displayed stutter",
            .definition = kCadenceStutter,
@@ -733,6 +766,7 @@ const std::array kCatalogue = {
                    return hist;
                }},
     Figure{.key = "max_steps_per_frame",
+           .better = Better::lower,
            .section = "Loop",
            .unit = "steps",
            .definition = "most simulation steps run in one frame (steps column)",
@@ -776,6 +810,7 @@ const std::array kCatalogue = {
                        f.cap_frames);
                }},
     Figure{.key = "clamp_lost_ms",
+           .better = Better::lower,
            .section = "Loop",
            .unit = "ms",
            .definition = "real time the frame-time clamp threw away (clamp_lost_ns)",
@@ -784,6 +819,7 @@ const std::array kCatalogue = {
                return ns_to_ms(loop(r).clamp_lost_ns);
            }},
     Figure{.key = "cap_dropped_ms",
+           .better = Better::lower,
            .section = "Loop",
            .unit = "ms",
            .definition = "simulation time the step cap threw away (cap_dropped_ns)",
@@ -814,6 +850,7 @@ const std::array kCatalogue = {
            .needs = kNeedsLoopRecords | kNeedsLoopConfiguration,
            .text = [](const CaptureReport& r) { return loop(r).cause; }},
     Figure{.key = "slow_motion_factor",
+           .better = Better::higher,
            .section = "Loop",
            .label = "slow-motion factor",
            .definition = "simulation time / real time from the onset on",
@@ -825,6 +862,7 @@ const std::array kCatalogue = {
                },
            .absent = "the loop kept up (verdict ok: no onset)"},
     Figure{.key = "headroom_ms",
+           .better = Better::higher,
            .section = "Loop",
            .label = "headroom",
            .unit = "ms",
@@ -908,6 +946,7 @@ const std::array kCatalogue = {
            .value = from_report<kFrames>,
            .text = [](const CaptureReport& r) { return fmt::format("{}", ft(r).frames); }},
     Figure{.key = "mean_sample_ms",
+           .better = Better::lower,
            .section = "Samples",
            .label = "mean sampled frame time",
            .unit = "ms",
@@ -917,6 +956,7 @@ const std::array kCatalogue = {
            .value = from_report<kMean>,
            .text = [](const CaptureReport& r) { return ms(ft(r).mean_ms); }},
     Figure{.key = "sampled_avg_fps",
+           .better = Better::higher,
            .section = "Samples",
            .label = "average FPS (time-weighted)",
            .unit = "FPS",
@@ -1161,6 +1201,16 @@ FigureValue figure_value(const CaptureReport& r, std::string_view key) {
 
 bool figure_is_count(const Figure& f) {
     return f.unit == "frames" || f.unit == "Hz" || f.unit == "samples" || f.unit == "steps";
+}
+
+Better figure_better(const Figure& figure) {
+    if (figure.better != Better::unknown)
+        return figure.better;
+    if (figure.unit == "FPS")
+        return Better::higher;
+    if (figure.unit == "ms")
+        return Better::lower;
+    return Better::unknown;
 }
 
 std::string format_figure(std::string_view key, double value) {
