@@ -12,6 +12,7 @@
 #include "common/errors.hpp"
 #include "common/markdown_table.hpp"
 #include "core/figures.hpp"
+#include "reports/markdown_html.hpp"
 #include "reports/writer.hpp"
 
 namespace loopscope {
@@ -237,6 +238,17 @@ std::string csv(const SummaryDocument& doc) {
     return text;
 }
 
+// A run's name beside its bars: the file's name without its folders, its end kept when long
+// (where the names of a set of runs differ).
+std::string short_name(const std::string& file) {
+    constexpr std::size_t kMax = 64;
+    const std::size_t slash = file.find_last_of("/\\");
+    std::string name = slash == std::string::npos ? file : file.substr(slash + 1);
+    if (name.size() > kMax)
+        name = "..." + name.substr(name.size() - (kMax - 3));
+    return name;
+}
+
 // The bar charts' series: average FPS and the lows (ours and each tool's) the rows have.
 std::vector<std::string_view> chart_keys(const std::vector<CaptureSummary>& rows) {
     std::vector<std::string_view> keys;
@@ -266,7 +278,7 @@ std::string html(const SummaryDocument& doc) {
         if (doc.group_by.empty()) {
             for (const CaptureSummary& r : doc.rows) {
                 if (!r.failed())
-                    bars.push_back({r.file, row_values(r), false});
+                    bars.push_back({short_name(r.file), row_values(r), false});
             }
         } else {
             // Each group's mean, then its runs beside each other.
@@ -279,14 +291,14 @@ std::string html(const SummaryDocument& doc) {
                         member = member && (rv != nullptr ? *rv : std::string()) == v;
                     }
                     if (member)
-                        bars.push_back({"  " + r.file, row_values(r), false});
+                        bars.push_back({short_name(r.file), row_values(r), false});
                 }
             }
         }
         text += "<h2>Average FPS and lows</h2>\n";
         text += svg_bar_chart(series, bars, "FPS");
     }
-    text += "<h2>Table</h2>\n<pre>" + html_escape(tables(doc)) + "</pre>\n";
+    text += "<h2>Table</h2>\n" + markdown_to_html(tables(doc));
     text += "</body></html>\n";
     return text;
 }

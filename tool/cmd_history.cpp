@@ -17,6 +17,7 @@
 #include "common/output_file.hpp"
 #include "core/figures.hpp"
 #include "reports/history.hpp"
+#include "reports/markdown_html.hpp"
 #include "reports/summary_writer.hpp"
 #include "reports/writer.hpp"
 #include "tool/commands.hpp"
@@ -228,7 +229,7 @@ std::string html(const std::vector<HistoryRun>& runs, const std::vector<std::str
                                 : std::string());
         text += line_chart(f, runs);
     }
-    text += "<h2>Runs</h2>\n<pre>" + html_escape(table(runs, figures)) + "</pre>\n";
+    text += "<h2>Runs</h2>\n" + markdown_to_html(table(runs, figures));
     return text + "</body></html>\n";
 }
 
