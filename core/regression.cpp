@@ -33,8 +33,8 @@ RegressionCheck parse_regression_check(std::string_view text) {
             check.relative = true;
             tol.remove_suffix(1);
         }
-        const auto [end, ec] = std::from_chars(tol.data(), tol.data() + tol.size(),
-                                               check.tolerance);
+        const auto [end, ec] =
+            std::from_chars(tol.data(), tol.data() + tol.size(), check.tolerance);
         if (tol.empty() || ec != std::errc() || end != tol.data() + tol.size() ||
             !(check.tolerance >= 0) || !std::isfinite(check.tolerance)) {
             throw UsageError(fmt::format(

@@ -21,10 +21,10 @@
 namespace loopscope {
 
 struct RegressionCheck {
-    std::string text;    // as written: "p99_ms:5%"
-    std::string figure;  // a key of the catalogue with a direction
-    double tolerance = 0;       // in the figure's unit, or a fraction when relative
-    bool relative = false;      // "5%": a fraction of the baseline mean
+    std::string text;       // as written: "p99_ms:5%"
+    std::string figure;     // a key of the catalogue with a direction
+    double tolerance = 0;   // in the figure's unit, or a fraction when relative
+    bool relative = false;  // "5%": a fraction of the baseline mean
 };
 
 // "FIGURE" or "FIGURE:TOLERANCE", the tolerance a number in the figure's unit or a percentage
@@ -41,9 +41,9 @@ struct RegressionResult {
     std::size_t baseline_runs = 0;  // n
     double baseline_mean = 0;
     double baseline_sd = 0;
-    double change = 0;              // value - baseline mean
+    double change = 0;                       // value - baseline mean
     double change_low = 0, change_high = 0;  // its 95 % interval
-    double tolerance = 0;           // in the figure's unit
+    double tolerance = 0;                    // in the figure's unit
     bool regressed = false;
     // "p99_ms regressed: 20.125 ms against a baseline of 16.102 ms (5 runs, sd 0.210): change
     // +4.023 ms, 95 % interval [+3.411, +4.635] beyond the tolerance 0"

@@ -90,8 +90,8 @@ std::optional<double> CaptureSummary::figure(std::string_view key) const {
     return std::nullopt;
 }
 
-CaptureSummary summarise_capture(const CaptureReport& report, std::string file,
-                                 std::string format, Labels labels) {
+CaptureSummary summarise_capture(const CaptureReport& report, std::string file, std::string format,
+                                 Labels labels) {
     CaptureSummary row;
     row.file = std::move(file);
     row.format = std::move(format);
@@ -172,11 +172,22 @@ std::vector<SummaryGroup> group_summaries(const std::vector<CaptureSummary>& row
 namespace {
 
 // The headline figures by key; a key the catalogue does not have is passed over.
-constexpr std::array<std::string_view, 16> kHeadline = {
-    "frames",       "duration_s",   "avg_fps",    "p1_low_fps",
-    "low1_avg_fps", "p99_ms",       "stutter_share", "hitch_count",
-    "app_fps",      "generated_fps", "displayed_fps", "detected_generation_share",
-    "suspected_generation_share", "refresh_hz", "dropped_share", "sampled_avg_fps"};
+constexpr std::array<std::string_view, 16> kHeadline = {"frames",
+                                                        "duration_s",
+                                                        "avg_fps",
+                                                        "p1_low_fps",
+                                                        "low1_avg_fps",
+                                                        "p99_ms",
+                                                        "stutter_share",
+                                                        "hitch_count",
+                                                        "app_fps",
+                                                        "generated_fps",
+                                                        "displayed_fps",
+                                                        "detected_generation_share",
+                                                        "suspected_generation_share",
+                                                        "refresh_hz",
+                                                        "dropped_share",
+                                                        "sampled_avg_fps"};
 
 bool is_headline(std::string_view key) {
     if (std::find(kHeadline.begin(), kHeadline.end(), key) != kHeadline.end())

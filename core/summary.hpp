@@ -55,8 +55,8 @@ struct CaptureSummary {
     std::optional<double> figure(std::string_view key) const;
 };
 
-CaptureSummary summarise_capture(const CaptureReport& report, std::string file,
-                                 std::string format, Labels labels);
+CaptureSummary summarise_capture(const CaptureReport& report, std::string file, std::string format,
+                                 Labels labels);
 
 // One group: the captures whose labels have the same values of the grouping labels. Each
 // figure is the mean over the group's captures that have it (runs averaged, as reviewers

@@ -309,8 +309,8 @@ std::vector<HistoryRun> History::runs(const Labels& filter) {
 struct History::Db {};
 
 History::History(const std::string& path, bool) {
-    throw UsageError(fmt::format("'{}': this build of loopscope has no SQLite, so no history",
-                                 path));
+    throw UsageError(
+        fmt::format("'{}': this build of loopscope has no SQLite, so no history", path));
 }
 History::~History() = default;
 void History::begin() {}

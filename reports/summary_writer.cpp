@@ -107,9 +107,10 @@ std::string tables(const SummaryDocument& doc) {
                 cells.push_back(cell(k, group.figure(k)));
             g.add_row(std::move(cells));
         }
-        text += fmt::format("\nPer group of {} (each figure the mean over the group's captures "
-                            "that have it):\n\n",
-                            fmt::join(doc.group_by, ", "));
+        text += fmt::format(
+            "\nPer group of {} (each figure the mean over the group's captures "
+            "that have it):\n\n",
+            fmt::join(doc.group_by, ", "));
         text += g.render();
     }
     if (!doc.skipped.empty()) {
@@ -253,10 +254,10 @@ std::string short_name(const std::string& file) {
 std::vector<std::string_view> chart_keys(const std::vector<CaptureSummary>& rows) {
     std::vector<std::string_view> keys;
     for (std::string_view k : headline_keys(rows)) {
-        if (k == "avg_fps" || (k.find("fps") != std::string_view::npos &&
-                               (k.find("low") != std::string_view::npos ||
-                                k.find("p1_") != std::string_view::npos ||
-                                k.find("min1") != std::string_view::npos)))
+        if (k == "avg_fps" ||
+            (k.find("fps") != std::string_view::npos &&
+             (k.find("low") != std::string_view::npos || k.find("p1_") != std::string_view::npos ||
+              k.find("min1") != std::string_view::npos)))
             keys.push_back(k);
     }
     return keys;
@@ -319,8 +320,8 @@ std::string csv_field(std::string_view text) {
 
 std::string svg_bar_chart(std::span<const std::string> series, std::span<const BarRow> rows,
                           std::string_view unit) {
-    static constexpr std::array<std::string_view, 6> kColours = {
-        "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1"};
+    static constexpr std::array<std::string_view, 6> kColours = {"#4e79a7", "#f28e2b", "#59a14f",
+                                                                 "#e15759", "#76b7b2", "#b07aa1"};
     double top = 0;
     for (const BarRow& r : rows) {
         for (const auto& v : r.values) {
@@ -363,9 +364,8 @@ std::string svg_bar_chart(std::span<const std::string> series, std::span<const B
                 "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"{}\">"
                 "<title>{}: {:.2f} {}</title></rect>"
                 "<text x=\"{:.1f}\" y=\"{}\">{:.1f}</text>\n",
-                kLabelWidth, by, w, kBar - 1, kColours[s % kColours.size()],
-                html_escape(series[s]), *v, html_escape(unit), kLabelWidth + w + 3, by + kBar - 2,
-                *v);
+                kLabelWidth, by, w, kBar - 1, kColours[s % kColours.size()], html_escape(series[s]),
+                *v, html_escape(unit), kLabelWidth + w + 3, by + kBar - 2, *v);
         }
     }
     return svg + "</svg>\n";

@@ -2,9 +2,9 @@
 // captures), labels and groups, every format; `--history` with the regression gate; `history`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -150,8 +150,8 @@ TEST(SummaryCli, LabelsFromPathGroupsAndEveryFormat) {
 
 TEST(SummaryCli, RealCapturesOneRowEachBadFilesAsRows) {
     LOOPSCOPE_REQUIRE_REAL_CAPTURES();
-    const auto r = test::run_loopscope("report --summary --format json " +
-                                       quoted(test::captures_dir()));
+    const auto r =
+        test::run_loopscope("report --summary --format json " + quoted(test::captures_dir()));
     ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 2) << r.err;
     const Json j = Json::parse(r.out);
     std::size_t files = 0;
@@ -208,8 +208,7 @@ TEST(SummaryCli, HistoryRegressionGateAgainstFiveRuns) {
     for (int i = 1; i <= 5; ++i) {
         const std::string run = dir + "/run" + std::to_string(i) + ".txt";
         write_run(run, 16.6, 100 + static_cast<std::uint32_t>(i));
-        r = test::run_loopscope("report -o /dev/null --history " + db + labels + " " +
-                                quoted(run));
+        r = test::run_loopscope("report -o /dev/null --history " + db + labels + " " + quoted(run));
         ASSERT_EQ(r.exit_code, 0) << r.err;
     }
     // A run 25 % slower (every frame time): exit 3 naming the figure and the numbers.
@@ -254,6 +253,20 @@ TEST(SummaryCli, HistoryRegressionGateAgainstFiveRuns) {
     EXPECT_NE(r.out.find("8 runs"), std::string::npos) << r.out;
     r = test::run_loopscope("history " + quoted(dir + "/missing.db"));
     EXPECT_EQ(r.exit_code, 2);
+    // A figure the capture cannot have is not gated: one line with the reason, exit 2.
+    r = test::run_loopscope("report -o /dev/null --history " + db + " --fail-if-regressed p99_ms " +
+                            quoted(test::test_data("mangohud.csv")));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("has no p99_ms"), std::string::npos) << r.err;
+    // The gate needs a history, and a figure with a direction.
+    r = test::run_loopscope("report -o /dev/null --fail-if-regressed p99_ms " +
+                            quoted(dir + "/run3.txt"));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--history"), std::string::npos) << r.err;
+    r = test::run_loopscope("report -o /dev/null --history " + db + " --fail-if-regressed frames " +
+                            quoted(dir + "/run3.txt"));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("no better direction"), std::string::npos) << r.err;
     fs::remove_all(dir);
 }
 

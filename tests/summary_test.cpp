@@ -171,8 +171,8 @@ TEST(RegressionGate, PredictionIntervalOfOneNewRun) {
     // Better (lower) is never a regression.
     EXPECT_FALSE(test_regression(p99, 12.0, base).regressed);
     // Significant but within a tolerance of 30 %: not a regression.
-    EXPECT_FALSE(test_regression(parse_regression_check("p99_ms:30%"), 16.1 * 1.25, base)
-                     .regressed);
+    EXPECT_FALSE(
+        test_regression(parse_regression_check("p99_ms:30%"), 16.1 * 1.25, base).regressed);
     // Higher is better for FPS: a drop regresses, a rise does not.
     const std::vector<double> fps{60.0, 61.0, 59.5, 60.5, 60.0};
     const RegressionCheck avg = parse_regression_check("avg_fps");

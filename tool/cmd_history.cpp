@@ -160,8 +160,8 @@ std::string json(const std::vector<HistoryRun>& runs, const std::vector<std::str
 
 // One SVG line chart: the figure over the runs (in the order stored), one line a label group.
 std::string line_chart(const std::string& figure, const std::vector<HistoryRun>& runs) {
-    static constexpr std::array<std::string_view, 6> kColours = {
-        "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1"};
+    static constexpr std::array<std::string_view, 6> kColours = {"#4e79a7", "#f28e2b", "#59a14f",
+                                                                 "#e15759", "#76b7b2", "#b07aa1"};
     std::map<std::string, std::vector<std::pair<std::size_t, double>>> groups;
     std::vector<std::string> order;
     double lo = 0, hi = 0;
@@ -201,18 +201,21 @@ std::string line_chart(const std::string& figure, const std::vector<HistoryRun>&
         std::string points;
         for (const auto& [i, v] : groups[order[g]])
             points += fmt::format("{:.1f},{:.1f} ", x(i), y(v));
-        svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" "
-                           "points=\"{}\"/>\n",
-                           colour, points);
+        svg += fmt::format(
+            "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" "
+            "points=\"{}\"/>\n",
+            colour, points);
         for (const auto& [i, v] : groups[order[g]]) {
-            svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\">"
-                               "<title>run {}: {:.4g}</title></circle>\n",
-                               x(i), y(v), colour, runs[i].id, v);
+            svg += fmt::format(
+                "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\">"
+                "<title>run {}: {:.4g}</title></circle>\n",
+                x(i), y(v), colour, runs[i].id, v);
         }
         const double ly = kTop + kH + 24 + 16 * static_cast<double>(g);
-        svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>"
-                           "<text x=\"{}\" y=\"{}\">{}</text>\n",
-                           kLeft, ly - 9, colour, kLeft + 14, ly, html_escape(order[g]));
+        svg += fmt::format(
+            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>"
+            "<text x=\"{}\" y=\"{}\">{}</text>\n",
+            kLeft, ly - 9, colour, kLeft + 14, ly, html_escape(order[g]));
     }
     return svg + "</svg>\n";
 }
@@ -224,9 +227,8 @@ std::string html(const std::vector<HistoryRun>& runs, const std::vector<std::str
     for (const std::string& f : figures) {
         const Figure* figure = find_figure(f);
         text += fmt::format("<h2>{}{}</h2>\n", html_escape(f),
-                            figure && !figure->unit.empty()
-                                ? " (" + html_escape(figure->unit) + ")"
-                                : std::string());
+                            figure && !figure->unit.empty() ? " (" + html_escape(figure->unit) + ")"
+                                                            : std::string());
         text += line_chart(f, runs);
     }
     text += "<h2>Runs</h2>\n" + markdown_to_html(table(runs, figures));
@@ -235,8 +237,8 @@ std::string html(const std::vector<HistoryRun>& runs, const std::vector<std::str
 
 int run_history(const HistoryArgs& args) {
     if (std::find(kFormats.begin(), kFormats.end(), args.format) == kFormats.end()) {
-        throw UsageError(fmt::format("--format '{}': expected {}", args.format,
-                                     fmt::join(kFormats, ", ")));
+        throw UsageError(
+            fmt::format("--format '{}': expected {}", args.format, fmt::join(kFormats, ", ")));
     }
     if (args.format == "html" && args.output == "-")
         throw UsageError("--format html writes a file: give it with -o FILE");
@@ -248,8 +250,8 @@ int run_history(const HistoryArgs& args) {
     for (const std::string& f : args.figures) {
         const Figure* figure = find_figure(f);
         if (figure == nullptr || figure->value == nullptr) {
-            throw UsageError(fmt::format("--figure '{}': unknown figure; figures: {}", f,
-                                         figure_keys()));
+            throw UsageError(
+                fmt::format("--figure '{}': unknown figure; figures: {}", f, figure_keys()));
         }
     }
     History history(args.database, false);
@@ -274,9 +276,10 @@ int run_history(const HistoryArgs& args) {
 
 void add_history_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<HistoryArgs>();
-    CLI::App* cmd = app.add_subcommand(
-        "history", "The runs a history database holds (report --history FILE.db): their "
-                   "labels, figures and the regression gate's verdicts");
+    CLI::App* cmd =
+        app.add_subcommand("history",
+                           "The runs a history database holds (report --history FILE.db): their "
+                           "labels, figures and the regression gate's verdicts");
     cmd->add_option("FILE.db", args->database, "The history database")->required();
     cmd->add_option("--label", args->labels,
                     "Only the runs with this label KEY=VALUE; may be repeated")

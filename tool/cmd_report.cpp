@@ -79,6 +79,7 @@ int run_report(const ReportArgs& args) {
     // Everything a user can get wrong on the command line is checked before any file is read.
     // JSONL is one line a capture and figure: the summary's rows, written long.
     const bool summary = wants_summary(args.many) || args.format == "jsonl";
+    check_many_args(args.many);
     if (!summary) {
         const auto writer_check = make_writer(args.format, {});
         if (args.inputs.size() > 2) {

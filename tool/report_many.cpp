@@ -71,9 +71,12 @@ Labels command_line_labels(const ManyArgs& args) {
     return labels;
 }
 
-namespace {
-
-void check_history_args(const ManyArgs& args) {
+void check_many_args(const ManyArgs& args) {
+    command_line_labels(args);
+    if (!args.labels_from_path.empty())
+        parse_path_pattern(args.labels_from_path);
+    if (!args.group_by.empty() && !args.summary)
+        throw UsageError("--group-by groups the rows of --summary");
     if (args.history.empty()) {
         if (!args.fail_if_regressed.empty())
             throw UsageError("--fail-if-regressed compares with a history: give --history FILE.db");
@@ -83,6 +86,8 @@ void check_history_args(const ManyArgs& args) {
     for (const std::string& c : args.fail_if_regressed)
         parse_regression_check(c);
 }
+
+namespace {
 
 // The "context" object of a probe's JSON, as compact text.
 std::string machine_context(const std::string& path) {
@@ -100,8 +105,9 @@ std::string machine_context(const std::string& path) {
         throw InputError(path, fmt::format("not JSON: {}", e.what()));
     }
     if (!j.is_object() || !j.contains("context") || !j["context"].is_object()) {
-        throw InputError(path, "no \"context\" object: expected the JSON of `loopscope probe "
-                               "--format json`");
+        throw InputError(path,
+                         "no \"context\" object: expected the JSON of `loopscope probe "
+                         "--format json`");
     }
     return j["context"].dump();
 }
@@ -109,7 +115,7 @@ std::string machine_context(const std::string& path) {
 }  // namespace
 
 int store_reports_in_history(const std::vector<CaptureSummary>& rows, const ManyArgs& args) {
-    check_history_args(args);
+    check_many_args(args);
     std::vector<RegressionCheck> checks;
     for (const std::string& c : args.fail_if_regressed)
         checks.push_back(parse_regression_check(c));
@@ -138,11 +144,21 @@ int store_reports_in_history(const std::vector<CaptureSummary>& rows, const Many
         for (const RegressionCheck& check : checks) {
             const std::optional<double> value = row.figure(check.figure);
             if (!value) {
-                throw UsageError(fmt::format("--fail-if-regressed '{}': {} has no {}", check.text,
-                                             row.file, check.figure));
+                // Not a number to compare (a per-frame figure of a sampled log): said, exit 2.
+                std::string reason;
+                for (const SummaryFigure& f : row.figures) {
+                    if (f.key == check.figure)
+                        reason = f.absent;
+                }
+                const std::string line = fmt::format("--fail-if-regressed '{}': {} has no {}: {}",
+                                                     check.text, row.file, check.figure, reason);
+                fmt::print(stderr, "loopscope: error: {}\n", line);
+                details.push_back(line);
+                exit_code = std::max<int>(exit_code, kExitBadInput);
+                continue;
             }
-            const std::vector<double> baseline = history.baseline(
-                run.labels, check.figure, run.source_hash, args.baseline_runs);
+            const std::vector<double> baseline =
+                history.baseline(run.labels, check.figure, run.source_hash, args.baseline_runs);
             if (baseline.size() < 2) {
                 const std::string line = fmt::format(
                     "no baseline for {} in {}: {} earlier run{} with the labels '{}' (the gate "
@@ -183,7 +199,7 @@ int run_report_summary(const std::vector<std::string>& inputs, const std::string
     check_summary_format(format);
     if (format == "html" && output == "-")
         throw UsageError("--format html writes a file: give it with -o FILE");
-    check_history_args(args);
+    check_many_args(args);
     const Labels labels = command_line_labels(args);
     const std::vector<std::string> pattern = args.labels_from_path.empty()
                                                  ? std::vector<std::string>{}

@@ -29,6 +29,10 @@ struct ManyArgs {
 
 void add_many_options(CLI::App& cmd, ManyArgs& args);
 
+// Throws UsageError for a malformed label, pattern or gate, a gate or --machine without a
+// history, or --group-by without --summary: checked before any file is read.
+void check_many_args(const ManyArgs& args);
+
 // Whether any option asks for more than the one or two captures' report.
 bool wants_summary(const ManyArgs& args);
 bool wants_history(const ManyArgs& args);

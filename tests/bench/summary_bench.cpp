@@ -91,8 +91,7 @@ void BM_SummaryProcess(benchmark::State& state) {
     const std::string cmd = fmt::format(
         "'{}' report '{}' --summary --format json -o '{}/summary.json' 2>/dev/null; "
         "test $? -le 2",
-        LOOPSCOPE_BIN,
-        f.dir, fs::temp_directory_path().string());
+        LOOPSCOPE_BIN, f.dir, fs::temp_directory_path().string());
     for (auto _ : state) {
         // Exit 2: some logs of the set are refused, as rows with their error; a full summary.
         if (std::system(cmd.c_str()) != 0)
