@@ -206,10 +206,14 @@ std::string line_chart(const std::string& figure, const std::vector<HistoryRun>&
             "points=\"{}\"/>\n",
             colour, points);
         for (const auto& [i, v] : groups[order[g]]) {
+            // A run the gate found regressed is ringed in red.
+            const bool regressed = runs[i].verdict == "regressed";
             svg += fmt::format(
-                "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\">"
-                "<title>run {}: {:.4g}</title></circle>\n",
-                x(i), y(v), colour, runs[i].id, v);
+                "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\"{}>"
+                "<title>run {}: {:.4g}{}</title></circle>\n",
+                x(i), y(v), regressed ? 5 : 3, colour,
+                regressed ? " stroke=\"#d00\" stroke-width=\"2\"" : "", runs[i].id, v,
+                regressed ? " (regressed)" : "");
         }
         const double ly = kTop + kH + 24 + 16 * static_cast<double>(g);
         svg += fmt::format(
