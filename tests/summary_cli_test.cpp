@@ -272,3 +272,33 @@ TEST(SummaryCli, HistoryRegressionGateAgainstFiveRuns) {
 
 }  // namespace
 }  // namespace loopscope
+
+namespace loopscope {
+namespace {
+
+TEST(SummaryCli, HistoryKeepsTheMachinesContextAndRefusesAnotherJson) {
+    const std::string dir = test::make_temp_dir("history");
+    const std::string db = "'" + dir + "/h.db'";
+    const std::string capture = "'" + test::test_data("presentmon2.csv") + "'";
+    test::write_text(dir + "/probe.json",
+                     R"({"context": {"cpu": "Test CPU", "os": "Linux"}, "clocks": []})");
+    test::write_text(dir + "/other.json", R"({"rows": []})");
+    auto r = test::run_loopscope("report -o /dev/null --history " + db + " --machine '" + dir +
+                                 "/probe.json' " + capture);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = test::run_loopscope("history " + db + " --format json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["runs"].size(), 1u);
+    EXPECT_EQ(j["runs"][0]["machine"]["cpu"], "Test CPU");
+    EXPECT_EQ(j["runs"][0]["format"], "presentmon-2");
+    EXPECT_EQ(j["runs"][0]["verdict"], "stored");
+    r = test::run_loopscope("report -o /dev/null --history " + db + " --machine '" + dir +
+                            "/other.json' " + capture);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("context"), std::string::npos) << r.err;
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace loopscope
