@@ -432,6 +432,7 @@ const std::array kCatalogue = {
            .absent = "a sampled log with fewer than two samples has no span"},
     // FPS
     Figure{.key = "avg_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "average FPS",
            .unit = "FPS",
@@ -442,6 +443,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.average, 2); }},
     Figure{.key = "min_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "min",
            .unit = "ms",
@@ -453,6 +455,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).min_ms); }},
     Figure{.key = "mean_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "mean",
            .unit = "ms",
@@ -464,6 +467,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).mean_ms); }},
     Figure{.key = "stdev_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "stdev",
            .unit = "ms",
@@ -474,6 +478,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).stdev_ms); }},
     Figure{.key = "cv",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "CV",
            .definition = "stdev / mean",
@@ -483,6 +488,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(ft(r).cv, 4); }},
     Figure{.key = "p50_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "p50",
            .unit = "ms",
@@ -494,6 +500,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).p50_ms); }},
     Figure{.key = "p90_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "p90",
            .unit = "ms",
@@ -505,6 +512,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).p90_ms); }},
     Figure{.key = "p95_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "p95",
            .unit = "ms",
@@ -516,6 +524,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).p95_ms); }},
     Figure{.key = "p99_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "p99",
            .unit = "ms",
@@ -527,6 +536,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).p99_ms); }},
     Figure{.key = "p999_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "p99.9",
            .unit = "ms",
@@ -538,6 +548,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).p999_ms); }},
     Figure{.key = "max_ms",
+           .better = Better::lower,
            .section = "Frame time",
            .label = "max",
            .unit = "ms",
@@ -549,6 +560,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return ms(ft(r).max_ms); }},
     Figure{.key = "p1_low_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "1% low",
            .unit = "FPS",
@@ -559,6 +571,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.p1_low, 2); }},
     Figure{.key = "p01_low_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "0.1% low",
            .unit = "FPS",
@@ -569,6 +582,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.p01_low, 2); }},
     Figure{.key = "low1_avg_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "1% low average",
            .unit = "FPS",
@@ -580,6 +594,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low1_average, 2); }},
     Figure{.key = "low01_avg_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "0.1% low average",
            .unit = "FPS",
@@ -591,6 +606,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low01_average, 2); }},
     Figure{.key = "low1_integral_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "1% low integral",
            .unit = "FPS",
@@ -602,6 +618,7 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low1_integral, 2); }},
     Figure{.key = "low01_integral_fps",
+           .better = Better::higher,
            .section = "FPS",
            .label = "0.1% low integral",
            .unit = "FPS",
@@ -614,6 +631,7 @@ const std::array kCatalogue = {
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low01_integral, 2); }},
     // Stutter
     Figure{.key = "stutter_count",
+           .better = Better::lower,
            .section = "Stutter",
            .label = "CapFrameX stutter time",
            .unit = "frames",
@@ -633,6 +651,7 @@ const std::array kCatalogue = {
                        r.stats.stutter.window);
                }},
     Figure{.key = "stutter_share",
+           .better = Better::lower,
            .section = "Stutter",
            .definition = "share of the total time spent in frames > 2.5 x their moving average "
                          "(CapFrameX stutter time share)",
@@ -641,6 +660,7 @@ const std::array kCatalogue = {
            .frame_value = from_stats<kStutterShare>,
            .compared = true},
     Figure{.key = "stutter_count_share",
+           .better = Better::lower,
            .section = "Stutter",
            .label = "CapFrameX stutter count",
            .definition = "share of the frames > 2.5 x the mean frame time (CapFrameX stutter "
@@ -655,6 +675,7 @@ const std::array kCatalogue = {
                                       r.stats.stutter.above_mean);
                }},
     Figure{.key = "hitch_count",
+           .better = Better::lower,
            .section = "Stutter",
            .label = "Unreal hitches",
            .unit = "frames",
@@ -669,6 +690,7 @@ const std::array kCatalogue = {
                                       r.stats.hitches.per_minute);
                }},
     Figure{.key = "hitches_per_min",
+           .better = Better::lower,
            .section = "Stutter",
            .unit = "1/min",
            .definition = "Unreal hitches per minute of frame time",
@@ -703,6 +725,7 @@ const std::array kCatalogue = {
            .needs = kNeedsFrames,
            .text = bucket_text<4>},
     Figure{.key = "var_ge12_share",
+           .better = Better::lower,
            .section = "Variation",
            .definition = "share of frame-to-frame changes |ft_i - ft_(i-1)| >= 12 ms",
            .needs = kNeedsFrames,
@@ -739,6 +762,7 @@ const std::array kCatalogue = {
            .value = from_report<kRefresh>,
            .frame_value = from_stats<kRefresh>},
     Figure{.key = "on_grid_share",
+           .better = Better::higher,
            .section = "Display",
            .label = "on grid",
            .definition = "frames within 0.5 ms of a whole number of refresh periods",
@@ -752,6 +776,7 @@ const std::array kCatalogue = {
            .needs = kNeedsFrames | kNeedsDisplayColumn,
            .text = [](const CaptureReport& r) { return fmt::format("{}", r.display.displayed); }},
     Figure{.key = "dropped_share",
+           .better = Better::lower,
            .section = "Display",
            .label = "dropped frames",
            .definition = "frames never displayed",
@@ -790,6 +815,7 @@ const std::array kCatalogue = {
                }},
     // Frame generation
     Figure{.key = "app_fps",
+           .better = Better::higher,
            .section = "Application cadence",
            .label = "application frames",
            .unit = "FPS",
@@ -839,6 +865,7 @@ const std::array kCatalogue = {
     // rendered) and the displayed frames' (what the player saw); the present timeline above
     // mixes the two.
     Figure{.key = "app_p99_ms",
+           .better = Better::lower,
            .section = "Application cadence",
            .label = "application percentiles",
            .unit = "ms",
@@ -854,6 +881,7 @@ const std::array kCatalogue = {
                },
            .describe = estimated_cadence_definition<kCadencePercentiles>},
     Figure{.key = "app_low1_avg_fps",
+           .better = Better::higher,
            .section = "Application cadence",
            .label = "application lows",
            .unit = "FPS",
@@ -869,6 +897,7 @@ const std::array kCatalogue = {
                },
            .describe = estimated_cadence_definition<kCadenceLows>},
     Figure{.key = "app_stutter_share",
+           .better = Better::lower,
            .section = "Application cadence",
            .label = "application stutter",
            .definition = kCadenceStutter,
@@ -883,6 +912,7 @@ const std::array kCatalogue = {
                },
            .describe = estimated_cadence_definition<kCadenceStutter>},
     Figure{.key = "displayed_fps",
+           .better = Better::higher,
            .section = "Frame generation",
            .label = "displayed frames",
            .unit = "FPS",
@@ -895,6 +925,7 @@ const std::array kCatalogue = {
            },
            .text = [](const CaptureReport& r) { return cadence_text(r.displayed); }},
     Figure{.key = "displayed_p99_ms",
+           .better = Better::lower,
            .section = "Frame generation",
            .label = "displayed percentiles",
            .unit = "ms",
@@ -906,6 +937,7 @@ const std::array kCatalogue = {
            .cadence_value = of_cadence<cadence_p99>,
            .text = [](const CaptureReport& r) { return cadence_percentiles_text(r.displayed); }},
     Figure{.key = "displayed_low1_avg_fps",
+           .better = Better::higher,
            .section = "Frame generation",
            .label = "displayed lows",
            .unit = "FPS",
@@ -917,6 +949,7 @@ const std::array kCatalogue = {
            .cadence_value = of_cadence<cadence_low1_average>,
            .text = [](const CaptureReport& r) { return cadence_lows_text(r.displayed); }},
     Figure{.key = "displayed_stutter_share",
+           .better = Better::lower,
            .section = "Frame generation",
            .label = "displayed stutter",
            .definition = kCadenceStutter,
@@ -964,6 +997,7 @@ const std::array kCatalogue = {
                    return hist;
                }},
     Figure{.key = "max_steps_per_frame",
+           .better = Better::lower,
            .section = "Loop",
            .unit = "steps",
            .definition = "most simulation steps run in one frame (steps column)",
@@ -1007,6 +1041,7 @@ const std::array kCatalogue = {
                        f.cap_frames);
                }},
     Figure{.key = "clamp_lost_ms",
+           .better = Better::lower,
            .section = "Loop",
            .unit = "ms",
            .definition = "real time the frame-time clamp threw away (clamp_lost_ns)",
@@ -1015,6 +1050,7 @@ const std::array kCatalogue = {
                return ns_to_ms(loop(r).clamp_lost_ns);
            }},
     Figure{.key = "cap_dropped_ms",
+           .better = Better::lower,
            .section = "Loop",
            .unit = "ms",
            .definition = "simulation time the step cap threw away (cap_dropped_ns)",
@@ -1045,6 +1081,7 @@ const std::array kCatalogue = {
            .needs = kNeedsLoopRecords | kNeedsLoopConfiguration,
            .text = [](const CaptureReport& r) { return loop(r).cause; }},
     Figure{.key = "slow_motion_factor",
+           .better = Better::higher,
            .section = "Loop",
            .label = "slow-motion factor",
            .definition = "simulation time / real time from the onset on",
@@ -1056,6 +1093,7 @@ const std::array kCatalogue = {
                },
            .absent = "the loop kept up (verdict ok: no onset)"},
     Figure{.key = "headroom_ms",
+           .better = Better::higher,
            .section = "Loop",
            .label = "headroom",
            .unit = "ms",
@@ -1144,6 +1182,7 @@ const std::array kCatalogue = {
            .describe =
                [](const CaptureReport& r) { return "rows with a frame time, " + sample_basis(r); }},
     Figure{.key = "mean_sample_ms",
+           .better = Better::lower,
            .section = "Samples",
            .label = "mean sampled frame time",
            .unit = "ms",
@@ -1160,6 +1199,7 @@ const std::array kCatalogue = {
                                       sample_basis(r));
                }},
     Figure{.key = "sampled_avg_fps",
+           .better = Better::higher,
            .section = "Samples",
            .label = "average FPS (time-weighted)",
            .unit = "FPS",
@@ -1805,6 +1845,16 @@ FigureValue figure_value(const CaptureReport& r, std::string_view key) {
 
 bool figure_is_count(const Figure& f) {
     return f.unit == "frames" || f.unit == "Hz" || f.unit == "samples" || f.unit == "steps";
+}
+
+Better figure_better(const Figure& figure) {
+    if (figure.better != Better::unknown)
+        return figure.better;
+    if (figure.unit == "FPS")
+        return Better::higher;
+    if (figure.unit == "ms")
+        return Better::lower;
+    return Better::unknown;
 }
 
 std::string format_figure(std::string_view key, double value) {

@@ -45,10 +45,14 @@ enum class FigureColumn { none, frame_time, display };
 // The cadence a frame-generation figure is of (CaptureReport::application / ::displayed).
 enum class Cadence { none, application, displayed };
 
+// Which way a change of a figure is an improvement (the regression gate against history).
+enum class Better { unknown, lower, higher };
+
 struct Figure {
     // Stable name for --fail-if, the comparison and the JSON "figures" object; empty for a row
     // of the human-readable summary that has no single number (a histogram, a list).
     std::string_view key = {};
+    Better better = Better::unknown;
     std::string_view section = {};  // summary section: "Frame time", "FPS", ...
     // Summary label; empty when the figure has no row of its own (its value is printed in the
     // row before it, as the share of stutter time is in the stutter row).
@@ -107,6 +111,10 @@ struct FigureValue {
 };
 // Throws UsageError for an unknown key (listing the valid ones).
 FigureValue figure_value(const CaptureReport& report, std::string_view key);
+
+// The figure's direction: its `better`, else by unit for an entry that states none (FPS: higher,
+// ms: lower), else unknown (frames, a refresh rate: neither way is better).
+Better figure_better(const Figure& figure);
 
 // Whether the figure counts things (frames, samples, steps, a refresh rate in whole hertz).
 bool figure_is_count(const Figure& figure);

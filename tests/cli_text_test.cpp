@@ -27,9 +27,9 @@ std::vector<std::string> lines_of(const std::string& text) {
 // The top-level commands as the error text lists them; `view` exists only where the viewer is
 // built (the sanitizer build leaves it out).
 #ifdef LOOPSCOPE_HAVE_VIEWER
-const std::string kTopCommands = "probe, run, replay, record, view, report or diagnose";
+const std::string kTopCommands = "probe, run, replay, record, view, report, diagnose or history";
 #else
-const std::string kTopCommands = "probe, run, replay, record, report or diagnose";
+const std::string kTopCommands = "probe, run, replay, record, report, diagnose or history";
 #endif
 
 // Runs a command that must fail with exit code 2 and one error line; returns that line.
@@ -46,8 +46,8 @@ std::string one_error_line(const std::string& args) {
 TEST(CliErrors, TheOptionLibrarysErrorsAreOneLineNamingTheCommand) {
     const std::string pm = test_data("presentmon1.csv");
     EXPECT_EQ(one_error_line("report " + pm + " " + pm + " " + pm),
-              "loopscope: error: report: too many FILE arguments: at most 2, got 3 (see "
-              "loopscope report --help)");
+              "loopscope: error: 3 captures: a report takes one, or two to compare; --summary "
+              "takes any number");
     EXPECT_EQ(one_error_line("report"),
               "loopscope: error: report: FILE is missing (see loopscope report --help)");
     EXPECT_EQ(one_error_line("run --timescale"),
@@ -191,7 +191,7 @@ TEST(CliHelp, OptionDescriptionsStartWithACapitalOrAValueName) {
 
 TEST(CliHelp, UsageShowsReportTakesOneOrTwoFilesAndRunListsItsClocks) {
     EXPECT_NE(
-        run_loopscope("report --help").out.find("Usage: loopscope report [OPTIONS] FILE [FILE]"),
+        run_loopscope("report --help").out.find("Usage: loopscope report [OPTIONS] FILE [FILE...]"),
         std::string::npos);
     EXPECT_NE(run_loopscope("probe compare --help").out.find("probe compare [OPTIONS] FILE FILE"),
               std::string::npos);

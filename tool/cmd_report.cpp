@@ -15,11 +15,13 @@
 #include "core/analysis.hpp"
 #include "core/comparison.hpp"
 #include "core/gate.hpp"
+#include "core/summary.hpp"
 #include "reports/readers.hpp"
 #include "reports/writer.hpp"
 #include "tool/cli_text.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
+#include "tool/report_many.hpp"
 
 namespace loopscope {
 
@@ -42,6 +44,7 @@ struct ReportArgs {
     std::vector<std::string> fail_if;
     unsigned threads = 0;  // 0 = one per hardware thread
     bool strict = false;
+    ManyArgs many;         // --summary, labels, --history (tool/report_many.hpp)
 };
 
 void list_streams(const ReportArgs& args) {
@@ -76,7 +79,20 @@ void list_streams(const ReportArgs& args) {
 
 int run_report(const ReportArgs& args) {
     // Everything a user can get wrong on the command line is checked before any file is read.
-    const auto writer_check = make_writer(args.format, {});
+    // JSONL is one line a capture and figure: the summary's rows, written long.
+    const bool summary = wants_summary(args.many) || args.format == "jsonl";
+    check_many_args(args.many);
+    if (!summary) {
+        const auto writer_check = make_writer(args.format, {});
+        if (args.inputs.size() > 2) {
+            throw UsageError(fmt::format(
+                "{} captures: a report takes one, or two to compare; --summary takes any number",
+                args.inputs.size()));
+        }
+    } else if (!args.fail_if.empty()) {
+        throw UsageError("--fail-if gates one capture's report; with --summary use "
+                         "--history FILE.db --fail-if-regressed FIGURE");
+    }
     if (args.format == "html" && args.output == "-") {
         throw UsageError("--format html writes a file: give it with -o FILE");
     }
@@ -112,6 +128,10 @@ int run_report(const ReportArgs& args) {
     // figures: computed while reading, they take constant memory instead of 112 bytes a frame.
     read.loop_figures_only =
         args.from.empty() && args.to.empty() && !writer_needs_loop_records(args.format);
+    if (summary) {
+        return run_report_summary(args.inputs, args.format, args.output, read, analysis,
+                                  args.threads, args.many);
+    }
     std::vector<std::unique_ptr<Capture>> captures;
     Report report;
     for (const std::string& input : args.inputs) {
@@ -146,13 +166,23 @@ int run_report(const ReportArgs& args) {
     writer->write(report, out);
     out.commit();
 
+    int stored = kExitOk;
+    if (wants_history(args.many)) {
+        std::vector<CaptureSummary> rows;
+        for (std::size_t i = 0; i < report.captures.size(); ++i) {
+            rows.push_back(summarise_capture(report.captures[i], args.inputs[i],
+                                             captures[i]->source.format,
+                                             command_line_labels(args.many)));
+        }
+        stored = store_reports_in_history(rows, args.many);
+    }
     if (!failures.empty()) {
         for (const GateFailure& f : failures) {
             fmt::print(stderr, "loopscope: gate failed: {}\n", f.message);
         }
         return kExitGateFailed;
     }
-    return kExitOk;
+    return stored;
 }
 
 }  // namespace
@@ -165,11 +195,13 @@ void add_report_command(CLI::App& app, int& exit_code) {
         "CapFrameX, MangoHud, MSI Afterburner, plain list), or of two captures side by side (A then B) with the "
         "difference in each figure and a bootstrap interval for it.");
     cmd->add_option("FILE", args->inputs,
-                    "A capture, or two to compare (A before, B after); - reads standard input")
+                    "A capture, or two to compare (A before, B after); - reads standard input. "
+                    "With --summary, any number of captures and folders")
         ->required()
-        ->expected(1, 2);
+        ->expected(1, -1);
     cmd->add_option("--format", args->format,
-                    "Output format: terminal, json, md, csv, html or chrome")
+                    "Output format: terminal, json, md, csv, html or chrome; with --summary "
+                    "terminal, json, md, csv, html or jsonl (one line a capture and figure)")
         ->capture_default_str();
     cmd->add_option("-o,--output", args->output,
                     "Output file; '-' is standard output, the default (html needs a file)")
@@ -204,6 +236,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
                     "1 MiB are read on one thread)")
         ->check(number_range(0, kMaxReadThreads))
         ->capture_default_str();
+    add_many_options(*cmd, args->many);
     cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
 }
 

@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
         "and reports frame pacing from loopscope traces and PresentMon, CapFrameX, OCAT,\n"
         "FrameView and MangoHud captures.\n\n"
         "Exit codes: 0 ok, 1 a probe or run failed, 2 bad command line or input,\n"
-        "3 a --fail-if condition held.",
+        "3 a --fail-if condition held or a --fail-if-regressed figure regressed.",
         "loopscope"};
     app.set_version_flag("--version",
                          "loopscope " LOOPSCOPE_VERSION " (" LOOPSCOPE_BUILD_TYPE " build)");
@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
 #endif
     loopscope::add_report_command(app, exit_code);
     loopscope::add_diagnose_command(app, exit_code);
+    loopscope::add_history_command(app, exit_code);
     loopscope::format_help_text(app);
 
     try {

@@ -1,0 +1,132 @@
+// The SQLite history on real database files: runs stored and replaced, the baseline a gate reads,
+// the schema version (a fresh database migrated, a newer one refused) and the listing.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+
+#include "common/errors.hpp"
+#include "reports/history.hpp"
+#include "tests/test_support.hpp"
+
+namespace loopscope {
+namespace {
+
+HistoryRun make_run(const std::string& hash, Labels labels, double p99,
+                    const std::string& verdict = "stored") {
+    HistoryRun r;
+    r.added_utc = "2026-01-01T00:00:00Z";
+    r.source_file = hash + ".csv";
+    r.source_hash = hash;
+    r.format = "plain";
+    r.labels = std::move(labels);
+    r.loopscope_version = "0.1.0";
+    r.verdict = verdict;
+    r.figures = {{"p99_ms", p99}, {"avg_fps", 1000.0 / p99}};
+    return r;
+}
+
+int user_version(const std::string& path) {
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    sqlite3_stmt* stmt = nullptr;
+    sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr);
+    sqlite3_step(stmt);
+    const int v = sqlite3_column_int(stmt, 0);
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return v;
+}
+
+void exec(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+}
+
+TEST(History, StoresReplacesAndReadsTheBaseline) {
+    const std::string dir = test::make_temp_dir("history");
+    const std::string path = dir + "/h.db";
+    const Labels scene{{"scene", "city"}};
+    {
+        History h(path, true);
+        h.begin();
+        h.store(make_run("a", scene, 16.0));
+        h.store(make_run("b", scene, 16.5));
+        h.store(make_run("c", {{"scene", "forest"}}, 30.0));
+        h.store(make_run("d", scene, 40.0, "regressed"));
+        h.store(make_run("e", scene, 17.0));
+        h.commit();
+    }
+    EXPECT_EQ(user_version(path), kHistorySchemaVersion);
+    History h(path, false);
+    // Newest first, same labels only, the regressed run and the excluded hash left out.
+    EXPECT_EQ(h.baseline(scene, "p99_ms", "", 5), (std::vector<double>{17.0, 16.5, 16.0}));
+    EXPECT_EQ(h.baseline(scene, "p99_ms", "e", 5), (std::vector<double>{16.5, 16.0}));
+    EXPECT_EQ(h.baseline(scene, "p99_ms", "", 2), (std::vector<double>{17.0, 16.5}));
+    EXPECT_TRUE(h.baseline({{"scene", "city"}, {"gpu", "x"}}, "p99_ms", "", 5).empty());
+    // The same file with the same labels is the same run: replaced, and now the newest.
+    h.begin();
+    h.store(make_run("a", scene, 15.0));
+    h.commit();
+    EXPECT_EQ(h.baseline(scene, "p99_ms", "", 5), (std::vector<double>{15.0, 17.0, 16.5}));
+    const auto all = h.runs({});
+    ASSERT_EQ(all.size(), 5u);
+    EXPECT_EQ(all.back().source_hash, "a");
+    EXPECT_EQ(*all.back().figure("p99_ms"), 15.0);
+    const auto city = h.runs(scene);
+    EXPECT_EQ(city.size(), 4u);
+    EXPECT_EQ(*find_label(city.front().labels, "scene"), "city");
+    std::filesystem::remove_all(dir);
+}
+
+TEST(History, RefusesANewerSchemaAndWhatIsNotADatabase) {
+    const std::string dir = test::make_temp_dir("history");
+    const std::string newer = dir + "/newer.db";
+    { History h(newer, true); }
+    exec(newer, "PRAGMA user_version = 99");
+    try {
+        History h(newer, false);
+        FAIL() << "a newer schema was opened";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("newer loopscope"), std::string::npos) << e.what();
+        EXPECT_EQ(e.file(), newer);
+    }
+    const std::string text = dir + "/text.db";
+    test::write_text(text, "frame times, not a database\n1\n2\n3\n");
+    EXPECT_THROW(History(text, false), InputError);
+    EXPECT_THROW(History(dir + "/missing.db", false), InputError);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(History, MigratesAnUnversionedDatabaseForward) {
+    const std::string dir = test::make_temp_dir("history");
+    const std::string path = dir + "/old.db";
+    exec(path, "CREATE TABLE other (x INTEGER)");  // an SQLite file at version 0
+    EXPECT_EQ(user_version(path), 0);
+    {
+        History h(path, false);
+        h.begin();
+        h.store(make_run("a", {}, 16.0));
+        h.commit();
+        EXPECT_EQ(h.runs({}).size(), 1u);
+    }
+    EXPECT_EQ(user_version(path), kHistorySchemaVersion);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(History, HashNamesTheContent) {
+    const std::string dir = test::make_temp_dir("history");
+    test::write_text(dir + "/a", "16.6\n16.7\n");
+    test::write_text(dir + "/b", "16.6\n16.7\n");
+    test::write_text(dir + "/c", "16.6\n16.8\n");
+    EXPECT_EQ(capture_file_hash(dir + "/a"), capture_file_hash(dir + "/b"));
+    EXPECT_NE(capture_file_hash(dir + "/a"), capture_file_hash(dir + "/c"));
+    EXPECT_EQ(capture_file_hash(dir + "/a").rfind("fnv1a64:", 0), 0u);
+    EXPECT_THROW(capture_file_hash(dir + "/missing"), InputError);
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace loopscope
