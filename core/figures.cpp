@@ -1243,6 +1243,7 @@ const std::array kCatalogue = {
            .definition = "MangoHud's log summary (Average, 1% Min, 0.1% Min, 97% Percentile FPS) "
                          "by its rules over {}, in float32 (mangohud_* below)",
            .column = FigureColumn::frame_time,
+           .needs = kNeedsSingleFrames,
            .text =
                [](const CaptureReport& r) {
                    const ToolFigures& t = tools(r);
@@ -1387,6 +1388,7 @@ const std::array kCatalogue = {
            .definition = "MangoHud \"Average FPS\": 1000 / (Σ {} / N), the sum taken in float32 "
                          "longest first as MangoHud's writeSummary sums its rows",
            .column = FigureColumn::frame_time,
+           .needs = kNeedsSingleFrames,
            .value = from_report<kMhAvg>,
            .frame_value = from_stats<kMhAvg>,
            .compared = true},
@@ -1398,6 +1400,7 @@ const std::array kCatalogue = {
                          "(as x86 builds truncate the negative index). 2023-10 to 2024-08 it was "
                          "1000 / the mean of the ceil(0.01·N) longest",
            .column = FigureColumn::frame_time,
+           .needs = kNeedsSingleFrames,
            .value = from_report<kMhMin1>,
            .frame_value = from_stats<kMhMin1>,
            .compared = true},
@@ -1410,6 +1413,7 @@ const std::array kCatalogue = {
                          "2024-08 it "
                          "was 1000 / the mean of the ceil(0.001·N) longest",
            .column = FigureColumn::frame_time,
+           .needs = kNeedsSingleFrames,
            .value = from_report<kMhMin01>,
            .frame_value = from_stats<kMhMin01>,
            .compared = true},
@@ -1419,6 +1423,7 @@ const std::array kCatalogue = {
            .definition = "MangoHud \"97% Percentile FPS\" (since 2024-08): {} as float32, longest "
                          "first; 1000 / the one at index (uint64)(0.97·N - 1)",
            .column = FigureColumn::frame_time,
+           .needs = kNeedsSingleFrames,
            .value = from_report<kMhP97>,
            .frame_value = from_stats<kMhP97>,
            .compared = true},
@@ -1695,6 +1700,10 @@ std::string need_reason(FigureNeed need, const CaptureReport& r) {
                 return "the capture has a FrameType column: generated frames are marked there, not "
                        "detected";
             return generation_absence(r);
+        case kNeedsSingleFrames:
+            return fmt::format("{} rows are {}, each a rate over an interval, not the time of one "
+                               "frame",
+                               format_display_name(c.source.format), sample_spacing(c));
         case kNeedsApplicationCadence:
             if (r.timeline == Timeline::display)
                 return "the display timeline does not split the application's frames";
@@ -1743,6 +1752,8 @@ bool has(FigureNeed need, const CaptureReport& r) {
             return r.has_generated || r.application_estimated || r.application.frames > 0;
         case kNeedsGenerationExamined:
             return r.generation_examinable && !r.has_generated;
+        case kNeedsSingleFrames:
+            return c.per_frame || c.sample_kind == Capture::SampleKind::latest_frame;
     }
     return false;
 }

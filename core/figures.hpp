@@ -36,7 +36,10 @@ enum FigureNeed : unsigned {
     kNeedsApplicationCadence = 1u << 12,
     // a capture where frame generation can only be detected (no FrameType), detected or not
     kNeedsGenerationExamined = 1u << 13,
-    kNeedsLast = kNeedsGenerationExamined,
+    // single frames: a row per frame, or a log sampling one frame a row (MangoHud), not a
+    // polling interval's rate (MSI Afterburner)
+    kNeedsSingleFrames = 1u << 14,
+    kNeedsLast = kNeedsSingleFrames,
 };
 
 // Where a figure's definition names its source column ("{}" in `definition`).
