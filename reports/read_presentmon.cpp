@@ -947,9 +947,8 @@ std::vector<std::string_view> cut_at_lines(std::string_view block, std::size_t c
 // Pieces a thread per block: more pieces than threads, taken in turn by whichever thread is
 // free, so that a thread the OS sets aside (on a machine busy with other work) holds up the
 // block by one small piece, not by a whole share of it, and the threads wait less for each
-// other's last piece at the end of a block: eight (pieces of 512 KiB on two threads) read a 1M-row
-// capture and analysed it in 87-89 ms against 91-99 ms with four and 93-94 ms with 32 (medians of
-// 8 runs, quiet).
+// other's last piece at the end of a block; many more pieces cost more in bookkeeping than they
+// save (BM_ReadCapture measures the choice).
 constexpr std::size_t kPiecesPerThread = 8;
 
 // A block cut into pieces, parsed and waiting to be merged.
@@ -1295,8 +1294,8 @@ FileStreams read_presentmon_streams(const std::string& path, const ParallelRead&
 
     // OCAT keeps its system description from its first row: one thread reads it line by line.
     // One thread also reads a mapped file in pieces, one after another: without the kernel's
-    // copy of the file, and with each line's end found while it is split, a 1M-row capture reads
-    // and analyses in 152-159 ms against 179-182 ms line by line.
+    // copy of the file, and with each line's end found while it is split, which reads quicker
+    // than line by line.
     const bool in_pieces = (parallel.threads > 1 || parallel.map_file) && l.info_first < 0 &&
                            reader.file_size_bytes() >= parallel.from_bytes;
     if (in_pieces && parallel.map_file)
