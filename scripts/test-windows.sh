@@ -72,6 +72,7 @@ not_under_wine=(
     ReportHtmlPlots.*
     ReportHtmlRender.*
     RunCommand.*
+    SummaryCli.*
     TimerCli.*
     ChromeTrace.ALoopscopeHitchIsTheLongFrameFromItsStart
     CliHelp.EveryCommandsHelpFitsEightyColumnsWithoutLibraryArtefacts
