@@ -95,6 +95,15 @@ not_under_wine=(
     RecorderDisabled.TheHeaderPreprocessesToAFewLinesInCpp17AndCpp20
     RecorderDisabled.TheSameGameCompilesWithRecordingOnAndOff
     ReportGolden.FiguresMatchTheIndependentComputation
+    FrameGenerationTestData.XeSSThreeFrameCyclesInThePresentMon1Layout
+    FrameViewSet.ItsSummaryFileIsRefusedInOneLine
+    ReadersDataQuality.AllZeroFrameTimesHaveNoFrameRate
+    ReadersDataQuality.EveryOutputStatesIt
+    ReadersDataQuality.ToolSummariesAreRefusedNamingTheFileToGive
+    RecorderHeader.WithRecordingOnAGameFileStaysSmallAndIncludesNoOsHeader
+    SampledLogFigures.ChromeTraceIsACounterAtTheSampleTimes
+    SampledLogFigures.TheSystemLinesAreInTheReportsContext
+    SampledLogFigures.TwoSampledLogsCompareOnTheirSamples
     TestData.GeneratorWritesTheCommittedFilesByteForByte
 )
 filter=${GTEST_FILTER:-"-$(IFS=:; echo "${not_under_wine[*]}")"}
