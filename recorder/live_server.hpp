@@ -63,7 +63,7 @@ class LiveServer {
     std::int64_t bytes_sent_ = 0;   // to this client
     std::int64_t bytes_taken_ = 0;  // of those, what the client took (acknowledged)
     std::int64_t progress_ms_ = 0;  // when it last took some
-    bool greeted_ = false;  // the handshake is queued for this client
+    bool greeted_ = false;          // the handshake is queued for this client
     bool end_queued_ = false;
 
     // Shared, under mutex_.

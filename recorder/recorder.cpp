@@ -130,7 +130,7 @@ struct Shared {
     explicit Shared(const RecorderOptions& o) : options(o) {}
 
     const RecorderOptions options;
-    std::vector<FrameRecord> ring;  // `capacity` rows
+    std::vector<FrameRecord> ring;            // `capacity` rows
     std::atomic<std::uint64_t> published{0};  // rows handed to the writer (loop's thread)
     std::atomic<std::uint64_t> consumed{0};   // rows the writer is done with
     std::atomic<bool> failed{false};          // a sink failed: later rows are dropped
@@ -177,7 +177,8 @@ struct Shared {
             if (abandoned.load(std::memory_order_acquire))
                 return true;
             const std::size_t first = static_cast<std::size_t>(from % size);
-            const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(to - from, size - first));
+            const std::size_t n =
+                static_cast<std::size_t>(std::min<std::uint64_t>(to - from, size - first));
             const FrameRecord* rows = ring.data() + first;
             std::size_t lost_rows = n;
             if (!failed.load(std::memory_order_relaxed)) {
@@ -256,7 +257,7 @@ struct Recorder::Impl {
     const RecorderOptions& options() const { return shared->options; }
 
     // The loop's thread only.
-    FrameRecord row;  // the frame being recorded
+    FrameRecord row;                  // the frame being recorded
     std::uint64_t head = 0;           // rows put in the ring
     std::uint64_t published = 0;      // rows handed over
     std::uint64_t consumed_seen = 0;  // the writer's `consumed`, as last read
@@ -284,8 +285,7 @@ struct Recorder::Impl {
     }
 
     std::int64_t lost() const {
-        return closed && timed_out ? lost_at_close
-                                   : shared->lost.load(std::memory_order_relaxed);
+        return closed && timed_out ? lost_at_close : shared->lost.load(std::memory_order_relaxed);
     }
 
     // A clock reading, never earlier than the latest one: a reading that went back is counted
@@ -423,10 +423,10 @@ struct Recorder::Impl {
                 std::unique_lock<std::mutex> lock(shared->mutex);
                 shared->stop = true;
                 shared->wake.notify_one();
-                ended = shared->done.wait_for(
-                    lock,
-                    std::chrono::milliseconds(std::max<std::int64_t>(0, options().close_timeout_ms)),
-                    [&] { return shared->ended; });
+                ended = shared->done.wait_for(lock,
+                                              std::chrono::milliseconds(std::max<std::int64_t>(
+                                                  0, options().close_timeout_ms)),
+                                              [&] { return shared->ended; });
             }
             if (ended) {
                 writer.join();

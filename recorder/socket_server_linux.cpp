@@ -29,8 +29,7 @@ bool would_block() {
 }
 }  // namespace
 
-std::intptr_t listen_on(const std::string& address, int port, int& bound_port,
-                        std::string& error) {
+std::intptr_t listen_on(const std::string& address, int port, int& bound_port, std::string& error) {
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(static_cast<std::uint16_t>(port));

@@ -31,8 +31,7 @@ bool next_line(std::string_view text, std::size_t& at, std::string_view& line) {
 
 // A `# key: value` line (or a comment without a colon, which the reader skips): its problem, or
 // nullopt. Adds its size to `metadata_bytes` as the reader counts it.
-std::optional<std::string> metadata_line_problem(std::string_view line,
-                                                 std::size_t& metadata_bytes,
+std::optional<std::string> metadata_line_problem(std::string_view line, std::size_t& metadata_bytes,
                                                  bool loop_keys_allowed, std::string* key_out,
                                                  std::string* value_out) {
     const std::string_view kv = trim(line.substr(1));
@@ -41,9 +40,10 @@ std::optional<std::string> metadata_line_problem(std::string_view line,
         return std::nullopt;
     metadata_bytes += kv.size();
     if (metadata_bytes > detail::kMaxMetadataBytes) {
-        return fmt::format("the '# key: value' lines pass {} KiB: expected a few lines of trace "
-                           "information",
-                           detail::kMaxMetadataBytes / 1024);
+        return fmt::format(
+            "the '# key: value' lines pass {} KiB: expected a few lines of trace "
+            "information",
+            detail::kMaxMetadataBytes / 1024);
     }
     const std::string key(trim(kv.substr(0, colon)));
     const std::string value(trim(kv.substr(colon + 1)));
@@ -71,10 +71,10 @@ std::map<std::string, std::string> check_trace_preamble(const std::string& where
     while ((have_line = next_line(text, at, line)) && (++line_number, trim(line).empty())) {
     }
     if (!have_line || trim(line) != kTraceMagic) {
-        throw InputError(where, std::max<std::int64_t>(line_number, 1), 1,
-                         fmt::format("the game's trace preamble starts with {}: expected '{}'",
-                                     have_line ? quote_for_message(trim(line)) : "nothing",
-                                     kTraceMagic));
+        throw InputError(
+            where, std::max<std::int64_t>(line_number, 1), 1,
+            fmt::format("the game's trace preamble starts with {}: expected '{}'",
+                        have_line ? quote_for_message(trim(line)) : "nothing", kTraceMagic));
     }
     bool have_header = false;
     while (next_line(text, at, line)) {
@@ -126,12 +126,13 @@ std::optional<std::string> trace_trailer_problem(std::string_view text,
         if (line.empty())
             continue;
         if (line.front() != '#') {
-            return fmt::format("line {} of the game's closing lines is {}: expected '# key: "
-                               "value' lines",
-                               n, quote_for_message(line));
+            return fmt::format(
+                "line {} of the game's closing lines is {}: expected '# key: "
+                "value' lines",
+                n, quote_for_message(line));
         }
-        if (const auto problem = metadata_line_problem(line, metadata_bytes, false, nullptr,
-                                                       nullptr))
+        if (const auto problem =
+                metadata_line_problem(line, metadata_bytes, false, nullptr, nullptr))
             return fmt::format("line {} of the game's closing lines: {}", n, *problem);
     }
     return std::nullopt;
@@ -152,12 +153,18 @@ std::optional<std::string> TraceRowCheck::take(const FrameRecord& r) {
         std::int64_t value;
     };
     const Column times[] = {
-        {"start_ns", r.start_ns},         {"raw_ns", r.raw_ns},
-        {"clamped_ns", r.clamped_ns},     {"clamp_lost_ns", r.clamp_lost_ns},
-        {"consumed_ns", r.consumed_ns},   {"acc_before_ns", r.acc_before_ns},
-        {"steps", r.steps},               {"cap_dropped_ns", r.cap_dropped_ns},
-        {"acc_after_ns", r.acc_after_ns}, {"step_cost_ns", r.step_cost_ns},
-        {"render_ns", r.render_ns},       {"wait_ns", r.wait_ns},
+        {"start_ns", r.start_ns},
+        {"raw_ns", r.raw_ns},
+        {"clamped_ns", r.clamped_ns},
+        {"clamp_lost_ns", r.clamp_lost_ns},
+        {"consumed_ns", r.consumed_ns},
+        {"acc_before_ns", r.acc_before_ns},
+        {"steps", r.steps},
+        {"cap_dropped_ns", r.cap_dropped_ns},
+        {"acc_after_ns", r.acc_after_ns},
+        {"step_cost_ns", r.step_cost_ns},
+        {"render_ns", r.render_ns},
+        {"wait_ns", r.wait_ns},
     };
     for (const Column& c : times) {
         if (c.value < 0)

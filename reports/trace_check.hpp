@@ -44,8 +44,8 @@ class TraceRowCheck {
 
   private:
     struct Totals {
-        std::int64_t raw = 0, clamped = 0, clamp_lost = 0, consumed = 0, steps = 0,
-                     cap_dropped = 0, step_cost = 0, render = 0, wait = 0, spent = 0, sim = 0;
+        std::int64_t raw = 0, clamped = 0, clamp_lost = 0, consumed = 0, steps = 0, cap_dropped = 0,
+                     step_cost = 0, render = 0, wait = 0, spent = 0, sim = 0;
     };
     std::int64_t dt_ns_;
     Totals totals_;

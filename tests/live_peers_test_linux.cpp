@@ -87,8 +87,8 @@ TEST(LivePeers, RecordGivesUpOnAFullListenQueueWithinItsTimeoutSayingWhy) {
     }
     ASSERT_TRUE(full) << "the listen queue never filled";
     const auto start = std::chrono::steady_clock::now();
-    const auto r = test::run_loopscope_env("timeout 120", "record --connect " + address(port) +
-                                                              " -o /dev/null");
+    const auto r = test::run_loopscope_env("timeout 120",
+                                           "record --connect " + address(port) + " -o /dev/null");
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     for (int c : queued)
@@ -182,15 +182,17 @@ TEST(LivePeers, RecordRefusesAPreambleThatIsNotATracesBeforeWritingAnything) {
     ASSERT_GT(port, 0);
     std::thread peer([server] {
         const int c = accept(server, nullptr, nullptr);
-        send_all(c, live_handshake(std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10)));
+        send_all(c, live_handshake(std::string("\x7f"
+                                               "ELF\x02\x01\x01\0\0\0",
+                                               10)));
         char byte;
         recv(c, &byte, 1, 0);
         ::close(c);
     });
     const std::string dir = test::make_temp_dir("loopscope-live-peers");
     const std::string trace = dir + "/binary.csv";
-    const auto r = test::run_loopscope_env("timeout 60",
-                                           "record --connect " + address(port) + " -o " + trace);
+    const auto r =
+        test::run_loopscope_env("timeout 60", "record --connect " + address(port) + " -o " + trace);
     peer.join();
     ::close(server);
     EXPECT_EQ(r.exit_code, 2) << r.err;
@@ -207,15 +209,17 @@ TEST(LivePeers, RecordRefusesAPreambleThatIsNotATracesBeforeWritingAnything) {
 TEST(LivePeers, RecordChecksItsBoundsBeforeConnecting) {
     auto r = test::run_loopscope("record --connect 127.0.0.1:1 --max-bytes 12Q -o /dev/null");
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(r.err, "loopscope: error: --max-bytes: expected a number of bytes above 0, e.g. 1G, "
-                     "512M, 64K or 1000000, got '12Q'\n");
+    EXPECT_EQ(r.err,
+              "loopscope: error: --max-bytes: expected a number of bytes above 0, e.g. 1G, "
+              "512M, 64K or 1000000, got '12Q'\n");
     r = test::run_loopscope("record --connect 127.0.0.1:1 --max-bytes 99999999999T -o /dev/null");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("got '99999999999T'"), std::string::npos) << r.err;
     r = test::run_loopscope("record --connect 127.0.0.1:1 --idle-seconds 0 -o /dev/null");
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(r.err, "loopscope: error: --idle-seconds: expected a number of seconds above 0, got "
-                     "'0'\n");
+    EXPECT_EQ(r.err,
+              "loopscope: error: --idle-seconds: expected a number of seconds above 0, got "
+              "'0'\n");
     // And nothing listening is said as such.
     r = test::run_loopscope("record --connect 127.0.0.1:1 -o /dev/null");
     EXPECT_EQ(r.exit_code, 2);
@@ -257,9 +261,9 @@ TEST(LivePeers, TheViewersRecordOfAFloodingPeerStaysBounded) {
         more = client->read(rows, 1000);
         window.add(rows);
         most_kept = std::max(most_kept, window.doc().frames());
-        most_room = std::max({most_room, window.doc().capture.loop.capacity(),
-                              window.doc().x_ns.capacity(),
-                              window.doc().frame_ns.values.capacity()});
+        most_room =
+            std::max({most_room, window.doc().capture.loop.capacity(), window.doc().x_ns.capacity(),
+                      window.doc().frame_ns.values.capacity()});
     }
     client.reset();  // closes the socket: the peer ends
     flood.join();

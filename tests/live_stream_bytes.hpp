@@ -59,10 +59,9 @@ inline std::string live_batch(std::span<const FrameRecord> rows, std::uint64_t d
         for (std::uint64_t v :
              {std::uint64_t(r.frame), std::uint64_t(r.start_ns), std::uint64_t(r.raw_ns),
               std::uint64_t(r.clamped_ns), std::uint64_t(r.clamp_lost_ns),
-              std::uint64_t(r.consumed_ns), std::uint64_t(r.acc_before_ns),
-              std::uint64_t(r.steps), std::uint64_t(r.cap_dropped_ns),
-              std::uint64_t(r.acc_after_ns), alpha, std::uint64_t(r.step_cost_ns),
-              std::uint64_t(r.render_ns), std::uint64_t(r.wait_ns)})
+              std::uint64_t(r.consumed_ns), std::uint64_t(r.acc_before_ns), std::uint64_t(r.steps),
+              std::uint64_t(r.cap_dropped_ns), std::uint64_t(r.acc_after_ns), alpha,
+              std::uint64_t(r.step_cost_ns), std::uint64_t(r.render_ns), std::uint64_t(r.wait_ns)})
             put_u64(out, v);
     }
     return out;

@@ -28,9 +28,10 @@ LiveRecording::LiveRecording(const std::string& where, const std::string& preamb
     if (preamble_.empty() || preamble_.back() != '\n')
         preamble_ += '\n';
     if (preamble_.size() > max_bytes_) {
-        throw UsageError(fmt::format("--max-bytes: {} bytes is less than the game's trace "
-                                     "preamble ({} bytes)",
-                                     max_bytes_, preamble_.size()));
+        throw UsageError(
+            fmt::format("--max-bytes: {} bytes is less than the game's trace "
+                        "preamble ({} bytes)",
+                        max_bytes_, preamble_.size()));
     }
     bytes_ = preamble_.size();
 }
@@ -67,9 +68,10 @@ std::string LiveRecording::closing(std::string trailer) {
     // holds for all the lines together.
     std::string own;
     if (left_out_ > 0) {
-        own = fmt::format("# live_rows_left_out: {} (the trace reader refuses them; the first, "
-                          "{})\n",
-                          left_out_, first_left_out_);
+        own = fmt::format(
+            "# live_rows_left_out: {} (the trace reader refuses them; the first, "
+            "{})\n",
+            left_out_, first_left_out_);
         if (trace_trailer_problem(own, metadata_bytes_))
             own.clear();
     }
