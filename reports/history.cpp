@@ -96,6 +96,16 @@ struct History::Db {
     std::string path;
     sqlite3* db = nullptr;
 
+    Db() = default;
+    Db(const Db&) = delete;
+    Db& operator=(const Db&) = delete;
+    // Closed here, so that a constructor of History that throws (a newer schema, a file that is
+    // not a database) leaves no connection open.
+    ~Db() {
+        if (db)
+            sqlite3_close(db);
+    }
+
     [[noreturn]] void fail(const std::string& what) const {
         throw InputError(path, fmt::format("{}: {}", what, db ? sqlite3_errmsg(db) : "no memory"));
     }
@@ -197,10 +207,7 @@ History::History(const std::string& path, bool create) : db_(std::make_unique<Db
     }
 }
 
-History::~History() {
-    if (db_ && db_->db)
-        sqlite3_close(db_->db);
-}
+History::~History() = default;
 
 void History::begin() {
     db_->exec("BEGIN IMMEDIATE", "cannot write the history");
