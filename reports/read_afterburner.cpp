@@ -194,7 +194,14 @@ std::vector<Capture> read_afterburner_streams(const std::string& path) {
             }
             Capture& c = s.capture;
             c.frame_ns.push_back(ms_cell_to_ns(1000.0 / fps, rate, place));
-            c.start_ns.push_back((at_s - s.origin_s) * 1'000'000'000);
+            // A time stamp centuries from the session's first would pass the int64 range in ns.
+            std::int64_t start_ns = 0;
+            if (__builtin_mul_overflow(at_s - s.origin_s, std::int64_t{1'000'000'000}, &start_ns)) {
+                throw_at(place, fields[1].column,
+                         "a time stamp more than 292 years from the session's first: expected "
+                         "the times of one recording");
+            }
+            c.start_ns.push_back(start_ns);
             std::int64_t sensor_ns = -1;
             if (s.frametime >= 0) {
                 const Field& ft = fields[static_cast<std::size_t>(s.frametime)];

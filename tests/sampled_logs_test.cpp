@@ -133,6 +133,10 @@ TEST_F(SampledLogs, AfterburnerDamageNamesLineAndColumn) {
          "02, 24-10-2025 15:41:23, Power               ,Frametime           \n",
          "no Framerate sensor", 2, 1},
         {head + "80, 24-10-2025 15:41:24,N/A,N/A\n", "no sample", 1, 0},
+        // Found by the fuzz target: a stamp centuries after the first passed the int64 range in
+        // ns (tests/fuzz/corpus/afterburner_time_stamps_eight_centuries_apart.csv).
+        {head + "80, 24-10-2025 15:41:24,60.0,17.0\n80, 24-10-2825 15:41:25,60.0,17.0\n",
+         "more than 292 years", 4, 4},
     };
     for (const Case& k : cases) {
         SCOPED_TRACE(k.text);
