@@ -293,17 +293,19 @@ CaptureStreamInfo info_of(const Capture& c) {
     info.process_id = c.source.process_id;
     info.swap_chain = c.source.swap_chain;
     info.frames = c.frames();
-    std::int64_t total_ns = 0;
+    // Summed as double: frame times the reader accepts (each below 2^63 ns) may add up past the
+    // int64 range, and a listing must not refuse them (the analysis does, at the frame).
+    double total_ns = 0;
     if (c.per_frame || c.start_ns.empty()) {
         for (const std::int64_t ns : c.frame_ns)
-            total_ns += ns;
+            total_ns += static_cast<double>(ns);
     } else {
         // Sampled logs: a row's frame time is one frame's (MangoHud) or an interval's rate
         // (Afterburner), so their sum is not the time covered; the span from the first to the
         // last sample is.
-        total_ns = c.start_ns.back() - c.start_ns.front();
+        total_ns = static_cast<double>(c.start_ns.back()) - static_cast<double>(c.start_ns.front());
     }
-    info.duration_s = static_cast<double>(total_ns) / 1e9;
+    info.duration_s = total_ns / 1e9;
     return info;
 }
 
