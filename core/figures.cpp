@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "common/errors.hpp"
-#include "core/tool_figures.hpp"
 #include "core/percentile.hpp"
+#include "core/tool_figures.hpp"
 #include "core/units.hpp"
 
 namespace loopscope {
@@ -1701,9 +1701,10 @@ std::string need_reason(FigureNeed need, const CaptureReport& r) {
                        "detected";
             return generation_absence(r);
         case kNeedsSingleFrames:
-            return fmt::format("{} rows are {}, each a rate over an interval, not the time of one "
-                               "frame",
-                               format_display_name(c.source.format), sample_spacing(c));
+            return fmt::format(
+                "{} rows are {}, each a rate over an interval, not the time of one "
+                "frame",
+                format_display_name(c.source.format), sample_spacing(c));
         case kNeedsApplicationCadence:
             if (r.timeline == Timeline::display)
                 return "the display timeline does not split the application's frames";
@@ -1713,9 +1714,10 @@ std::string need_reason(FigureNeed need, const CaptureReport& r) {
                 return "PresentMon 1.x writes presents only: no application frame-start column "
                        "(FrameTime or MsBetweenAppStart); " +
                        generation_absence(r);
-            return fmt::format("{} has no application frame-start column (PresentMon 2.x FrameTime "
-                               "or MsBetweenAppStart); {}",
-                               capture_name(r), generation_absence(r));
+            return fmt::format(
+                "{} has no application frame-start column (PresentMon 2.x FrameTime "
+                "or MsBetweenAppStart); {}",
+                capture_name(r), generation_absence(r));
     }
     return "not available";
 }

@@ -122,8 +122,9 @@ std::size_t split_fields(std::string_view line, const LinePlace& place, std::vec
                          std::size_t max_fields = static_cast<std::size_t>(-1));
 
 // split_fields for the line of `text` that starts at offset `begin`, whose end is found in the
-// same pass over its bytes (rather than a second pass over every line to find its break): sets `count` to the line's fields in all and `line` to the line without its
-// break (nor a "\r" before it), and returns the offset of the break (text.size() at the end).
+// same pass over its bytes (rather than a second pass over every line to find its break): sets
+// `count` to the line's fields in all and `line` to the line without its break (nor a "\r" before
+// it), and returns the offset of the break (text.size() at the end).
 std::size_t split_line_fields(std::string_view text, std::size_t begin, const LinePlace& place,
                               std::vector<Field>& fields, std::size_t max_fields,
                               std::size_t& count, std::string_view& line);

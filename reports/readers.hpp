@@ -65,8 +65,8 @@ struct CaptureStreamInfo {
 
 // The format name of a file ("loopscope-trace", "presentmon-1", "presentmon-2",
 // "presentmon-2.4", "ocat", "frameview", "capframex-json", "capframex-csv", "mangohud",
-// "afterburner", "plain"), recognised from its first lines. Throws InputError for a missing, empty, binary or
-// unknown file; an unknown column layout lists the columns found and the ones expected.
+// "afterburner", "plain"), recognised from its first lines. Throws InputError for a missing, empty,
+// binary or unknown file; an unknown column layout lists the columns found and the ones expected.
 std::string detect_format(const std::string& path);
 
 // Reads the stream chosen by `options` (by default the one with the most frames). Throws

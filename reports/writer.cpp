@@ -144,8 +144,7 @@ std::vector<std::string> capture_notes(const CaptureReport& r) {
             "present timeline holds the application frames only ({}). {} generated frames are "
             "counted, not analysed as 0 ms frames; the display timeline (--timeline display) "
             "shows them.",
-            r.frame_time_column,
-            r.generated_without_frame_time));
+            r.frame_time_column, r.generated_without_frame_time));
     }
     if (r.has_generated) {
         notes.push_back(fmt::format(

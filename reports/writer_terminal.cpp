@@ -83,9 +83,8 @@ class TerminalWriter final : public ReportWriter {
             });
             if (worst.size() > kHitchesShown)
                 worst.resize(kHitchesShown);
-            text += fmt::format(
-                "\n{}\n",
-                heading(fmt::format("Hitches (longest {} of {})", worst.size(), hitches.size())));
+            text += fmt::format("\n{}\n", heading(fmt::format("Hitches (longest {} of {})",
+                                                              worst.size(), hitches.size())));
             text += fmt::format("  {:>8}  {:>10}  {:>10}  {:>10}  {:>10}\n", "frame", "time s",
                                 "length ms", "before ms", "after ms");
             std::vector<std::size_t> at;

@@ -107,20 +107,20 @@ inline std::int64_t now_ns() {
 // `kind` says what a reader accepts: `index` any integer, `ns` a time >= 0, `count` a count
 // >= 0, `fraction` a number. FrameRecord's members, the header row, the text of a row, the live
 // stream's rows, the trace reader and the live client all come from this list.
-#define LOOPSCOPE_TRACE_COLUMNS(X)                                                               \
-    X(frame, std::int64_t, index, "frame index from 0")                                          \
-    X(start_ns, std::int64_t, ns, "frame start, since the trace began")                          \
-    X(raw_ns, std::int64_t, ns, "measured frame time")                                           \
-    X(clamped_ns, std::int64_t, ns, "after the frame-time clamp")                                \
-    X(clamp_lost_ns, std::int64_t, ns, "raw - clamped")                                          \
-    X(consumed_ns, std::int64_t, ns, "simulation time fed to the accumulator")                   \
-    X(acc_before_ns, std::int64_t, ns, "accumulator after adding consumed, before stepping")     \
-    X(steps, std::int64_t, count, "simulation steps (integrations) run this frame")              \
-    X(cap_dropped_ns, std::int64_t, ns, "simulation time the step cap discarded this frame")     \
-    X(acc_after_ns, std::int64_t, ns, "accumulator after stepping")                              \
-    X(alpha, double, fraction, "acc_after / dt, in [0, 1)")                                      \
-    X(step_cost_ns, std::int64_t, ns, "real time spent in the steps (0 when unknown)")           \
-    X(render_ns, std::int64_t, ns, "real time spent rendering (0 when unknown)")                 \
+#define LOOPSCOPE_TRACE_COLUMNS(X)                                                           \
+    X(frame, std::int64_t, index, "frame index from 0")                                      \
+    X(start_ns, std::int64_t, ns, "frame start, since the trace began")                      \
+    X(raw_ns, std::int64_t, ns, "measured frame time")                                       \
+    X(clamped_ns, std::int64_t, ns, "after the frame-time clamp")                            \
+    X(clamp_lost_ns, std::int64_t, ns, "raw - clamped")                                      \
+    X(consumed_ns, std::int64_t, ns, "simulation time fed to the accumulator")               \
+    X(acc_before_ns, std::int64_t, ns, "accumulator after adding consumed, before stepping") \
+    X(steps, std::int64_t, count, "simulation steps (integrations) run this frame")          \
+    X(cap_dropped_ns, std::int64_t, ns, "simulation time the step cap discarded this frame") \
+    X(acc_after_ns, std::int64_t, ns, "accumulator after stepping")                          \
+    X(alpha, double, fraction, "acc_after / dt, in [0, 1)")                                  \
+    X(step_cost_ns, std::int64_t, ns, "real time spent in the steps (0 when unknown)")       \
+    X(render_ns, std::int64_t, ns, "real time spent rendering (0 when unknown)")             \
     X(wait_ns, std::int64_t, ns, "real time spent waiting (limiter, vsync; 0 when unknown)")
 
 // One frame of a game loop as loopscope records it: a row of the trace. loopscope's loop

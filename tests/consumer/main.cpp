@@ -40,8 +40,9 @@ int main(int argc, char** argv) {
     loopscope::FixedStep loop(config, recorder);  // writes dt, clamp, step cap into the trace
     while (running) {
         const loopscope::LoopFrame f = loop.advance();  // reads the clock, records the frame
-        for (std::int64_t i = 0; i < f.steps; ++i) step();
-        recorder.end_steps();                            // optional: time spent in the steps
+        for (std::int64_t i = 0; i < f.steps; ++i)
+            step();
+        recorder.end_steps();  // optional: time spent in the steps
         render(f.alpha);
         running = --frames_left > 0;
     }
@@ -65,8 +66,8 @@ int main(int argc, char** argv) {
                                metadata.find("# max_steps: 8\n") != std::string::npos &&
                                metadata.find("# policy: fixed-interp\n") != std::string::npos);
     if (!recorder.ok() || rows != expected_rows || !knobs) {
-        std::fprintf(stderr, "consumer: %d rows in %s (expected %d), ok=%d, metadata:\n%s",
-                     rows, argv[1], expected_rows, recorder.ok() ? 1 : 0, metadata.c_str());
+        std::fprintf(stderr, "consumer: %d rows in %s (expected %d), ok=%d, metadata:\n%s", rows,
+                     argv[1], expected_rows, recorder.ok() ? 1 : 0, metadata.c_str());
         return 1;
     }
     std::printf("consumer (C++%ld, recording %s): %d rows, %lld steps\n", __cplusplus / 100 % 100,
