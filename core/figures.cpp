@@ -70,6 +70,7 @@ constexpr auto kMax = [](const FrameStats& s) { return s.frame_time.max_ms; };
 constexpr auto kStutterCount = [](const FrameStats& s) { return s.stutter.frames.size(); };
 constexpr auto kStutterShare = [](const FrameStats& s) { return s.stutter.time_share; };
 constexpr auto kStutterCountShare = [](const FrameStats& s) { return s.stutter.count_share; };
+constexpr auto kStutterCountFrames = [](const FrameStats& s) { return s.stutter.above_mean; };
 constexpr auto kHitchCount = [](const FrameStats& s) { return s.hitches.hitches.size(); };
 constexpr auto kHitchRate = [](const FrameStats& s) { return s.hitches.per_minute; };
 constexpr auto kVarGe12 = [](const FrameStats& s) { return s.variation.share(4); };
@@ -630,34 +631,36 @@ const std::array kCatalogue = {
            .compared = true,
            .text = [](const CaptureReport& r) { return fixed(stats(r).fps.low01_integral, 2); }},
     // Stutter
-    Figure{.key = "stutter_count",
+    Figure{.key = "stutter_time_share",
            .better = Better::lower,
            .section = "Stutter",
            .label = "CapFrameX stutter time",
-           .unit = "frames",
-           .definition = "frames > 2.5 x the moving average of the round-half-even(10·sqrt(mean "
-                         "ms)) samples ending at the frame (CapFrameX)",
-           .needs = kNeedsFrames,
-           .value = from_report<kStutterCount>,
-           .frame_value = from_stats<kStutterCount>,
-           .compared = true,
-           .text = [](const CaptureReport& r) { return stutter_text(r.stats); },
-           .describe =
-               [](const CaptureReport& r) {
-                   return fmt::format(
-                       "time of the frames > 2.5 x the moving average of the {} samples ending "
-                       "at the frame (round-half-even(10·sqrt(mean ms))); in that average a "
-                       "sample > 3 x the one before it counts as the one before (CapFrameX)",
-                       r.stats.stutter.window);
-               }},
-    Figure{.key = "stutter_share",
-           .better = Better::lower,
-           .section = "Stutter",
            .definition = "share of the total time spent in frames > 2.5 x their moving average "
                          "(CapFrameX stutter time share)",
            .needs = kNeedsFrames,
            .value = from_report<kStutterShare>,
            .frame_value = from_stats<kStutterShare>,
+           .compared = true,
+           .text = [](const CaptureReport& r) { return stutter_text(r.stats); },
+           .describe =
+               [](const CaptureReport& r) {
+                   return fmt::format(
+                       "share of the time in frames > 2.5 x the moving average of the {} "
+                       "samples ending at the frame (round-half-even(10·sqrt(mean ms))); in that "
+                       "average a sample > 3 x the one before it counts as the one before "
+                       "(CapFrameX stutter time share)",
+                       r.stats.stutter.window);
+               }},
+    Figure{.key = "stutter_time_frames",
+           .better = Better::lower,
+           .section = "Stutter",
+           .unit = "frames",
+           .definition = "frames of the stutter time rule: frames > 2.5 x the moving average of "
+                         "the round-half-even(10·sqrt(mean ms)) samples ending at the frame "
+                         "(CapFrameX)",
+           .needs = kNeedsFrames,
+           .value = from_report<kStutterCount>,
+           .frame_value = from_stats<kStutterCount>,
            .compared = true},
     Figure{.key = "stutter_count_share",
            .better = Better::lower,
@@ -674,6 +677,16 @@ const std::array kCatalogue = {
                    return fmt::format("{} ({} frames)", percent(r.stats.stutter.count_share),
                                       r.stats.stutter.above_mean);
                }},
+    Figure{.key = "stutter_count_frames",
+           .better = Better::lower,
+           .section = "Stutter",
+           .unit = "frames",
+           .definition = "frames of the stutter count rule: frames > 2.5 x the mean frame time "
+                         "(CapFrameX)",
+           .needs = kNeedsFrames,
+           .value = from_report<kStutterCountFrames>,
+           .frame_value = from_stats<kStutterCountFrames>,
+           .compared = true},
     Figure{.key = "hitch_count",
            .better = Better::lower,
            .section = "Stutter",
@@ -896,10 +909,10 @@ const std::array kCatalogue = {
                    return estimated_prefix(r) + cadence_lows_text(r.application);
                },
            .describe = estimated_cadence_definition<kCadenceLows>},
-    Figure{.key = "app_stutter_share",
+    Figure{.key = "app_stutter_time_share",
            .better = Better::lower,
            .section = "Application cadence",
-           .label = "application stutter",
+           .label = "application stutter time",
            .definition = kCadenceStutter,
            .needs = kNeedsFrames | kNeedsApplicationCadence,
            .value = of_application<cadence_stutter_share>,
@@ -948,10 +961,10 @@ const std::array kCatalogue = {
            .cadence = Cadence::displayed,
            .cadence_value = of_cadence<cadence_low1_average>,
            .text = [](const CaptureReport& r) { return cadence_lows_text(r.displayed); }},
-    Figure{.key = "displayed_stutter_share",
+    Figure{.key = "displayed_stutter_time_share",
            .better = Better::lower,
            .section = "Frame generation",
-           .label = "displayed stutter",
+           .label = "displayed stutter time",
            .definition = kCadenceStutter,
            .needs = kNeedsFrames | kNeedsDisplayedCadence,
            .value = of_displayed<cadence_stutter_share>,
@@ -1774,6 +1787,31 @@ const Figure* find_figure(std::string_view key) {
             return &f;
     }
     return nullptr;
+}
+
+namespace {
+
+// Keys that named more than one rule, and what replaced them (docs/reports.md, "Renamed keys").
+struct RenamedKey {
+    std::string_view old_key;
+    std::string_view replaced_by;
+};
+constexpr RenamedKey kRenamedKeys[] = {
+    {"stutter_count", "stutter_time_frames (the time rule's frames) or stutter_count_frames (the "
+                      "count rule's frames)"},
+    {"stutter_share", "stutter_time_share"},
+    {"app_stutter_share", "app_stutter_time_share"},
+    {"displayed_stutter_share", "displayed_stutter_time_share"},
+};
+
+}  // namespace
+
+std::string unknown_figure_text(std::string_view key) {
+    for (const RenamedKey& r : kRenamedKeys) {
+        if (r.old_key == key)
+            return fmt::format("figure '{}' was renamed: use {}", key, r.replaced_by);
+    }
+    return fmt::format("unknown figure '{}'; valid figures: {}", key, figure_keys());
 }
 
 std::string figure_keys() {

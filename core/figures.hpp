@@ -90,6 +90,8 @@ struct Figure {
 std::span<const Figure> figure_catalogue();
 const Figure* find_figure(std::string_view key);  // nullptr for an unknown key
 std::string figure_keys();                        // "frames, duration_s, ..." for error messages
+// "unknown figure 'K'", with the keys that replace K where K is an older name, then the keys.
+std::string unknown_figure_text(std::string_view key);
 
 // The figure's definition for this report (its column named), or in general words without one.
 std::string figure_definition(const Figure& figure, const CaptureReport* report = nullptr);

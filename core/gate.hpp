@@ -1,4 +1,4 @@
-// CI gating: `--fail-if` conditions such as `p99_ms>20` or `stutter_share>0.01` over the named
+// CI gating: `--fail-if` conditions such as `p99_ms>20` or `stutter_time_share>0.01` over the named
 // figures of the catalogue (core/figures.hpp). A condition that holds fails the gate (exit code 3)
 // with a message naming the figure, its value and the limit.
 #pragma once

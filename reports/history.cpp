@@ -87,6 +87,13 @@ constexpr const char* kMigrations[] = {
     " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
     " key TEXT NOT NULL, value REAL NOT NULL, PRIMARY KEY (run_id, key));"
     "CREATE INDEX runs_by_labels ON runs (labels, id);",
+    // 1 -> 2: the stutter keys that mixed CapFrameX's two rules were renamed (docs/reports.md,
+    // "Renamed keys"); the stored values keep their meaning under the new names.
+    "UPDATE run_figures SET key = 'stutter_time_frames' WHERE key = 'stutter_count';"
+    "UPDATE run_figures SET key = 'stutter_time_share' WHERE key = 'stutter_share';"
+    "UPDATE run_figures SET key = 'app_stutter_time_share' WHERE key = 'app_stutter_share';"
+    "UPDATE run_figures SET key = 'displayed_stutter_time_share' "
+    "WHERE key = 'displayed_stutter_share';",
 };
 static_assert(std::size(kMigrations) == kHistorySchemaVersion);
 

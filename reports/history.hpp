@@ -16,7 +16,7 @@
 namespace loopscope {
 
 // The schema this build writes; a database with a higher version is refused.
-inline constexpr int kHistorySchemaVersion = 1;
+inline constexpr int kHistorySchemaVersion = 2;
 
 // A hash of the file's bytes that names the capture ("fnv1a64:0123456789abcdef"). Throws
 // InputError when the file cannot be read.

@@ -25,7 +25,7 @@ class CsvWriter final : public ReportWriter {
                                           [](const CaptureReport& r) { return !r.loop.empty(); });
         fmt::memory_buffer buf;
         fmt::format_to(fmt::appender(buf),
-                       "capture,frame,start_s,frame_time_ms,fps,change_ms,capframex_stutter,"
+                       "capture,frame,start_s,frame_time_ms,fps,change_ms,capframex_stutter_time,"
                        "unreal_hitch,startup,generated");
         if (any_loop) {
             fmt::format_to(fmt::appender(buf),

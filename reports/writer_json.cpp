@@ -46,7 +46,8 @@ Json stutter_json(const FrameStats& s, const CaptureReport& r) {
                                {"previous_ms", ns_to_ms(h.previous_ns)},
                                {"next_ms", h.next_ns >= 0 ? Json(ns_to_ms(h.next_ns)) : Json()}});
     }
-    return Json{{"capframex_count", s.stutter.frames.size()},
+    return Json{{"capframex_time_frames", s.stutter.frames.size()},
+                {"capframex_count_frames", s.stutter.above_mean},
                 {"capframex_count_share", s.stutter.count_share},
                 {"capframex_time_share", s.stutter.time_share},
                 {"capframex_window", s.stutter.window},
@@ -83,7 +84,8 @@ Json cadence_json(const CadenceFigures& c) {
                 {"interval_ms", frame_time_json(c.interval)},
                 {"fps", fps_json(c.fps)},
                 // The keys of the headline's stutter object, for the same figures.
-                {"stutter", Json{{"capframex_count", c.stutter.frames.size()},
+                {"stutter", Json{{"capframex_time_frames", c.stutter.frames.size()},
+                                 {"capframex_count_frames", c.stutter.above_mean},
                                  {"capframex_count_share", c.stutter.count_share},
                                  {"capframex_time_share", c.stutter.time_share},
                                  {"capframex_window", c.stutter.window}}}};

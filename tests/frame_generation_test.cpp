@@ -301,7 +301,7 @@ TEST(FrameGenerationReport, MarkedFramesGiveEveryCadenceAndNameTheMixedTimeline)
     EXPECT_FALSE(r.generation.detected);  // marked: nothing to detect
     EXPECT_EQ(timeline_label(r), "present timeline (application and generated frames mixed)");
     EXPECT_DOUBLE_EQ(*figure_value(r, "app_p99_ms"), 16.0);
-    EXPECT_DOUBLE_EQ(*figure_value(r, "app_stutter_share"), 0.0);
+    EXPECT_DOUBLE_EQ(*figure_value(r, "app_stutter_time_share"), 0.0);
     EXPECT_DOUBLE_EQ(*figure_value(r, "displayed_fps"), 400.0 / (200.0 * 16.0 / 1000.0));
     EXPECT_FALSE(figure_value(r, "detected_generation_share").has_value());
 

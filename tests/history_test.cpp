@@ -116,6 +116,39 @@ TEST(History, MigratesAnUnversionedDatabaseForward) {
     std::filesystem::remove_all(dir);
 }
 
+TEST(History, MigrationRenamesTheStutterKeysOfVersionOne) {
+    const std::string dir = test::make_temp_dir("history");
+    const std::string path = dir + "/v1.db";
+    {
+        History h(path, true);
+        h.begin();
+        HistoryRun r = make_run("a", {}, 16.0);
+        r.figures = {{"stutter_share", 0.25}, {"stutter_count", 3.0}, {"p99_ms", 16.0}};
+        h.store(r);
+        h.commit();
+    }
+    exec(path, "PRAGMA user_version = 1");
+    {
+        History h(path, false);
+        const auto runs = h.runs({});
+        ASSERT_EQ(runs.size(), 1u);
+        const auto& figures = runs[0].figures;
+        const auto value = [&](const std::string& key) -> std::optional<double> {
+            for (const auto& [k, v] : figures) {
+                if (k == key)
+                    return v;
+            }
+            return std::nullopt;
+        };
+        EXPECT_EQ(value("stutter_time_share"), 0.25);
+        EXPECT_EQ(value("stutter_time_frames"), 3.0);
+        EXPECT_FALSE(value("stutter_share"));
+        EXPECT_EQ(value("p99_ms"), 16.0);
+    }
+    EXPECT_EQ(user_version(path), kHistorySchemaVersion);
+    std::filesystem::remove_all(dir);
+}
+
 TEST(History, HashNamesTheContent) {
     const std::string dir = test::make_temp_dir("history");
     test::write_text(dir + "/a", "16.6\n16.7\n");

@@ -149,11 +149,11 @@ TEST(ReportCli, FailIfExitsThreeNamingTheFigure) {
     const std::string input = quoted(test::test_data("presentmon1.csv"));
     auto r = test::run_loopscope(
         "report --format json --fail-if 'p99_ms>20' --fail-if "
-        "'stutter_share>0.9' " +
+        "'stutter_time_share>0.9' " +
         input);
     EXPECT_EQ(r.exit_code, 3) << r.err;
     EXPECT_NE(r.err.find("gate failed: p99_ms = "), std::string::npos) << r.err;
-    EXPECT_EQ(r.err.find("stutter_share"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("stutter_time_share"), std::string::npos) << r.err;
     EXPECT_FALSE(nlohmann::json::parse(r.out).empty());  // the report is still written
     r = test::run_loopscope("report --fail-if 'p99_ms>100000' " + input);
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -248,7 +248,7 @@ TEST(ReportCli, FiguresACaptureCannotHaveAreNullInJson) {
 }
 
 // The cells of the per-frame CSV: "capture,frame,start_s,frame_time_ms,fps,change_ms,
-// capframex_stutter,unreal_hitch,startup,generated"; the last four for the second frame.
+// capframex_stutter_time,unreal_hitch,startup,generated"; the last four for the second frame.
 std::string flag_cells_of_second_frame(const std::string& input) {
     const auto r = test::run_loopscope("report --format csv " + quoted(input));
     EXPECT_EQ(r.exit_code, 0) << r.err;

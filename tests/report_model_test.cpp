@@ -498,14 +498,24 @@ TEST(ReportGate, ConditionsParseAndUnknownFiguresListTheValidNames) {
     EXPECT_EQ(c.figure, "p99_ms");
     EXPECT_EQ(c.op, ">=");
     EXPECT_DOUBLE_EQ(c.limit, 20.5);
-    EXPECT_EQ(parse_gate_condition(" stutter_share < 0.01 ").op, "<");
+    EXPECT_EQ(parse_gate_condition(" stutter_time_share < 0.01 ").op, "<");
     try {
         parse_gate_condition("p98_ms>20");
         FAIL() << "an unknown figure must be refused";
     } catch (const UsageError& e) {
         const std::string what = e.what();
         EXPECT_NE(what.find("unknown figure 'p98_ms'"), std::string::npos);
-        EXPECT_NE(what.find("stutter_share"), std::string::npos);
+        EXPECT_NE(what.find("stutter_time_share"), std::string::npos);
+    }
+    // A key that named two rules is refused with both of its replacements, not guessed.
+    try {
+        parse_gate_condition("stutter_count>=4");
+        FAIL() << "a renamed key must be refused";
+    } catch (const UsageError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("was renamed"), std::string::npos) << what;
+        EXPECT_NE(what.find("stutter_time_frames"), std::string::npos) << what;
+        EXPECT_NE(what.find("stutter_count_frames"), std::string::npos) << what;
     }
     EXPECT_THROW(parse_gate_condition("p99_ms"), UsageError);
     EXPECT_THROW(parse_gate_condition("p99_ms>abc"), UsageError);

@@ -64,7 +64,7 @@ TEST(ReportWriters, JsonHasTheStableKeys) {
     for (const char* k : {"average", "p1_low", "p01_low", "low1_average", "low01_average"}) {
         EXPECT_TRUE(j["fps"].contains(k)) << k;
     }
-    EXPECT_EQ(j["stutter"]["capframex_count"], 1);
+    EXPECT_EQ(j["stutter"]["capframex_time_frames"], 1);
     ASSERT_EQ(j["stutter"]["hitches"].size(), 1u);
     EXPECT_EQ(j["stutter"]["hitches"][0]["frame"], 150);
     EXPECT_DOUBLE_EQ(j["stutter"]["hitches"][0]["frame_time_ms"].get<double>(), 120.0);

@@ -120,7 +120,7 @@ TEST(FigureDirection, EveryFpsHigherEveryMsLowerCountsUnknown) {
     }
     EXPECT_EQ(figure_better(*find_figure("frames")), Better::unknown);
     EXPECT_EQ(figure_better(*find_figure("refresh_hz")), Better::unknown);
-    EXPECT_EQ(figure_better(*find_figure("stutter_share")), Better::lower);
+    EXPECT_EQ(figure_better(*find_figure("stutter_time_share")), Better::lower);
     EXPECT_EQ(figure_better(*find_figure("headroom_ms")), Better::higher);
 }
 

@@ -79,7 +79,7 @@ std::string scenario_table(const std::vector<ScenarioOutcome>& outcomes,
     t.add_column("avg FPS");
     t.add_column("p99 frame");
     t.add_column("max frame");
-    t.add_column("stutter");
+    t.add_column("stutter time (frames)");
     t.add_column("steps/frame (max)");
     t.add_column("lost to guards");
     t.add_column("verdict", MarkdownTable::Align::left);

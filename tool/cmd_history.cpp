@@ -43,7 +43,7 @@ std::vector<std::string> shown_figures(const HistoryArgs& args,
         return args.figures;
     std::vector<std::string> keys;
     for (std::string_view k : {"frames", "avg_fps", "p1_low_fps", "low1_avg_fps", "p99_ms",
-                               "stutter_share", "hitch_count"}) {
+                               "stutter_time_share", "hitch_count"}) {
         const bool any = std::any_of(runs.begin(), runs.end(),
                                      [&](const HistoryRun& r) { return r.figure(k).has_value(); });
         if (any)
@@ -254,8 +254,7 @@ int run_history(const HistoryArgs& args) {
     for (const std::string& f : args.figures) {
         const Figure* figure = find_figure(f);
         if (figure == nullptr || figure->value == nullptr) {
-            throw UsageError(
-                fmt::format("--figure '{}': unknown figure; figures: {}", f, figure_keys()));
+            throw UsageError(fmt::format("--figure '{}': {}", f, unknown_figure_text(f)));
         }
     }
     History history(args.database, false);

@@ -219,7 +219,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--to", args->to, "End of the range (not included), as --from");
     cmd->add_option("--fail-if", args->fail_if,
                     "Fail (exit code 3) when a condition holds, e.g. p99_ms>20 or "
-                    "stutter_share>0.01; may be repeated")
+                    "stutter_time_share>0.01; may be repeated")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_flag("--strict", args->strict,

@@ -104,7 +104,7 @@ def capframex_stutter(frames_ms):
     over SampleBasedMovingAverage with W = Convert.ToInt32(sqrt(mean) * 10))."""
     n = len(frames_ms)
     mean = sum(frames_ms) / n
-    count_share = sum(1 for v in frames_ms if v > 2.5 * mean) / n
+    count_frames = sum(1 for v in frames_ms if v > 2.5 * mean)
     window = round(math.sqrt(mean) * 10)  # Python rounds half to even, as Convert.ToInt32
     moving = []
     for i in range(n):
@@ -121,7 +121,7 @@ def capframex_stutter(frames_ms):
         moving.append(local_sum / local_count)
     flagged = [i for i in range(n) if frames_ms[i] > 2.5 * moving[i]]
     time_share = sum(frames_ms[i] for i in flagged) / sum(frames_ms)
-    return max(1, window), len(flagged), count_share, time_share
+    return max(1, window), len(flagged), count_frames, time_share
 
 
 def unreal_hitches(frames, numbers):
@@ -350,7 +350,7 @@ def presentmon_figures(path):
     fps["low01_average"] = 1000.0 / capframex_low_average_ms(frames_ms, 1 - 0.001)
     fps["low1_integral"] = 1000.0 / afterburner_integral_ms(frames_ms, 1 - 0.01)
     fps["low01_integral"] = 1000.0 / afterburner_integral_ms(frames_ms, 1 - 0.001)
-    window, count, count_share, share = capframex_stutter(frames_ms)
+    window, time_frames, count_frames, share = capframex_stutter(frames_ms)
     hitches, per_min = unreal_hitches(frames, best["numbers"])
     out = {
         "source": {"process": key[0]},
@@ -358,7 +358,9 @@ def presentmon_figures(path):
         "duration_s": total / 1e9,
         "frame_time_ms": ft,
         "fps": fps,
-        "stutter": {"capframex_count": count, "capframex_count_share": count_share,
+        "stutter": {"capframex_time_frames": time_frames,
+                    "capframex_count_frames": count_frames,
+                    "capframex_count_share": count_frames / len(frames_ms),
                     "capframex_time_share": share,
                     "capframex_window": window, "hitch_count": len(hitches),
                     "hitches_per_min": per_min, "hitches": hitches},

@@ -183,7 +183,7 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
         }
     }
 
-    // Markers: CapFrameX stutters, Unreal hitches, the loop verdict's onset.
+    // Markers: CapFrameX stutters (time rule), Unreal hitches, the loop verdict's onset.
     ImGui::GetWindowDrawList()->PushClipRect(area.min, area.max, true);
     for (const Document* d : docs) {
         if (!d->shown || !d->report) {
