@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -166,7 +167,8 @@ void refuse_output_over_input(const std::string& output, std::span<const std::st
 }
 
 SpooledInput::SpooledInput(std::string path,
-                           const std::function<void(std::string_view head)>& check_head)
+                           const std::function<void(std::string_view head)>& check_head,
+                           std::optional<std::uint64_t> keep_free_bytes)
     : path_(std::move(path)) {
     std::FILE* in = nullptr;
     if (path_ == "-") {
@@ -208,6 +210,20 @@ SpooledInput::SpooledInput(std::string path,
         fail(fmt::format("cannot copy it into '{}' to read it: {}", copy_path_,
                          std::strerror(errno)));
     }
+    const std::filesystem::path copy_folder = std::filesystem::path(copy_path_).parent_path();
+    const auto space_of_folder = [&] {
+        std::error_code space_ec;
+        const std::filesystem::space_info space = std::filesystem::space(copy_folder, space_ec);
+        return space_ec ? std::optional<std::filesystem::space_info>()
+                        : std::optional<std::filesystem::space_info>(space);
+    };
+    std::uint64_t keep_free = 0;
+    if (keep_free_bytes) {
+        keep_free = *keep_free_bytes;
+    } else if (const auto space = space_of_folder()) {
+        keep_free = std::min<std::uint64_t>(std::uint64_t{256} << 20, space->capacity / 20);
+    }
+    std::uint64_t copied_bytes = 0;
     std::array<char, 1 << 16> block;
     for (bool first = true;; first = false) {
         const std::size_t n = std::fread(block.data(), 1, block.size(), in);
@@ -219,6 +235,18 @@ SpooledInput::SpooledInput(std::string path,
                 throw;
             }
         }
+        // Checked before each block, so the copy stops while the folder still has room; a file
+        // system that cannot say how much is free is written until a write fails.
+        if (const auto space = n > 0 ? space_of_folder() : std::nullopt;
+            space && space->available < keep_free + n) {
+            fail(fmt::format(
+                "stopped copying it after {:.1f} MiB: the temporary folder '{}' would have less "
+                "than {:.0f} MiB free; give the capture as a file (read in place), or set TMPDIR "
+                "(TMP on Windows) to a folder with room",
+                static_cast<double>(copied_bytes) / (1 << 20), copy_folder.string(),
+                static_cast<double>(keep_free) / (1 << 20)));
+        }
+        copied_bytes += n;
         if (n > 0 && std::fwrite(block.data(), 1, n, out) != n) {
             fail(fmt::format("cannot copy it into '{}' to read it: {}", copy_path_,
                              std::strerror(errno)));

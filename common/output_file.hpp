@@ -6,8 +6,10 @@
 // permissions.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -53,8 +55,12 @@ class SpooledInput {
     // Throws InputError naming `path` when it cannot be opened or read. `check_head`, when given,
     // sees the first block (up to 64 KiB) before anything is copied and may throw to refuse the
     // input: an endless device such as /dev/zero is refused there instead of filling the disk.
+    // The copy stops, with an InputError that says so, before a block would leave the temporary
+    // folder's file system with less than `keep_free_bytes` free; by default the smaller of
+    // 256 MiB and 5 % of that file system, so a long input never fills the folder others use.
     explicit SpooledInput(std::string path,
-                          const std::function<void(std::string_view head)>& check_head = {});
+                          const std::function<void(std::string_view head)>& check_head = {},
+                          std::optional<std::uint64_t> keep_free_bytes = std::nullopt);
     ~SpooledInput();
     SpooledInput(const SpooledInput&) = delete;
     SpooledInput& operator=(const SpooledInput&) = delete;

@@ -9,8 +9,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
+#include <limits>
 #include <string>
+#include <thread>
 
+#include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "tests/test_support.hpp"
 
@@ -96,5 +99,58 @@ TEST(OutputFile, WritesThroughASymbolicLinkAndKeepsTheLink) {
     write_through(dangling, "created");
     EXPECT_TRUE(std::filesystem::is_symlink(dangling));
     EXPECT_EQ(contents(dir + "/reports/next.json"), "created");
+    std::filesystem::remove_all(dir);
+}
+
+// A pipe is copied into the temporary folder to be read; the copy stops with one line before the
+// folder's file system would have less than the room it keeps free, and leaves no copy behind.
+TEST(SpooledInput, StopsCopyingBeforeTheTemporaryFolderFills) {
+    const auto dir = test::make_temp_dir("loopscope-spool");
+    const auto fifo = dir + "/capture.fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    const auto feed = [&](std::size_t bytes) {
+        return std::thread([fifo, bytes] {
+            const int fd = open(fifo.c_str(), O_WRONLY);
+            const std::string text(bytes, '1');
+            if (fd >= 0) {
+                // Less than a pipe's buffer, so the write never waits for the reader.
+                [[maybe_unused]] const auto written = write(fd, text.data(), text.size());
+                close(fd);
+            }
+        });
+    };
+    std::error_code ec;
+    const auto temp = std::filesystem::temp_directory_path(ec);
+    const auto copies = [&] {
+        std::size_t n = 0;
+        for (const auto& e : std::filesystem::directory_iterator(temp, ec)) {
+            if (e.path().filename().string().rfind("loopscope-input.", 0) == 0)
+                ++n;
+        }
+        return n;
+    };
+    const std::size_t copies_before = copies();
+    {
+        std::thread writer = feed(4000);
+        try {
+            const SpooledInput input(fifo, {}, std::numeric_limits<std::uint64_t>::max() / 2);
+            ADD_FAILURE() << "a copy that would leave too little room must stop";
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("stopped copying it after 0.0 MiB"), std::string::npos) << what;
+            EXPECT_NE(what.find("temporary folder"), std::string::npos) << what;
+            EXPECT_NE(what.find(fifo), std::string::npos) << what;
+        }
+        writer.join();
+    }
+    EXPECT_EQ(copies(), copies_before);
+    {
+        // With room, the same input is copied whole.
+        std::thread writer = feed(4000);
+        const SpooledInput input(fifo, {}, 0);
+        writer.join();
+        EXPECT_TRUE(input.spooled());
+        EXPECT_EQ(std::filesystem::file_size(input.path()), 4000u);
+    }
     std::filesystem::remove_all(dir);
 }
