@@ -2,6 +2,7 @@
 #include "common/markdown_table.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace loopscope {
 
@@ -157,6 +158,18 @@ std::string render_markdown(const TextSection& section) {
                 out += b.table.render();
                 break;
         }
+    }
+    return out;
+}
+
+std::string heading_anchor(std::string_view heading) {
+    std::string out;
+    for (const char ch : heading) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (std::isalnum(c) || c >= 0x80 || ch == '-' || ch == '_')
+            out += static_cast<char>(c < 0x80 ? std::tolower(c) : c);
+        else if (ch == ' ')
+            out += '-';
     }
     return out;
 }

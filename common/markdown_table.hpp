@@ -98,4 +98,8 @@ struct TextSection {
 
 std::string render_markdown(const TextSection& section);
 
+// GitHub's anchor of a heading ("Clock sources" -> "clock-sources"): lower case, spaces to '-',
+// other ASCII punctuation dropped, so a Markdown link to it works on GitHub and in the HTML.
+std::string heading_anchor(std::string_view heading);
+
 }  // namespace loopscope

@@ -21,10 +21,29 @@ TEST(Diagnose, QuickRunWritesEveryFileOfTheReport) {
           "Game loops on the real clock", "steady-60", "spiral-clamp-cap", "## Files"}) {
         EXPECT_NE(r.out.find(section), std::string::npos) << section;
     }
+    // The answer comes first: the summary right under the title, before the context's table.
+    const std::size_t summary = r.out.find("## What this means for a game on this machine");
+    ASSERT_NE(summary, std::string::npos) << r.out;
+    EXPECT_LT(summary, r.out.find("## Context"));
+    for (const char* line : {"- **Clock**: ", "- **Wait 1 ms**: ", "- **Limiter**: ",
+                             "- **Machine**: ", "- **Loops**: steady-60: "}) {
+        EXPECT_NE(r.out.find(line, summary), std::string::npos) << line;
+    }
     const std::string html = read_text(out + "/index.html");
-    EXPECT_NE(html.find("<h2>Clock sources</h2>"), std::string::npos);
+    EXPECT_NE(html.find("<h2 id=\"clock-sources\">Clock sources</h2>"), std::string::npos);
     // How busy the machine was while it was probed, with its table.
-    EXPECT_NE(html.find("<h2>Machine load during the run</h2>"), std::string::npos);
+    EXPECT_NE(html.find("<h2 id=\"machine-load-during-the-run\">Machine load during the run</h2>"),
+              std::string::npos);
+    // Each summary line links to a heading of the page.
+    std::size_t links = 0;
+    for (std::size_t at = html.find("href=\"#"); at != std::string::npos;
+         at = html.find("href=\"#", at + 1)) {
+        const std::size_t end = html.find('"', at + 7);
+        const std::string id = html.substr(at + 7, end - at - 7);
+        EXPECT_NE(html.find("id=\"" + id + "\""), std::string::npos) << id;
+        ++links;
+    }
+    EXPECT_GE(links, 5u);
     EXPECT_NE(html.find("load average before (1/5/15 min)"), std::string::npos);
     EXPECT_NE(html.find("<svg"), std::string::npos);
     EXPECT_NE(html.find("hitch-200ms: "), std::string::npos);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/markdown_table.hpp"
 #include "probes/clock_report.hpp"
 #include "reports/markdown_blocks.hpp"
 #include "reports/markdown_html.hpp"
@@ -85,8 +86,24 @@ TEST(MarkdownBlocks, ClockSectionGivesOneRowPerClock) {
 
 TEST(MarkdownHtml, HeadingsParagraphsAndListsBecomeTheirElements) {
     EXPECT_EQ(markdown_to_html("## Clock sources\n\nfirst line\nsecond line\n\n- a `b`\n- c\n"),
-              "<h2>Clock sources</h2>\n<p>first line second line</p>\n<ul>\n"
+              "<h2 id=\"clock-sources\">Clock sources</h2>\n<p>first line second line</p>\n<ul>\n"
               "<li>a <code>b</code></li>\n<li>c</li>\n</ul>\n");
+}
+
+TEST(MarkdownHtml, HeadingsHaveGitHubAnchorsAndLinksReachThem) {
+    EXPECT_EQ(heading_anchor("Timer slack (nanosleep, this thread's slack as found and at 1 ns)"),
+              "timer-slack-nanosleep-this-threads-slack-as-found-and-at-1-ns");
+    const std::string html = markdown_to_html(
+        "## Findings\n\n- **Clock**: `steady_clock` is fine ([Clock sources](#clock-sources))\n\n"
+        "## Findings\n");
+    EXPECT_NE(html.find("<h2 id=\"findings\">"), std::string::npos) << html;
+    EXPECT_NE(html.find("<h2 id=\"findings-1\">"), std::string::npos) << html;
+    EXPECT_NE(html.find("<li><strong>Clock</strong>: <code>steady_clock</code> is fine "
+                        "(<a href=\"#clock-sources\">Clock sources</a>)</li>"),
+              std::string::npos)
+        << html;
+    // Inside code nothing is a link or strong.
+    EXPECT_EQ(markdown_to_html("`**[a](#b)**`"), "<p><code>**[a](#b)**</code></p>\n");
 }
 
 TEST(MarkdownHtml, PipeTablesLoseTheirSeparatorRowAndKeepHeaderCells) {

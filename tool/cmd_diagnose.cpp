@@ -23,6 +23,7 @@
 #include "core/units.hpp"
 #include "probes/clock_probe.hpp"
 #include "probes/clock_report.hpp"
+#include "probes/diagnosis_summary.hpp"
 #include "probes/loop_runner.hpp"
 #include "probes/probe_json.hpp"
 #include "probes/probe_run.hpp"
@@ -106,13 +107,16 @@ std::string scenario_table(const std::vector<ScenarioOutcome>& outcomes,
     return t.render();
 }
 
+constexpr std::string_view kLoopsHeading = "Game loops on the real clock";
+
 std::string loops_section_markdown(const std::vector<ScenarioOutcome>& outcomes,
                                    const std::vector<CaptureReport>& reports) {
     std::string out =
-        "## Game loops on the real clock\n\n"
+        fmt::format("## {}\n\n", kLoopsHeading) +
         "Each scenario runs the loop engine on this machine's clock with real busy work for "
         "the step and render costs and a sleep+spin limiter; its trace is read back and "
-        "analysed like any capture. Stutter: CapFrameX's rule (count, share of time). Lost to "
+        "analysed like any capture. Stutter time: CapFrameX's time rule (frames, share of "
+        "the time). Lost to "
         "guards: real time the clamp dropped plus simulation time the step cap dropped. "
         "Verdict: ok (the backlog stays bounded), saturated (the guards hold the loop in slow "
         "motion although a step costs less than dt / timescale) or spiral (a step costs at "
@@ -142,14 +146,15 @@ std::string loops_section_markdown(const std::vector<ScenarioOutcome>& outcomes,
 }
 
 // Stages 1 and 2: the context, the clocks and the timers (the probe sequence every front end
-// runs), each printed as soon as it is measured, under a "1/3 clocks", "2/3 timers" progress line.
+// runs), under a "1/3 clocks", "2/3 timers" progress line. Their tables are printed with the
+// rest, after the summary that rests on them.
 ProbeResults probe_machine(bool quick, std::string_view title) {
     ProbeRunOptions options;
     options.clock.duration_ns = (quick ? 2 : 5) * kNsPerS;
     options.clock.min_reads = quick ? 200'000 : 1'000'000;
     options.timer = quick ? TimerProbeConfig::quick() : TimerProbeConfig::standard();
     options.quick = quick;
-    return run_probes_and_print(options, title, true, {"1/3 clocks", "2/3 timers"});
+    return run_probes_and_print(options, title, false, {"1/3 clocks", "2/3 timers"});
 }
 
 // Stage 3: the loop scenarios on the real clock, each trace written under DIR/traces and read
@@ -245,13 +250,19 @@ int run_diagnose(const DiagnoseArgs& args) {
     const std::vector<ScenarioOutcome> outcomes = run_scenarios(args.quick, dir);
     const std::vector<CaptureReport> reports = analyse_scenarios(outcomes);
     const std::string loops_md = loops_section_markdown(outcomes, reports);
-    fmt::print("\n{}", loops_md);
 
-    write_diagnosis_files(dir,
-                          fmt::format("# {}\n\n", kTitle) + context_section_markdown(context) +
-                              "\n" + clocks_md + "\n" + timers_md + "\n" + load_md + "\n" +
-                              loops_md,
-                          outcomes, reports, probes);
+    // The answer first, then the tables it rests on.
+    std::vector<ScenarioVerdict> verdicts;
+    for (std::size_t i = 0; i < outcomes.size(); ++i)
+        verdicts.push_back({outcomes[i].scenario->name, verdict_brief(*reports[i].loop_figures)});
+    const std::vector<DiagnosisLine> summary = diagnosis_summary(probes, verdicts, kLoopsHeading);
+    const std::string markdown = fmt::format("# {}\n\n", kTitle) +
+                                 diagnosis_summary_markdown(summary) + "\n" +
+                                 context_section_markdown(context) + "\n" + clocks_md + "\n" +
+                                 timers_md + "\n" + load_md + "\n" + loops_md;
+    fmt::print("{}", markdown);
+    std::fflush(stdout);
+    write_diagnosis_files(dir, markdown, outcomes, reports, probes);
 
     fmt::print(
         "\n## Files\n\n- `{0}/index.html`: this report with plots of every scenario\n"
