@@ -198,7 +198,7 @@ struct AbsentDifference {
 
 struct Comparison {
     ComparedTimeline timeline = ComparedTimeline::present;
-    std::string timeline_reason;  // why that timeline: what each capture has
+    std::string timeline_reason;            // why that timeline: what each capture has
     std::vector<FigureDifference> figures;  // resampled, with intervals
     // Figures without a direction compared by their values alone (frames, duration, refresh).
     std::vector<FigureDifference> context;

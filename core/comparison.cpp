@@ -250,8 +250,8 @@ ComparedTimeline choose_timeline(const CaptureReport& a, const CaptureReport& b,
         if (reason)
             *reason = std::move(text);
     };
-    const bool per_frame = !(a.capture && !a.capture->per_frame) &&
-                           !(b.capture && !b.capture->per_frame);
+    const bool per_frame =
+        !(a.capture && !a.capture->per_frame) && !(b.capture && !b.capture->per_frame);
     if (!per_frame) {
         say("sampled logs: their samples");
         return ComparedTimeline::present;
@@ -282,7 +282,8 @@ ComparedTimeline choose_timeline(const CaptureReport& a, const CaptureReport& b,
         return ComparedTimeline::display;
     }
     if (both_app) {
-        say(fmt::format("both captures have the application's frames ({}); estimated ones are "
+        say(
+            fmt::format("both captures have the application's frames ({}); estimated ones are "
                         "timed inside frame generation's cycles only",
                         apps));
         return ComparedTimeline::application;
@@ -729,8 +730,8 @@ std::vector<const Figure*> compared_figures(const CaptureReport& a, const Captur
             continue;  // of the other kind of capture (samples against frames)
         if (missing_a || missing_b) {
             if (absent) {
-                absent->push_back({std::string(f->key), missing_a ? "A: " + *missing_a
-                                                                  : "B: " + *missing_b});
+                absent->push_back(
+                    {std::string(f->key), missing_a ? "A: " + *missing_a : "B: " + *missing_b});
             }
             continue;
         }
@@ -845,8 +846,8 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
                 if (c.paired) {
                     sb = sa;
                 } else {
-                    resampled_b.figures(state_b[k], buffers, sb.frame_time, sb.stutter,
-                                        &sb.hitches, &sb.variation);
+                    resampled_b.figures(state_b[k], buffers, sb.frame_time, sb.stutter, &sb.hitches,
+                                        &sb.variation);
                     sb.fps = fps_figures(sb.frame_time);
                 }
                 for (std::size_t f = 0; f < names.size(); ++f) {

@@ -279,8 +279,9 @@ std::string comparison_method(const Comparison& c) {
         "\"unchanged\".",
         c.resamples, c.block_a, c.block_b, c.seed);
     if (c.paired)
-        text += " A and B hold the same intervals in the same order: both are resampled alike, "
-                "so every interval is [0, 0].";
+        text +=
+            " A and B hold the same intervals in the same order: both are resampled alike, "
+            "so every interval is [0, 0].";
     return text;
 }
 

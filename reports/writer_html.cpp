@@ -567,9 +567,8 @@ std::string comparison_plots(const Comparison& c, const CaptureReport& ra,
     if (s[0].ns.empty() || s[1].ns.empty())
         return {};
     const std::string what = fmt::format("{} timeline", compared_timeline_name(c.timeline));
-    const double y_max =
-        std::max(std::max(s[0].p999_ms * 1.25, s[0].p50_ms * 1.5),
-                 std::max(s[1].p999_ms * 1.25, s[1].p50_ms * 1.5));
+    const double y_max = std::max(std::max(s[0].p999_ms * 1.25, s[0].p50_ms * 1.5),
+                                  std::max(s[1].p999_ms * 1.25, s[1].p50_ms * 1.5));
     const std::vector<double> yt = ticks(y_max, 5);
     const double y_step = yt.size() > 1 ? yt[1] : y_max;
     const double y_top = y_step > 0 ? std::ceil(y_max / y_step) * y_step : 1.0;
@@ -580,9 +579,10 @@ std::string comparison_plots(const Comparison& c, const CaptureReport& ra,
     for (const ComparedPlotSeries& x : s)
         span_s = std::max(span_s, ns_to_s(x.start_ns.back() + x.ns.back()));
     const Axes a{0, span_s, 0, y_top};
-    h += svg_open(fmt::format("Frame time ({}): A (blue) and B (orange) from their first frames; "
-                              "longer frames drawn at the top",
-                              what));
+    h +=
+        svg_open(fmt::format("Frame time ({}): A (blue) and B (orange) from their first frames; "
+                             "longer frames drawn at the top",
+                             what));
     h += axes_svg(a, "time since the first frame (s)", "frame time (ms)");
     for (std::size_t i = 0; i < s.size(); ++i)
         h += decimated_path(s[i].start_ns, s[i].ns, a, 1e-6, i == 0 ? "line0" : "line1");
@@ -600,10 +600,11 @@ std::string comparison_plots(const Comparison& c, const CaptureReport& ra,
     }
     if (!counts[0].empty() && !counts[1].empty()) {
         const Axes ha{0, y_top, 0, std::max(top * 105.0, 1e-9)};
-        h += svg_open(fmt::format("Histogram of frame times ({}): A (blue) and B (orange), % of "
-                                  "each capture's frames in {} bins of {:.3f} ms; longer frames "
-                                  "in the last bin",
-                                  what, kBins, y_top / kBins));
+        h +=
+            svg_open(fmt::format("Histogram of frame times ({}): A (blue) and B (orange), % of "
+                                 "each capture's frames in {} bins of {:.3f} ms; longer frames "
+                                 "in the last bin",
+                                 what, kBins, y_top / kBins));
         h += axes_svg(ha, "frame time (ms)", "% of frames");
         for (std::size_t i = 0; i < s.size(); ++i) {
             std::string d;

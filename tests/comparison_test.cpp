@@ -99,8 +99,8 @@ TEST(ComparisonVerdict, BetterOrWorseByTheFiguresDirection) {
     const CaptureReport b = analyse_capture(cb, {});
     const Comparison slower = compare_captures(a, b, 100);
     EXPECT_EQ(slower.timeline, ComparedTimeline::present);
-    EXPECT_EQ(find(slower, "mean_ms")->verdict, Verdict::worse);   // lower is better
-    EXPECT_EQ(find(slower, "avg_fps")->verdict, Verdict::worse);   // higher is better
+    EXPECT_EQ(find(slower, "mean_ms")->verdict, Verdict::worse);  // lower is better
+    EXPECT_EQ(find(slower, "avg_fps")->verdict, Verdict::worse);  // higher is better
     EXPECT_EQ(find(slower, "p1_low_fps")->verdict, Verdict::worse);
     // The frames have no direction: compared by value, without an interval.
     const FigureDifference* frames = find(slower, "frames");

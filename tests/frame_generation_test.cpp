@@ -392,10 +392,9 @@ TEST(FrameGenerationCompare, BothMarkedCompareOnTheApplicationsFrames) {
     EXPECT_EQ(find(one, "avg_fps").verdict, Verdict::worse);
     EXPECT_EQ(find(one, "avg_fps").b, 50.0);
     // Each tool's figures are of the present-to-present times: absent, with the reason.
-    const auto absent = std::find_if(one.absent.begin(), one.absent.end(),
-                                     [](const AbsentDifference& d) {
-                                         return d.name == "frameview_avg_fps";
-                                     });
+    const auto absent =
+        std::find_if(one.absent.begin(), one.absent.end(),
+                     [](const AbsentDifference& d) { return d.name == "frameview_avg_fps"; });
     ASSERT_NE(absent, one.absent.end());
     EXPECT_NE(absent->reason.find("application timeline"), std::string::npos);
     for (const FigureDifference& d : one.figures)

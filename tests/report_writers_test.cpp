@@ -229,12 +229,15 @@ TEST(ReportWriters, ComparisonOverlaysTwoPercentileCurves) {
     r.captures.push_back(analyse_capture(b, {}));
     r.comparison = compare_captures(r.captures[0], r.captures[1], 50);
     const std::string html = render(r, "html");
-    EXPECT_NE(html.find("Percentile curves: A (blue) and B (orange)"), std::string::npos);
+    EXPECT_NE(html.find("Percentile curves (present timeline): A (blue) and B (orange)"),
+              std::string::npos);
     EXPECT_NE(html.find("class=\"line1\""), std::string::npos);
     const auto j = nlohmann::json::parse(render(r, "json"));
     EXPECT_EQ(j["captures"].size(), 2u);
     EXPECT_NEAR(j["comparison"]["figures"]["mean_ms"]["difference"].get<double>(), 1.0, 1e-9);
     EXPECT_EQ(j["comparison"]["figures"]["mean_ms"]["significant"], true);
+    EXPECT_EQ(j["comparison"]["figures"]["mean_ms"]["verdict"], "worse");
+    EXPECT_EQ(j["comparison"]["timeline"], "present");
     EXPECT_NE(render(r, "terminal").find("Comparison (B - A)"), std::string::npos);
 }
 
