@@ -547,6 +547,12 @@ ComparedPlotSeries compared_plot_series(const CaptureReport& r, ComparedTimeline
         s.start_ns.push_back(at);
         at += v;
     }
+    if (timeline == ComparedTimeline::present) {  // the report's own curve: no second sort
+        s.curve_ms = r.percentile_curve_ms;
+        s.p999_ms = r.stats.frame_time.p999_ms;
+        s.p50_ms = r.stats.frame_time.p50_ms;
+        return s;
+    }
     std::vector<std::int64_t> sorted = s.ns;
     std::sort(sorted.begin(), sorted.end());
     if (!sorted.empty()) {
