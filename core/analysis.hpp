@@ -168,20 +168,46 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
 
 // Two captures side by side: each figure of B minus A with a 95 % interval from a moving-block
 // bootstrap (blocks of consecutive frames, since frame times are autocorrelated).
+// What a comparison says of one figure: `better` or `worse` when the interval excludes 0 and the
+// figure has a direction (figure_better), `changed` when it has none; `no significant change`
+// when the interval holds 0. A figure compared by its value alone (frames, refresh rate: no
+// interval) is `changed` or `unchanged`.
+enum class Verdict { better, worse, no_significant_change, changed, unchanged };
+const char* verdict_name(Verdict verdict);
+
 struct FigureDifference {
     std::string name;
     double a = 0, b = 0, difference = 0;
     double low = 0, high = 0;  // 2.5th and 97.5th percentile of the resampled differences
     bool significant = false;  // the interval excludes 0
+    bool has_interval = true;  // false for a figure compared by its value alone
+    Verdict verdict = Verdict::no_significant_change;
 };
+
+// The timeline both captures of a comparison share, whose figures it compares: the application's
+// frames, the displayed frames, or the present timeline.
+enum class ComparedTimeline { application, display, present };
+const char* compared_timeline_name(ComparedTimeline timeline);  // "application", "display", ...
+
+// A figure the comparison leaves out, with the reason (one capture cannot have it, or it is not
+// a figure of the timeline compared).
+struct AbsentDifference {
+    std::string name;
+    std::string reason;
+};
+
 struct Comparison {
-    std::vector<FigureDifference> figures;
+    ComparedTimeline timeline = ComparedTimeline::present;
+    std::string timeline_reason;            // why that timeline: what each capture has
+    std::vector<FigureDifference> figures;  // resampled, with intervals
+    // Figures without a direction compared by their values alone (frames, duration, refresh).
+    std::vector<FigureDifference> context;
+    std::vector<AbsentDifference> absent;
+    // The two series are the same values in the same order: each resample draws the same
+    // blocks from both, so every difference, and the interval, is exactly 0.
+    bool paired = false;
     std::size_t resamples = 0;
-    std::size_t block_a = 0, block_b = 0;  // block lengths in frames
-    // The per-cadence figures (frame generation) resample each cadence's own intervals: block
-    // lengths in intervals, 0 when that cadence is not compared.
-    std::size_t block_application_a = 0, block_application_b = 0;
-    std::size_t block_displayed_a = 0, block_displayed_b = 0;
+    std::size_t block_a = 0, block_b = 0;  // block lengths in frames (or intervals, samples)
     std::uint64_t seed = 0;
 };
 

@@ -67,11 +67,21 @@ FigureDifference figure_difference(const Figure& figure, double a, double b,
         d.high = interval_point(resampled, 0.975);
         d.significant = d.low > 0 || d.high < 0;
     }
+    if (d.significant) {
+        switch (figure_better(figure)) {
+            case Better::higher:
+                d.verdict = d.low > 0 ? Verdict::better : Verdict::worse;
+                break;
+            case Better::lower:
+                d.verdict = d.high < 0 ? Verdict::better : Verdict::worse;
+                break;
+            case Better::unknown:
+                d.verdict = Verdict::changed;
+                break;
+        }
+    }
     return d;
 }
-
-// Salt of the per-cadence figures' generator ("cadence" in ASCII).
-constexpr std::uint64_t kCadenceSeedSalt = 0x63616465'6e6365ULL;
 
 }  // namespace
 
@@ -146,33 +156,150 @@ std::vector<const Figure*> compared_figures(const CaptureReport& a, const Captur
     return figures;
 }
 
-std::vector<const Figure*> compared_cadence_figures(const CaptureReport& a,
-                                                    const CaptureReport& b) {
-    const auto both = [&](Cadence c) {
-        const auto has = [c](const CaptureReport& r) {
-            return c == Cadence::application
-                       ? r.has_generated && !r.application_intervals_ns.empty()
-                       : r.displayed.frames > 0 && !r.displayed_intervals_ns.empty();
-        };
-        return has(a) && has(b);
-    };
-    std::vector<const Figure*> figures;
-    for (const Figure& f : figure_catalogue()) {
-        if (f.compared && f.cadence_value && both(f.cadence))
-            figures.push_back(&f);
+const char* verdict_name(Verdict verdict) {
+    switch (verdict) {
+        case Verdict::better:
+            return "better";
+        case Verdict::worse:
+            return "worse";
+        case Verdict::no_significant_change:
+            return "no significant change";
+        case Verdict::changed:
+            return "changed";
+        case Verdict::unchanged:
+            return "unchanged";
     }
-    return figures;
+    return "no significant change";
+}
+
+const char* compared_timeline_name(ComparedTimeline timeline) {
+    switch (timeline) {
+        case ComparedTimeline::application:
+            return "application";
+        case ComparedTimeline::display:
+            return "display";
+        case ComparedTimeline::present:
+            return "present";
+    }
+    return "present";
 }
 
 namespace {
 
-// One cadence's intervals of A and B, resampled as the frame times are: the blocks and the
-// generator state at the start of each resample, fixed before any thread runs.
-struct CadenceResampling {
-    std::span<const std::int64_t> a, b;
-    std::size_t block_a = 0, block_b = 0;
-    std::vector<std::uint64_t> state_a, state_b;
-};
+// What a capture's present timeline holds, for telling whether two present timelines are alike.
+std::string present_kind(const CaptureReport& r) {
+    if (r.timeline == Timeline::display)
+        return "displayed frames (--timeline display)";
+    if (r.generation.detected)
+        return "application and generated frames mixed (frame generation detected)";
+    if (timeline_mixes_generated(r))
+        return "application and generated frames mixed";
+    if (r.generated_without_frame_time > 0)
+        return "application frames only";
+    return "every present";
+}
+
+std::string application_source(const CaptureReport& r) {
+    if (r.application_estimated)
+        return "estimated from the cycles of frame generation detected";
+    if (r.has_generated)
+        return "generated frames marked";
+    return "the application's frame-start column";
+}
+
+}  // namespace
+
+TimelineSeries timeline_series(const CaptureReport& r, ComparedTimeline timeline) {
+    TimelineSeries s;
+    const Capture* c = r.capture;
+    switch (timeline) {
+        case ComparedTimeline::application:
+            if (!r.application_intervals_ns.empty()) {
+                s.ns = r.application_intervals_ns;
+                s.source = application_source(r);
+            }
+            break;
+        case ComparedTimeline::display:
+            if (r.timeline == Timeline::display) {
+                s.ns = r.series.frame_ns;
+                s.source = "the display timeline";
+            } else if (!r.displayed_intervals_ns.empty()) {
+                s.ns = r.displayed_intervals_ns;
+                s.source = "display-change times";
+            } else if (c && c->per_frame && c->display_ns.size() == c->frames() &&
+                       r.range.end <= c->display_ns.size()) {
+                s.owned = displayed_intervals(std::span<const std::int64_t>(c->display_ns)
+                                                  .subspan(r.range.begin, r.range.size()));
+                s.ns = s.owned;
+                s.source = "display-change times";
+            }
+            break;
+        case ComparedTimeline::present:
+            s.ns = r.series.frame_ns;
+            s.source = present_kind(r);
+            break;
+    }
+    if (s.ns.empty())
+        s.source.clear();
+    return s;
+}
+
+ComparedTimeline choose_timeline(const CaptureReport& a, const CaptureReport& b,
+                                 std::string* reason) {
+    const auto say = [&](std::string text) {
+        if (reason)
+            *reason = std::move(text);
+    };
+    const bool per_frame =
+        !(a.capture && !a.capture->per_frame) && !(b.capture && !b.capture->per_frame);
+    if (!per_frame) {
+        say("sampled logs: their samples");
+        return ComparedTimeline::present;
+    }
+    const TimelineSeries app_a = timeline_series(a, ComparedTimeline::application);
+    const TimelineSeries app_b = timeline_series(b, ComparedTimeline::application);
+    const bool both_app = !app_a.ns.empty() && !app_b.ns.empty();
+    const std::string apps =
+        both_app ? fmt::format("A: {}; B: {}", app_a.source, app_b.source) : std::string();
+    if (both_app && !a.application_estimated && !b.application_estimated) {
+        say(fmt::format("both captures have the application's frames ({})", apps));
+        return ComparedTimeline::application;
+    }
+    const std::string kind_a = present_kind(a), kind_b = present_kind(b);
+    const bool plain = kind_a == "every present" && kind_b == "every present";
+    const TimelineSeries shown_a = timeline_series(a, ComparedTimeline::display);
+    const TimelineSeries shown_b = timeline_series(b, ComparedTimeline::display);
+    // Two present timelines of every present are alike: the frames the game presented. Where
+    // either holds something else (generated frames mixed in, or left out), the frames the
+    // display showed are what both have in common. An estimated application cadence times only
+    // the frames inside frame generation's cycles, so displayed frames, all of them timed, come
+    // before it.
+    if (!plain && !shown_a.ns.empty() && !shown_b.ns.empty()) {
+        say(fmt::format("{}the present timelines differ (A: {}; B: {}): the frames both displayed",
+                        both_app ? "the application's frames of one capture are estimated, and "
+                                 : "the application's frames are not in both, and ",
+                        kind_a, kind_b));
+        return ComparedTimeline::display;
+    }
+    if (both_app) {
+        say(
+            fmt::format("both captures have the application's frames ({}); estimated ones are "
+                        "timed inside frame generation's cycles only",
+                        apps));
+        return ComparedTimeline::application;
+    }
+    if (kind_a == kind_b) {
+        say(fmt::format("both present timelines hold {}", kind_a));
+    } else {
+        say(fmt::format(
+            "neither the application's frames nor displayed frames are in both; the present "
+            "timelines differ (A: {}; B: {}), so the figures compare unlike frames",
+            kind_a, kind_b));
+    }
+    return ComparedTimeline::present;
+}
+
+namespace {
 
 // A series prepared so that the figures of each of its resamples come from the drawn blocks
 // without joining them. A resample is made of the series' own blocks, so most of what a figure
@@ -552,10 +679,6 @@ class BlockSeries {
     std::map<std::size_t, StutterTable> stutter_;  // by window
 };
 
-const std::vector<std::int64_t>& intervals_of(const CaptureReport& r, Cadence c) {
-    return c == Cadence::application ? r.application_intervals_ns : r.displayed_intervals_ns;
-}
-
 // A resample joins ceil(N / b) blocks of b values drawn with replacement, so its total can reach
 // that many times the dearest block's, far past the series' own total, which analyse_capture
 // keeps in the int64 range. A series whose resamples could pass it (blocks of months) is refused
@@ -586,29 +709,87 @@ void check_resample_totals(std::span<const std::int64_t> values, std::size_t blo
 
 }  // namespace
 
+namespace {
+
+// Each tool's own figures follow the tool's rule on its own timeline: the present-to-present
+// times (figures.cpp, "Each tool's own figures").
+bool tool_figure(const Figure& f) {
+    return f.section == "Each tool's own figures";
+}
+
+}  // namespace
+
+std::vector<const Figure*> compared_figures(const CaptureReport& a, const CaptureReport& b,
+                                            ComparedTimeline timeline,
+                                            std::vector<AbsentDifference>* absent) {
+    std::vector<const Figure*> figures;
+    for (const Figure* f : compared_figures()) {
+        const auto missing_a = figure_missing(*f, a);
+        const auto missing_b = figure_missing(*f, b);
+        if (missing_a && missing_b)
+            continue;  // of the other kind of capture (samples against frames)
+        if (missing_a || missing_b) {
+            if (absent) {
+                absent->push_back(
+                    {std::string(f->key), missing_a ? "A: " + *missing_a : "B: " + *missing_b});
+            }
+            continue;
+        }
+        if (timeline != ComparedTimeline::present && tool_figure(*f)) {
+            if (absent) {
+                absent->push_back(
+                    {std::string(f->key),
+                     fmt::format("a tool's own figure, of its present-to-present times; the "
+                                 "comparison is on the {} timeline",
+                                 compared_timeline_name(timeline))});
+            }
+            continue;
+        }
+        figures.push_back(f);
+    }
+    return figures;
+}
+
 Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std::size_t resamples,
                             std::uint64_t seed, const std::function<void(double)>& progress,
                             unsigned threads) {
     Comparison c;
     c.resamples = resamples;
     c.seed = seed;
-    c.block_a = bootstrap_block_frames(a.series.frame_ns.size());
-    c.block_b = bootstrap_block_frames(b.series.frame_ns.size());
     if (a.capture && b.capture && a.capture->per_frame != b.capture->per_frame) {
         throw UsageError(fmt::format(
             "cannot compare '{}' with '{}': a sampled log's rows are not frames, so it compares "
             "only with another sampled log",
             a.capture->source.file, b.capture->source.file));
     }
-    const std::vector<const Figure*> names = compared_figures(a, b);
+    c.timeline = choose_timeline(a, b, &c.timeline_reason);
+    const TimelineSeries series_of_a = timeline_series(a, c.timeline);
+    const TimelineSeries series_of_b = timeline_series(b, c.timeline);
+    const std::span<const std::int64_t> frames_a = series_of_a.ns;
+    const std::span<const std::int64_t> frames_b = series_of_b.ns;
+    c.block_a = bootstrap_block_frames(frames_a.size());
+    c.block_b = bootstrap_block_frames(frames_b.size());
+    const std::vector<const Figure*> names = compared_figures(a, b, c.timeline, &c.absent);
     std::vector<std::vector<double>> diffs(names.size(), std::vector<double>(resamples));
 
+    // The figures of each side on the timeline compared: the report's own on the present
+    // timeline, else those of that timeline's intervals.
+    const bool present = c.timeline == ComparedTimeline::present;
+    FrameStats own_a, own_b;
+    if (!present) {
+        own_a = compute_frame_stats(frames_a, {}, false);
+        own_b = compute_frame_stats(frames_b, {}, false);
+    }
+    const FrameStats& stats_a = present ? a.stats : own_a;
+    const FrameStats& stats_b = present ? b.stats : own_b;
+
     // The generator state at the start of each resample of A and of B, drawn in the order a
-    // single thread would draw them, so the threads change nothing but the time taken.
-    const std::span<const std::int64_t> frames_a = a.series.frame_ns;
-    const std::span<const std::int64_t> frames_b = b.series.frame_ns;
+    // single thread would draw them, so the threads change nothing but the time taken. The same
+    // frames in the same order on both sides are one series: B's resample is A's, so nothing
+    // differs but what differs in the data (here, nothing).
     check_resample_totals(frames_a, c.block_a, a);
     check_resample_totals(frames_b, c.block_b, b);
+    c.paired = std::equal(frames_a.begin(), frames_a.end(), frames_b.begin(), frames_b.end());
     std::vector<std::uint64_t> state_a(resamples), state_b(resamples);
     std::uint64_t state = seed;
     auto skip = [&](std::span<const std::int64_t> frames, std::size_t block) {
@@ -620,39 +801,9 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     for (std::size_t k = 0; k < resamples; ++k) {
         state_a[k] = state;
         skip(frames_a, c.block_a);
-        state_b[k] = state;
-        skip(frames_b, c.block_b);
-    }
-
-    // The per-cadence figures draw from a generator of their own, so adding them leaves the
-    // frame-time figures' intervals as they were.
-    const std::vector<const Figure*> cadence_names = compared_cadence_figures(a, b);
-    std::vector<std::vector<double>> cadence_diffs(cadence_names.size(),
-                                                   std::vector<double>(resamples));
-    std::array<CadenceResampling, 2> cadences;  // application, displayed
-    std::uint64_t cadence_state = seed ^ kCadenceSeedSalt;
-    for (const Cadence which : {Cadence::application, Cadence::displayed}) {
-        const bool compared = std::any_of(cadence_names.begin(), cadence_names.end(),
-                                          [which](const Figure* f) { return f->cadence == which; });
-        if (!compared)
-            continue;
-        CadenceResampling& cr = cadences[which == Cadence::application ? 0 : 1];
-        cr.a = intervals_of(a, which);
-        cr.b = intervals_of(b, which);
-        cr.block_a = bootstrap_block_frames(cr.a.size());
-        cr.block_b = bootstrap_block_frames(cr.b.size());
-        check_resample_totals(cr.a, cr.block_a, a);
-        check_resample_totals(cr.b, cr.block_b, b);
-        cr.state_a.resize(resamples);
-        cr.state_b.resize(resamples);
-        for (std::size_t k = 0; k < resamples; ++k) {
-            cr.state_a[k] = cadence_state;
-            draw_block_starts(cr.a.size(), cr.block_a, cadence_state, [](std::size_t) {});
-            cr.state_b[k] = cadence_state;
-            draw_block_starts(cr.b.size(), cr.block_b, cadence_state, [](std::size_t) {});
-        }
-        (which == Cadence::application ? c.block_application_a : c.block_displayed_a) = cr.block_a;
-        (which == Cadence::application ? c.block_application_b : c.block_displayed_b) = cr.block_b;
+        state_b[k] = c.paired ? state_a[k] : state;
+        if (!c.paired)
+            skip(frames_b, c.block_b);
     }
 
     // The series' tables, and the stutter table of every window a resample will have, before
@@ -666,24 +817,19 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     };
     std::optional<BlockSeries> series_a, series_b;
     run_beside(
-        threads > 1,
+        threads > 1 && !c.paired,
         [&] {
-            series_b.emplace(frames_b, c.block_b);
-            prepare(*series_b, state_b);
+            if (!c.paired) {
+                series_b.emplace(frames_b, c.block_b);
+                prepare(*series_b, state_b);
+            }
         },
         [&] {
             series_a.emplace(frames_a, c.block_a);
             prepare(*series_a, state_a);
         });
-    std::array<std::optional<std::pair<BlockSeries, BlockSeries>>, 2> cadence_series;
-    for (std::size_t i = 0; i < cadences.size(); ++i) {
-        if (!cadences[i].state_a.empty()) {
-            cadence_series[i].emplace(BlockSeries(cadences[i].a, cadences[i].block_a),
-                                      BlockSeries(cadences[i].b, cadences[i].block_b));
-            prepare(cadence_series[i]->first, cadences[i].state_a);
-            prepare(cadence_series[i]->second, cadences[i].state_b);
-        }
-    }
+    const BlockSeries& resampled_a = *series_a;
+    const BlockSeries& resampled_b = c.paired ? *series_a : *series_b;
 
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
@@ -694,35 +840,18 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
             BlockSeries::Buffers buffers;
             FrameStats sa, sb;
             for (std::size_t k = next++; k < resamples; k = next++) {
-                series_a->figures(state_a[k], buffers, sa.frame_time, sa.stutter, &sa.hitches,
-                                  &sa.variation);
+                resampled_a.figures(state_a[k], buffers, sa.frame_time, sa.stutter, &sa.hitches,
+                                    &sa.variation);
                 sa.fps = fps_figures(sa.frame_time);
-                series_b->figures(state_b[k], buffers, sb.frame_time, sb.stutter, &sb.hitches,
-                                  &sb.variation);
-                sb.fps = fps_figures(sb.frame_time);
+                if (c.paired) {
+                    sb = sa;
+                } else {
+                    resampled_b.figures(state_b[k], buffers, sb.frame_time, sb.stutter, &sb.hitches,
+                                        &sb.variation);
+                    sb.fps = fps_figures(sb.frame_time);
+                }
                 for (std::size_t f = 0; f < names.size(); ++f) {
                     diffs[f][k] = *names[f]->frame_value(sb) - *names[f]->frame_value(sa);
-                }
-                for (std::size_t i = 0; i < cadences.size(); ++i) {
-                    const CadenceResampling& cr = cadences[i];
-                    if (!cadence_series[i])
-                        continue;
-                    // As summarise_cadence(resample, 0, 0): frames and total time only set
-                    // average_fps, which is not compared.
-                    CadenceFigures ca, cb;
-                    cadence_series[i]->first.figures(cr.state_a[k], buffers, ca.interval,
-                                                     ca.stutter, nullptr, nullptr);
-                    ca.fps = fps_figures(ca.interval);
-                    cadence_series[i]->second.figures(cr.state_b[k], buffers, cb.interval,
-                                                      cb.stutter, nullptr, nullptr);
-                    cb.fps = fps_figures(cb.interval);
-                    const Cadence which = i == 0 ? Cadence::application : Cadence::displayed;
-                    for (std::size_t f = 0; f < cadence_names.size(); ++f) {
-                        if (cadence_names[f]->cadence == which) {
-                            cadence_diffs[f][k] = *cadence_names[f]->cadence_value(cb) -
-                                                  *cadence_names[f]->cadence_value(ca);
-                        }
-                    }
                 }
                 const std::size_t finished = ++done;
                 if (report && progress)
@@ -764,12 +893,29 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
         progress(1.0);
 
     for (std::size_t f = 0; f < names.size(); ++f) {
-        c.figures.push_back(figure_difference(*names[f], *names[f]->frame_value(a.stats),
-                                              *names[f]->frame_value(b.stats), diffs[f]));
+        c.figures.push_back(figure_difference(*names[f], *names[f]->frame_value(stats_a),
+                                              *names[f]->frame_value(stats_b), diffs[f]));
     }
-    for (std::size_t f = 0; f < cadence_names.size(); ++f) {
-        c.figures.push_back(figure_difference(*cadence_names[f], *cadence_names[f]->value(a),
-                                              *cadence_names[f]->value(b), cadence_diffs[f]));
+    // The figures without a direction, by their values: the frames and the time on the timeline
+    // compared, and the display's refresh rate (the capture's, whatever the timeline).
+    for (const Figure& f : figure_catalogue()) {
+        if (f.key.empty() || f.compared || !f.frame_value || figure_better(f) != Better::unknown)
+            continue;
+        if (figure_missing(f, a) || figure_missing(f, b))
+            continue;
+        const bool of_capture = (f.needs & kNeedsRefreshGrid) != 0;
+        const std::optional<double> va = of_capture ? f.value(a) : f.frame_value(stats_a);
+        const std::optional<double> vb = of_capture ? f.value(b) : f.frame_value(stats_b);
+        if (!va || !vb)
+            continue;
+        FigureDifference d;
+        d.name = std::string(f.key);
+        d.a = *va;
+        d.b = *vb;
+        d.difference = *vb - *va;
+        d.has_interval = false;
+        d.verdict = *va == *vb ? Verdict::unchanged : Verdict::changed;
+        c.context.push_back(std::move(d));
     }
     return c;
 }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/analysis.hpp"
@@ -47,10 +48,37 @@ std::vector<const Figure*> compared_figures();
 // Those of them both captures have: the frames' figures for two per-frame captures, the
 // samples' figures (resampled in blocks of consecutive samples) for two sampled logs.
 std::vector<const Figure*> compared_figures(const CaptureReport& a, const CaptureReport& b);
-// The per-cadence figures compared for these two captures: those of the application cadence
-// when both mark generated frames, those of the displayed cadence when both have it. Each is
-// resampled from its cadence's intervals (CaptureReport::application_intervals_ns, ...).
-std::vector<const Figure*> compared_cadence_figures(const CaptureReport& a, const CaptureReport& b);
+// Those compared on `timeline`: as above, without each tool's own figures off the present
+// timeline (a tool's rule is of its present-to-present times). Each figure left out that one
+// capture has, or that is not of the timeline, is added to `absent` with the reason.
+std::vector<const Figure*> compared_figures(const CaptureReport& a, const CaptureReport& b,
+                                            ComparedTimeline timeline,
+                                            std::vector<AbsentDifference>* absent);
+
+// A capture's intervals on one timeline, empty when it does not have that timeline: the
+// application's (CaptureReport::application_intervals_ns: marked, estimated or from the
+// application's frame-start column), the displayed frames' (the display timeline, the displayed
+// cadence, or the display-change times of the range), or the present timeline's series.
+// `source` says where they come from. Moving it keeps `ns` valid; copying it does not.
+struct TimelineSeries {
+    std::span<const std::int64_t> ns;
+    std::vector<std::int64_t> owned;  // what `ns` views when computed here
+    std::string source;
+    TimelineSeries() = default;
+    TimelineSeries(TimelineSeries&&) = default;
+    TimelineSeries& operator=(TimelineSeries&&) = default;
+    TimelineSeries(const TimelineSeries&) = delete;
+    TimelineSeries& operator=(const TimelineSeries&) = delete;
+};
+TimelineSeries timeline_series(const CaptureReport& report, ComparedTimeline timeline);
+
+// The timeline two captures are compared on: the application's frames when both have them;
+// else the displayed frames when both have display-change times and their present timelines are
+// not both of every present (one mixes generated frames in, or leaves them out); else the
+// present timeline (for sampled logs, their samples). `reason`, when given, says why, naming
+// what each capture has.
+ComparedTimeline choose_timeline(const CaptureReport& a, const CaptureReport& b,
+                                 std::string* reason = nullptr);
 
 // The resamples run on every core the machine has; the result is the same whatever the number
 // of threads (each resample's generator state is fixed before any of them runs). `progress`,

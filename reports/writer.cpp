@@ -243,38 +243,60 @@ std::vector<LowsTableRow> lows_table_rows(const CaptureReport& r) {
 
 std::vector<ComparisonRow> comparison_rows(const Comparison& c) {
     std::vector<ComparisonRow> rows;
-    for (const FigureDifference& d : c.figures) {
+    const auto add = [&](const FigureDifference& d) {
         ComparisonRow row;
         row.figure = d.name;
         row.a = format_figure(d.name, d.a);
         row.b = format_figure(d.name, d.b);
         row.difference =
             fmt::format("{}{}", d.difference >= 0 ? "+" : "", format_figure(d.name, d.difference));
-        row.interval =
-            fmt::format("[{}, {}]", format_figure(d.name, d.low), format_figure(d.name, d.high));
-        row.verdict = d.significant ? "changed" : "within noise";
+        row.interval = d.has_interval ? fmt::format("[{}, {}]", format_figure(d.name, d.low),
+                                                    format_figure(d.name, d.high))
+                                      : std::string("-");
+        row.verdict = verdict_name(d.verdict);
+        row.kind = d.verdict;
         rows.push_back(std::move(row));
-    }
+    };
+    for (const FigureDifference& d : c.context)
+        add(d);
+    for (const FigureDifference& d : c.figures)
+        add(d);
     return rows;
+}
+
+std::string comparison_timeline(const Comparison& c) {
+    return fmt::format("Compared on the {} timeline: {}.", compared_timeline_name(c.timeline),
+                       c.timeline_reason);
 }
 
 std::string comparison_method(const Comparison& c) {
     std::string text = fmt::format(
         "B - A with a 95 % interval from a moving-block bootstrap ({} resamples, blocks of {} / "
-        "{} consecutive frames, or samples of a sampled log, seed {}): \"changed\" when the "
-        "interval excludes 0.",
+        "{} consecutive intervals of that timeline, or samples of a sampled log, seed {}). "
+        "\"better\" or \"worse\" when the interval excludes 0, by the figure's direction "
+        "(\"changed\" for a figure with none); \"no significant change\" when it holds 0. "
+        "Frames, duration and refresh rate are compared by value: \"changed\" or "
+        "\"unchanged\".",
         c.resamples, c.block_a, c.block_b, c.seed);
-    // The per-cadence figures resample their cadence's own intervals.
-    const auto cadence = [&](const char* name, std::size_t a, std::size_t b) {
-        if (a > 0)
-            text += fmt::format(
-                " The {} figures resample that cadence's intervals, in blocks "
-                "of {} / {}.",
-                name, a, b);
-    };
-    cadence("application", c.block_application_a, c.block_application_b);
-    cadence("displayed", c.block_displayed_a, c.block_displayed_b);
+    if (c.paired)
+        text +=
+            " A and B hold the same intervals in the same order: both are resampled alike, "
+            "so every interval is [0, 0].";
     return text;
+}
+
+std::vector<std::string> comparison_absent(const Comparison& c) {
+    // Figures left out for one reason share a line.
+    std::vector<std::string> lines;
+    for (std::size_t i = 0; i < c.absent.size();) {
+        std::string names = c.absent[i].name;
+        std::size_t j = i + 1;
+        for (; j < c.absent.size() && c.absent[j].reason == c.absent[i].reason; ++j)
+            names += ", " + c.absent[j].name;
+        lines.push_back(fmt::format("{}: {}", names, c.absent[i].reason));
+        i = j;
+    }
+    return lines;
 }
 
 }  // namespace loopscope

@@ -81,12 +81,18 @@ std::vector<std::string> capture_notes(const CaptureReport& report);
 // has no notes (CSV, a file written).
 std::vector<std::string> data_quality_notes(const DataQuality& quality);
 
-// The comparison as text cells: figure, A, B, B - A, 95 % interval, verdict.
+// The comparison as text cells: figure, A, B, B - A, 95 % interval, verdict; the figures
+// compared by value alone (frames, duration, refresh) first, with "-" for the interval.
 struct ComparisonRow {
     std::string figure, a, b, difference, interval, verdict;
+    Verdict kind = Verdict::no_significant_change;  // for the colour: better, worse, ...
 };
 std::vector<ComparisonRow> comparison_rows(const Comparison& comparison);
+// The timeline compared and why, in one sentence.
+std::string comparison_timeline(const Comparison& comparison);
 std::string comparison_method(const Comparison& comparison);
+// The figures left out with their reasons: "key, key: reason", one line for each reason.
+std::vector<std::string> comparison_absent(const Comparison& comparison);
 
 // The pieces of the HTML report, for documents that embed a capture's report among other
 // sections (the machine diagnosis): the document head with the report's style sheet, and one

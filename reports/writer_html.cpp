@@ -3,18 +3,23 @@
 // Plots: frame time over time (min/max per pixel column drawn as steps, so a long frame is a
 // plateau as long as it lasted; the axis fitted to the data with the frames above it marked;
 // budget lines at the refresh period or the loop's dt; hitches and the start-up segment marked),
-// the samples of a sampled log, the frame-time histogram, the percentile curve (two overlaid for a
-// comparison), the accumulator and steps per frame of a loopscope trace; then the hitch list.
+// the samples of a sampled log, the frame-time histogram, the percentile curve, the accumulator
+// and steps per frame of a loopscope trace; then the hitch list. Two captures open with their
+// comparison: its table, then both captures' frame times, histograms and percentile curves
+// overlaid on shared axes; each capture's own report follows.
 // Long captures stay small: every time plot has at most kColumns columns whatever the frames.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/comparison.hpp"
+#include "core/percentile.hpp"
 #include "core/plot_decimation.hpp"
 #include "core/units.hpp"
 #include "reports/frame_spans.hpp"
@@ -473,7 +478,7 @@ figure{margin:1em 0}figcaption{font-weight:600}.plot{fill:#fafafa;stroke:#999}
 .xl,.yl{font-size:12px;text-anchor:middle}.budget{stroke:#2a2;stroke-dasharray:6 4}.bt{font-size:11px;fill:#2a2;text-anchor:end}
 .line0{fill:none;stroke:#1f6fb4;stroke-width:1}.line1{fill:none;stroke:#e0711c;stroke-width:1}
 .hitch{fill:none;stroke:#d00;stroke-width:1.5}.bar{fill:#1f6fb4}.alpha{fill:#2a9d8f}.startup{fill:#999;opacity:.18}.clip{fill:#d00}.capdrop{fill:#d00}.clampcut{fill:#e90}
-.changed{color:#b00;font-weight:600})";
+.changed{color:#a60;font-weight:600}.better{color:#080;font-weight:600}.worse{color:#b00;font-weight:600})";
 
 // One capture: heading, notes, the summary table with definitions, the plots and the hitches.
 std::string capture_section(const CaptureReport& r, std::string_view prefix) {
@@ -522,35 +527,168 @@ std::string capture_section(const CaptureReport& r, std::string_view prefix) {
     return h;
 }
 
+// The comparison's plots: both captures' intervals on the timeline compared, overlaid on shared
+// axes (A blue, B orange). The frame-time plot puts each at its time since its own first
+// interval, so two captures line up at their starts.
+struct ComparedPlotSeries {
+    std::vector<std::int64_t> ns;        // the timeline's intervals
+    std::vector<std::int64_t> start_ns;  // each one's start: the sum of those before it
+    std::vector<double> curve_ms;        // frame time at each percentile step
+    double p999_ms = 0, p50_ms = 0;
+};
+
+ComparedPlotSeries compared_plot_series(const CaptureReport& r, ComparedTimeline timeline) {
+    ComparedPlotSeries s;
+    const TimelineSeries t = timeline_series(r, timeline);
+    s.ns.assign(t.ns.begin(), t.ns.end());
+    s.start_ns.reserve(s.ns.size());
+    std::int64_t at = 0;
+    for (const std::int64_t v : s.ns) {
+        s.start_ns.push_back(at);
+        at += v;
+    }
+    if (timeline == ComparedTimeline::present) {  // the report's own curve: no second sort
+        s.curve_ms = r.percentile_curve_ms;
+        s.p999_ms = r.stats.frame_time.p999_ms;
+        s.p50_ms = r.stats.frame_time.p50_ms;
+        return s;
+    }
+    std::vector<std::int64_t> sorted = s.ns;
+    std::sort(sorted.begin(), sorted.end());
+    if (!sorted.empty()) {
+        for (int i = 0; i <= kPercentileCurveSteps; ++i) {
+            s.curve_ms.push_back(ns_to_ms(
+                percentile_sorted(sorted, i / static_cast<double>(kPercentileCurveSteps))));
+        }
+        s.p999_ms = ns_to_ms(percentile_sorted(sorted, 0.999));
+        s.p50_ms = ns_to_ms(percentile_sorted(sorted, 0.5));
+    }
+    return s;
+}
+
+std::string comparison_plots(const Comparison& c, const CaptureReport& ra,
+                             const CaptureReport& rb) {
+    const std::array<ComparedPlotSeries, 2> s{compared_plot_series(ra, c.timeline),
+                                              compared_plot_series(rb, c.timeline)};
+    if (s[0].ns.empty() || s[1].ns.empty())
+        return {};
+    const std::string what = fmt::format("{} timeline", compared_timeline_name(c.timeline));
+    const double y_max = std::max(std::max(s[0].p999_ms * 1.25, s[0].p50_ms * 1.5),
+                                  std::max(s[1].p999_ms * 1.25, s[1].p50_ms * 1.5));
+    const std::vector<double> yt = ticks(y_max, 5);
+    const double y_step = yt.size() > 1 ? yt[1] : y_max;
+    const double y_top = y_step > 0 ? std::ceil(y_max / y_step) * y_step : 1.0;
+    std::string h;
+
+    // Frame times over time.
+    double span_s = 1e-6;
+    for (const ComparedPlotSeries& x : s)
+        span_s = std::max(span_s, ns_to_s(x.start_ns.back() + x.ns.back()));
+    const Axes a{0, span_s, 0, y_top};
+    h +=
+        svg_open(fmt::format("Frame time ({}): A (blue) and B (orange) from their first frames; "
+                             "longer frames drawn at the top",
+                             what));
+    h += axes_svg(a, "time since the first frame (s)", "frame time (ms)");
+    for (std::size_t i = 0; i < s.size(); ++i)
+        h += decimated_path(s[i].start_ns, s[i].ns, a, 1e-6, i == 0 ? "line0" : "line1");
+    h += "</svg></figure>\n";
+
+    // Histograms: each capture's share of its frames per bin, so captures of different lengths
+    // share the axis.
+    constexpr std::size_t kBins = 80;
+    std::array<std::vector<std::size_t>, 2> counts;
+    double top = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        counts[i] = histogram_counts(s[i].ns, 0.0, y_top * 1e6, kBins, false);
+        for (const std::size_t n : counts[i])
+            top = std::max(top, static_cast<double>(n) / static_cast<double>(s[i].ns.size()));
+    }
+    if (!counts[0].empty() && !counts[1].empty()) {
+        const Axes ha{0, y_top, 0, std::max(top * 105.0, 1e-9)};
+        h +=
+            svg_open(fmt::format("Histogram of frame times ({}): A (blue) and B (orange), % of "
+                                 "each capture's frames in {} bins of {:.3f} ms; longer frames "
+                                 "in the last bin",
+                                 what, kBins, y_top / kBins));
+        h += axes_svg(ha, "frame time (ms)", "% of frames");
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            std::string d;
+            for (std::size_t b = 0; b < counts[i].size(); ++b) {
+                const double share =
+                    100.0 * static_cast<double>(counts[i][b]) / static_cast<double>(s[i].ns.size());
+                const double x0 = ha.px(y_top * static_cast<double>(b) / kBins);
+                const double x1 = ha.px(y_top * static_cast<double>(b + 1) / kBins);
+                d += fmt::format("{}{:.1f} {:.1f}H{:.1f}", b ? "L" : "M", x0, ha.py(share), x1);
+            }
+            h += fmt::format("<path d=\"{}\" class=\"line{}\"/>\n", d, i);
+        }
+        h += "</svg></figure>\n";
+    }
+
+    // Percentile curves.
+    const Axes pa{0, 100, 0, y_top};
+    h += svg_open(fmt::format("Percentile curves ({}): A (blue) and B (orange)", what));
+    h += axes_svg(pa, "percentile", "frame time (ms)");
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        std::string d;
+        for (std::size_t k = 0; k < s[i].curve_ms.size(); ++k) {
+            d += fmt::format("{}{:.1f} {:.1f}", k ? "L" : "M",
+                             pa.px(100.0 * static_cast<double>(k) / kPercentileCurveSteps),
+                             pa.py(std::min(s[i].curve_ms[k], pa.y1)));
+        }
+        h += fmt::format("<path d=\"{}\" class=\"line{}\"/>\n", d, i);
+    }
+    h += "</svg></figure>\n";
+    return h;
+}
+
+// The comparison: what a reader of two captures came for, before either capture's own report.
+std::string comparison_section(const Report& report) {
+    const Comparison& c = *report.comparison;
+    std::string h = "<h2>Comparison (B &minus; A)</h2>\n<p><strong>" +
+                    html_escape(comparison_timeline(c)) + "</strong></p>\n<p>" +
+                    html_escape(comparison_method(c)) + "</p>\n";
+    h += "<table><tr><th>figure</th><th>A</th><th>B</th><th>B &minus; A</th>"
+         "<th>95 % interval</th><th>verdict</th></tr>\n";
+    for (const ComparisonRow& row : comparison_rows(c)) {
+        const char* css = row.kind == Verdict::better    ? " class=\"better\""
+                          : row.kind == Verdict::worse   ? " class=\"worse\""
+                          : row.kind == Verdict::changed ? " class=\"changed\""
+                                                         : "";
+        h += fmt::format(
+            "<tr><td>{}</td><td class=\"v\">{}</td><td class=\"v\">{}</td>"
+            "<td class=\"v\">{}</td><td>{}</td><td{}>{}</td></tr>\n",
+            row.figure, row.a, row.b, row.difference, row.interval, css, row.verdict);
+    }
+    h += "</table>\n";
+    const std::vector<std::string> absent = comparison_absent(c);
+    if (!absent.empty()) {
+        h += "<p>Not compared:</p>\n<ul>\n";
+        for (const std::string& line : absent)
+            h += "<li>" + html_escape(line) + "</li>\n";
+        h += "</ul>\n";
+    }
+    if (report.captures.size() == 2 && report.captures[0].capture->per_frame &&
+        report.captures[1].capture->per_frame) {
+        h += comparison_plots(c, report.captures[0], report.captures[1]);
+    }
+    return h;
+}
+
 class HtmlWriter final : public ReportWriter {
   public:
     void write(const Report& report, OutputFile& out) const override {
         std::string h = html_document_start("loopscope frame-pacing report");
         h += "<h1>loopscope frame-pacing report</h1>\n";
+        if (report.comparison)
+            h += comparison_section(report);
         for (std::size_t i = 0; i < report.captures.size(); ++i) {
             const std::string prefix =
                 report.captures.size() == 2 ? (i == 0 ? "A: " : "B: ") : std::string();
             h += capture_section(report.captures[i], prefix);
             out.write(h);
             h.clear();
-        }
-        if (report.comparison) {
-            h += "<h2>Comparison (B &minus; A)</h2>\n<p>" +
-                 html_escape(comparison_method(*report.comparison)) + "</p>\n";
-            h += "<table><tr><th>figure</th><th>A</th><th>B</th><th>B &minus; A</th>"
-                 "<th>95 % interval</th><th>verdict</th></tr>\n";
-            for (const ComparisonRow& row : comparison_rows(*report.comparison)) {
-                h += fmt::format(
-                    "<tr><td>{}</td><td class=\"v\">{}</td><td class=\"v\">{}</td>"
-                    "<td class=\"v\">{}</td><td>{}</td><td{}>{}</td></tr>\n",
-                    row.figure, row.a, row.b, row.difference, row.interval,
-                    row.verdict == "changed" ? " class=\"changed\"" : "", row.verdict);
-            }
-            h += "</table>\n";
-            if (report.captures.size() == 2 && report.captures[0].capture->per_frame &&
-                report.captures[1].capture->per_frame) {
-                h += percentile_plot({&report.captures[0], &report.captures[1]});
-            }
         }
         h += "</body></html>\n";
         out.write(h);

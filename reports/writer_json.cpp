@@ -393,29 +393,35 @@ Json capture_json(const CaptureReport& r) {
 
 Json comparison_json(const Comparison& c) {
     Json figures = Json::object();
-    for (const FigureDifference& d : c.figures) {
+    const auto add = [&](const FigureDifference& d) {
         figures[d.name] = Json{{"a", d.a},
                                {"b", d.b},
                                {"difference", d.difference},
-                               {"ci95_low", d.low},
-                               {"ci95_high", d.high},
-                               {"significant", d.significant}};
+                               {"ci95_low", d.has_interval ? Json(d.low) : Json(nullptr)},
+                               {"ci95_high", d.has_interval ? Json(d.high) : Json(nullptr)},
+                               {"significant", d.significant},
+                               {"verdict", verdict_name(d.verdict)}};
+    };
+    for (const FigureDifference& d : c.context)
+        add(d);
+    for (const FigureDifference& d : c.figures)
+        add(d);
+    // A figure left out is null with its reason, as in a capture's "figures".
+    Json absent = Json::object();
+    for (const AbsentDifference& d : c.absent) {
+        figures[d.name] = nullptr;
+        absent[d.name] = d.reason;
     }
-    Json j{{"method", "moving-block bootstrap of B - A, 95 % percentile interval"},
+    Json j{{"timeline", compared_timeline_name(c.timeline)},
+           {"timeline_reason", c.timeline_reason},
+           {"method", "moving-block bootstrap of B - A, 95 % percentile interval"},
            {"resamples", c.resamples},
            {"block_frames_a", c.block_a},
-           {"block_frames_b", c.block_b}};
-    // Per-cadence figures resample their cadence's own intervals (only when compared).
-    if (c.block_application_a > 0) {
-        j["block_application_intervals_a"] = c.block_application_a;
-        j["block_application_intervals_b"] = c.block_application_b;
-    }
-    if (c.block_displayed_a > 0) {
-        j["block_displayed_intervals_a"] = c.block_displayed_a;
-        j["block_displayed_intervals_b"] = c.block_displayed_b;
-    }
+           {"block_frames_b", c.block_b},
+           {"paired", c.paired}};
     j["seed"] = c.seed;
     j["figures"] = std::move(figures);
+    j["absent"] = std::move(absent);
     return j;
 }
 

@@ -71,7 +71,8 @@ class MarkdownWriter final : public ReportWriter {
             }
         }
         if (report.comparison) {
-            text += "\n## Comparison\n\n" + comparison_method(*report.comparison) + "\n\n";
+            text += "\n## Comparison\n\n" + comparison_timeline(*report.comparison) + " " +
+                    comparison_method(*report.comparison) + "\n\n";
             MarkdownTable t;
             t.add_column("figure", MarkdownTable::Align::left);
             t.add_column("A");
@@ -83,6 +84,12 @@ class MarkdownWriter final : public ReportWriter {
                 t.add_row({row.figure, row.a, row.b, row.difference, row.interval, row.verdict});
             }
             text += t.render();
+            const std::vector<std::string> absent = comparison_absent(*report.comparison);
+            if (!absent.empty()) {
+                text += "\nNot compared:\n\n";
+                for (const std::string& line : absent)
+                    text += "- " + line + "\n";
+            }
         }
         out.write(text);
     }

@@ -122,6 +122,7 @@ class TerminalWriter final : public ReportWriter {
 
     void write_comparison(const Comparison& c, std::string& text) const {
         text += fmt::format("\n{}\n", heading("Comparison (B - A)"));
+        text += comparison_timeline(c) + "\n";
         text += dim(comparison_method(c)) + "\n";
         const auto rows = comparison_rows(c);
         // The name column fits the longest name (displayed_low1_avg_fps), at least 16 wide.
@@ -131,9 +132,30 @@ class TerminalWriter final : public ReportWriter {
         text += fmt::format("  {:<{}} {:>12} {:>12} {:>12}  {:<26} {}\n", "figure", width, "A", "B",
                             "B - A", "95 % interval", "verdict");
         for (const ComparisonRow& row : rows) {
-            const std::string verdict = row.verdict == "changed" ? warn(row.verdict) : row.verdict;
             text += fmt::format("  {:<{}} {:>12} {:>12} {:>12}  {:<26} {}\n", row.figure, width,
-                                row.a, row.b, row.difference, row.interval, verdict);
+                                row.a, row.b, row.difference, row.interval, verdict(row));
+        }
+        const std::vector<std::string> absent = comparison_absent(c);
+        if (!absent.empty()) {
+            text += "  Not compared:\n";
+            for (const std::string& line : absent)
+                text += "    " + dim(line) + "\n";
+        }
+    }
+
+    // Better in green, worse in red, a change without a direction in yellow.
+    std::string verdict(const ComparisonRow& row) const {
+        if (!colour_)
+            return row.verdict;
+        switch (row.kind) {
+            case Verdict::better:
+                return fmt::format("\033[32m{}\033[0m", row.verdict);
+            case Verdict::worse:
+                return fmt::format("\033[31m{}\033[0m", row.verdict);
+            case Verdict::changed:
+                return warn(row.verdict);
+            default:
+                return row.verdict;
         }
     }
 

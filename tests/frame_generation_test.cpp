@@ -369,32 +369,38 @@ TEST(FrameGenerationReport, WithoutStartUpEachCadenceIsGivenAfterTheSegment) {
         EXPECT_NE(row.label, "application frames") << row.section;
 }
 
-TEST(FrameGenerationCompare, EachCadenceIsComparedOnItsOwnIntervals) {
+TEST(FrameGenerationCompare, BothMarkedCompareOnTheApplicationsFrames) {
     // A: the application every 16 ms. B: every 20 ms (a 19 ms generated present then 1 ms).
     const Capture ca = marked_capture(alternating(600, ms(15), ms(1)));
     const Capture cb = marked_capture(alternating(600, ms(19), ms(1)));
     const CaptureReport a = analyse_capture(ca, {});
     const CaptureReport b = analyse_capture(cb, {});
     const Comparison one = compare_captures(a, b, 60, kBootstrapSeed, {}, 1);
+    EXPECT_EQ(one.timeline, ComparedTimeline::application);
     const auto find = [&](const Comparison& c, const std::string& key) {
         const auto it = std::find_if(c.figures.begin(), c.figures.end(),
                                      [&](const FigureDifference& d) { return d.name == key; });
         EXPECT_NE(it, c.figures.end()) << key;
-        return *it;
+        return it == c.figures.end() ? FigureDifference{} : *it;
     };
-    const FigureDifference app = find(one, "app_p99_ms");
-    EXPECT_DOUBLE_EQ(app.a, 16.0);
-    EXPECT_DOUBLE_EQ(app.b, 20.0);
-    EXPECT_TRUE(app.significant);
-    EXPECT_GT(one.block_application_a, 0u);
-    // Both have display-change times (8 ms apart): the displayed cadence did not change.
-    const FigureDifference shown = find(one, "displayed_p99_ms");
-    EXPECT_DOUBLE_EQ(shown.difference, 0.0);
-    EXPECT_FALSE(shown.significant);
-    EXPECT_NE(comparison_method(one).find("application figures resample that cadence's"),
-              std::string::npos);
+    // The headline figures of the application's intervals, not of the mixed presents.
+    const FigureDifference p99 = find(one, "p99_ms");
+    EXPECT_DOUBLE_EQ(p99.a, 16.0);
+    EXPECT_DOUBLE_EQ(p99.b, 20.0);
+    EXPECT_TRUE(p99.significant);
+    EXPECT_EQ(p99.verdict, Verdict::worse);
+    EXPECT_EQ(find(one, "avg_fps").verdict, Verdict::worse);
+    EXPECT_NEAR(find(one, "avg_fps").b, 50.0, 1e-9);
+    // Each tool's figures are of the present-to-present times: absent, with the reason.
+    const auto absent =
+        std::find_if(one.absent.begin(), one.absent.end(),
+                     [](const AbsentDifference& d) { return d.name == "frameview_avg_fps"; });
+    ASSERT_NE(absent, one.absent.end());
+    EXPECT_NE(absent->reason.find("application timeline"), std::string::npos);
+    for (const FigureDifference& d : one.figures)
+        EXPECT_FALSE(d.name.starts_with("frameview_")) << d.name;
 
-    // The threads change nothing but the time taken, for these figures too.
+    // The threads change nothing but the time taken.
     const Comparison two = compare_captures(a, b, 60, kBootstrapSeed, {}, 2);
     ASSERT_EQ(one.figures.size(), two.figures.size());
     for (std::size_t i = 0; i < one.figures.size(); ++i) {
@@ -402,26 +408,24 @@ TEST(FrameGenerationCompare, EachCadenceIsComparedOnItsOwnIntervals) {
         EXPECT_EQ(one.figures[i].high, two.figures[i].high) << one.figures[i].name;
     }
 
-    // Captures without frame generation compare the frame-time figures only, with the same
-    // intervals as before the per-cadence figures existed (their generator is apart).
-    // (Every fifth frame longer: no cycle of two to four frames.)
-    const auto every_fifth = [](std::int64_t longer) {
-        std::vector<std::int64_t> f(600, ms(16));
-        for (std::size_t i = 0; i < f.size(); i += 5)
-            f[i] = longer;
-        return f;
-    };
-    const Capture cpa = synthetic_capture(every_fifth(ms(17)));
-    const Capture cpb = synthetic_capture(every_fifth(ms(18)));
-    const CaptureReport pa = analyse_capture(cpa, {});
-    const CaptureReport pb = analyse_capture(cpb, {});
-    const Comparison plain = compare_captures(pa, pb, 60);
-    EXPECT_EQ(plain.figures.size(), compared_figures(pa, pb).size());
-    EXPECT_EQ(plain.block_application_a, 0u);
-    // One side without marks: the application cadence is not compared.
-    const Comparison mixed = compare_captures(a, pb, 60);
-    for (const FigureDifference& d : mixed.figures)
-        EXPECT_NE(d.name, "app_p99_ms");
+    // Marked against unmarked: the unmarked capture (every fifth frame longer: no cycle of two
+    // to four frames) has no application frames of its own, and its present timeline is not
+    // the marked one's; both have display-change times, so the displayed frames are compared.
+    std::vector<std::int64_t> plain_frames(600, ms(16));
+    for (std::size_t i = 0; i < plain_frames.size(); i += 5)
+        plain_frames[i] = ms(17);
+    const Capture cp = synthetic_capture(plain_frames);
+    const CaptureReport p = analyse_capture(cp, {});
+    std::string reason;
+    EXPECT_EQ(choose_timeline(a, p, &reason), ComparedTimeline::display);
+    EXPECT_NE(reason.find("mixed"), std::string::npos) << reason;
+    const Comparison mixed = compare_captures(a, p, 60);
+    EXPECT_EQ(mixed.timeline, ComparedTimeline::display);
+    // Both displayed a frame every 8 ms.
+    EXPECT_DOUBLE_EQ(find(mixed, "p99_ms").difference, 0.0);
+    EXPECT_TRUE(mixed.paired);
+    // Two unmarked captures of every present compare on the present timeline.
+    EXPECT_EQ(choose_timeline(p, p), ComparedTimeline::present);
 }
 
 // A copy of a CSV capture without its FrameType column: what a log that cannot mark generated

@@ -1,0 +1,279 @@
+// The comparison of two captures: the timeline both share, the verdict of each figure by its
+// direction, identical frames giving zero-width intervals, one recording in two layouts showing
+// no change, and the writers' comparison (timeline named, verdicts, the HTML's order).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/analysis.hpp"
+#include "core/comparison.hpp"
+#include "core/figures.hpp"
+#include "reports/readers.hpp"
+#include "reports/writer.hpp"
+#include "tests/test_support.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace loopscope {
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+
+Capture make_capture(const std::vector<std::int64_t>& frame_ns) {
+    Capture c;
+    c.source.format = "presentmon-1";
+    c.source.file = "test.csv";
+    c.source.process = "Game.exe";
+    c.frame_ns = frame_ns;
+    std::int64_t t = 0;
+    for (const std::int64_t f : frame_ns) {
+        c.start_ns.push_back(t);
+        t += f;
+    }
+    return c;
+}
+
+// Noisy, autocorrelated frame times around `base` ms.
+std::vector<std::int64_t> noisy(std::size_t n, std::int64_t base_ns, std::uint64_t seed) {
+    std::vector<std::int64_t> f;
+    std::uint64_t x = seed;
+    for (std::size_t i = 0; i < n; ++i) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        const auto noise = static_cast<std::int64_t>((x >> 33) % (4 * kMs));
+        f.push_back(base_ns + noise + static_cast<std::int64_t>(i / 200 % 2) * kMs +
+                    (i % 397 == 0 ? 70 * kMs : 0));
+    }
+    return f;
+}
+
+const FigureDifference* find(const Comparison& c, const std::string& key) {
+    for (const auto* list : {&c.figures, &c.context}) {
+        for (const FigureDifference& d : *list) {
+            if (d.name == key)
+                return &d;
+        }
+    }
+    return nullptr;
+}
+
+TEST(ComparisonVerdict, IdenticalFramesGiveZeroWidthIntervals) {
+    // Two captures of the very same frames (two files of one recording): every resample of B is
+    // A's, so every difference and every interval is exactly 0.
+    const std::vector<std::int64_t> frames = noisy(5000, 12 * kMs, 3);
+    const Capture ca = make_capture(frames), cb = make_capture(frames);
+    const CaptureReport a = analyse_capture(ca, {});
+    const CaptureReport b = analyse_capture(cb, {});
+    const Comparison c = compare_captures(a, b, 100);
+    EXPECT_TRUE(c.paired);
+    ASSERT_FALSE(c.figures.empty());
+    for (const FigureDifference& d : c.figures) {
+        SCOPED_TRACE(d.name);
+        EXPECT_EQ(d.difference, 0.0);
+        EXPECT_EQ(d.low, 0.0);
+        EXPECT_EQ(d.high, 0.0);
+        EXPECT_EQ(d.verdict, Verdict::no_significant_change);
+    }
+    for (const FigureDifference& d : c.context)
+        EXPECT_EQ(d.verdict, Verdict::unchanged) << d.name;
+    // Not the same frames (one frame apart): resampled apart, with intervals of some width.
+    std::vector<std::int64_t> other = frames;
+    other[10] += 1;
+    const Capture cc = make_capture(other);
+    const CaptureReport o = analyse_capture(cc, {});
+    const Comparison apart = compare_captures(a, o, 100);
+    EXPECT_FALSE(apart.paired);
+    EXPECT_GT(find(apart, "p99_ms")->high - find(apart, "p99_ms")->low, 0.0);
+}
+
+TEST(ComparisonVerdict, BetterOrWorseByTheFiguresDirection) {
+    const std::vector<std::int64_t> fa = noisy(4000, 12 * kMs, 5);
+    std::vector<std::int64_t> fb = fa;
+    for (std::int64_t& f : fb)
+        f += 3 * kMs;  // B is slower on every frame
+    fb.pop_back();     // and one frame shorter
+    const Capture ca = make_capture(fa), cb = make_capture(fb);
+    const CaptureReport a = analyse_capture(ca, {});
+    const CaptureReport b = analyse_capture(cb, {});
+    const Comparison slower = compare_captures(a, b, 100);
+    EXPECT_EQ(slower.timeline, ComparedTimeline::present);
+    EXPECT_EQ(find(slower, "mean_ms")->verdict, Verdict::worse);  // lower is better
+    EXPECT_EQ(find(slower, "avg_fps")->verdict, Verdict::worse);  // higher is better
+    EXPECT_EQ(find(slower, "p1_low_fps")->verdict, Verdict::worse);
+    // The frames have no direction: compared by value, without an interval.
+    const FigureDifference* frames = find(slower, "frames");
+    ASSERT_NE(frames, nullptr);
+    EXPECT_FALSE(frames->has_interval);
+    EXPECT_EQ(frames->verdict, Verdict::changed);
+    // The other way round, the same figures are better.
+    const Comparison faster = compare_captures(b, a, 100);
+    EXPECT_EQ(find(faster, "mean_ms")->verdict, Verdict::better);
+    EXPECT_EQ(find(faster, "avg_fps")->verdict, Verdict::better);
+    // Every verdict follows from the interval and the direction.
+    for (const FigureDifference& d : slower.figures) {
+        const Figure* f = find_figure(d.name);
+        ASSERT_NE(f, nullptr) << d.name;
+        if (!d.significant) {
+            EXPECT_EQ(d.verdict, Verdict::no_significant_change) << d.name;
+        } else if (figure_better(*f) == Better::unknown) {
+            EXPECT_EQ(d.verdict, Verdict::changed) << d.name;
+        } else {
+            const bool up = d.low > 0;
+            const bool good = figure_better(*f) == Better::higher ? up : !up;
+            EXPECT_EQ(d.verdict, good ? Verdict::better : Verdict::worse) << d.name;
+        }
+    }
+}
+
+TEST(ComparisonVerdict, EveryComparedFigureHasADirectionAndCountsHaveNone) {
+    // Frame times and FPS: an FPS figure is better higher, a time or a share of trouble lower.
+    for (const Figure* f : compared_figures()) {
+        SCOPED_TRACE(std::string(f->key));
+        const Better want = f->unit == "FPS" ? Better::higher : Better::lower;
+        EXPECT_EQ(figure_better(*f), want);
+    }
+    for (const char* key : {"frames", "duration_s", "refresh_hz", "samples"}) {
+        const Figure* f = find_figure(key);
+        ASSERT_NE(f, nullptr) << key;
+        EXPECT_EQ(figure_better(*f), Better::unknown) << key;
+    }
+}
+
+TEST(ComparisonTimeline, OneRecordingInTwoLayoutsShowsNoChange) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    const std::vector<std::pair<std::string, std::string>> pairs = {
+        {"presentmon_gold_test_case_5.csv", "presentmon_gold_test_case_5_v2.csv"},
+        {"presentmon_gold_test_case_5.csv", "presentmon_gold_test_case_5_v1.csv"},
+        {"IPMAuxTestData_test_case_9_v1.csv", "IPMAuxTestData_test_case_9_v2.csv"},
+    };
+    for (const auto& [first, second] : pairs) {
+        SCOPED_TRACE(first + " / " + second);
+        const Capture ca = read_capture(test::capture(first));
+        const Capture cb = read_capture(test::capture(second));
+        const CaptureReport a = analyse_capture(ca, {});
+        const CaptureReport b = analyse_capture(cb, {});
+        const Comparison c = compare_captures(a, b);
+        EXPECT_FALSE(c.timeline_reason.empty());
+        ASSERT_FALSE(c.figures.empty());
+        for (const FigureDifference& d : c.figures) {
+            EXPECT_FALSE(d.significant)
+                << d.name << " " << d.a << " -> " << d.b << " [" << d.low << ", " << d.high
+                << "] on the " << compared_timeline_name(c.timeline) << " timeline";
+        }
+    }
+    // The layouts with the application's frame starts (2.x FrameTime, 2.4+ MsBetweenAppStart)
+    // compare on them.
+    const Capture c5 = read_capture(test::capture("presentmon_gold_test_case_5.csv"));
+    const Capture c5v2 = read_capture(test::capture("presentmon_gold_test_case_5_v2.csv"));
+    EXPECT_EQ(choose_timeline(analyse_capture(c5, {}), analyse_capture(c5v2, {})),
+              ComparedTimeline::application);
+}
+
+TEST(ComparisonTimeline, FrameGenerationAgainstNoneNamesTheTimeline) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    // Talos Principle 2 with DLSS frame generation (detected: FrameView has no FrameType) and
+    // without it.
+    const Capture cg = read_capture(
+        test::capture("frameview_set/fv0606_talos-principle-2_unlimited-dlss-fg-old-driver-"
+                      "performance.csv"));
+    const Capture cn = read_capture(
+        test::capture("frameview_set/fv0614_talos-principle-2_unlimited-fsr-performance.csv"));
+    const CaptureReport g = analyse_capture(cg, {});
+    const CaptureReport n = analyse_capture(cn, {});
+    ASSERT_TRUE(g.generation.detected);
+    ASSERT_FALSE(n.generation.detected);
+    Report report;
+    report.captures.push_back(g);
+    report.captures.push_back(n);
+    report.comparison = compare_captures(g, n, 50);
+    // Not the mixed present timeline against plain presents: the frames both displayed.
+    EXPECT_EQ(report.comparison->timeline, ComparedTimeline::display);
+    const std::string dir = test::make_temp_dir("loopscope-comparison");
+    const std::string path = dir + "/c.json";
+    {
+        OutputFile out(path);
+        make_writer("json", {})->write(report, out);
+        out.commit();
+    }
+    const auto j = nlohmann::json::parse(test::read_text(path));
+    EXPECT_EQ(j["comparison"]["timeline"], "display");
+    EXPECT_FALSE(j["comparison"]["timeline_reason"].get<std::string>().empty());
+    EXPECT_TRUE(j["comparison"]["figures"]["frameview_avg_fps"].is_null());
+    EXPECT_TRUE(j["comparison"]["absent"].contains("frameview_avg_fps"));
+    EXPECT_TRUE(j["comparison"]["figures"]["avg_fps"]["verdict"].is_string());
+    const std::string md = dir + "/c.md";
+    {
+        OutputFile out(md);
+        make_writer("md", {})->write(report, out);
+        out.commit();
+    }
+    EXPECT_NE(test::read_text(md).find("Compared on the display timeline"), std::string::npos);
+}
+
+TEST(ComparisonWriters, HtmlOpensWithTheComparisonAndOverlaidPlots) {
+    const std::vector<std::int64_t> fa = noisy(3000, 12 * kMs, 7);
+    std::vector<std::int64_t> fb = noisy(2500, 14 * kMs, 8);
+    const Capture ca = make_capture(fa), cb = make_capture(fb);
+    Report report;
+    report.captures.push_back(analyse_capture(ca, {}));
+    report.captures.push_back(analyse_capture(cb, {}));
+    report.comparison = compare_captures(report.captures[0], report.captures[1], 50);
+    const std::string dir = test::make_temp_dir("loopscope-comparison-html");
+    const std::string path = dir + "/c.html";
+    {
+        OutputFile out(path);
+        make_writer("html", {})->write(report, out);
+        out.commit();
+    }
+    const std::string html = test::read_text(path);
+    const auto comparison = html.find("<h2>Comparison");
+    const auto capture_a = html.find("<h2>A: ");
+    ASSERT_NE(comparison, std::string::npos);
+    ASSERT_NE(capture_a, std::string::npos);
+    EXPECT_LT(comparison, capture_a);
+    // The table, then the three overlaid plots (each with B's line), before A's own report.
+    const std::string head = html.substr(comparison, capture_a - comparison);
+    EXPECT_NE(head.find("<th>verdict</th>"), std::string::npos);
+    EXPECT_NE(head.find("class=\"worse\""), std::string::npos);  // B is slower
+    EXPECT_NE(head.find("Frame time (present timeline): A (blue) and B (orange)"),
+              std::string::npos);
+    EXPECT_NE(head.find("Histogram of frame times (present timeline)"), std::string::npos);
+    EXPECT_NE(head.find("Percentile curves (present timeline)"), std::string::npos);
+    std::size_t b_lines = 0;
+    for (std::size_t at = head.find("class=\"line1\""); at != std::string::npos;
+         at = head.find("class=\"line1\"", at + 1))
+        ++b_lines;
+    EXPECT_EQ(b_lines, 3u);
+}
+
+TEST(ComparisonWriters, TerminalColoursBetterAndWorse) {
+    const std::vector<std::int64_t> fa = noisy(3000, 12 * kMs, 7);
+    std::vector<std::int64_t> fb = fa;
+    for (std::int64_t& f : fb)
+        f += 2 * kMs;
+    const Capture ca = make_capture(fa), cb = make_capture(fb);
+    Report report;
+    report.captures.push_back(analyse_capture(ca, {}));
+    report.captures.push_back(analyse_capture(cb, {}));
+    report.comparison = compare_captures(report.captures[0], report.captures[1], 50);
+    const std::string dir = test::make_temp_dir("loopscope-comparison-term");
+    for (const bool colour : {false, true}) {
+        const std::string path = dir + (colour ? "/colour.txt" : "/plain.txt");
+        WriterOptions options;
+        options.colour = colour;
+        {
+            OutputFile out(path);
+            make_writer("terminal", options)->write(report, out);
+            out.commit();
+        }
+        const std::string text = test::read_text(path);
+        EXPECT_NE(text.find("Compared on the present timeline"), std::string::npos);
+        EXPECT_NE(text.find("worse"), std::string::npos);
+        EXPECT_EQ(text.find("\033[31mworse\033[0m") != std::string::npos, colour);
+    }
+}
+
+}  // namespace
+}  // namespace loopscope
