@@ -432,3 +432,19 @@ TEST(ReportCli, EveryFormatWritesEveryRealCapture) {
 
 }  // namespace
 }  // namespace loopscope
+
+TEST(ReportCli, OutputExtensionChoosesTheFormatWhenNoneIsGiven) {
+    const std::string dir = test::make_temp_dir("loopscope-ext");
+    const std::string input = quoted(test::test_data("presentmon1.csv"));
+    auto r = test::run_loopscope("report " + input + " -o '" + dir + "/r.html'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(test::read_text(dir + "/r.html").find("<html"), std::string::npos);
+    r = test::run_loopscope("report " + input + " -o '" + dir + "/r.json'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(nlohmann::json::parse(test::read_text(dir + "/r.json")).contains("frames"));
+    // --format wins over the extension.
+    r = test::run_loopscope("report " + input + " --format md -o '" + dir + "/r.json'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(test::read_text(dir + "/r.json").rfind("#", 0), 0u);
+    std::filesystem::remove_all(dir);
+}

@@ -199,10 +199,13 @@ void add_report_command(CLI::App& app, int& exit_code) {
                     "With --summary, any number of captures and folders")
         ->required()
         ->expected(1, -1);
-    cmd->add_option("--format", args->format,
-                    "Output format: terminal, json, md, csv, html or chrome; with --summary "
-                    "terminal, json, md, csv, html or jsonl (one line a capture and figure)")
-        ->capture_default_str();
+    CLI::Option* format =
+        cmd->add_option("--format", args->format,
+                        "Output format: terminal, json, md, csv, html or chrome; with --summary "
+                        "terminal, json, md, csv, html or jsonl (one line a capture and figure). "
+                        "Default: from -o's extension (.json, .md, .csv, .html, .txt), else "
+                        "terminal")
+            ->capture_default_str();
     cmd->add_option("-o,--output", args->output,
                     "Output file; '-' is standard output, the default (html needs a file)")
         ->capture_default_str();
@@ -237,7 +240,14 @@ void add_report_command(CLI::App& app, int& exit_code) {
         ->check(number_range(0, kMaxReadThreads))
         ->capture_default_str();
     add_many_options(*cmd, args->many);
-    cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
+    cmd->callback([args, format, &exit_code] {
+        // `-o r.html` alone writes HTML, not the terminal's text into a file named .html.
+        if (format->count() == 0) {
+            if (const auto from_path = writer_format_for_path(args->output))
+                args->format = *from_path;
+        }
+        exit_code = run_report(*args);
+    });
 }
 
 }  // namespace loopscope
