@@ -75,8 +75,9 @@ int main(int argc, char** argv) {
             return 2;
         } else if (positional == 0) {
             if (!parse_whole(argv[i], 1, 1'000'000'000, frames)) {
-                std::fprintf(stderr, "example_game_loop: FRAMES: expected a whole number > 0, "
-                                     "got '%s'\n%s",
+                std::fprintf(stderr,
+                             "example_game_loop: FRAMES: expected a whole number > 0, "
+                             "got '%s'\n%s",
                              argv[i], kUsage);
                 return 2;
             }
