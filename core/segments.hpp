@@ -11,8 +11,9 @@
 
 namespace loopscope {
 
-// One end of a --from / --to range: a frame number ("1200") or a time since the capture's first
-// frame began, with a unit ("12.5s", "800ms").
+// One end of a --from / --to range: a frame number ("1200") or a time on the report's axis
+// (seconds since the time stamp of the stream's first row, t = 0), with a unit ("12.5s",
+// "800ms").
 struct RangeBound {
     enum class Kind { none, frame, time };
     Kind kind = Kind::none;
@@ -27,11 +28,24 @@ struct FrameRange {
     std::size_t end = 0;
     std::size_t size() const { return end - begin; }
 };
-// The half-open range [from, to): frames whose number is >= from and < to, or whose start time
-// is >= from and < to. start_ns: each frame's start (empty: the sum of the frame times before
-// it). Throws UsageError when the range holds no frame.
+// When capture frame i began on the time axis: the beginning of the stretch of time its frame
+// time measures. start_ns[i] itself where it begins the frame; start_ns[i] - frame_ns[i] where
+// it ends it (a present's time, a loopscope trace's frame start: see
+// Capture::start_ends_frame_time). The hitch lists, the viewer and --from / --to all place a
+// frame here, so a hitch's time selects it.
+inline std::int64_t frame_begin_ns(std::span<const std::int64_t> frame_ns,
+                                   std::span<const std::int64_t> start_ns,
+                                   bool start_ends_frame_time, std::size_t i) {
+    return start_ends_frame_time && frame_ns[i] > 0 ? start_ns[i] - frame_ns[i] : start_ns[i];
+}
+
+// The half-open range [from, to): frames whose number is >= from and < to, or, for times, from
+// the first frame that begins (frame_begin_ns) at or after `from` up to the first after it that
+// begins at or after `to`. start_ns: each frame's start (empty: the sum of the frame times
+// before it). Throws UsageError when the range holds no frame.
 FrameRange select_range(std::span<const std::int64_t> frame_ns,
-                        std::span<const std::int64_t> start_ns, RangeBound from, RangeBound to);
+                        std::span<const std::int64_t> start_ns, RangeBound from, RangeBound to,
+                        bool start_ends_frame_time = false);
 
 // Start-up / loading detection. With m the median frame time of the series, a frame is far off
 // when it is more than 2·m or less than m/2, and a long gap when it is >= 1 s. Scanning the

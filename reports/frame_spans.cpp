@@ -34,6 +34,16 @@ FrameSpan frame_span(const CaptureReport& report, std::size_t i) {
     return SpanRule(*report.capture).at(report, i);
 }
 
+std::vector<FrameSpan> frame_spans_at(const CaptureReport& report,
+                                      std::span<const std::size_t> indices) {
+    const SpanRule rule(*report.capture);
+    std::vector<FrameSpan> spans;
+    spans.reserve(indices.size());
+    for (const std::size_t i : indices)
+        spans.push_back(rule.at(report, i));
+    return spans;
+}
+
 namespace {
 
 // Hands visit(i, span) every series frame's span in order, laid out end to end (see

@@ -55,8 +55,14 @@ class CsvWriter final : public ReportWriter {
                 const auto flag = [&](bool set) -> std::string_view {
                     return per_frame ? (set ? "1" : "0") : "";
                 };
+                // start_s: when the frame began on the report's time axis, as the hitch lists and
+                // --from place it; a sampled log's row at its own time.
+                const std::int64_t start_ns =
+                    per_frame ? frame_begin_ns(r.series.frame_ns, r.series.start_ns,
+                                               r.capture->start_ends_frame_time, i)
+                              : r.series.start_ns[i];
                 fmt::format_to(fmt::appender(buf), FMT_COMPILE("{},{},{:.6f},{:.4f},{:.3f},"),
-                               label, frame, ns_to_s(r.series.start_ns[i]), ns_to_ms(ft),
+                               label, frame, ns_to_s(start_ns), ns_to_ms(ft),
                                ft > 0 ? 1e9 / static_cast<double>(ft) : 0.0);
                 if (i > 0) {
                     fmt::format_to(fmt::appender(buf), FMT_COMPILE("{:.4f}"),
