@@ -7,6 +7,7 @@
 #include <cctype>
 #include <charconv>
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 #include "common/errors.hpp"
@@ -54,12 +55,11 @@ FrameRange select_range(std::span<const std::int64_t> frame_ns,
         from.kind == RangeBound::Kind::time || to.kind == RangeBound::Kind::time;
     if (need_times) {
         t.resize(n);
-        std::int64_t sum = 0;
+        const std::int64_t origin = have_starts ? start_ns[0] : 0;
+        std::int64_t previous = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            t[i] = have_starts
-                       ? frame_begin_ns(frame_ns, start_ns, start_ends_frame_time, i) - start_ns[0]
-                       : sum;
-            sum += frame_ns[i];
+            previous = frame_begin_ns(frame_ns, start_ns, start_ends_frame_time, i, previous);
+            t[i] = previous - origin;
         }
     }
     // A scan rather than a binary search: rows out of time order are read in file order.
@@ -89,6 +89,16 @@ FrameRange select_range(std::span<const std::int64_t> frame_ns,
                         ns_to_s(total)));
     }
     return r;
+}
+
+std::int64_t FrameBegins::at(std::size_t row) {
+    if (next_ > row + 1)
+        throw std::logic_error("FrameBegins::at: rows must be asked in ascending order");
+    while (next_ <= row) {
+        last_ns_ = frame_begin_ns(frame_ns_, start_ns_, ends_, next_, last_ns_);
+        ++next_;
+    }
+    return last_ns_;
 }
 
 StartupSegment detect_startup(std::span<const std::int64_t> frame_ns) {

@@ -3,6 +3,7 @@
 // functions over frame times; the report shows its figures both with and without that stretch.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -28,16 +29,44 @@ struct FrameRange {
     std::size_t end = 0;
     std::size_t size() const { return end - begin; }
 };
-// When capture frame i began on the time axis: the beginning of the stretch of time its frame
-// time measures. start_ns[i] itself where it begins the frame; start_ns[i] - frame_ns[i] where
-// it ends it (a present's time, a loopscope trace's frame start: see
-// Capture::start_ends_frame_time). The hitch lists, the viewer and --from / --to all place a
-// frame here, so a hitch's time selects it.
+// When capture row i's frame time began on the time axis. Where the time column ends the frame
+// (a present's time, which ends the time since the previous present; a loopscope trace's frame
+// start, which ends the frame before): that time less the frame time. Where it begins it (a
+// CPU start, PresentMon 2.4+): the frames laid end to end from the first row's start, since a
+// CPU start is the application's, not the previous present where the frame time begins.
+// Without a time column: the running sum of the frame times. The hitch lists, CSV start_s, the
+// HTML plot, the Chrome trace, the viewer and --from / --to all place a frame here, so that a
+// hitch's time selects it. `previous_begin_ns` is row i-1's (unused for i = 0).
 inline std::int64_t frame_begin_ns(std::span<const std::int64_t> frame_ns,
                                    std::span<const std::int64_t> start_ns,
-                                   bool start_ends_frame_time, std::size_t i) {
-    return start_ends_frame_time && frame_ns[i] > 0 ? start_ns[i] - frame_ns[i] : start_ns[i];
+                                   bool start_ends_frame_time, std::size_t i,
+                                   std::int64_t previous_begin_ns) {
+    if (start_ns.size() != frame_ns.size())
+        return i == 0 ? 0 : previous_begin_ns + std::max<std::int64_t>(frame_ns[i - 1], 0);
+    if (start_ends_frame_time)
+        return frame_ns[i] > 0 ? start_ns[i] - frame_ns[i] : start_ns[i];
+    if (i == 0)
+        return start_ns[0];
+    return frame_ns[i - 1] > 0 ? previous_begin_ns + frame_ns[i - 1]
+                               : std::max(start_ns[i], previous_begin_ns);
 }
+
+// frame_begin_ns of rows asked in ascending order, each call walking on from the last: no
+// array of every row's beginning is kept.
+class FrameBegins {
+  public:
+    FrameBegins(std::span<const std::int64_t> frame_ns, std::span<const std::int64_t> start_ns,
+                bool start_ends_frame_time)
+        : frame_ns_(frame_ns), start_ns_(start_ns), ends_(start_ends_frame_time) {}
+    // Throws std::logic_error for a row before the last one asked.
+    std::int64_t at(std::size_t row);
+
+  private:
+    std::span<const std::int64_t> frame_ns_, start_ns_;
+    bool ends_ = false;
+    std::size_t next_ = 0;      // the next row to walk to
+    std::int64_t last_ns_ = 0;  // row next_ - 1's beginning
+};
 
 // The half-open range [from, to): frames whose number is >= from and < to, or, for times, from
 // the first frame that begins (frame_begin_ns) at or after `from` up to the first after it that

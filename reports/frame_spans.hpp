@@ -33,10 +33,10 @@ FrameSpan frame_span(const CaptureReport& report, std::size_t i);
 // The Chrome trace draws these spans.
 std::vector<FrameSpan> laid_out_frame_spans(const CaptureReport& report);
 
-// The spans of the series frames `indices` as the capture's time column places each
-// (frame_span), in the order given: what the hitch lists give, so that a hitch's time used as
-// --from selects it (core/segments.hpp, frame_begin_ns). They differ from the laid-out spans by
-// the rounding of the time column against the frame times (well under 0.1 ms on real captures).
+// The spans of the series frames `indices`, each beginning where the time axis places its row
+// (core/segments.hpp, frame_begin_ns), in the order given: what the hitch lists give, so that a
+// hitch's time used as --from selects it. They differ from the laid-out spans only by the
+// rounding of a time column against the frame times (under 0.1 ms on the shared captures).
 std::vector<FrameSpan> frame_spans_at(const CaptureReport& report,
                                       std::span<const std::size_t> indices);
 

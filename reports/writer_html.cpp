@@ -217,8 +217,9 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
     // Each frame at the time it began (core/segments.hpp, frame_begin_ns): where the hitch
     // list, --from / --to and the viewer put it.
     std::vector<std::int64_t> begins(s.frame_ns.size());
+    FrameBegins walk(r.capture->frame_ns, r.capture->start_ns, r.capture->start_ends_frame_time);
     for (std::size_t i = 0; i < begins.size(); ++i)
-        begins[i] = frame_begin_ns(s.frame_ns, s.start_ns, r.capture->start_ends_frame_time, i);
+        begins[i] = walk.at(static_cast<std::size_t>(s.frame_number[i]));
     const double t0 = ns_to_s(std::min(begins.front(), s.start_ns.front()));
     const double t1 = std::max(ns_to_s(s.start_ns.back() + s.frame_ns.back()), t0 + 1e-6);
     const double y_max = frame_axis_top_ms(r.stats.frame_time);
