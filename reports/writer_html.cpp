@@ -220,8 +220,8 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
     FrameBegins walk(r.capture->frame_ns, r.capture->start_ns, r.capture->start_ends_frame_time);
     for (std::size_t i = 0; i < begins.size(); ++i)
         begins[i] = walk.at(static_cast<std::size_t>(s.frame_number[i]));
-    const double t0 = ns_to_s(std::min(begins.front(), s.start_ns.front()));
-    const double t1 = std::max(ns_to_s(s.start_ns.back() + s.frame_ns.back()), t0 + 1e-6);
+    const double t0 = ns_to_s(begins.front());
+    const double t1 = std::max(ns_to_s(begins.back() + s.frame_ns.back()), t0 + 1e-6);
     const double y_max = frame_axis_top_ms(r.stats.frame_time);
     const Axes a{t0, t1, 0, y_max};
     std::size_t clipped = 0;
@@ -247,7 +247,7 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
     svg += axes_svg(a, "time since the first frame (s)", "frame time (ms)");
     if (r.startup.frames > 0) {
         const double end =
-            ns_to_s(s.start_ns[r.startup.frames - 1] + s.frame_ns[r.startup.frames - 1]);
+            ns_to_s(begins[r.startup.frames - 1] + s.frame_ns[r.startup.frames - 1]);
         svg += fmt::format(
             "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" class=\"startup\"><title>"
             "start-up segment</title></rect>\n",
