@@ -302,7 +302,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     r.range = select_range(capture.frame_ns,
                            have_starts ? std::span<const std::int64_t>(capture.start_ns)
                                        : std::span<const std::int64_t>{},
-                           options.from, options.to);
+                           options.from, options.to, capture.start_ends_frame_time);
     // Frames a layout writes that PresentMon 2.x would not (see Capture) are outside every range.
     if (capture.trailing_frames_not_reported > 0 && capture.trailing_frames_not_reported < n) {
         const std::size_t reported = n - capture.trailing_frames_not_reported;

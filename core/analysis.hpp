@@ -63,7 +63,7 @@ class FrameNumbers {
 struct Series {
     std::span<const std::int64_t> frame_ns;
     FrameNumbers frame_number;               // each frame's index in the capture
-    std::span<const std::int64_t> start_ns;  // each frame's start since the capture began
+    std::span<const std::int64_t> start_ns;  // each frame's start, t = 0 at the first row
     std::shared_ptr<const void> copies;      // what the views point into when not the capture
 };
 

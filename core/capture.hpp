@@ -87,9 +87,15 @@ struct Capture {
     // One entry per frame (or per sample when !per_frame), all vectors the same length where
     // present; an optional column is empty when the format lacks it.
     std::vector<std::int64_t> frame_ns;  // present-to-present frame time (the main timeline)
-    // Frame start since the capture began; where a format has no time column, the running sum
-    // of frame_ns from 0. See start_ends_frame_time for where it sits on a frame's time.
+    // Frame start on the report's time axis: since the time stamp of this stream's first row
+    // (so start_ns[0] is 0); where a format has no time column, the running sum of frame_ns from
+    // 0. See start_ends_frame_time for where it sits on a frame's time.
     std::vector<std::int64_t> start_ns;
+    // Where t = 0 lies on the capture's own clock (its time column: TimeInSeconds, QPC ticks
+    // since the file's first, a trace's start_ns, ...): the first row's time stamp, taken off
+    // every start_ns (and loop record's) so that no other time mixes the two. 0 where the
+    // format has no time column.
+    std::int64_t clock_origin_ns = 0;
     // Where start_ns[i] sits on the stretch of time frame_ns[i] measures. False: at its
     // beginning (a running sum, a CPU start column). True: at its end: a present's time
     // (TimeInSeconds, QPCTime) ends the time since the previous present, and a loopscope

@@ -393,7 +393,9 @@ std::optional<OcatAverages> ocat_averages_of(const CaptureReport& r) {
     // column counts from elsewhere (FrameView's from long before the capture), so there, as for
     // a range that starts later, the clock starts at the present before the first frame.
     const bool recording_clock = r.capture->source.format == "ocat" && s.frame_number.front() == 0;
-    const std::int64_t origin = recording_clock ? 0 : s.start_ns.front() - s.frame_ns.front();
+    // start_ns counts from the first row (Capture::clock_origin_ns is the recording's clock there).
+    const std::int64_t origin =
+        recording_clock ? -r.capture->clock_origin_ns : s.start_ns.front() - s.frame_ns.front();
     const std::int64_t elapsed = s.start_ns.back() - origin;
     if (elapsed <= 0)
         return std::nullopt;

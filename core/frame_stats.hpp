@@ -98,7 +98,7 @@ CapFrameXStutter capframex_stutter(std::span<const std::int64_t> frame_ns);
 inline constexpr std::int64_t kHitchThresholdNs = 60'000'000;
 struct Hitch {
     std::size_t index = 0;         // index into the series
-    std::int64_t start_ns = 0;     // frame start since the capture began
+    std::int64_t start_ns = 0;     // frame start on the time axis (t = 0 at the first row)
     std::int64_t frame_ns = 0;     // its length
     std::int64_t previous_ns = 0;  // the frame before it
     std::int64_t next_ns = -1;     // the frame after it, -1 at the end

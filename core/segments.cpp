@@ -7,6 +7,7 @@
 #include <cctype>
 #include <charconv>
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 #include "common/errors.hpp"
@@ -44,36 +45,42 @@ RangeBound parse_range_bound(std::string_view option, std::string_view text) {
 }
 
 FrameRange select_range(std::span<const std::int64_t> frame_ns,
-                        std::span<const std::int64_t> start_ns, RangeBound from, RangeBound to) {
+                        std::span<const std::int64_t> start_ns, RangeBound from, RangeBound to,
+                        bool start_ends_frame_time) {
     const std::size_t n = frame_ns.size();
     const bool have_starts = start_ns.size() == n;
-    // Start time of frame i relative to the first frame's start.
+    // When frame i began, on the axis (t = 0 at the first row's time stamp).
     std::vector<std::int64_t> t;
     const bool need_times =
         from.kind == RangeBound::Kind::time || to.kind == RangeBound::Kind::time;
     if (need_times) {
         t.resize(n);
-        std::int64_t sum = 0;
+        const std::int64_t origin = have_starts ? start_ns[0] : 0;
+        std::int64_t previous = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            t[i] = have_starts ? start_ns[i] - start_ns[0] : sum;
-            sum += frame_ns[i];
+            previous = frame_begin_ns(frame_ns, start_ns, start_ends_frame_time, i, previous);
+            t[i] = previous - origin;
         }
     }
-    auto first_at_or_after = [&](RangeBound b) -> std::size_t {
+    // A scan rather than a binary search: rows out of time order are read in file order.
+    auto first_at_or_after = [&](RangeBound b, std::size_t from_index) -> std::size_t {
         switch (b.kind) {
             case RangeBound::Kind::none:
                 return 0;
             case RangeBound::Kind::frame:
                 return static_cast<std::size_t>(std::min<std::int64_t>(b.value, n));
-            case RangeBound::Kind::time:
-                return static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), b.value) -
-                                                t.begin());
+            case RangeBound::Kind::time: {
+                std::size_t i = from_index;
+                while (i < n && t[i] < b.value)
+                    ++i;
+                return i;
+            }
         }
         return 0;
     };
     FrameRange r;
-    r.begin = first_at_or_after(from);
-    r.end = to.kind == RangeBound::Kind::none ? n : first_at_or_after(to);
+    r.begin = first_at_or_after(from, 0);
+    r.end = to.kind == RangeBound::Kind::none ? n : first_at_or_after(to, r.begin);
     if (r.end <= r.begin) {
         const std::int64_t total =
             std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0});
@@ -82,6 +89,16 @@ FrameRange select_range(std::span<const std::int64_t> frame_ns,
                         ns_to_s(total)));
     }
     return r;
+}
+
+std::int64_t FrameBegins::at(std::size_t row) {
+    if (next_ > row + 1)
+        throw std::logic_error("FrameBegins::at: rows must be asked in ascending order");
+    while (next_ <= row) {
+        last_ns_ = frame_begin_ns(frame_ns_, start_ns_, ends_, next_, last_ns_);
+        ++next_;
+    }
+    return last_ns_;
 }
 
 StartupSegment detect_startup(std::span<const std::int64_t> frame_ns) {

@@ -3,6 +3,7 @@
 // functions over frame times; the report shows its figures both with and without that stretch.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -11,8 +12,9 @@
 
 namespace loopscope {
 
-// One end of a --from / --to range: a frame number ("1200") or a time since the capture's first
-// frame began, with a unit ("12.5s", "800ms").
+// One end of a --from / --to range: a frame number ("1200") or a time on the report's axis
+// (seconds since the time stamp of the stream's first row, t = 0), with a unit ("12.5s",
+// "800ms").
 struct RangeBound {
     enum class Kind { none, frame, time };
     Kind kind = Kind::none;
@@ -27,11 +29,52 @@ struct FrameRange {
     std::size_t end = 0;
     std::size_t size() const { return end - begin; }
 };
-// The half-open range [from, to): frames whose number is >= from and < to, or whose start time
-// is >= from and < to. start_ns: each frame's start (empty: the sum of the frame times before
-// it). Throws UsageError when the range holds no frame.
+// When capture row i's frame time began on the time axis. Where the time column ends the frame
+// (a present's time, which ends the time since the previous present; a loopscope trace's frame
+// start, which ends the frame before): that time less the frame time. Where it begins it (a
+// CPU start, PresentMon 2.4+): the frames laid end to end from the first row's start, since a
+// CPU start is the application's, not the previous present where the frame time begins.
+// Without a time column: the running sum of the frame times. The hitch lists, CSV start_s, the
+// HTML plot, the Chrome trace, the viewer and --from / --to all place a frame here, so that a
+// hitch's time selects it. `previous_begin_ns` is row i-1's (unused for i = 0).
+inline std::int64_t frame_begin_ns(std::span<const std::int64_t> frame_ns,
+                                   std::span<const std::int64_t> start_ns,
+                                   bool start_ends_frame_time, std::size_t i,
+                                   std::int64_t previous_begin_ns) {
+    if (start_ns.size() != frame_ns.size())
+        return i == 0 ? 0 : previous_begin_ns + std::max<std::int64_t>(frame_ns[i - 1], 0);
+    if (start_ends_frame_time)
+        return frame_ns[i] > 0 ? start_ns[i] - frame_ns[i] : start_ns[i];
+    if (i == 0)
+        return start_ns[0];
+    return frame_ns[i - 1] > 0 ? previous_begin_ns + frame_ns[i - 1]
+                               : std::max(start_ns[i], previous_begin_ns);
+}
+
+// frame_begin_ns of rows asked in ascending order, each call walking on from the last: no
+// array of every row's beginning is kept.
+class FrameBegins {
+  public:
+    FrameBegins(std::span<const std::int64_t> frame_ns, std::span<const std::int64_t> start_ns,
+                bool start_ends_frame_time)
+        : frame_ns_(frame_ns), start_ns_(start_ns), ends_(start_ends_frame_time) {}
+    // Throws std::logic_error for a row before the last one asked.
+    std::int64_t at(std::size_t row);
+
+  private:
+    std::span<const std::int64_t> frame_ns_, start_ns_;
+    bool ends_ = false;
+    std::size_t next_ = 0;      // the next row to walk to
+    std::int64_t last_ns_ = 0;  // row next_ - 1's beginning
+};
+
+// The half-open range [from, to): frames whose number is >= from and < to, or, for times, from
+// the first frame that begins (frame_begin_ns) at or after `from` up to the first after it that
+// begins at or after `to`. start_ns: each frame's start (empty: the sum of the frame times
+// before it). Throws UsageError when the range holds no frame.
 FrameRange select_range(std::span<const std::int64_t> frame_ns,
-                        std::span<const std::int64_t> start_ns, RangeBound from, RangeBound to);
+                        std::span<const std::int64_t> start_ns, RangeBound from, RangeBound to,
+                        bool start_ends_frame_time = false);
 
 // Start-up / loading detection. With m the median frame time of the series, a frame is far off
 // when it is more than 2·m or less than m/2, and a long gap when it is >= 1 s. Scanning the

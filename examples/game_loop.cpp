@@ -4,7 +4,8 @@
 // trace has something to show.
 //
 //     example_game_loop [--serve PORT] [FRAMES] [TRACE.csv]   (defaults: 120 frames,
-//                                                             game-loop-trace.csv)
+//                                                             game-loop-trace.csv; the
+//                                                             option may come anywhere)
 //     loopscope replay TRACE.csv                  (then look at what the loop did)
 //
 // With --serve PORT the recorder also serves the frames live on 127.0.0.1:PORT (0 = any free
@@ -13,6 +14,7 @@
 //
 // Built with LOOPSCOPE_RECORDER=1; without it the recorder calls compile to nothing and the loop
 // runs the same (the clock, loopscope::now_ns(), works either way).
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -35,26 +37,59 @@ void step(State& s, double dt_s) {
         s.v = -s.v;
 }
 
+constexpr const char* kUsage =
+    "usage: example_game_loop [--serve PORT] [FRAMES > 0] [TRACE.csv]  (options anywhere)\n";
+
+// A whole number within [low, high] written alone, or nothing.
+bool parse_whole(const char* text, long low, long high, long& value) {
+    char* end = nullptr;
+    errno = 0;
+    value = std::strtol(text, &end, 10);
+    return end != text && *end == '\0' && errno == 0 && value >= low && value <= high;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Options may come before or after the positional arguments; anything not understood is
+    // refused, so a misplaced or misspelt option never runs the loop without it.
     long serve_port = -1;
-    if (argc > 2 && std::string(argv[1]) == "--serve") {
-        char* end = nullptr;
-        serve_port = std::strtol(argv[2], &end, 10);
-        if (*end != '\0' || serve_port < 0 || serve_port > 65535) {
-            std::fprintf(stderr, "example_game_loop: --serve: expected a port 0-65535, got '%s'\n",
-                         argv[2]);
+    long frames = 120;
+    std::string path = "game-loop-trace.csv";
+    int positional = 0;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--serve") {
+            if (i + 1 == argc || !parse_whole(argv[i + 1], 0, 65535, serve_port)) {
+                std::fprintf(stderr,
+                             "example_game_loop: --serve: expected a port 0-65535, got '%s'\n",
+                             i + 1 == argc ? "" : argv[i + 1]);
+                return 2;
+            }
+            ++i;
+        } else if (arg == "-h" || arg == "--help") {
+            std::printf("%s", kUsage);
+            return 0;
+        } else if (arg.size() > 1 && arg[0] == '-') {
+            std::fprintf(stderr, "example_game_loop: unknown option '%s'\n%s", argv[i], kUsage);
+            return 2;
+        } else if (positional == 0) {
+            if (!parse_whole(argv[i], 1, 1'000'000'000, frames)) {
+                std::fprintf(stderr,
+                             "example_game_loop: FRAMES: expected a whole number > 0, "
+                             "got '%s'\n%s",
+                             argv[i], kUsage);
+                return 2;
+            }
+            ++positional;
+        } else if (positional == 1) {
+            path = arg;
+            ++positional;
+        } else {
+            std::fprintf(stderr, "example_game_loop: unexpected argument '%s'\n%s", argv[i],
+                         kUsage);
             return 2;
         }
-        argc -= 2;
-        argv += 2;
-    }
-    const long frames = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 120;
-    const std::string path = argc > 2 ? argv[2] : "game-loop-trace.csv";
-    if (frames <= 0) {
-        std::fprintf(stderr, "usage: example_game_loop [--serve PORT] [FRAMES > 0] [TRACE.csv]\n");
-        return 2;
     }
 
     constexpr std::int64_t kFrameNs = 16'666'667;  // limiter target

@@ -34,6 +34,31 @@ FrameSpan frame_span(const CaptureReport& report, std::size_t i) {
     return SpanRule(*report.capture).at(report, i);
 }
 
+std::vector<FrameSpan> frame_spans_at(const CaptureReport& report,
+                                      std::span<const std::size_t> indices) {
+    const Capture& c = *report.capture;
+    const SpanRule rule(c);
+    std::vector<std::size_t> wanted(indices.begin(), indices.end());
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    // Series indices in order are capture rows in order: one walk places them all.
+    FrameBegins begins(c.frame_ns, c.start_ns, c.start_ends_frame_time);
+    std::vector<FrameSpan> found(wanted.size());
+    for (std::size_t k = 0; k < wanted.size(); ++k) {
+        const std::size_t i = wanted[k];
+        const auto row = static_cast<std::size_t>(report.series.frame_number[i]);
+        const std::int64_t begin = begins.at(row);
+        found[k] = {rule.at(report, i).frame, begin, begin + report.series.frame_ns[i]};
+    }
+    std::vector<FrameSpan> spans;
+    spans.reserve(indices.size());
+    for (const std::size_t i : indices) {
+        const auto at = std::lower_bound(wanted.begin(), wanted.end(), i) - wanted.begin();
+        spans.push_back(found[static_cast<std::size_t>(at)]);
+    }
+    return spans;
+}
+
 namespace {
 
 // Hands visit(i, span) every series frame's span in order, laid out end to end (see
@@ -41,16 +66,22 @@ namespace {
 template <class Visit>
 void lay_out(const CaptureReport& report, Visit visit) {
     const auto& number = report.series.frame_number;
-    const SpanRule rule(*report.capture);
+    const Capture& c = *report.capture;
+    const SpanRule rule(c);
+    FrameBegins begins(c.frame_ns, c.start_ns, c.start_ends_frame_time);
     FrameSpan previous;
     for (std::size_t i = 0; i < report.series.frame_ns.size(); ++i) {
         FrameSpan s = rule.at(report, i);
         const std::int64_t length_ns = s.end_ns - s.begin_ns;
-        if (i > 0) {
-            // The next frame of the capture begins where this one ended; after frames left out
-            // (never displayed, generated, NA), the capture's clock places it again.
-            s.begin_ns = number[i] == number[i - 1] + 1 ? previous.end_ns
-                                                        : std::max(s.begin_ns, previous.end_ns);
+        // The next frame of the capture begins where this one ended; the first, and the first
+        // after frames left out (never displayed, generated, NA), begin where the time axis
+        // places them (core/segments.hpp, frame_begin_ns), never before the previous end.
+        if (i > 0 && number[i] == number[i - 1] + 1) {
+            s.begin_ns = previous.end_ns;
+        } else {
+            s.begin_ns = begins.at(static_cast<std::size_t>(number[i]));
+            if (i > 0)
+                s.begin_ns = std::max(s.begin_ns, previous.end_ns);
         }
         s.end_ns = s.begin_ns + length_ns;
         if (!visit(i, s))

@@ -4,6 +4,7 @@
 // start and is the length of the frame before it; a running sum begins each frame.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -15,7 +16,7 @@ namespace loopscope {
 
 struct FrameSpan {
     std::int64_t frame = 0;     // the capture's number of the frame that took this time
-    std::int64_t begin_ns = 0;  // since the capture began
+    std::int64_t begin_ns = 0;  // on the time axis: t = 0 at the first row's time stamp
     std::int64_t end_ns = 0;
 };
 
@@ -29,8 +30,22 @@ FrameSpan frame_span(const CaptureReport& report, std::size_t i);
 // rather than each by its own time matters: time columns are rounded (0.1 us), and PresentMon
 // 2.4+'s CPUStartTime is the application's frame start, not the previous present where
 // MsBetweenPresents begins, so spans placed one by one overlap by up to tens of milliseconds.
-// The Chrome trace draws these spans and the hitch lists give their frame and start.
+// The Chrome trace draws these spans.
 std::vector<FrameSpan> laid_out_frame_spans(const CaptureReport& report);
+
+// The spans of the series frames `indices`, each beginning where the time axis places its row
+// (core/segments.hpp, frame_begin_ns), in the order given: what the hitch lists give, so that a
+// hitch's time used as --from selects it. They differ from the laid-out spans only by the
+// rounding of a time column against the frame times (under 0.1 ms on the shared captures).
+std::vector<FrameSpan> frame_spans_at(const CaptureReport& report,
+                                      std::span<const std::size_t> indices);
+
+// A time on the axis in seconds, rounded down to the millisecond: how the text reports print a
+// hitch's time (with 3 decimals), so that the printed time typed back as --from still selects
+// the frame (rounding to nearest could print a time just after it).
+inline double seconds_down_to_ms(std::int64_t ns) {
+    return std::floor(static_cast<double>(ns) / 1e6) / 1e3;
+}
 
 // The laid-out spans of the series frames `indices` only, in the order given: what a hitch list
 // needs, without a span kept for every frame (24 bytes a frame, 216 MB for 9 M frames).

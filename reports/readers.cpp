@@ -504,6 +504,31 @@ std::vector<std::int64_t> running_sum_starts(const std::vector<std::int64_t>& fr
     return start_ns;
 }
 
+namespace {
+
+// Every time a report gives counts from the chosen stream's first row (t = 0); the capture's
+// own clock origin is kept once, in clock_origin_ns, never mixed into those times.
+void move_clock_origin_to_first_row(Capture& c) {
+    if (c.start_ns.empty() || c.start_ns.front() == 0)
+        return;
+    const std::int64_t origin = c.start_ns.front();
+    c.clock_origin_ns += origin;
+    // Differences of two start times the readers accepted: they fit (analysis checks the span).
+    for (std::int64_t& t : c.start_ns)
+        t = static_cast<std::int64_t>(static_cast<std::uint64_t>(t) -
+                                      static_cast<std::uint64_t>(origin));
+    for (FrameRecord& r : c.loop)
+        r.start_ns -= origin;
+    if (c.loop_figures) {
+        if (c.loop_figures->onset_ns)
+            *c.loop_figures->onset_ns -= origin;
+        for (GuardEngagement& g : c.loop_figures->engagements)
+            g.start_ns -= origin;
+    }
+}
+
+}  // namespace
+
 std::string detect_format(const std::string& path) {
     return detail::detect_format_of(path);
 }
@@ -517,6 +542,7 @@ Capture read_capture(const std::string& path, const ReadOptions& options) {
     const auto kept = [&](Capture&& c) {
         Capture out = with_file_metadata(std::move(c), file);
         note_row_oddities(out, has_start_column);
+        move_clock_origin_to_first_row(out);
         if (options.strict)
             refuse_bad_cells(out);
         return out;

@@ -11,6 +11,7 @@
 #include "common/text.hpp"
 #include "core/figures.hpp"
 #include "core/tool_figures.hpp"
+#include "core/units.hpp"
 
 namespace loopscope {
 
@@ -104,6 +105,15 @@ std::vector<std::string> data_quality_notes(const DataQuality& q) {
     for (const DataOddity& o : q.oddities)
         notes.push_back(printable("data quality: " + o.note));
     return notes;
+}
+
+std::string time_axis_line(const CaptureReport& r) {
+    const Capture& c = *r.capture;
+    if (c.clock_origin_ns == 0 && c.source.format == "plain")
+        return "times in seconds since the first frame began (t = 0; the list has no clock)";
+    return fmt::format("times in seconds since the first {}'s time stamp (t = 0), {:.6f} s on "
+                       "the capture's own clock",
+                       c.per_frame ? "frame" : "sample", ns_to_s(c.clock_origin_ns));
 }
 
 std::vector<std::string> capture_notes(const CaptureReport& r) {

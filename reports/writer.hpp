@@ -74,6 +74,9 @@ std::string capture_title(const CaptureReport& report);
 // order, those present; and the same as one line "CPU ...; GPU ...; kernel ..." ("" for none).
 std::vector<std::pair<std::string, std::string>> system_lines(const CaptureReport& report);
 std::string system_line(const CaptureReport& report);
+// The one sentence on the time axis every time of the report is on: seconds since the time
+// stamp of the stream's first frame (t = 0), and where that lies on the capture's own clock.
+std::string time_axis_line(const CaptureReport& report);
 // One paragraph of notes a reader must see: sampled logs, the start-up segment, dropped frames.
 std::vector<std::string> capture_notes(const CaptureReport& report);
 // The notes on a capture's data quality (Capture::data_quality): one for each column and kind

@@ -79,7 +79,8 @@ class ChromeWriter final : public ReportWriter {
                 // A sampled log's rows are not frames laid end to end: each is a value at its
                 // own time on the log's clock (a frame's time at the logging instant, or an
                 // interval's frame rate as a frame time), so they are a counter at those times.
-                const std::int64_t origin = r.series.start_ns.empty() ? 0 : r.series.start_ns[0];
+                // Times are the report's: since the first row's time stamp (t = 0).
+                const std::int64_t origin = 0;
                 for (std::size_t i = 0; i < n && i < r.series.start_ns.size(); ++i) {
                     event(
                         FMT_COMPILE(
@@ -96,10 +97,10 @@ class ChromeWriter final : public ReportWriter {
                 flag[h.index] |= 2;
             // Each slice spans its frame, [frame start, frame end], and none reaches into the
             // next, so that viewers nest nothing wrongly on the track.
+            // On the report's time axis (t = 0 at the first row's time stamp), so that a hitch
+            // is where the report's hitch list puts it, whatever range was chosen.
             const std::vector<FrameSpan> spans = laid_out_frame_spans(r);
-            std::int64_t origin = spans.empty() ? 0 : spans.front().begin_ns;
-            if (!r.loop.empty())
-                origin = std::min(origin, r.loop.front().start_ns);
+            const std::int64_t origin = 0;
             for (std::size_t i = 0; i < n; ++i) {
                 const char* name = (flag[i] & 2) ? "hitch" : (flag[i] & 1) ? "stutter" : "frame";
                 const FrameSpan& s = spans[i];

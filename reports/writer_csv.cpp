@@ -47,6 +47,8 @@ class CsvWriter final : public ReportWriter {
             // Only a FrameType column says whether a frame was generated; without one the cell
             // is empty (a 0 would claim the frame was the application's).
             const bool marks_generated = gen.size() == r.capture->frames();
+            FrameBegins begins(r.capture->frame_ns, r.capture->start_ns,
+                               r.capture->start_ends_frame_time);
             for (std::size_t i = 0; i < n; ++i) {
                 const std::int64_t ft = r.series.frame_ns[i];
                 const auto frame = static_cast<std::size_t>(r.series.frame_number[i]);
@@ -55,8 +57,13 @@ class CsvWriter final : public ReportWriter {
                 const auto flag = [&](bool set) -> std::string_view {
                     return per_frame ? (set ? "1" : "0") : "";
                 };
+                // start_s: when the frame began on the report's time axis, as the hitch lists and
+                // --from place it; a sampled log's row at its own time.
+                const std::int64_t start_ns =
+                    per_frame ? begins.at(static_cast<std::size_t>(r.series.frame_number[i]))
+                              : r.series.start_ns[i];
                 fmt::format_to(fmt::appender(buf), FMT_COMPILE("{},{},{:.6f},{:.4f},{:.3f},"),
-                               label, frame, ns_to_s(r.series.start_ns[i]), ns_to_ms(ft),
+                               label, frame, ns_to_s(start_ns), ns_to_ms(ft),
                                ft > 0 ? 1e9 / static_cast<double>(ft) : 0.0);
                 if (i > 0) {
                     fmt::format_to(fmt::appender(buf), FMT_COMPILE("{:.4f}"),

@@ -43,7 +43,7 @@ std::vector<FrameSpan> shown_hitch_spans(const CaptureReport& r) {
     std::vector<std::size_t> at;
     for (std::size_t k = 0; k < hitches.size() && k < std::max(kHitchRows, kHitchMarks); ++k)
         at.push_back(hitches[k].index);
-    return laid_out_frame_spans_at(r, at);
+    return frame_spans_at(r, at);
 }
 
 // Tick values 1, 2 or 5 × 10^k apart, about `count` of them over [0, hi].
@@ -219,8 +219,14 @@ std::string guard_strip(const CaptureReport& r, const Axes& a) {
 // spans: shown_hitch_spans(r).
 std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>& spans) {
     const Series& s = r.series;
-    const double t0 = ns_to_s(s.start_ns.front());
-    const double t1 = std::max(ns_to_s(s.start_ns.back() + s.frame_ns.back()), t0 + 1e-6);
+    // Each frame at the time it began (core/segments.hpp, frame_begin_ns): where the hitch
+    // list, --from / --to and the viewer put it.
+    std::vector<std::int64_t> begins(s.frame_ns.size());
+    FrameBegins walk(r.capture->frame_ns, r.capture->start_ns, r.capture->start_ends_frame_time);
+    for (std::size_t i = 0; i < begins.size(); ++i)
+        begins[i] = walk.at(static_cast<std::size_t>(s.frame_number[i]));
+    const double t0 = ns_to_s(begins.front());
+    const double t1 = std::max(ns_to_s(begins.back() + s.frame_ns.back()), t0 + 1e-6);
     const double y_max = frame_axis_top_ms(r.stats.frame_time);
     const Axes a{t0, t1, 0, y_max};
     std::size_t clipped = 0;
@@ -243,10 +249,10 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
             clipped, clipped == 1 ? "" : "s", y_max, r.stats.frame_time.max_ms);
     }
     std::string svg = svg_open(caption);
-    svg += axes_svg(a, "time since the capture began (s)", "frame time (ms)");
+    svg += axes_svg(a, "time since the first frame (s)", "frame time (ms)");
     if (r.startup.frames > 0) {
         const double end =
-            ns_to_s(s.start_ns[r.startup.frames - 1] + s.frame_ns[r.startup.frames - 1]);
+            ns_to_s(begins[r.startup.frames - 1] + s.frame_ns[r.startup.frames - 1]);
         svg += fmt::format(
             "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" class=\"startup\"><title>"
             "start-up segment</title></rect>\n",
@@ -259,7 +265,7 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
             kLeft, kWidth - kRight, a.py(budget->first), a.py(budget->first), kWidth - kRight,
             kTop - 5.0, budget->first);
     }
-    svg += decimated_path(s.start_ns, s.frame_ns, a, 1e-6, "line0");
+    svg += decimated_path(begins, s.frame_ns, a, 1e-6, "line0");
     svg += guard_strip(r, a);
     // The frames above the axis, each a small triangle at the top where it starts.
     std::size_t clip_marks = 0;
@@ -268,11 +274,11 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
         if (ms <= y_max)
             continue;
         ++clip_marks;
-        const double x = a.px(ns_to_s(s.start_ns[i]));
+        const double x = a.px(ns_to_s(begins[i]));
         svg += fmt::format(
             "<path d=\"M{:.1f} {:.1f}l-4 7h8z\" class=\"clip\"><title>frame {}: {:.3f} ms at "
             "{:.3f} s (above the axis)</title></path>\n",
-            x, kTop, s.frame_number[i], ms, ns_to_s(s.start_ns[i]));
+            x, kTop, s.frame_number[i], ms, seconds_down_to_ms(begins[i]));
     }
     const auto& hitches = r.stats.hitches.hitches;
     const std::size_t marks = std::min(hitches.size(), kHitchMarks);
@@ -283,8 +289,8 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
         svg += fmt::format(
             "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" class=\"hitch\"><title>frame {}: {:.3f} "
             "ms at {:.3f} s</title></circle>\n",
-            a.px(ns_to_s(h.start_ns)), a.py(std::min(ms, y_max)), long_frame.frame, ms,
-            ns_to_s(long_frame.begin_ns));
+            a.px(ns_to_s(long_frame.begin_ns)), a.py(std::min(ms, y_max)), long_frame.frame, ms,
+            seconds_down_to_ms(long_frame.begin_ns));
     }
     svg += "</svg></figure>\n";
     return svg;
@@ -309,7 +315,7 @@ std::string sampled_plot(const CaptureReport& r) {
                              r.capture->sample_kind == Capture::SampleKind::latest_frame
                                  ? "each row one frame's time at the logging instant"
                                  : "each row a polling interval's frame rate as a frame time"));
-    svg += axes_svg(a, "time since the log began (s)", "sampled frame time (ms)");
+    svg += axes_svg(a, "time since the first sample (s)", "sampled frame time (ms)");
     svg += decimated_path(s.start_ns, s.frame_ns, a, 1e-6, "line0");
     svg += "</svg></figure>\n";
     return svg;
@@ -458,7 +464,7 @@ std::string hitch_table(const CaptureReport& r, const std::vector<FrameSpan>& sp
         const FrameSpan& long_frame = spans[i];
         s += fmt::format(
             "<tr><td>{}</td><td>{:.3f}</td><td>{:.3f}</td><td>{:.3f}</td><td>{}</td></tr>\n",
-            long_frame.frame, ns_to_s(long_frame.begin_ns), ns_to_ms(h.frame_ns),
+            long_frame.frame, seconds_down_to_ms(long_frame.begin_ns), ns_to_ms(h.frame_ns),
             ns_to_ms(h.previous_ns),
             h.next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(h.next_ns)) : "-");
     }
@@ -488,6 +494,7 @@ std::string capture_section(const CaptureReport& r, std::string_view prefix) {
         html_escape(prefix), html_escape(capture_title(r)), html_escape(r.capture->source.file),
         html_escape(r.capture->source.format), html_escape(timeline_label(r)),
         html_escape(r.frame_time_column), r.range.begin, r.range.end - 1);
+    h += "<p>The " + html_escape(time_axis_line(r)) + ".</p>\n";
     if (const std::string system = system_line(r); !system.empty())
         h += "<p>System: " + html_escape(system) + ".</p>\n";
     for (const std::string& note : capture_notes(r)) {

@@ -36,7 +36,7 @@ Json stutter_json(const FrameStats& s, const CaptureReport& r) {
     std::vector<std::size_t> at;
     for (const Hitch& h : s.hitches.hitches)
         at.push_back(h.index);
-    const std::vector<FrameSpan> spans = laid_out_frame_spans_at(r, at);
+    const std::vector<FrameSpan> spans = frame_spans_at(r, at);
     for (std::size_t k = 0; k < s.hitches.hitches.size(); ++k) {
         const Hitch& h = s.hitches.hitches[k];
         const FrameSpan& long_frame = spans[k];
@@ -225,6 +225,8 @@ Json capture_json(const CaptureReport& r) {
                        {"process", src.process},
                        {"process_id", src.process_id},
                        {"swap_chain", src.swap_chain}};
+    // t = 0 of every time in the report, on the capture's own clock (docs/reports.md, Times).
+    j["source"]["clock_origin_s"] = ns_to_s(r.capture->clock_origin_ns);
     j["per_frame"] = r.capture->per_frame;
     if (const auto system = system_lines(r); !system.empty()) {
         Json sys = Json::object();

@@ -23,6 +23,7 @@ class MarkdownWriter final : public ReportWriter {
             text += fmt::format("`{}` ({}), {} from `{}`, capture frames {}-{}.\n",
                                 r.capture->source.file, r.capture->source.format, timeline_label(r),
                                 r.frame_time_column, r.range.begin, r.range.end - 1);
+            text += fmt::format("The {}.\n", time_axis_line(r));
             if (const std::string system = system_line(r); !system.empty())
                 text += fmt::format("System: {}.\n", system);
             for (const std::string& note : capture_notes(r))
@@ -57,12 +58,12 @@ class MarkdownWriter final : public ReportWriter {
                 std::vector<std::size_t> at;
                 for (const Hitch& x : hitches)
                     at.push_back(x.index);
-                const std::vector<FrameSpan> spans = laid_out_frame_spans_at(r, at);
+                const std::vector<FrameSpan> spans = frame_spans_at(r, at);
                 for (std::size_t k = 0; k < hitches.size(); ++k) {
                     const Hitch& x = hitches[k];
                     const FrameSpan& long_frame = spans[k];
                     h.add_row({fmt::format("{}", long_frame.frame),
-                               fmt::format("{:.3f}", ns_to_s(long_frame.begin_ns)),
+                               fmt::format("{:.3f}", seconds_down_to_ms(long_frame.begin_ns)),
                                fmt::format("{:.3f}", ns_to_ms(x.frame_ns)),
                                fmt::format("{:.3f}", ns_to_ms(x.previous_ns)),
                                x.next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(x.next_ns)) : "-"});

@@ -49,6 +49,7 @@ class TerminalWriter final : public ReportWriter {
         text += heading(capture_title(r)) + "\n";
         text += fmt::format("{} ({}), {} from {}, capture frames {}-{}\n", src.file, src.format,
                             timeline_label(r), r.frame_time_column, r.range.begin, r.range.end - 1);
+        text += dim(time_axis_line(r)) + "\n";
         if (const std::string system = system_line(r); !system.empty())
             text += "system: " + system + "\n";
         for (const std::string& note : capture_notes(r))
@@ -90,13 +91,13 @@ class TerminalWriter final : public ReportWriter {
             std::vector<std::size_t> at;
             for (const Hitch* h : worst)
                 at.push_back(h->index);
-            const std::vector<FrameSpan> spans = laid_out_frame_spans_at(r, at);
+            const std::vector<FrameSpan> spans = frame_spans_at(r, at);
             for (std::size_t k = 0; k < worst.size(); ++k) {
                 const Hitch* h = worst[k];
                 const FrameSpan& long_frame = spans[k];
                 text += fmt::format(
                     "  {:>8}  {:>10.3f}  {:>10}  {:>10.3f}  {:>10}\n", long_frame.frame,
-                    ns_to_s(long_frame.begin_ns),
+                    seconds_down_to_ms(long_frame.begin_ns),
                     warn(fmt::format("{:.3f}", ns_to_ms(h->frame_ns))), ns_to_ms(h->previous_ns),
                     h->next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(h->next_ns)) : "-");
             }

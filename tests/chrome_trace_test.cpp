@@ -167,9 +167,8 @@ TEST(ChromeTrace, PresentMonHitchesAreTheLongFrames) {
         Checked c;
         check_trace(test::capture(name), c);
         const std::vector<Slice>& slices = c.trace.tracks.begin()->second;
-        const std::int64_t origin = c.capture.start_ends_frame_time
-                                        ? c.capture.start_ns.front() - c.capture.frame_ns.front()
-                                        : c.capture.start_ns.front();
+        // Slices are on the report's time axis: t = 0 at the first row's time stamp.
+        const std::int64_t origin = 0;
         std::int64_t drift_ns = 0;  // the farthest a slice's end is from its present
         for (std::size_t i = 0; c.capture.start_ends_frame_time && i < slices.size(); ++i) {
             const auto frame = static_cast<std::size_t>(slices[i].frame);

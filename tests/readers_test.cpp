@@ -183,7 +183,9 @@ TEST(Readers, QpcStartTimesFollowTheFrameTimes) {
         // The same capture in the 1.x layout: TimeInSeconds of F1_24's first present is
         // 2.3696221 s.
         const Capture v1 = read_capture(capture("IPMAuxTestData_test_case_9_v1.csv"));
-        EXPECT_EQ(v1.start_ns.front(), 2'369'622'100);
+        // Times count from there (t = 0); the file's clock is kept once.
+        EXPECT_EQ(v1.start_ns.front(), 0);
+        EXPECT_EQ(v1.clock_origin_ns, 2'369'622'100);
     }
 }
 
@@ -214,7 +216,8 @@ TEST(Readers, PresentMon24KeepsGeneratedFramesAndAnimationError) {
     }
     // CPUStartTime in ms (F01): the first frame starts at 44.5948 ms.
     const Capture f01 = read_capture(capture("IPMAuxTestData_F01TimeSpyDemoFS2080_gold.csv"));
-    EXPECT_EQ(f01.start_ns.front(), 44'594'800);
+    EXPECT_EQ(f01.start_ns.front(), 0);
+    EXPECT_EQ(f01.clock_origin_ns, 44'594'800);
 }
 
 TEST(Readers, PreambleAndSystemInformationBecomeMetadata) {
@@ -234,7 +237,8 @@ TEST(Readers, MangoHudRowsAreSamplesNotFrames) {
     EXPECT_FALSE(a.per_frame);
     EXPECT_EQ(a.frames(), 298u);
     EXPECT_NEAR(sum_ms(a.frame_ns), 1235.48607, 1e-3);
-    EXPECT_EQ(a.start_ns.front(), 333365637);  // elapsed, ns
+    EXPECT_EQ(a.clock_origin_ns, 333365637);  // elapsed, ns
+    EXPECT_EQ(a.start_ns.front(), 0);
     EXPECT_EQ(a.metadata.at("cpu"), "AMD Ryzen 7 9800X3D 8-Core Processor");
     // The samples span elapsed 333365637 ns to 30054481137 ns (first and last rows).
     const auto streams = list_capture_streams(capture("mangohud_overwatch.csv"));
@@ -341,7 +345,9 @@ TEST_F(ReadersFiles, BomAndCrlfReadLikePlainLineFeeds) {
     EXPECT_EQ(b.frame_ns, (std::vector<std::int64_t>{16'600'000, 20'000'000}));
     EXPECT_EQ(b.display_ns, (std::vector<std::int64_t>{16'700'000, -1}));
     EXPECT_EQ(b.dropped, (std::vector<std::uint8_t>{0, 1}));
-    EXPECT_EQ(b.start_ns, (std::vector<std::int64_t>{500'000'000, 520'000'000}));
+    // Times count from the first row's (t = 0); the file's clock keeps its time.
+    EXPECT_EQ(b.start_ns, (std::vector<std::int64_t>{0, 20'000'000}));
+    EXPECT_EQ(b.clock_origin_ns, 500'000'000);
     EXPECT_EQ(read_capture(write("q.csv", crlf), {.process = "tool, the"}).frames(), 1u);
 }
 

@@ -150,7 +150,7 @@ TEST(RecorderFaults, KillNineLeavesATraceOfExactlyTheFirstFramesUpToTheLastWritt
         const FrameRecord& want = expected[static_cast<std::size_t>(k)];
         SCOPED_TRACE(k);
         ASSERT_EQ(got.frame, want.frame);
-        EXPECT_EQ(got.start_ns, want.start_ns);
+        EXPECT_EQ(got.start_ns + c.clock_origin_ns, want.start_ns);  // t = 0 at the first row
         EXPECT_EQ(got.raw_ns, want.raw_ns);
         EXPECT_EQ(got.clamped_ns, want.clamped_ns);
         EXPECT_EQ(got.clamp_lost_ns, want.clamp_lost_ns);

@@ -64,7 +64,9 @@ TEST_F(SampledLogs, AfterburnerRowsAreIntervalsOfItsFramerate) {
     // 1000 / Framerate; the N/A row gives no sample and is counted.
     EXPECT_EQ(c.frame_ns, (std::vector<std::int64_t>{20 * kMs, 25 * kMs, 12'500'000}));
     // Seconds since the 00 line, across midnight; two rows with one stamp share its second.
-    EXPECT_EQ(c.start_ns, (std::vector<std::int64_t>{2'000'000'000, 3'000'000'000, 3'500'000'000}));
+    // Times count from the first sample (t = 0), kept on the log's clock once.
+    EXPECT_EQ(c.start_ns, (std::vector<std::int64_t>{0, 1'000'000'000, 1'500'000'000}));
+    EXPECT_EQ(c.clock_origin_ns, 2'000'000'000);
     EXPECT_EQ(c.sensor_frame_ns, (std::vector<std::int64_t>{25'500'000, 30 * kMs, -1}));
     EXPECT_EQ(c.metadata.at("gpu"), "Example GPU");
     EXPECT_EQ(c.metadata.at("rows_without_frame_time"), "1");
@@ -106,7 +108,9 @@ TEST_F(SampledLogs, AfterburnerRowsSharingAStampAreSpreadOverItsSecond) {
     const Capture c = read_capture(write("fast.csv", text));
     ASSERT_EQ(c.frames(), 12u);
     for (std::size_t i = 0; i < c.frames(); ++i)
-        EXPECT_EQ(c.start_ns[i], 1'000'000'000 + static_cast<std::int64_t>(i) * 250 * kMs) << i;
+        EXPECT_EQ(c.clock_origin_ns + c.start_ns[i],
+                  1'000'000'000 + static_cast<std::int64_t>(i) * 250 * kMs)
+            << i;
     const CaptureReport r = analyse_capture(c, {});
     EXPECT_NE(
         figure_definition(*find_figure("samples"), &r).find("from 12 polling intervals of 250 ms"),
@@ -162,7 +166,8 @@ TEST_F(SampledLogs, MangoHudNaFrameTimeIsCountedNotRefused) {
     const Capture c = read_capture(path);
     EXPECT_EQ(c.sample_kind, Capture::SampleKind::latest_frame);
     EXPECT_EQ(c.frame_ns, (std::vector<std::int64_t>{16'666'700, 20 * kMs}));
-    EXPECT_EQ(c.start_ns, (std::vector<std::int64_t>{100 * kMs, 300 * kMs}));
+    EXPECT_EQ(c.start_ns, (std::vector<std::int64_t>{0, 200 * kMs}));
+    EXPECT_EQ(c.clock_origin_ns, 100 * kMs);
     EXPECT_EQ(c.metadata.at("rows_without_frame_time"), "1");
     ASSERT_EQ(c.warnings.size(), 1u);
     EXPECT_NE(c.warnings[0].find("mh.csv:5: 1 row with frametime NA"), std::string::npos)

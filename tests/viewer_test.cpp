@@ -19,6 +19,7 @@
 
 #include "core/analysis.hpp"
 #include "core/frame_stats.hpp"
+#include "core/segments.hpp"
 #include "probes/clock_report.hpp"
 #include "probes/probe_json.hpp"
 #include "probes/system_info.hpp"
@@ -329,15 +330,17 @@ TEST_F(ViewerHeadless, SelectedRangeHasTheStatisticsOfItsFrames) {
     const std::string line = output_line(r.out, "selection: ");
     ASSERT_FALSE(line.empty()) << r.out;
 
-    // The frames whose start lies in [2 s, 5 s), found here from the capture itself.
+    // The frames that began in [2 s, 5 s), found here from the capture itself.
     const Capture c = read_capture(path);
     ASSERT_EQ(c.start_ns.size(), c.frame_ns.size());
+    FrameBegins begins(c.frame_ns, c.start_ns, c.start_ends_frame_time);
+    const auto began = [&](std::size_t i) { return begins.at(i); };
     std::size_t first = 0;
-    while (first < c.frames() && c.start_ns[first] < 2'000'000'000) {
+    while (first < c.frames() && began(first) < 2'000'000'000) {
         ++first;
     }
     std::size_t last = first;
-    while (last < c.frames() && c.start_ns[last] < 5'000'000'000) {
+    while (last < c.frames() && began(last) < 5'000'000'000) {
         ++last;
     }
     ASSERT_GT(first, 0u);
@@ -458,6 +461,161 @@ TEST_F(ViewerHeadless, LiveRunSavedAsTraceReadsBack) {
     EXPECT_FALSE(std::filesystem::exists(bad));
 }
 
+// --select FROM:TO and report --from FROM --to TO are one range on one time axis: the same
+// frames, on real captures whose clocks do not start at 0.
+TEST_F(ViewerHeadless, SelectGivesTheFramesOfReportFromTo) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    for (const char* name : {"IPMAuxTestData_F01TimeSpyDemoFS2080_gold.csv",
+                             "IPMAuxTestData_test_case_9_v1.csv", "frameview_police2.csv"}) {
+        SCOPED_TRACE(name);
+        const std::string path = capture(name);
+        const RunResult v = run_loopscope("view '" + path +
+                                          "' --select 5s:10s --size 800x600 --frames 2 "
+                                          "--screenshot '" +
+                                          png("select.png") + "'");
+        ASSERT_EQ(v.exit_code, 0) << v.err;
+        const std::string line = output_line(v.out, "selection: ");
+        std::size_t first = 0, last = 0;
+        ASSERT_EQ(std::sscanf(line.c_str(), "selection: frames %zu-%zu", &first, &last), 2)
+            << v.out;
+        const RunResult r = run_loopscope("report --format json --from 5s --to 10s '" + path + "'");
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["range"]["first_frame"].get<std::size_t>(), first);
+        EXPECT_EQ(j["range"]["last_frame"].get<std::size_t>(), last);
+    }
+}
+
+// Captures opened together line up at their first frames (t = 0), whatever their own clocks
+// say, and a document's duration is the time its frames cover.
+TEST(ViewerDocument, DocumentsStartAtTheirFirstFrames) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    for (const char* name :
+         {"frameview_set/fv0008_alan-wake-2-no-rt-dlss-3-5-10_30fps-driver-cap-fsr-quality.csv",
+          "frameview_set/fv0066_cyberpunk-no-rt_30fps-xess-quality.csv", "frameview_police2.csv",
+          "IPMAuxTestData_test_case_9_v1.csv"}) {
+        SCOPED_TRACE(name);
+        const auto doc = load_document(capture(name), "");
+        ASSERT_GT(doc->frames(), 1u);
+        // The first frame began one frame time before its present at t = 0.
+        EXPECT_LE(doc->begin_ns(), 0);
+        EXPECT_GE(doc->begin_ns(), -doc->frame_ns.values.front());
+        EXPECT_GT(doc->capture.clock_origin_ns + doc->begin_ns(), 0);
+        std::int64_t sum_ns = 0;
+        for (const std::int64_t ns : doc->frame_ns.values)
+            sum_ns += ns;
+        // Frames end to end on the capture's clock: the span is the sum of the frame times, to
+        // the rounding of the file's times (0.1 ms).
+        EXPECT_NEAR(static_cast<double>(doc->duration_ns()), static_cast<double>(sum_ns), 1e5);
+    }
+}
+
+// A long frame is a plateau of its length (a step), not a ramp from the frame before, and its
+// hitch marker stands at the plateau's left edge: 100 frames of 10 ms, one of 500 ms, 100 more.
+TEST_F(ViewerHeadless, AHitchDrawsAsAStepWithItsMarkerAtItsStart) {
+    const std::string list = dir_ + "/hitch.txt";
+    std::string text;
+    for (int i = 0; i < 201; ++i)
+        text += i == 100 ? "500\n" : "10\n";
+    write_text(list, text);
+    const std::string out = png("step.png");
+    const RunResult r =
+        run_loopscope("view '" + list + "' --size 1280x720 --frames 3 --screenshot '" + out + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    int w = 0, h = 0, channels = 0;
+    unsigned char* pixels = stbi_load(out.c_str(), &w, &h, &channels, 3);
+    ASSERT_NE(pixels, nullptr);
+    const auto is = [&](int x, int y, int cr, int cg, int cb) {
+        const unsigned char* p = pixels + (static_cast<std::size_t>(y) * w + x) * 3;
+        return std::abs(p[0] - cr) <= 14 && std::abs(p[1] - cg) <= 14 && std::abs(p[2] - cb) <= 14;
+    };
+    // The longest run of the plot's colour on each row, and where it starts.
+    std::vector<int> run_length(h, 0), run_start(h, 0);
+    for (int y = 0; y < h; ++y) {
+        for (int x = 0, n = 0; x < w; ++x) {
+            n = is(x, y, 90, 200, 255) ? n + 1 : 0;
+            if (n > run_length[y]) {
+                run_length[y] = n;
+                run_start[y] = x - n + 1;
+            }
+        }
+    }
+    // The 10 ms frames: the longest run of all (1 s of frames on each side).
+    const int base = static_cast<int>(std::max_element(run_length.begin(), run_length.end()) -
+                                      run_length.begin());
+    // The 500 ms frame: a run well above it, a fifth of the 2.5 s capture's width.
+    int top = -1;
+    for (int y = 0; y + 100 < base; ++y) {
+        if (top < 0 || run_length[y] > run_length[top])
+            top = y;
+    }
+    ASSERT_GE(top, 0);
+    const int plot_width = run_length[base] * 5 / 2;  // the base run is ~1 s of 2.5 s
+    EXPECT_GT(run_length[top], plot_width / 8) << "row " << top << " base " << base;
+    // The hitch marker (a red triangle at the top of the plot) at the plateau's left edge.
+    long red_x = 0, red_n = 0;
+    for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+            if (is(x, y, 255, 60, 60)) {
+                red_x += x;
+                ++red_n;
+            }
+        }
+    }
+    stbi_image_free(pixels);
+    ASSERT_GT(red_n, 0);
+    EXPECT_NEAR(static_cast<double>(red_x) / static_cast<double>(red_n), run_start[top], 6.0);
+}
+
+// At 1280x720 no label is cut short (the viewer measures each label against its panel with
+// ImGui's text size and prints those that do not fit); in a tiny window some are, so the check
+// can fail.
+TEST_F(ViewerHeadless, NoLabelIsCutAt1280x720) {
+    const auto cut = [](const std::string& out) {
+        const std::string line = output_line(out, "labels cut: ");
+        return line.empty() ? -1 : std::stoi(line.substr(12));
+    };
+    for (const std::string& files :
+         {"'" + test_data("presentmon24_framegen.csv") + "'",
+          "'" + test_data("loopscope.trace") + "'",
+          "'" + test_data("ocat.csv") + "' '" + test_data("presentmon24.csv") + "'"}) {
+        SCOPED_TRACE(files);
+        const RunResult r =
+            run_loopscope("view " + files + " --size 1280x720 --frames 3 --screenshot '" +
+                          png("labels.png") + "'");
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(cut(r.out), 0) << r.out;
+    }
+    const RunResult tiny =
+        run_loopscope("view '" + test_data("presentmon24_framegen.csv") +
+                      "' --size 320x240 --frames 3 --screenshot '" + png("tiny.png") + "'");
+    ASSERT_EQ(tiny.exit_code, 0) << tiny.err;
+    EXPECT_GT(cut(tiny.out), 0) << tiny.out;
+}
+
+// -o is the live harness's trace: with --live and --screenshot the run is saved there; without
+// --live it is refused, and --json (a loop command's) is not an option of view.
+TEST_F(ViewerHeadless, OutputOptionWorksWhereOffered) {
+    const std::string trace = dir_ + "/o.trace.csv";
+    const RunResult r =
+        run_loopscope("view --live -o '" + trace + "' --size 800x600 --frames 10 --screenshot '" +
+                      png("o.png") + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_GT(read_capture(trace).frames(), 0u);
+    const std::string other = dir_ + "/other.csv";
+    RunResult bad = run_loopscope("view '" + test_data("ocat.csv") + "' -o '" + other +
+                                  "' --frames 1 --screenshot '" + png("o2.png") + "'");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("--live"), std::string::npos) << bad.err;
+    EXPECT_FALSE(std::filesystem::exists(other));
+    bad = run_loopscope("view --live --json '" + other + "' --frames 1 --screenshot '" +
+                        png("o3.png") + "'");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_FALSE(std::filesystem::exists(other));
+    const RunResult help = run_loopscope("view --help");
+    EXPECT_EQ(help.out.find("--json"), std::string::npos) << help.out;
+}
+
 TEST_F(ViewerHeadless, BadInputIsOneLineAndExitCodeTwoWithNoScreenshot) {
     const std::string out = png("never.png");
     const std::string missing = dir_ + "/missing.csv";
@@ -496,6 +654,7 @@ TEST_F(ViewerHeadless, BadInputIsOneLineAndExitCodeTwoWithNoScreenshot) {
 TEST(ViewerSelection, RangeCoversTheFramesStartingInIt) {
     Document d;
     d.x_ns = {0, 10, 20, 30, 40};
+    d.began_ns = d.x_ns;
     const auto check = [&](double a, double b, std::size_t first, std::size_t last) {
         const SelectedFrames r = frames_in_range(d, a, b);
         EXPECT_EQ(r.first, first) << a << ".." << b;

@@ -218,7 +218,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
                     "changes, dropped frames counted as dropped)")
         ->capture_default_str();
     cmd->add_option("--from", args->from,
-                    "First frame: a frame number (1200) or a time with a unit (12.5s)");
+                    "First frame: a frame number (1200) or a time with a unit (12.5s) since "
+                    "the first frame's time stamp, as the hitch list gives it");
     cmd->add_option("--to", args->to, "End of the range (not included), as --from");
     cmd->add_option("--fail-if", args->fail_if,
                     "Fail (exit code 3) when a condition holds, e.g. p99_ms>20 or "

@@ -109,7 +109,13 @@ void add_view_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--format", args->report_format,
                     "Format of --save-report: terminal, json, md, csv, html or chrome");
     cmd->add_option("--size", args->size, "Window size in pixels")->capture_default_str();
-    add_loop_options(*cmd, args->loop, true);
+    // The loop knobs set the live harness; of the loop commands' outputs only the trace has a
+    // meaning here (the harness's "Save as trace"), so --json is not offered.
+    add_loop_options(*cmd, args->loop, false);
+    cmd->add_option("-o,--output", args->loop.output,
+                    "With --live: where the live harness's \"Save as trace\" writes the per-frame "
+                    "trace (default live.trace.csv); with --screenshot too, the run is saved "
+                    "there at the screenshot");
     // Scripted input for the tests: hidden from --help (group ""), described in docs/viewer.md.
     cmd->add_option("--drop", args->viewer.drop_files,
                     "test hook: drop this file on the window before the first frame")
@@ -174,6 +180,14 @@ void add_view_command(CLI::App& app, int& exit_code) {
                                  "': no format for this extension (.json .md .csv .html .txt); "
                                  "give --format");
             }
+        }
+        if (!args->loop.output.empty()) {
+            if (!args->live)
+                throw UsageError("-o: the live harness's trace: only with --live");
+            if (args->loop.output == "-")
+                throw UsageError("-o: the viewer saves the live trace to a file, not to '-'");
+            if (!options.screenshot_path.empty() && options.save_live_trace_path.empty())
+                options.save_live_trace_path = args->loop.output;
         }
         options.live_config = loop_config(args->loop);
         options.live_trace_path = args->loop.output;

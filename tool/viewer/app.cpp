@@ -197,18 +197,24 @@ class App {
                 primary_ = i;
             }
             ImGui::SameLine();
-            // The frame-time graph is the present timeline: say when it mixes application and
-            // generated frames, as the report's heading does.
-            std::string mixed;
-            if (d.report && timeline_mixes_generated(*d.report))
-                mixed = ", " + timeline_label(*d.report);
-            ImGui::TextDisabled("%s, %zu %s, %.1f s%s", d.capture.source.format.c_str(), d.frames(),
-                                d.capture.per_frame ? "frames" : "samples (not per frame)",
-                                d.end_ns() / 1e9, mixed.c_str());
-            ImGui::SameLine();
             if (ImGui::SmallButton("close")) {
                 close_ = i;
             }
+            ImGui::SameLine();
+            // The frame-time graph is the present timeline: say when it mixes application and
+            // generated frames, as the report's heading does (shorter where the line has no
+            // room for it). The duration is the time the frames cover, not a time on the axis.
+            const std::string facts =
+                fmt::format("{}, {} {}, {:.1f} s", d.capture.source.format, d.frames(),
+                            d.capture.per_frame ? "frames" : "samples (not per frame)",
+                            static_cast<double>(d.duration_ns()) / 1e9);
+            const bool mixed = d.report && timeline_mixes_generated(*d.report);
+            const std::string full = mixed ? facts + ", " + timeline_label(*d.report) : facts;
+            const std::string shorter =
+                mixed ? facts + ", application and generated frames mixed" : facts;
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+            fitted_text({full, shorter, facts});
+            ImGui::PopStyleColor();
             ImGui::PopID();
         }
         if (!status_.empty()) {
@@ -327,13 +333,14 @@ class App {
             return;
         }
         std::vector<Document*> docs;
-        double end_ns = 0;
+        double begin_ns = 0, end_ns = 0;
         for (auto& d : docs_) {
             docs.push_back(d.get());
+            begin_ns = std::min(begin_ns, static_cast<double>(d->begin_ns()));
             end_ns = std::max(end_ns, static_cast<double>(d->end_ns()));
         }
         if (!view_.fitted) {
-            view_.fit(0.0, end_ns);
+            view_.fit(begin_ns, end_ns);
         }
         Document* primary = docs[primary_];
         const float total = ImGui::GetContentRegionAvail().y;
@@ -408,6 +415,7 @@ int run_viewer(const ViewerOptions& options) {
             exit_code = kExitFailure;
         }
         window.begin_frame();
+        clear_cut_labels();
         app.draw(frame);
         // After the frame that laid out the selection: the scripted click on "Save report...".
         if (screenshot && frame + 1 == options.frames && !options.save_report_path.empty()) {
@@ -434,6 +442,12 @@ int run_viewer(const ViewerOptions& options) {
                 exit_code = kExitFailure;
             }
             app.print_game_summary();
+            // What the screenshot shows cut short: tests require none at the sizes they check.
+            fmt::print("labels cut: {}\n", cut_labels().size());
+            for (const CutLabel& l : cut_labels())
+                fmt::print("label cut: \"{}\" needs {:.0f} px, had {:.0f} px\n", l.text, l.width_px,
+                           l.room_px);
+            std::fflush(stdout);
             write_back_buffer_png(options.screenshot_path, window.drawable_width(),
                                   window.drawable_height());
             break;

@@ -18,10 +18,23 @@ void Document::sync_series() {
     const std::size_t from = x_ns.size();
     const bool own_start = capture.start_ns.size() != frame.size();
     for (std::size_t i = from; i < frame.size(); ++i) {
-        // Formats without a start column get the running sum of the frame times before each frame.
+        // Formats without a start column get the running sum of the frame times before each
+        // frame. Otherwise start_ns counts from the first row, so documents opened together line
+        // up at their first frames; a frame began where frame_begin_ns says (core/segments.hpp),
+        // as the report's hitch list and --from / --to place it.
         const std::int64_t x =
-            own_start ? (i == 0 ? 0 : x_ns[i - 1] + frame[i - 1]) : capture.start_ns[i];
-        x_ns.push_back(i > 0 ? std::max(x, x_ns[i - 1]) : x);  // keep x ascending for searches
+            own_start ? (i == 0 ? 0 : began_ns[i - 1] + frame[i - 1]) : capture.start_ns[i];
+        // A loopscope trace's frame 0 has no frame time (its raw_ns is not one): it begins at
+        // its start, as the report's first frame does.
+        const bool no_frame_time = i == 0 && !first_frame_is_frame_time(capture);
+        const std::int64_t began =
+            own_start || no_frame_time
+                ? x
+                : frame_begin_ns(frame, capture.start_ns, capture.start_ends_frame_time, i,
+                                 i > 0 ? began_ns[i - 1] : 0);
+        // Kept ascending for the searches.
+        x_ns.push_back(i > 0 ? std::max(x, x_ns[i - 1]) : x);
+        began_ns.push_back(i > 0 ? std::max(began, began_ns[i - 1]) : began);
         frame_ns.values.push_back(frame[i]);
     }
     frame_ns.update();
@@ -108,7 +121,7 @@ std::unique_ptr<Document> load_document(const std::string& path, const std::stri
 }
 
 SelectedFrames frames_in_range(const Document& doc, double begin_ns, double end_ns) {
-    const std::span<const std::int64_t> x(doc.x_ns);
+    const std::span<const std::int64_t> x(doc.began_ns);
     SelectedFrames r;
     r.first = first_sample_at_or_after(x, begin_ns);
     // Frame 0 of a loopscope trace is not a frame time, so a selection starts after it.

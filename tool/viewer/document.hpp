@@ -4,6 +4,7 @@
 // (core/analysis.hpp): the viewer draws that report and computes no figure of its own.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -49,7 +50,13 @@ struct Document {
     bool shown = true;  // drawn in the comparison graphs
     int colour_index = 0;
 
-    std::vector<std::int64_t> x_ns;  // frame start since the capture began, ascending
+    // Each row's time, ns since the first row's time stamp (t = 0), ascending: its time column
+    // (a present's time, a trace's frame start, where the loop graphs plot its loop columns).
+    std::vector<std::int64_t> x_ns;
+    // When each row's frame time began (core/segments.hpp, frame_begin_ns), ascending: the
+    // frame-time graph draws frame i from began_ns[i] for its frame time, the hitch markers
+    // stand there, and a selection takes the frames that began in it, as --from / --to does.
+    std::vector<std::int64_t> began_ns;
     PlotSeries frame_ns;             // present-to-present frame time (a copy: the pyramid's source)
     // Loop series, only when the capture carries loop columns (loopscope traces, live run).
     PlotSeries acc_after_ns;
@@ -65,7 +72,13 @@ struct Document {
 
     bool has_loop() const { return !capture.loop.empty(); }
     std::size_t frames() const { return x_ns.size(); }
-    std::int64_t end_ns() const { return x_ns.empty() ? 0 : x_ns.back() + frame_ns.values.back(); }
+    std::int64_t end_ns() const {
+        return began_ns.empty() ? 0
+                                : std::max(x_ns.back(), began_ns.back() + frame_ns.values.back());
+    }
+    std::int64_t begin_ns() const { return began_ns.empty() ? 0 : began_ns.front(); }
+    // The time the frames cover, from the first one's beginning to the last one's end.
+    std::int64_t duration_ns() const { return end_ns() - begin_ns(); }
     // The frame where the loop verdict puts the onset of the trouble, saturated or spiral (only
     // with a loop configuration), and the marker's label: "saturated from here" and the like.
     std::optional<std::size_t> spiral_onset_frame() const;
@@ -95,8 +108,9 @@ void set_loop_metadata(Capture& capture, const LoopConfig& config);
 std::unique_ptr<Document> load_document(const std::string& path, const std::string& process,
                                         bool strict = false);
 
-// The frames [first, last) whose start lies in [begin_ns, end_ns): what a selected time range
-// covers. first == last when it holds no frame start.
+// The frames [first, last) that began (Document::began_ns) in [begin_ns, end_ns): what a
+// selected time range covers, the frames `report --from --to` takes for those times.
+// first == last when no frame began in it.
 struct SelectedFrames {
     std::size_t first = 0;
     std::size_t last = 0;

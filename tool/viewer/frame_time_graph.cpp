@@ -28,8 +28,11 @@ const ImU32 kHitchColour = IM_COL32(255, 60, 60, 255);
 const ImU32 kStutterColour = IM_COL32(255, 150, 40, 220);
 const ImU32 kSpiralColour = IM_COL32(255, 80, 255, 255);
 
+// A labelled horizontal line. `right_label_y` is where the last label on the right stood: a
+// label that would overlap it is left out (the line stays), so two close lines never write
+// over each other's labels.
 void horizontal_line(const PlotArea& area, const YAxis& axis, double v, ImU32 colour,
-                     const std::string& label, bool label_left = false) {
+                     const std::string& label, bool label_left, float& right_label_y) {
     const float y = axis.to_px(v);
     if (y < area.min.y || y > area.max.y) {
         return;
@@ -37,15 +40,19 @@ void horizontal_line(const PlotArea& area, const YAxis& axis, double v, ImU32 co
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->AddLine(ImVec2(area.min.x, y), ImVec2(area.max.x, y), colour, 1.0f);
     const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+    if (!label_left && std::abs(y - right_label_y) < size.y)
+        return;
     const float x = label_left ? area.min.x + 6.0f : area.max.x - size.x - 4.0f;
-    draw->AddText(ImVec2(x, y - size.y - 1.0f), colour, label.c_str());
+    draw_fitted_text(draw, ImVec2(x, y - size.y - 1.0f), colour, area.width() - 10.0f, {label});
+    if (!label_left)
+        right_label_y = y;
 }
 
 // Indices (sorted) whose x lies in the visible range.
 template <typename Index>
 std::pair<std::size_t, std::size_t> visible_indices(const std::vector<Index>& sorted_indices,
                                                     const Document& doc, const TimeView& view) {
-    auto x_of = [&](std::size_t k) { return static_cast<double>(doc.x_ns[sorted_indices[k]]); };
+    auto x_of = [&](std::size_t k) { return static_cast<double>(doc.began_ns[sorted_indices[k]]); };
     std::size_t a = 0, b = sorted_indices.size();
     // Binary searches by position through the (ascending) frame index.
     std::size_t lo = 0, hi = b;
@@ -77,7 +84,7 @@ void frame_tooltip(const Document& doc, std::size_t i) {
     ImGui::BeginTooltip();
     ImGui::Text("%s, frame %zu", doc.name.c_str(), i);
     const std::int64_t ft = doc.frame_ns.values[i];
-    ImGui::Text("start      %.6f s", static_cast<double>(doc.x_ns[i]) / 1e9);
+    ImGui::Text("began      %.6f s", static_cast<double>(doc.began_ns[i]) / 1e9);
     ImGui::Text("frame time %s  (%.1f fps)", format_ms(ft).c_str(), frame_ns_to_fps(ft));
     const Capture& c = doc.capture;
     if (i < c.display_ns.size()) {
@@ -135,7 +142,7 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
     for (std::size_t k = 0; k < docs.size(); ++k) {
         columns[k].clear();
         if (docs[k]->shown && docs[k]->frames() > 0) {
-            decimate_visible(area, view, docs[k]->x_ns, docs[k]->frame_ns, columns[k]);
+            decimate_visible(area, view, docs[k]->began_ns, docs[k]->frame_ns, columns[k]);
             display_range(columns[k], display, lo, hi);
         }
     }
@@ -159,9 +166,10 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
 
     ImGui::GetWindowDrawList()->PushClipRect(area.min, area.max, true);
     // Budget lines: 60 and 30 fps, and the refresh the primary document's frames sit on.
+    float right_label_y = -1e9f;
     const auto budget = [&](double ms, const std::string& label, ImU32 colour, bool left) {
         const double v = settings.fps ? 1000.0 / ms : ms;
-        horizontal_line(area, axis, v, colour, label, left);
+        horizontal_line(area, axis, v, colour, label, left, right_label_y);
     };
     budget(1000.0 / 60.0, "16.7 ms (60 fps)", kBudgetColour, false);
     budget(1000.0 / 30.0, "33.3 ms (30 fps)", kBudgetColour, false);
@@ -179,7 +187,8 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
 
     for (std::size_t k = 0; k < docs.size(); ++k) {
         if (!columns[k].empty()) {
-            draw_columns(area, axis, columns[k], display, document_colour(docs[k]->colour_index));
+            draw_columns(area, axis, columns[k], display, document_colour(docs[k]->colour_index),
+                         static_cast<double>(docs[k]->end_ns()), &view);
         }
     }
 
@@ -189,11 +198,16 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
         if (!d->shown || !d->report) {
             continue;
         }
-        const auto& stutters = d->report->stats.stutter.frames;
+        // The report's indices are of its series; the document's arrays are the capture's rows.
+        const auto& rows = d->report->series.frame_number;
+        std::vector<std::size_t> stutters;
+        stutters.reserve(d->report->stats.stutter.frames.size());
+        for (const std::size_t i : d->report->stats.stutter.frames)
+            stutters.push_back(static_cast<std::size_t>(rows[i]));
         const auto [s0, s1] = visible_indices(stutters, *d, view);
         float last_x = -1e9f;
         for (std::size_t k = s0; k < s1; ++k) {
-            const float x = area.x_px(view, static_cast<double>(d->x_ns[stutters[k]]));
+            const float x = area.x_px(view, static_cast<double>(d->began_ns[stutters[k]]));
             if (x - last_x >= 2.0f) {  // one tick per couple of pixels is enough
                 ImGui::GetWindowDrawList()->AddLine(ImVec2(x, area.max.y - 6.0f),
                                                     ImVec2(x, area.max.y), kStutterColour, 2.0f);
@@ -202,11 +216,12 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
         }
         std::vector<std::size_t> hitch_frames;
         for (const Hitch& h : d->report->stats.hitches.hitches) {
-            hitch_frames.push_back(h.index);
+            hitch_frames.push_back(static_cast<std::size_t>(rows[h.index]));
         }
+        std::sort(hitch_frames.begin(), hitch_frames.end());
         const auto [h0, h1] = visible_indices(hitch_frames, *d, view);
         for (std::size_t k = h0; k < h1; ++k) {
-            marker(area, area.x_px(view, static_cast<double>(d->x_ns[hitch_frames[k]])),
+            marker(area, area.x_px(view, static_cast<double>(d->began_ns[hitch_frames[k]])),
                    kHitchColour, true);
         }
         if (const auto onset = d->spiral_onset_frame(); onset && *onset < d->frames()) {
@@ -224,10 +239,12 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
     // one points at even when thousands of frames share the column.
     if (area.hovered && primary && primary->frames() > 0) {
         const double ns_per_px = (view.t1_ns - view.t0_ns) / std::max(1.0f, area.width());
-        const std::span<const std::int64_t> x(primary->x_ns);
+        const std::span<const std::int64_t> x(primary->began_ns);
         std::size_t a = first_sample_at_or_after(x, area.hover_x_ns - ns_per_px * 0.5);
         const std::size_t b = first_sample_at_or_after(x, area.hover_x_ns + ns_per_px * 0.5);
-        std::size_t i = nearest_sample(x, area.hover_x_ns);
+        // Between two beginnings the cursor is on the frame that began last (a step).
+        std::size_t i = first_sample_at_or_after(x, area.hover_x_ns);
+        i = i > 0 ? i - 1 : 0;
         if (a < b) {
             i = a;
             for (; a < b; ++a) {
@@ -236,7 +253,7 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
                 }
             }
         }
-        const float px = area.x_px(view, static_cast<double>(primary->x_ns[i]));
+        const float px = area.x_px(view, static_cast<double>(primary->began_ns[i]));
         const float py = axis.to_px(display(primary->frame_ns.values[i]));
         ImDrawList* draw = ImGui::GetWindowDrawList();
         draw->AddLine(ImVec2(px, area.min.y), ImVec2(px, area.max.y), IM_COL32(255, 255, 255, 70));

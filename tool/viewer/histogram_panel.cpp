@@ -95,9 +95,14 @@ void histogram(std::span<Document* const> docs, const GraphSettings& settings, I
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const PanelClip clip(draw, pos, size);
     draw->AddRectFilled(a, b, IM_COL32(22, 24, 28, 255));
-    draw->AddText(ImVec2(a.x, pos.y), IM_COL32(230, 230, 230, 255),
-                  settings.log_axis ? "frame-time histogram (log bins), share of frames"
-                                    : "frame-time histogram, share of frames");
+    if (settings.log_axis)
+        draw_fitted_text(draw, ImVec2(a.x, pos.y), IM_COL32(230, 230, 230, 255), b.x - a.x,
+                         {"frame-time histogram (log bins), share of frames",
+                          "frame-time histogram (log bins)", "histogram (log)"});
+    else
+        draw_fitted_text(
+            draw, ImVec2(a.x, pos.y), IM_COL32(230, 230, 230, 255), b.x - a.x,
+            {"frame-time histogram, share of frames", "frame-time histogram", "histogram"});
     double lo = HUGE_VAL, hi = 0.0;
     for (const Document* d : docs) {
         if (per_frame_shown(*d)) {
@@ -171,8 +176,9 @@ void percentile_curve(std::span<Document* const> docs, const GraphSettings& sett
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const PanelClip clip(draw, pos, size);
     draw->AddRectFilled(a, b, IM_COL32(22, 24, 28, 255));
-    draw->AddText(ImVec2(a.x, pos.y), IM_COL32(230, 230, 230, 255),
-                  "frame time at percentile (p50, p90, p99, p99.9, p99.99)");
+    draw_fitted_text(draw, ImVec2(a.x, pos.y), IM_COL32(230, 230, 230, 255), b.x - a.x,
+                     {"frame time at percentile (p50, p90, p99, p99.9, p99.99)",
+                      "frame time at percentile", "percentiles"});
     double hi = 0.0, lo = HUGE_VAL;
     for (const Document* d : docs) {
         if (per_frame_shown(*d)) {

@@ -34,6 +34,7 @@ LiveWindow::LiveWindow(std::size_t window_frames, std::size_t history_buckets)
     doc_.capture.frame_ns.reserve(most);
     doc_.capture.start_ns.reserve(most);
     doc_.x_ns.reserve(most);
+    doc_.began_ns.reserve(most);
     for (PlotSeries* s : {&doc_.frame_ns, &doc_.acc_after_ns, &doc_.steps, &doc_.alpha_ppm})
         s->values.reserve(most);
 }
@@ -92,6 +93,7 @@ void LiveWindow::fold_oldest() {
     // room, which never passes twice the window).
     doc_.report.reset();
     doc_.x_ns.clear();
+    doc_.began_ns.clear();
     doc_.sorted_frame_ns.clear();
     doc_.histogram = {};
     for (PlotSeries* s : {&doc_.frame_ns, &doc_.acc_after_ns, &doc_.steps, &doc_.alpha_ppm}) {

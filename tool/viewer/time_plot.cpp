@@ -133,8 +133,11 @@ PlotArea begin_time_plot(const char* id, TimeView& view, float height, double da
         const float x = area.x_px(view, t);
         draw->AddLine(ImVec2(x, area.min.y), ImVec2(x, area.max.y), kGridColour);
         if (time_labels) {
-            draw->AddText(ImVec2(x + 3.0f, area.max.y + 1.0f), kLabelColour,
-                          format_time_label(t, step).c_str());
+            // A label that would run past the plot's right edge ends at it instead.
+            const std::string label = format_time_label(t, step);
+            const float width = ImGui::CalcTextSize(label.c_str()).x;
+            draw->AddText(ImVec2(std::min(x + 3.0f, area.max.x - width - 1.0f), area.max.y + 1.0f),
+                          kLabelColour, label.c_str());
         }
     }
     draw->PopClipRect();
@@ -207,7 +210,7 @@ void display_range(std::span<const PlotColumn> columns, DisplayFn display, doubl
 }
 
 void draw_columns(const PlotArea& area, const YAxis& axis, std::span<const PlotColumn> columns,
-                  DisplayFn display, ImU32 colour) {
+                  DisplayFn display, ImU32 colour, double data_end_ns, const TimeView* view) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(area.min, area.max, true);
     std::size_t filled = 0;
@@ -215,6 +218,8 @@ void draw_columns(const PlotArea& area, const YAxis& axis, std::span<const PlotC
         filled += c.empty() ? 0 : 1;
     }
     const bool sparse = filled * 4 < columns.size();  // zoomed in: mark each frame
+    // Steps: a frame's value holds from where it began to where the next one begins (its end),
+    // so a long frame is a plateau of its length, not a ramp from the frame before.
     bool have_previous = false;
     ImVec2 previous;
     for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -227,15 +232,19 @@ void draw_columns(const PlotArea& area, const YAxis& axis, std::span<const PlotC
         const float y_b = axis.to_px(display(c.max));
         const float y_first = axis.to_px(display(c.first_value));
         if (have_previous) {
-            draw->AddLine(previous, ImVec2(x, y_first), colour);
+            draw->AddLine(previous, ImVec2(x, previous.y), colour, sparse ? 2.0f : 1.0f);
+            draw->AddLine(ImVec2(x, previous.y), ImVec2(x, y_first), colour);
         }
         draw->AddRectFilled(ImVec2(x - 0.5f, std::min(y_a, y_b) - 0.5f),
                             ImVec2(x + 0.5f, std::max(y_a, y_b) + 0.5f), colour);
-        if (sparse) {
-            draw->AddCircleFilled(ImVec2(x, y_first), 2.0f, colour);
-        }
         previous = ImVec2(x, axis.to_px(display(c.last_value)));
         have_previous = true;
+    }
+    // The last drawn frame holds to the end of the data (or off the right edge).
+    if (have_previous && view) {
+        const float end = std::min(area.max.x, area.x_px(*view, data_end_ns));
+        if (end > previous.x)
+            draw->AddLine(previous, ImVec2(end, previous.y), colour, sparse ? 2.0f : 1.0f);
     }
     draw->PopClipRect();
 }
@@ -252,6 +261,57 @@ std::string format_ms(std::int64_t ns) {
         return fmt::format("{:.3f} us", static_cast<double>(ns) / 1e3);
     }
     return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6);
+}
+
+namespace {
+
+std::vector<CutLabel>& cut_label_list() {
+    static std::vector<CutLabel> labels;
+    return labels;
+}
+
+// The first text that fits, or the last one, and whether it fits.
+std::pair<std::string_view, bool> choose_fitting(float room_px,
+                                                 std::initializer_list<std::string_view> texts) {
+    std::string_view chosen;
+    for (const std::string_view text : texts) {
+        chosen = text;
+        if (ImGui::CalcTextSize(text.data(), text.data() + text.size()).x <= room_px)
+            return {text, true};
+    }
+    return {chosen, false};
+}
+
+void note_cut(std::string_view text, float room_px) {
+    cut_label_list().push_back({std::string(text),
+                                ImGui::CalcTextSize(text.data(), text.data() + text.size()).x,
+                                room_px});
+}
+
+}  // namespace
+
+const std::vector<CutLabel>& cut_labels() {
+    return cut_label_list();
+}
+
+void clear_cut_labels() {
+    cut_label_list().clear();
+}
+
+void draw_fitted_text(ImDrawList* draw, ImVec2 pos, ImU32 colour, float room_px,
+                      std::initializer_list<std::string_view> texts) {
+    const auto [text, fits] = choose_fitting(room_px, texts);
+    if (!fits)
+        note_cut(text, room_px);
+    draw->AddText(pos, colour, text.data(), text.data() + text.size());
+}
+
+void fitted_text(std::initializer_list<std::string_view> texts) {
+    const float room_px = ImGui::GetContentRegionAvail().x;
+    const auto [text, fits] = choose_fitting(room_px, texts);
+    if (!fits)
+        note_cut(text, room_px);
+    ImGui::TextUnformatted(text.data(), text.data() + text.size());
 }
 
 ImU32 document_colour(int index) {

@@ -8,9 +8,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/plot_decimation.hpp"
@@ -20,7 +22,7 @@ namespace loopscope {
 struct PlotSeries;
 
 struct TimeView {
-    double t0_ns = 0.0;  // visible x range, ns since the capture began
+    double t0_ns = 0.0;  // visible x range, ns since the first frame's time stamp (t = 0)
     double t1_ns = 1e9;
     bool follow = false;  // keep the newest frame at the right edge (live run)
     bool fitted = false;  // set once the view was fitted to data
@@ -79,13 +81,33 @@ void decimate_visible(const PlotArea& area, const TimeView& view,
                       std::span<const std::int64_t> x_ns, const PlotSeries& series,
                       std::vector<PlotColumn>& columns);
 void display_range(std::span<const PlotColumn> columns, DisplayFn display, double& lo, double& hi);
+// Draws the columns as steps: each frame's value holds until the next frame begins, and, given
+// the view, the last one until data_end_ns.
 void draw_columns(const PlotArea& area, const YAxis& axis, std::span<const PlotColumn> columns,
-                  DisplayFn display, ImU32 colour);
+                  DisplayFn display, ImU32 colour, double data_end_ns = 0.0,
+                  const TimeView* view = nullptr);
 
 // A label for a time in ns at the precision the step between ticks needs ("12.5 s", "250 ms").
 std::string format_time_label(double ns, double step_ns);
 // "16.667 ms", "412.0 µs": milliseconds with microsecond resolution.
 std::string format_ms(std::int64_t ns);
+
+// A label that did not fit the room it was drawn in (and was drawn cut short by its panel).
+struct CutLabel {
+    std::string text;
+    float width_px = 0;  // what the text needs (ImGui::CalcTextSize)
+    float room_px = 0;   // what the panel had
+};
+// The labels cut since the last clear_cut_labels(): a headless run prints those of its last
+// frame, and the screenshot tests require none at the window sizes they check.
+const std::vector<CutLabel>& cut_labels();
+void clear_cut_labels();
+// Draws the first of `texts` (the full label, then shorter forms of it) whose width fits in
+// `room_px`; when none fits, draws the last cut short by the panel and records it.
+void draw_fitted_text(ImDrawList* draw, ImVec2 pos, ImU32 colour, float room_px,
+                      std::initializer_list<std::string_view> texts);
+// The same as an ImGui text item in the current window, in the room left on its line.
+void fitted_text(std::initializer_list<std::string_view> texts);
 
 // Colours of the opened documents, so one capture keeps its colour in every panel.
 ImU32 document_colour(int index);
