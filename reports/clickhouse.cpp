@@ -500,7 +500,7 @@ std::string fleet_query(const std::string& database, const std::vector<std::stri
                         const Labels& where) {
     std::vector<std::string> groups;
     for (std::size_t i = 0; i < group_by.size(); ++i) {
-        groups.push_back(fmt::format("label_values[indexOf(label_keys, {})] AS g{}",
+        groups.push_back(fmt::format("values_of_capture[indexOf(keys_of_capture, {})] AS g{}",
                                      sql_string(group_by[i]), i));
     }
     std::vector<std::string> conditions;
@@ -535,7 +535,8 @@ std::string fleet_query(const std::string& database, const std::vector<std::stri
         outer.push_back(k);
     std::string sql = fmt::format(
         "SELECT {} FROM (SELECT {}\nFROM {}\nANY INNER JOIN (SELECT capture_id, max(store_id) AS "
-        "store_id, any(label_keys) AS label_keys, any(label_values) AS label_values FROM {}{} "
+        "store_id, any(label_keys) AS keys_of_capture, any(label_values) AS values_of_capture "
+        "FROM {}{} "
         "GROUP BY capture_id) USING (capture_id, store_id)",
         fmt::join(outer, ", "), fmt::join(columns, ",\n  "), table_name(database, kClickHouseFrames),
         table_name(database, kClickHouseCaptures),

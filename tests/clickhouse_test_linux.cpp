@@ -297,17 +297,18 @@ TEST(ClickHouseFleet, PerGroupFiguresEqualLoopscopesOverThePooledFrames) {
     const Json w = Json::parse(whole.out);
     ASSERT_EQ(w["groups"].size(), 1u);
     expect_group_equals(w["groups"][0], all, "all");
+    const std::string game = expected.begin()->first;
     const auto one = test::run_loopscope("fleet " + server.url_text("fleet") +
-                                         " --group-by rig --where game=cyberpunk --format json");
+                                         " --group-by rig --where game=" + game + " --format json");
     ASSERT_EQ(one.exit_code, 0) << one.err;
     const Json o = Json::parse(one.out);
     ASSERT_EQ(o["groups"].size(), 1u);
     EXPECT_EQ(o["groups"][0]["labels"]["rig"], "ci");
-    expect_group_equals(o["groups"][0], expected["cyberpunk"], "cyberpunk");
+    expect_group_equals(o["groups"][0], expected[game], game);
     // The other formats carry the same groups.
     const auto table = test::run_loopscope("fleet " + server.url_text("fleet") + " --group-by game");
     ASSERT_EQ(table.exit_code, 0) << table.err;
-    EXPECT_NE(table.out.find("cyberpunk"), std::string::npos);
+    EXPECT_NE(table.out.find(game), std::string::npos);
     const auto csv = test::run_loopscope("fleet " + server.url_text("fleet") +
                                          " --group-by game --format csv");
     ASSERT_EQ(csv.exit_code, 0) << csv.err;
@@ -368,7 +369,7 @@ TEST(ClickHouseStore, AStoreWithoutItsCommitRowIsNotSeen) {
     EXPECT_EQ(failed.exit_code, 1) << failed.err;
     EXPECT_EQ(std::count(failed.err.begin(), failed.err.end(), '\n'), 1) << failed.err;
     EXPECT_NE(failed.err.find("1 of 1 capture not stored"), std::string::npos) << failed.err;
-    EXPECT_TRUE(Json::parse(test::read_text(dir + "/r.json")).contains("captures"));
+    EXPECT_TRUE(Json::parse(test::read_text(dir + "/r.json")).contains("figures"));
     EXPECT_NE(scalar(client, "SELECT count() FROM partial.loopscope_frames"), "0");
     // With a proper commit table, another capture stored: only that one is seen.
     client.query("DROP TABLE partial.loopscope_captures");
@@ -411,6 +412,52 @@ TEST(ClickHouseStore, LoopColumnsOfATraceAreStored) {
                              "NULL) FROM loop.loopscope_frames FORMAT CSV"),
               std::to_string(report.series.frame_ns.size()) + "," + std::to_string(steps) + "," +
                   std::to_string(frames_sum) + "," + std::to_string(report.series.frame_ns.size()));
+}
+
+TEST(ClickHouseStore, AnUnreachableServerExitsOneAfterWritingTheReport) {
+    // No server needed: a port nothing listens on.
+    const std::string url = "clickhouse://127.0.0.1:" + std::to_string(free_port()) + "/db";
+    const std::string dir = test::make_temp_dir("unreachable");
+    const auto one = test::run_loopscope("report " + quoted(test::test_data("presentmon24.csv")) +
+                                         " --store " + url + " --format json -o " +
+                                         quoted(dir + "/one.json"));
+    EXPECT_EQ(one.exit_code, 1) << one.err;
+    EXPECT_EQ(std::count(one.err.begin(), one.err.end(), '\n'), 1) << one.err;
+    EXPECT_NE(one.err.find("cannot reach the server"), std::string::npos) << one.err;
+    EXPECT_TRUE(Json::parse(test::read_text(dir + "/one.json")).contains("figures"));
+    // The summary of a folder: every row written to standard output, then the one line.
+    fs::create_directories(dir + "/in");
+    for (const std::string& name : test::test_data_captures())
+        fs::create_symlink(test::test_data(name), dir + "/in/" + name);
+    const auto many = test::run_loopscope("report " + quoted(dir + "/in") +
+                                          " --summary --format json --store " + url);
+    EXPECT_EQ(many.exit_code, 1) << many.err;
+    EXPECT_EQ(std::count(many.err.begin(), many.err.end(), '\n'), 1) << many.err;
+    const std::size_t captures = test::test_data_captures().size();
+    EXPECT_EQ(Json::parse(many.out)["rows"].size(), captures);
+    EXPECT_NE(many.err.find(std::to_string(captures) + " of " + std::to_string(captures) +
+                            " captures not stored"),
+              std::string::npos)
+        << many.err;
+    const auto fleet = test::run_loopscope("fleet " + url + " --group-by game");
+    EXPECT_EQ(fleet.exit_code, 1);
+    EXPECT_NE(fleet.err.find("cannot reach the server"), std::string::npos) << fleet.err;
+    fs::remove_all(dir);
+}
+
+TEST(ClickHouseStore, AMalformedUrlIsRefusedBeforeAnyFileIsRead) {
+    for (const std::string bad : {"http://127.0.0.1:8123/db", "clickhouse://127.0.0.1:8123",
+                                  "clickhouse://127.0.0.1:99999/db", "clickhouse://host/my-db",
+                                  "clickhouse:///db"}) {
+        const auto r = test::run_loopscope("report /nonexistent.csv --store '" + bad + "'");
+        EXPECT_EQ(r.exit_code, 2) << bad;
+        EXPECT_NE(r.err.find("--store '" + bad + "'"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("nonexistent"), std::string::npos) << r.err;
+        const auto f = test::run_loopscope("fleet '" + bad + "'");
+        EXPECT_EQ(f.exit_code, 2) << bad;
+        EXPECT_NE(f.err.find("expected clickhouse://HOST[:PORT]/DATABASE"), std::string::npos)
+            << f.err;
+    }
 }
 
 }  // namespace
