@@ -111,8 +111,9 @@ ClickHouseUrl parse_clickhouse_url(std::string_view option, std::string_view tex
         throw bad("no database");
     // A plain identifier: it is written into statements between backquotes.
     const bool identifier =
-        std::all_of(database.begin(), database.end(),
-                    [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) &&
+        std::all_of(
+            database.begin(), database.end(),
+            [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) &&
         !std::isdigit(static_cast<unsigned char>(database.front()));
     if (!identifier)
         throw bad(fmt::format("database '{}' is not a name of letters, digits and '_'", database));
@@ -157,8 +158,8 @@ namespace {
 
 std::string post(CURL* curl, const ClickHouseUrl& url, const std::string& query_param,
                  std::string_view body, std::string_view what) {
-    std::string target = fmt::format("http://{}:{}/?output_format_json_quote_64bit_integers=0",
-                                     url.host, url.port);
+    std::string target =
+        fmt::format("http://{}:{}/?output_format_json_quote_64bit_integers=0", url.host, url.port);
     if (!query_param.empty()) {
         char* escaped =
             curl_easy_escape(curl, query_param.data(), static_cast<int>(query_param.size()));
@@ -191,8 +192,8 @@ std::string post(CURL* curl, const ClickHouseUrl& url, const std::string& query_
     long status = 0;
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
     if (status != 200) {
-        throw ClickHouseError(fmt::format("{}: {} failed (HTTP {}): {}", url.text, what, status,
-                                          first_line(answer)));
+        throw ClickHouseError(
+            fmt::format("{}: {} failed (HTTP {}): {}", url.text, what, status, first_line(answer)));
     }
     return answer;
 }
@@ -246,9 +247,9 @@ constexpr std::string_view clickhouse_type() {
 
 std::string loop_column_definitions() {
     std::string text;
-#define LOOPSCOPE_CH_COLUMN_(name, type, kind, what)                                \
+#define LOOPSCOPE_CH_COLUMN_(name, type, kind, what)                                   \
     if (std::string_view(#name) != "frame" && std::string_view(#name) != "start_ns" && \
-        std::string_view(#name) != "raw_ns")                                         \
+        std::string_view(#name) != "raw_ns")                                           \
         text += fmt::format(",\n  {} {}", #name, clickhouse_type<type>());
     LOOPSCOPE_TRACE_COLUMNS(LOOPSCOPE_CH_COLUMN_)
 #undef LOOPSCOPE_CH_COLUMN_
@@ -256,13 +257,13 @@ std::string loop_column_definitions() {
 }
 
 void append_loop_cells(std::string& out, const FrameRecord* r) {
-#define LOOPSCOPE_CH_CELL_(name, type, kind, what)                                   \
+#define LOOPSCOPE_CH_CELL_(name, type, kind, what)                                     \
     if (std::string_view(#name) != "frame" && std::string_view(#name) != "start_ns" && \
-        std::string_view(#name) != "raw_ns") {                                        \
-        if (r == nullptr)                                                             \
-            out += "\t\\N";                                                           \
-        else                                                                          \
-            fmt::format_to(std::back_inserter(out), "\t{}", r->name);                 \
+        std::string_view(#name) != "raw_ns") {                                         \
+        if (r == nullptr)                                                              \
+            out += "\t\\N";                                                            \
+        else                                                                           \
+            fmt::format_to(std::back_inserter(out), "\t{}", r->name);                  \
     }
     LOOPSCOPE_TRACE_COLUMNS(LOOPSCOPE_CH_CELL_)
 #undef LOOPSCOPE_CH_CELL_
@@ -279,19 +280,19 @@ void create_clickhouse_tables(ClickHouseClient& client) {
         "  frame_ns Int64,\n  displayed Nullable(UInt8),\n  generated Nullable(UInt8){})\n"
         "ENGINE = MergeTree ORDER BY (capture_id, store_id, frame)",
         table_name(db, kClickHouseFrames), loop_column_definitions()));
-    client.query(fmt::format(
-        "CREATE TABLE IF NOT EXISTS {} (\n"
-        "  capture_id String,\n  store_id UInt64,\n  key String,\n  value Float64)\n"
-        "ENGINE = MergeTree ORDER BY (capture_id, store_id, key)",
-        table_name(db, kClickHouseFigures)));
-    client.query(fmt::format(
-        "CREATE TABLE IF NOT EXISTS {} (\n"
-        "  capture_id String,\n  store_id UInt64,\n  stored_utc DateTime('UTC'),\n"
-        "  source_file String,\n  source_hash String,\n  format String,\n"
-        "  label_keys Array(String),\n  label_values Array(String),\n  frames UInt64,\n"
-        "  loopscope_version String)\n"
-        "ENGINE = MergeTree ORDER BY (capture_id, store_id)",
-        table_name(db, kClickHouseCaptures)));
+    client.query(
+        fmt::format("CREATE TABLE IF NOT EXISTS {} (\n"
+                    "  capture_id String,\n  store_id UInt64,\n  key String,\n  value Float64)\n"
+                    "ENGINE = MergeTree ORDER BY (capture_id, store_id, key)",
+                    table_name(db, kClickHouseFigures)));
+    client.query(
+        fmt::format("CREATE TABLE IF NOT EXISTS {} (\n"
+                    "  capture_id String,\n  store_id UInt64,\n  stored_utc DateTime('UTC'),\n"
+                    "  source_file String,\n  source_hash String,\n  format String,\n"
+                    "  label_keys Array(String),\n  label_values Array(String),\n  frames UInt64,\n"
+                    "  loopscope_version String)\n"
+                    "ENGINE = MergeTree ORDER BY (capture_id, store_id)",
+                    table_name(db, kClickHouseCaptures)));
 }
 
 std::string clickhouse_capture_id(const std::string& source_hash, const Labels& labels) {
@@ -318,10 +319,10 @@ std::uint64_t new_store_id() {
     static std::mt19937_64 random{std::random_device{}()};
     static std::uint64_t last = 0;
     const std::lock_guard lock(mutex);
-    const auto now = static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(
-            std::chrono::system_clock::now().time_since_epoch())
-            .count());
+    const auto now =
+        static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                       std::chrono::system_clock::now().time_since_epoch())
+                                       .count());
     std::uint64_t id = (now & ~std::uint64_t{0x3ff}) | (random() & 0x3ff);
     if (id <= last)
         id = last + 1;
@@ -432,8 +433,9 @@ void commit_clickhouse_stores(ClickHouseClient& client,
     const std::string& db = client.url().database;
     for (const std::string_view table :
          {kClickHouseFrames, kClickHouseFigures, kClickHouseCaptures}) {
-        const std::string any = client.query(fmt::format(
-            "SELECT count() FROM (SELECT 1 FROM {} WHERE {} LIMIT 1)", table_name(db, table), older));
+        const std::string any =
+            client.query(fmt::format("SELECT count() FROM (SELECT 1 FROM {} WHERE {} LIMIT 1)",
+                                     table_name(db, table), older));
         if (first_line(any) != "0") {
             client.query(
                 fmt::format("ALTER TABLE {} DELETE WHERE {}", table_name(db, table), older));
@@ -488,11 +490,22 @@ std::string fps_sql(std::string_view ms, std::string_view key) {
 }  // namespace
 
 const std::vector<std::string>& fleet_figure_keys() {
-    static const std::vector<std::string> keys = {
-        "duration_s", "avg_fps",     "mean_ms",          "min_ms",           "p50_ms",
-        "p90_ms",     "p95_ms",      "p99_ms",           "p999_ms",          "max_ms",
-        "p1_low_fps", "p01_low_fps", "low1_avg_fps",     "low01_avg_fps",    "low1_integral_fps",
-        "low01_integral_fps"};
+    static const std::vector<std::string> keys = {"duration_s",
+                                                  "avg_fps",
+                                                  "mean_ms",
+                                                  "min_ms",
+                                                  "p50_ms",
+                                                  "p90_ms",
+                                                  "p95_ms",
+                                                  "p99_ms",
+                                                  "p999_ms",
+                                                  "max_ms",
+                                                  "p1_low_fps",
+                                                  "p01_low_fps",
+                                                  "low1_avg_fps",
+                                                  "low01_avg_fps",
+                                                  "low1_integral_fps",
+                                                  "low01_integral_fps"};
     return keys;
 }
 
@@ -509,23 +522,37 @@ std::string fleet_query(const std::string& database, const std::vector<std::stri
                                          sql_string(k), sql_string(v)));
     }
     std::vector<std::string> columns = groups;
-    columns.insert(
-        columns.end(),
-        {"count() AS frames", "uniqExact(capture_id) AS captures", "sum(frame_ns) AS total_ns",
-         "arraySort(groupArray(frame_ns)) AS s", "length(s) AS n",
-         "arrayReverse(s) AS longest_first", percentile_sql("0.5", "p50"),
-         percentile_sql("0.9", "p90"), percentile_sql("0.95", "p95"),
-         percentile_sql("0.99", "p99"), percentile_sql("0.999", "p999"),
-         low_average_sql("0.99", "low1"), low_average_sql("0.999", "low01"),
-         integral_low_sql("0.01", "int1"), integral_low_sql("0.001", "int01"),
-         "total_ns / 1e9 AS duration_s", "frames / (total_ns / 1e9) AS avg_fps",
-         "total_ns / n / 1e6 AS mean_ms", "toFloat64(s[1]) / 1e6 AS min_ms",
-         "p50_ns / 1e6 AS p50_ms", "p90_ns / 1e6 AS p90_ms", "p95_ns / 1e6 AS p95_ms",
-         "p99_ns / 1e6 AS p99_ms", "p999_ns / 1e6 AS p999_ms",
-         "toFloat64(s[n]) / 1e6 AS max_ms", fps_sql("p99_ms", "p1_low_fps"),
-         fps_sql("p999_ms", "p01_low_fps"), fps_sql("low1_ns / 1e6", "low1_avg_fps"),
-         fps_sql("low01_ns / 1e6", "low01_avg_fps"), fps_sql("int1_ns / 1e6", "low1_integral_fps"),
-         fps_sql("int01_ns / 1e6", "low01_integral_fps")});
+    columns.insert(columns.end(), {"count() AS frames",
+                                   "uniqExact(capture_id) AS captures",
+                                   "sum(frame_ns) AS total_ns",
+                                   "arraySort(groupArray(frame_ns)) AS s",
+                                   "length(s) AS n",
+                                   "arrayReverse(s) AS longest_first",
+                                   percentile_sql("0.5", "p50"),
+                                   percentile_sql("0.9", "p90"),
+                                   percentile_sql("0.95", "p95"),
+                                   percentile_sql("0.99", "p99"),
+                                   percentile_sql("0.999", "p999"),
+                                   low_average_sql("0.99", "low1"),
+                                   low_average_sql("0.999", "low01"),
+                                   integral_low_sql("0.01", "int1"),
+                                   integral_low_sql("0.001", "int01"),
+                                   "total_ns / 1e9 AS duration_s",
+                                   "frames / (total_ns / 1e9) AS avg_fps",
+                                   "total_ns / n / 1e6 AS mean_ms",
+                                   "toFloat64(s[1]) / 1e6 AS min_ms",
+                                   "p50_ns / 1e6 AS p50_ms",
+                                   "p90_ns / 1e6 AS p90_ms",
+                                   "p95_ns / 1e6 AS p95_ms",
+                                   "p99_ns / 1e6 AS p99_ms",
+                                   "p999_ns / 1e6 AS p999_ms",
+                                   "toFloat64(s[n]) / 1e6 AS max_ms",
+                                   fps_sql("p99_ms", "p1_low_fps"),
+                                   fps_sql("p999_ms", "p01_low_fps"),
+                                   fps_sql("low1_ns / 1e6", "low1_avg_fps"),
+                                   fps_sql("low01_ns / 1e6", "low01_avg_fps"),
+                                   fps_sql("int1_ns / 1e6", "low1_integral_fps"),
+                                   fps_sql("int01_ns / 1e6", "low01_integral_fps")});
     std::vector<std::string> selected;
     for (std::size_t i = 0; i < group_by.size(); ++i)
         selected.push_back(fmt::format("g{}", i));
@@ -538,8 +565,8 @@ std::string fleet_query(const std::string& database, const std::vector<std::stri
         "store_id, any(label_keys) AS keys_of_capture, any(label_values) AS values_of_capture "
         "FROM {}{} "
         "GROUP BY capture_id) USING (capture_id, store_id)",
-        fmt::join(outer, ", "), fmt::join(columns, ",\n  "), table_name(database, kClickHouseFrames),
-        table_name(database, kClickHouseCaptures),
+        fmt::join(outer, ", "), fmt::join(columns, ",\n  "),
+        table_name(database, kClickHouseFrames), table_name(database, kClickHouseCaptures),
         conditions.empty() ? std::string()
                            : fmt::format(" WHERE {}", fmt::join(conditions, " AND ")));
     if (!selected.empty())
@@ -561,8 +588,7 @@ std::optional<double> FleetGroup::figure(std::string_view key) const {
 std::vector<FleetGroup> fleet_groups(ClickHouseClient& client,
                                      const std::vector<std::string>& group_by,
                                      const Labels& where) {
-    const std::string answer =
-        client.query(fleet_query(client.url().database, group_by, where));
+    const std::string answer = client.query(fleet_query(client.url().database, group_by, where));
     std::vector<FleetGroup> groups;
     std::size_t begin = 0;
     while (begin < answer.size()) {
@@ -577,8 +603,8 @@ std::vector<FleetGroup> fleet_groups(ClickHouseClient& client,
         try {
             j = nlohmann::json::parse(line);
         } catch (const nlohmann::json::parse_error& e) {
-            throw ClickHouseError(fmt::format("{}: an answer that is not JSON: {}",
-                                              client.url().text, e.what()));
+            throw ClickHouseError(
+                fmt::format("{}: an answer that is not JSON: {}", client.url().text, e.what()));
         }
         FleetGroup g;
         for (std::size_t i = 0; i < group_by.size(); ++i)
@@ -587,8 +613,8 @@ std::vector<FleetGroup> fleet_groups(ClickHouseClient& client,
         g.captures = j.at("captures").get<std::uint64_t>();
         for (const std::string& k : fleet_figure_keys()) {
             const nlohmann::json& v = j.at(k);
-            g.figures.emplace_back(k, v.is_number() ? std::optional<double>(v.get<double>())
-                                                    : std::nullopt);
+            g.figures.emplace_back(
+                k, v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt);
         }
         groups.push_back(std::move(g));
     }

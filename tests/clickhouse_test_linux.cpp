@@ -112,8 +112,9 @@ class Server {
             int status = 0;
             if (waitpid(pid_, &status, WNOHANG) == pid_) {
                 pid_ = -1;
-                failure_ = "clickhouse-server exited at start: " +
-                           test::read_text(dir_ + "/stdout.log") + read_log("server.err.log");
+                failure_ =
+                    "clickhouse-server exited at start: " + test::read_text(dir_ + "/stdout.log") +
+                    read_log("server.err.log");
                 return;
             }
             try {
@@ -276,8 +277,8 @@ TEST(ClickHouseFleet, PerGroupFiguresEqualLoopscopesOverThePooledFrames) {
         "report " + quoted(dir + "/in") + " --summary --labels-from-path game --label rig=ci " +
         "--store " + server.url_text("fleet") + " --format json -o " + quoted(dir + "/s.json"));
     ASSERT_EQ(stored.exit_code, 0) << stored.err;
-    const auto r = test::run_loopscope("fleet " + server.url_text("fleet") +
-                                       " --group-by game --format json");
+    const auto r =
+        test::run_loopscope("fleet " + server.url_text("fleet") + " --group-by game --format json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const Json j = Json::parse(r.out);
     ASSERT_EQ(j["groups"].size(), expected.size()) << r.out;
@@ -306,11 +307,12 @@ TEST(ClickHouseFleet, PerGroupFiguresEqualLoopscopesOverThePooledFrames) {
     EXPECT_EQ(o["groups"][0]["labels"]["rig"], "ci");
     expect_group_equals(o["groups"][0], expected[game], game);
     // The other formats carry the same groups.
-    const auto table = test::run_loopscope("fleet " + server.url_text("fleet") + " --group-by game");
+    const auto table =
+        test::run_loopscope("fleet " + server.url_text("fleet") + " --group-by game");
     ASSERT_EQ(table.exit_code, 0) << table.err;
     EXPECT_NE(table.out.find(game), std::string::npos);
-    const auto csv = test::run_loopscope("fleet " + server.url_text("fleet") +
-                                         " --group-by game --format csv");
+    const auto csv =
+        test::run_loopscope("fleet " + server.url_text("fleet") + " --group-by game --format csv");
     ASSERT_EQ(csv.exit_code, 0) << csv.err;
     EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'),
               static_cast<long>(expected.size() + 1));
@@ -321,7 +323,8 @@ TEST(ClickHouseStore, StoringACaptureAgainReplacesIt) {
     Server server;
     LOOPSCOPE_REQUIRE_CLICKHOUSE(server);
     const std::string capture = quoted(test::test_data("presentmon24.csv"));
-    const std::string store = " --store " + server.url_text("again") + " --format json -o /dev/null";
+    const std::string store =
+        " --store " + server.url_text("again") + " --format json -o /dev/null";
     for (int i = 0; i < 3; ++i) {
         const auto r = test::run_loopscope("report " + capture + " --label run=a" + store);
         ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -331,8 +334,8 @@ TEST(ClickHouseStore, StoringACaptureAgainReplacesIt) {
     ASSERT_EQ(other.exit_code, 0) << other.err;
     Pooled once;
     add_capture(once, test::test_data("presentmon24.csv"));
-    const auto r = test::run_loopscope("fleet " + server.url_text("again") +
-                                       " --group-by run --format json");
+    const auto r =
+        test::run_loopscope("fleet " + server.url_text("again") + " --group-by run --format json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const Json j = Json::parse(r.out);
     ASSERT_EQ(j["groups"].size(), 2u);
@@ -347,9 +350,10 @@ TEST(ClickHouseStore, StoringACaptureAgainReplacesIt) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     EXPECT_EQ(scalar(client, "SELECT count() FROM again.loopscope_captures"), "2");
-    EXPECT_EQ(scalar(client, "SELECT uniqExact(capture_id, store_id) FROM "
-                             "again.loopscope_frames WHERE (capture_id, store_id) IN (SELECT "
-                             "capture_id, store_id FROM again.loopscope_captures)"),
+    EXPECT_EQ(scalar(client,
+                     "SELECT uniqExact(capture_id, store_id) FROM "
+                     "again.loopscope_frames WHERE (capture_id, store_id) IN (SELECT "
+                     "capture_id, store_id FROM again.loopscope_captures)"),
               "2");
 }
 
@@ -360,8 +364,9 @@ TEST(ClickHouseStore, AStoreWithoutItsCommitRowIsNotSeen) {
     // A commit table the store cannot write into (no `frames` column): the frames and figures
     // go in, the commit row is refused, the command says so and exits 1; the report is written.
     client.query("CREATE DATABASE partial");
-    client.query("CREATE TABLE partial.loopscope_captures (capture_id String, store_id UInt64) "
-                 "ENGINE = MergeTree ORDER BY capture_id");
+    client.query(
+        "CREATE TABLE partial.loopscope_captures (capture_id String, store_id UInt64) "
+        "ENGINE = MergeTree ORDER BY capture_id");
     const std::string dir = test::make_temp_dir("partial");
     const auto failed = test::run_loopscope("report " + quoted(test::test_data("ocat.csv")) +
                                             " --store " + server.url_text("partial") +
@@ -373,9 +378,9 @@ TEST(ClickHouseStore, AStoreWithoutItsCommitRowIsNotSeen) {
     EXPECT_NE(scalar(client, "SELECT count() FROM partial.loopscope_frames"), "0");
     // With a proper commit table, another capture stored: only that one is seen.
     client.query("DROP TABLE partial.loopscope_captures");
-    const auto ok = test::run_loopscope("report " + quoted(test::test_data("presentmon2.csv")) +
-                                        " --store " + server.url_text("partial") +
-                                        " --format json -o /dev/null");
+    const auto ok =
+        test::run_loopscope("report " + quoted(test::test_data("presentmon2.csv")) + " --store " +
+                            server.url_text("partial") + " --format json -o /dev/null");
     ASSERT_EQ(ok.exit_code, 0) << ok.err;
     // Frames of a newer store of that capture without its commit row are not seen either.
     const std::string id = scalar(client, "SELECT any(capture_id) FROM partial.loopscope_captures");
@@ -395,9 +400,9 @@ TEST(ClickHouseStore, AStoreWithoutItsCommitRowIsNotSeen) {
 TEST(ClickHouseStore, LoopColumnsOfATraceAreStored) {
     Server server;
     LOOPSCOPE_REQUIRE_CLICKHOUSE(server);
-    const auto r = test::run_loopscope("report " + quoted(test::test_data("loopscope.trace")) +
-                                       " --store " + server.url_text("loop") +
-                                       " --format json -o /dev/null");
+    const auto r =
+        test::run_loopscope("report " + quoted(test::test_data("loopscope.trace")) + " --store " +
+                            server.url_text("loop") + " --format json -o /dev/null");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     ReadOptions read;
     const Capture capture = read_capture(test::test_data("loopscope.trace"), read);
@@ -408,8 +413,9 @@ TEST(ClickHouseStore, LoopColumnsOfATraceAreStored) {
         frames_sum += report.series.frame_ns[i];
     }
     ClickHouseClient client(server.url("loop"));
-    EXPECT_EQ(scalar(client, "SELECT count(), sum(steps), sum(frame_ns), countIf(generated IS "
-                             "NULL) FROM loop.loopscope_frames FORMAT CSV"),
+    EXPECT_EQ(scalar(client,
+                     "SELECT count(), sum(steps), sum(frame_ns), countIf(generated IS "
+                     "NULL) FROM loop.loopscope_frames FORMAT CSV"),
               std::to_string(report.series.frame_ns.size()) + "," + std::to_string(steps) + "," +
                   std::to_string(frames_sum) + "," + std::to_string(report.series.frame_ns.size()));
 }
@@ -418,9 +424,9 @@ TEST(ClickHouseStore, AnUnreachableServerExitsOneAfterWritingTheReport) {
     // No server needed: a port nothing listens on.
     const std::string url = "clickhouse://127.0.0.1:" + std::to_string(free_port()) + "/db";
     const std::string dir = test::make_temp_dir("unreachable");
-    const auto one = test::run_loopscope("report " + quoted(test::test_data("presentmon24.csv")) +
-                                         " --store " + url + " --format json -o " +
-                                         quoted(dir + "/one.json"));
+    const auto one =
+        test::run_loopscope("report " + quoted(test::test_data("presentmon24.csv")) + " --store " +
+                            url + " --format json -o " + quoted(dir + "/one.json"));
     EXPECT_EQ(one.exit_code, 1) << one.err;
     EXPECT_EQ(std::count(one.err.begin(), one.err.end(), '\n'), 1) << one.err;
     EXPECT_NE(one.err.find("cannot reach the server"), std::string::npos) << one.err;
@@ -446,9 +452,9 @@ TEST(ClickHouseStore, AnUnreachableServerExitsOneAfterWritingTheReport) {
 }
 
 TEST(ClickHouseStore, AMalformedUrlIsRefusedBeforeAnyFileIsRead) {
-    for (const std::string bad : {"http://127.0.0.1:8123/db", "clickhouse://127.0.0.1:8123",
-                                  "clickhouse://127.0.0.1:99999/db", "clickhouse://host/my-db",
-                                  "clickhouse:///db"}) {
+    for (const std::string bad :
+         {"http://127.0.0.1:8123/db", "clickhouse://127.0.0.1:8123",
+          "clickhouse://127.0.0.1:99999/db", "clickhouse://host/my-db", "clickhouse:///db"}) {
         const auto r = test::run_loopscope("report /nonexistent.csv --store '" + bad + "'");
         EXPECT_EQ(r.exit_code, 2) << bad;
         EXPECT_NE(r.err.find("--store '" + bad + "'"), std::string::npos) << r.err;

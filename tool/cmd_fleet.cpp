@@ -66,9 +66,10 @@ std::string table(const std::vector<FleetGroup>& groups, const std::vector<std::
         captures += g.captures;
         frames += g.frames;
     }
-    return fmt::format("{}: {} group{}, {} captures, {} frames (figures over each group's pooled "
-                       "frames)\n\n",
-                       url, groups.size(), groups.size() == 1 ? "" : "s", captures, frames) +
+    return fmt::format(
+               "{}: {} group{}, {} captures, {} frames (figures over each group's pooled "
+               "frames)\n\n",
+               url, groups.size(), groups.size() == 1 ? "" : "s", captures, frames) +
            t.render();
 }
 

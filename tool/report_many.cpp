@@ -98,8 +98,9 @@ void check_many_args(const ManyArgs& args) {
     if (!args.store.empty()) {
         parse_clickhouse_url("--store", args.store);
         if (!clickhouse_available())
-            throw UsageError("--store: this loopscope was built without libcurl: it cannot talk "
-                             "to ClickHouse");
+            throw UsageError(
+                "--store: this loopscope was built without libcurl: it cannot talk "
+                "to ClickHouse");
     }
 }
 
