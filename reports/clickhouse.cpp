@@ -561,7 +561,7 @@ std::string fleet_query(const std::string& database, const std::vector<std::stri
     for (const std::string& k : fleet_figure_keys())
         outer.push_back(k);
     std::string sql = fmt::format(
-        "SELECT {} FROM (SELECT {}\nFROM {}\nANY INNER JOIN (SELECT capture_id, max(store_id) AS "
+        "SELECT {} FROM (SELECT {}\nFROM {}\nALL INNER JOIN (SELECT capture_id, max(store_id) AS "
         "store_id, any(label_keys) AS keys_of_capture, any(label_values) AS values_of_capture "
         "FROM {}{} "
         "GROUP BY capture_id) USING (capture_id, store_id)",
