@@ -421,24 +421,33 @@ void commit_clickhouse_stores(ClickHouseClient& client,
     if (stores.empty())
         return;
     std::string rows;
-    std::string older;  // the rows of the stores these replace
-    for (const ClickHouseStore& s : stores) {
+    for (const ClickHouseStore& s : stores)
         rows += s.commit_row + "\n";
-        older += fmt::format("{}(capture_id = {} AND store_id < {})", older.empty() ? "" : " OR ",
-                             sql_string(s.capture_id), s.store_id);
-    }
     client.insert(kClickHouseCaptures, "JSONEachRow", rows);
-    // Rows of replaced (or failed) stores are never seen by a query; deleting them is only
-    // housekeeping, asked for where there are some (a mutation rewrites the table's parts).
+}
+
+void delete_replaced_stores(ClickHouseClient& client, const std::vector<ClickHouseStore>& stores) {
+    // A few hundred captures a statement keeps each well below ClickHouse's max_query_size.
+    constexpr std::size_t kStoresAStatement = 200;
     const std::string& db = client.url().database;
-    for (const std::string_view table :
-         {kClickHouseFrames, kClickHouseFigures, kClickHouseCaptures}) {
-        const std::string any =
-            client.query(fmt::format("SELECT count() FROM (SELECT 1 FROM {} WHERE {} LIMIT 1)",
-                                     table_name(db, table), older));
-        if (first_line(any) != "0") {
-            client.query(
-                fmt::format("ALTER TABLE {} DELETE WHERE {}", table_name(db, table), older));
+    for (std::size_t first = 0; first < stores.size(); first += kStoresAStatement) {
+        std::string older;
+        const std::size_t end = std::min(stores.size(), first + kStoresAStatement);
+        for (std::size_t i = first; i < end; ++i) {
+            older +=
+                fmt::format("{}(capture_id = {} AND store_id < {})", older.empty() ? "" : " OR ",
+                            sql_string(stores[i].capture_id), stores[i].store_id);
+        }
+        // A mutation rewrites the table's parts: asked for only where there are such rows.
+        for (const std::string_view table :
+             {kClickHouseFrames, kClickHouseFigures, kClickHouseCaptures}) {
+            const std::string any =
+                client.query(fmt::format("SELECT count() FROM (SELECT 1 FROM {} WHERE {} LIMIT 1)",
+                                         table_name(db, table), older));
+            if (first_line(any) != "0") {
+                client.query(
+                    fmt::format("ALTER TABLE {} DELETE WHERE {}", table_name(db, table), older));
+            }
         }
     }
 }

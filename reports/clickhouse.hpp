@@ -95,9 +95,12 @@ ClickHouseStore send_capture_frames(ClickHouseClient& client, const CaptureRepor
                                     const CaptureSummary& row, const std::string& source_hash,
                                     const std::string& loopscope_version);
 
-// Writes the commit rows of the stores (one INSERT), then asks the server to delete the rows of
-// the stores they replace (older store ids of the same captures), which no query sees any more.
+// Writes the commit rows of the stores (one INSERT): from then on queries see them.
 void commit_clickhouse_stores(ClickHouseClient& client, const std::vector<ClickHouseStore>& stores);
+// Asks the server to delete the rows of the stores these committed ones replace (older store ids
+// of the same captures, committed or failed), which no query sees any more: housekeeping, run by
+// the server in the background.
+void delete_replaced_stores(ClickHouseClient& client, const std::vector<ClickHouseStore>& stores);
 
 // The figures `fleet` computes for a group of pooled frames, in order: key and value.
 struct FleetGroup {

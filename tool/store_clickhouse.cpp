@@ -66,14 +66,25 @@ int ClickHouseSink::finish() {
                    url_.text);
     }
     if (!unreachable_ && !stores_.empty()) {
+        bool committed = false;
         try {
             ClickHouseClient client(url_);
             commit_clickhouse_stores(client, stores_);
+            committed = true;
+            delete_replaced_stores(client, stores_);
         } catch (const ClickHouseError& e) {
-            // Whether the commit rows went in is not known: none is counted as stored.
-            failed_ += stores_.size();
-            if (first_error_.empty())
-                first_error_ = e.what();
+            if (committed) {
+                // The captures are stored; only the older rows wait for a later store's delete.
+                fmt::print(stderr,
+                           "loopscope: warning: the rows of replaced stores were not "
+                           "deleted: {}\n",
+                           e.what());
+            } else {
+                // Whether the commit rows went in is not known: none is counted as stored.
+                failed_ += stores_.size();
+                if (first_error_.empty())
+                    first_error_ = e.what();
+            }
         }
     }
     if (failed_ == 0 && first_error_.empty())
