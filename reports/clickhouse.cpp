@@ -351,9 +351,12 @@ ClickHouseStore send_capture_frames(ClickHouseClient& client, const CaptureRepor
     store.store_id = new_store_id();
     const std::string prefix = fmt::format("{}\t{}\t", store.capture_id, store.store_id);
     const Series& series = report.series;
+    // A sampled log's rows (MangoHud, Afterburner) are samples, not frames: pooled with frames
+    // they would count a 100 ms sample as one frame. Its figures and labels are stored alone.
+    const std::size_t frames = capture.per_frame ? series.frame_ns.size() : 0;
     std::string data;
     std::size_t rows = 0;
-    for (std::size_t i = 0; i < series.frame_ns.size(); ++i) {
+    for (std::size_t i = 0; i < frames; ++i) {
         const std::int64_t n = series.frame_number[i];
         const auto at = static_cast<std::size_t>(n);
         data += prefix;
@@ -410,7 +413,7 @@ ClickHouseStore send_capture_frames(ClickHouseClient& client, const CaptureRepor
     }
     commit["label_keys"] = std::move(keys);
     commit["label_values"] = std::move(values);
-    commit["frames"] = series.frame_ns.size();
+    commit["frames"] = frames;
     commit["loopscope_version"] = loopscope_version;
     store.commit_row = commit.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return store;

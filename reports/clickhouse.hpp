@@ -90,7 +90,8 @@ struct ClickHouseStore {
 
 // Sends the analysed frames of `report` (its series: the frames its figures are over, with their
 // capture frame numbers, starts, whether displayed and generated, and a trace's loop columns)
-// and the row's figures, without the commit row. Throws ClickHouseError.
+// and the row's figures, without the commit row; a sampled log (not per frame) has no frames to
+// send, only its figures. Throws ClickHouseError.
 ClickHouseStore send_capture_frames(ClickHouseClient& client, const CaptureReport& report,
                                     const CaptureSummary& row, const std::string& source_hash,
                                     const std::string& loopscope_version);

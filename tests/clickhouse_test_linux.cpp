@@ -209,6 +209,8 @@ struct Pooled {
 void add_capture(Pooled& pooled, const std::string& path) {
     ReadOptions read;
     const Capture capture = read_capture(path, read);
+    if (!capture.per_frame)
+        return;  // a sampled log's rows are not frames: it has none to pool
     const CaptureReport report = analyse_capture(capture, AnalysisOptions{});
     pooled.frame_ns.insert(pooled.frame_ns.end(), report.series.frame_ns.begin(),
                            report.series.frame_ns.end());
@@ -267,16 +269,25 @@ TEST(ClickHouseFleet, PerGroupFiguresEqualLoopscopesOverThePooledFrames) {
     }
     ASSERT_EQ(logs, 30u);
     fs::create_directories(dir + "/in/synthetic");
+    std::size_t sampled = 0;
     for (const std::string& name : test::test_data_captures()) {
         fs::create_symlink(test::test_data(name), dir + "/in/synthetic/" + name);
         add_capture(expected["synthetic"], test::test_data(name));
+        sampled += read_capture(test::test_data(name), ReadOptions{}).per_frame ? 0 : 1;
     }
+    ASSERT_GT(sampled, 0u);
     ASSERT_GE(expected.size(), 4u);
 
     const auto stored = test::run_loopscope(
         "report " + quoted(dir + "/in") + " --summary --labels-from-path game --label rig=ci " +
         "--store " + server.url_text("fleet") + " --format json -o " + quoted(dir + "/s.json"));
     ASSERT_EQ(stored.exit_code, 0) << stored.err;
+    // The sampled logs (MangoHud, Afterburner) are stored with their figures but no frames.
+    ClickHouseClient client(server.url("fleet"));
+    EXPECT_EQ(scalar(client, "SELECT count() FROM fleet.loopscope_captures WHERE frames = 0"),
+              std::to_string(sampled));
+    EXPECT_EQ(scalar(client, "SELECT uniqExact(capture_id) FROM fleet.loopscope_figures"),
+              std::to_string(logs + test::test_data_captures().size()));
     const auto r =
         test::run_loopscope("fleet " + server.url_text("fleet") + " --group-by game --format json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
