@@ -59,7 +59,7 @@ struct Outcome {
 };
 
 Outcome read_one(const SummaryInput& in, const Labels& labels, const ReadOptions& read,
-                 const AnalysisOptions& analysis) {
+                 const AnalysisOptions& analysis, const CaptureVisitor& visit) {
     Labels all = in.labels;
     for (const auto& [k, v] : labels)
         set_label(all, k, v);
@@ -80,7 +80,10 @@ Outcome read_one(const SummaryInput& in, const Labels& labels, const ReadOptions
         if (format.empty())
             format = capture.source.format;
         const CaptureReport report = analyse_capture(capture, analysis);
-        return {summarise_capture(report, in.file, format, std::move(all)), std::nullopt};
+        CaptureSummary row = summarise_capture(report, in.file, format, std::move(all));
+        if (visit)
+            visit(capture, report, row);
+        return {std::move(row), std::nullopt};
     } catch (const std::exception& e) {
         // InputError and UsageError (a --process no stream matches) alike: this file's row.
         CaptureSummary row;
@@ -96,7 +99,7 @@ Outcome read_one(const SummaryInput& in, const Labels& labels, const ReadOptions
 
 SummaryReading read_summaries(const std::vector<SummaryInput>& inputs, const Labels& labels,
                               const ReadOptions& read, const AnalysisOptions& analysis,
-                              unsigned threads) {
+                              unsigned threads, const CaptureVisitor& visit) {
     ReadOptions one = read;
     one.threads = 1;  // the files are the pieces shared among the threads
     one.map_large_files = false;
@@ -109,7 +112,7 @@ SummaryReading read_summaries(const std::vector<SummaryInput>& inputs, const Lab
     std::atomic<std::size_t> next{0};
     const auto work = [&] {
         for (std::size_t i = next++; i < inputs.size(); i = next++)
-            outcomes[i] = read_one(inputs[i], labels, one, analysis_one);
+            outcomes[i] = read_one(inputs[i], labels, one, analysis_one, visit);
     };
     if (threads <= 1) {
         work();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,10 +37,16 @@ struct SummaryReading {
     std::vector<SkippedFile> skipped;
 };
 
+// Called on the reading thread with each capture read, its report and its row, while the
+// capture is still there (to send its frames elsewhere: report --store); must not throw. Calls
+// for different files may run at once.
+using CaptureVisitor =
+    std::function<void(const Capture&, const CaptureReport&, const CaptureSummary&)>;
+
 // `labels` are added to every row (after the path's labels, so they win). threads: files read
 // at once (0 = one per hardware thread); each file is read on one thread.
 SummaryReading read_summaries(const std::vector<SummaryInput>& inputs, const Labels& labels,
                               const ReadOptions& read, const AnalysisOptions& analysis,
-                              unsigned threads);
+                              unsigned threads, const CaptureVisitor& visit = {});
 
 }  // namespace loopscope

@@ -3,7 +3,10 @@
 # there. Says what it checks and what it installs; needs root (or sudo) only when something is
 # missing. LOOPSCOPE_SETUP_BROWSER=0 leaves out Chromium (only the HTML rendering test uses it);
 # LOOPSCOPE_SETUP_FUZZ=1 adds clang for scripts/fuzz.sh; LOOPSCOPE_SETUP_WINDOWS=1 adds
-# mingw-w64 and wine for scripts/build-windows.sh and scripts/test-windows.sh. Then Chrome
+# mingw-w64 and wine for scripts/build-windows.sh and scripts/test-windows.sh;
+# LOOPSCOPE_SETUP_CLICKHOUSE=1 adds Debian's ClickHouse server and client for the tests of
+# `report --store` and `fleet` (they start a server of their own; the system's service is not
+# started by the install). Then Chrome
 # DevTools' trace engine (npm @paulirish/trace_engine, the version and its dependencies pinned by
 # tests/trace_engine/package-lock.json) goes into .cache/npm, which git ignores, for the test
 # that loads loopscope's Chrome traces with it.
@@ -13,7 +16,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=(
     build-essential cmake pkg-config ninja-build
     libcli11-dev nlohmann-json3-dev libfmt-dev libfast-float-dev
-    libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev
+    libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev libcurl4-openssl-dev
     libsdl2-dev libimgui-dev libstb-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0
     rt-tests cmark-gfm
 )
@@ -28,6 +31,10 @@ fi
 if [ "${LOOPSCOPE_SETUP_WINDOWS:-0}" = 1 ]; then
     # python3 reads the probes' JSON in scripts/test-windows.sh.
     packages+=(g++-mingw-w64-x86-64-posix wine wine64 python3)
+fi
+# ClickHouse (Debian 12 ships 18.16) for the tests of `report --store` and `fleet`.
+if [ "${LOOPSCOPE_SETUP_CLICKHOUSE:-0}" = 1 ]; then
+    packages+=(clickhouse-server clickhouse-client)
 fi
 # node and npm from Debian unless they are there already (a NodeSource nodejs brings its own npm,
 # which Debian's npm package would conflict with).
@@ -75,6 +82,18 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 echo "setup: apt-get update" >&2
 $sudo apt-get update -qq >/dev/null
+# A package's service is not started by its install (clickhouse-server's would run as a system
+# daemon, and its start failing, as where there is no init system, would fail the install): a
+# policy-rc.d that denies every start while apt runs, unless the system has one already.
+policy=/usr/sbin/policy-rc.d
+own_policy=0
+if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\n# scripts/setup.sh: no service starts while it installs packages\nexit 101\n' |
+        $sudo tee "$policy" >/dev/null
+    $sudo chmod 755 "$policy"
+    own_policy=1
+    trap '$sudo rm -f "$policy"' EXIT
+fi
 # One line a package as apt sets it up (dependencies included), so a long install shows progress;
 # the whole output is kept for an error.
 log=$(mktemp)
@@ -84,6 +103,10 @@ $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" 2>&1 | tee "
     awk '{ printf "setup: [%d] set up %s\n", NR, $3; fflush() }' >&2
 status=${PIPESTATUS[0]}
 set -o pipefail
+if [ "$own_policy" = 1 ]; then
+    $sudo rm -f "$policy"
+    trap - EXIT
+fi
 if [ "$status" != 0 ]; then
     cat "$log" >&2
     rm -f "$log"

@@ -27,9 +27,10 @@ std::vector<std::string> lines_of(const std::string& text) {
 // The top-level commands as the error text lists them; `view` exists only where the viewer is
 // built (the sanitizer build leaves it out).
 #ifdef LOOPSCOPE_HAVE_VIEWER
-const std::string kTopCommands = "probe, run, replay, record, view, report, diagnose or history";
+const std::string kTopCommands =
+    "probe, run, replay, record, view, report, diagnose, history or fleet";
 #else
-const std::string kTopCommands = "probe, run, replay, record, report, diagnose or history";
+const std::string kTopCommands = "probe, run, replay, record, report, diagnose, history or fleet";
 #endif
 
 // Runs a command that must fail with exit code 2 and one error line; returns that line.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
 #include "tool/report_many.hpp"
+#include "tool/store_clickhouse.hpp"
 
 namespace loopscope {
 
@@ -126,8 +128,9 @@ int run_report(const ReportArgs& args) {
     read.strict = args.strict;
     // A report over a whole trace that lists no frame's loop columns needs only the loop
     // figures: computed while reading, they take constant memory instead of 112 bytes a frame.
-    read.loop_figures_only =
-        args.from.empty() && args.to.empty() && !writer_needs_loop_records(args.format);
+    // --store sends the loop columns of every frame.
+    read.loop_figures_only = args.from.empty() && args.to.empty() &&
+                             !writer_needs_loop_records(args.format) && !wants_store(args.many);
     if (summary) {
         return run_report_summary(args.inputs, args.format, args.output, read, analysis,
                                   args.threads, args.many);
@@ -175,6 +178,16 @@ int run_report(const ReportArgs& args) {
                                              command_line_labels(args.many)));
         }
         stored = store_reports_in_history(rows, args.many);
+    }
+    if (wants_store(args.many)) {
+        ClickHouseSink sink(args.many.store);
+        sink.open();
+        for (std::size_t i = 0; i < report.captures.size(); ++i) {
+            sink.add(*captures[i], report.captures[i],
+                     summarise_capture(report.captures[i], args.inputs[i],
+                                       captures[i]->source.format, command_line_labels(args.many)));
+        }
+        stored = std::max(stored, sink.finish());
     }
     if (!failures.empty()) {
         for (const GateFailure& f : failures) {

@@ -20,6 +20,7 @@ void add_view_command(CLI::App& app, int& exit_code);
 void add_report_command(CLI::App& app, int& exit_code);
 void add_diagnose_command(CLI::App& app, int& exit_code);
 void add_history_command(CLI::App& app, int& exit_code);
+void add_fleet_command(CLI::App& app, int& exit_code);
 
 // `probe timers`, registered on the `probe` command.
 void add_probe_timers_command(CLI::App& probe, int& exit_code);

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
     loopscope::add_report_command(app, exit_code);
     loopscope::add_diagnose_command(app, exit_code);
     loopscope::add_history_command(app, exit_code);
+    loopscope::add_fleet_command(app, exit_code);
     loopscope::format_help_text(app);
 
     try {

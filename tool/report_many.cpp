@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "common/errors.hpp"
@@ -17,6 +18,7 @@
 #include "reports/history.hpp"
 #include "reports/summary_reading.hpp"
 #include "reports/summary_writer.hpp"
+#include "tool/store_clickhouse.hpp"
 
 namespace loopscope {
 
@@ -52,6 +54,10 @@ void add_many_options(CLI::App& cmd, ManyArgs& args) {
                    "Runs of the history the gate compares with, newest first")
         ->check(CLI::Range(2u, 1000u))
         ->capture_default_str();
+    cmd.add_option("--store", args.store,
+                   "Send each capture's frames, figures and labels to ClickHouse, "
+                   "clickhouse://HOST:PORT/DATABASE (tables created if missing; a capture stored "
+                   "again is replaced; see docs/history.md)");
 }
 
 bool wants_summary(const ManyArgs& args) {
@@ -60,6 +66,10 @@ bool wants_summary(const ManyArgs& args) {
 
 bool wants_history(const ManyArgs& args) {
     return !args.history.empty();
+}
+
+bool wants_store(const ManyArgs& args) {
+    return !args.store.empty();
 }
 
 Labels command_line_labels(const ManyArgs& args) {
@@ -85,6 +95,13 @@ void check_many_args(const ManyArgs& args) {
     }
     for (const std::string& c : args.fail_if_regressed)
         parse_regression_check(c);
+    if (!args.store.empty()) {
+        parse_clickhouse_url("--store", args.store);
+        if (!clickhouse_available())
+            throw UsageError(
+                "--store: this loopscope was built without libcurl: it cannot talk "
+                "to ClickHouse");
+    }
 }
 
 namespace {
@@ -205,7 +222,18 @@ int run_report_summary(const std::vector<std::string>& inputs, const std::string
                                                  ? std::vector<std::string>{}
                                                  : parse_path_pattern(args.labels_from_path);
     const std::vector<SummaryInput> found = find_summary_inputs(inputs, pattern);
-    SummaryReading reading = read_summaries(found, labels, read, analysis, threads);
+    // The captures go to ClickHouse as they are read (their frames are not kept for later);
+    // they become visible at the end, once committed.
+    std::optional<ClickHouseSink> sink;
+    CaptureVisitor visit;
+    if (wants_store(args)) {
+        sink.emplace(args.store);
+        sink->open();
+        visit = [&](const Capture& c, const CaptureReport& r, const CaptureSummary& row) {
+            sink->add(c, r, row);
+        };
+    }
+    SummaryReading reading = read_summaries(found, labels, read, analysis, threads, visit);
     SummaryDocument doc;
     doc.rows = std::move(reading.rows);
     doc.skipped = std::move(reading.skipped);
@@ -226,6 +254,8 @@ int run_report_summary(const std::vector<std::string>& inputs, const std::string
         const int stored = store_reports_in_history(doc.rows, args);
         exit_code = std::max(exit_code, stored);
     }
+    if (sink)
+        exit_code = std::max(exit_code, sink->finish());
     return exit_code;
 }
 

@@ -25,6 +25,7 @@ struct ManyArgs {
     std::string machine;  // probe JSON
     std::vector<std::string> fail_if_regressed;
     unsigned baseline_runs = 5;
+    std::string store;  // clickhouse://HOST:PORT/DATABASE
 };
 
 void add_many_options(CLI::App& cmd, ManyArgs& args);
@@ -36,6 +37,7 @@ void check_many_args(const ManyArgs& args);
 // Whether any option asks for more than the one or two captures' report.
 bool wants_summary(const ManyArgs& args);
 bool wants_history(const ManyArgs& args);
+bool wants_store(const ManyArgs& args);
 
 // `report PATH... --summary`: the summary written, then the history stored when asked. Exit
 // code: 3 a regression, 2 a file failed (or no baseline for the gate), else 0.
