@@ -32,7 +32,7 @@ const char* bound_name(Bound bound) {
 }
 
 BottleneckRule bottleneck_rule(const Capture& c) {
-    if (full(c.cpu_busy_ns, c) && full(c.cpu_wait_ns, c) && full(c.gpu_busy_ns, c))
+    if (full(c.cpu_busy_ns, c) && full(c.time_column(TimeColumn::cpu_wait), c) && full(c.time_column(TimeColumn::gpu_busy), c))
         return BottleneckRule::busy_wait;
     if (full(c.until_render_complete_ns, c) && full(c.in_present_api_ns, c))
         return BottleneckRule::render_complete;
@@ -58,8 +58,8 @@ Bound frame_bound(const Capture& c, std::size_t i) {
             if (c.generated.size() == c.frames() && c.generated[i])
                 return Bound::unknown;
             const std::int64_t cpu = c.cpu_busy_ns[i];
-            const std::int64_t wait = c.cpu_wait_ns[i];
-            const std::int64_t gpu = c.gpu_busy_ns[i];
+            const std::int64_t wait = c.time_column(TimeColumn::cpu_wait)[i];
+            const std::int64_t gpu = c.time_column(TimeColumn::gpu_busy)[i];
             if (cpu < 0 || wait < 0 || gpu < 0 || cpu + wait <= 0)
                 return Bound::unknown;
             const double t = static_cast<double>(cpu + wait);
@@ -93,12 +93,12 @@ std::string frame_bound_text(const Capture& c, std::size_t i) {
     if (bottleneck_rule(c) == BottleneckRule::busy_wait) {
         switch (b) {
             case Bound::gpu:
-                return fmt::format("GPU busy {:.1f} ms: GPU-bound", ns_to_ms(c.gpu_busy_ns[i]));
+                return fmt::format("GPU busy {:.1f} ms: GPU-bound", ns_to_ms(c.time_column(TimeColumn::gpu_busy)[i]));
             case Bound::cpu:
                 return fmt::format("CPU busy {:.1f} ms: CPU-bound", ns_to_ms(c.cpu_busy_ns[i]));
             default:
                 return fmt::format("CPU busy {:.1f} ms, GPU busy {:.1f} ms: wait-bound",
-                                   ns_to_ms(c.cpu_busy_ns[i]), ns_to_ms(c.gpu_busy_ns[i]));
+                                   ns_to_ms(c.cpu_busy_ns[i]), ns_to_ms(c.time_column(TimeColumn::gpu_busy)[i]));
         }
     }
     switch (b) {

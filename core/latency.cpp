@@ -18,7 +18,7 @@ bool is_24(const Capture& c) {
 // MsCPUBusy + MsUntilDisplayed on every displayed frame (PresentMon's Tests/Gold test_case_5 in
 // both layouts, 561 of 561 displayed frames within 0.002 ms).
 bool derives_display_latency(const Capture& c) {
-    return c.display_latency_ns.empty() && is_24(c) && c.cpu_busy_ns.size() == c.frames() &&
+    return c.time_column(TimeColumn::display_latency).empty() && is_24(c) && c.cpu_busy_ns.size() == c.frames() &&
            c.until_displayed_ns.size() == c.frames() && c.frames() > 0;
 }
 
@@ -27,11 +27,11 @@ const std::vector<std::int64_t>* stored(const Capture& c, LatencyKind kind) {
         case LatencyKind::pc:
             return &c.pc_latency_ns;
         case LatencyKind::click_to_photon:
-            return &c.click_to_photon_ns;
+            return &c.time_column(TimeColumn::click_to_photon);
         case LatencyKind::all_input_to_photon:
-            return &c.all_input_to_photon_ns;
+            return &c.time_column(TimeColumn::all_input_to_photon);
         case LatencyKind::display:
-            return &c.display_latency_ns;
+            return &c.time_column(TimeColumn::display_latency);
         case LatencyKind::render_present:
             return &c.render_present_latency_ns;
     }
@@ -64,7 +64,7 @@ std::string_view latency_column(const Capture& c, LatencyKind kind) {
 std::vector<std::int64_t> latency_per_frame(const Capture& c, LatencyKind kind) {
     if (latency_column(c, kind).empty())
         return {};
-    if (kind == LatencyKind::display && c.display_latency_ns.empty()) {
+    if (kind == LatencyKind::display && c.time_column(TimeColumn::display_latency).empty()) {
         std::vector<std::int64_t> out(c.frames(), -1);
         for (std::size_t i = 0; i < c.frames(); ++i) {
             const std::int64_t busy = c.cpu_busy_ns[i];

@@ -94,7 +94,7 @@ struct Layout {
     // Evidence columns (Capture's pc_latency_ns …) and PresentMode, wherever a layout has them.
     int pc_latency = -1, in_present_api = -1, until_displayed_time = -1,
         render_present_latency = -1, until_render_complete = -1, gpu_active = -1, present_mode = -1;
-    // Latency and where-the-time-goes columns (Capture's click_to_photon_ns …): figures of their
+    // Latency and where-the-time-goes columns (Capture's time_columns): figures of their
     // own, so a cell that is not a time is counted as a bad cell.
     int click_to_photon = -1, all_input_to_photon = -1, display_latency = -1, cpu_wait = -1,
         gpu_busy = -1, gpu_wait = -1, gpu_latency = -1;
@@ -610,20 +610,27 @@ void parse_evidence(const Layout& l, const std::vector<Field>& fields, Capture& 
 // -1 where the cell is NA or not a time, the latter counted (a wrapped unsigned value, `Error`).
 void parse_latency(const Layout& l, const std::vector<Field>& fields, const LinePlace& place,
                    Capture& c, BadCellTally& bad) {
+    const auto cell = [&](int at, std::string_view treated_as) {
+        return time_cell(l, fields, at, place, bad, treated_as).value_or(-1);
+    };
     const auto take = [&](int at, std::vector<std::int64_t>& to, std::string_view treated_as) {
         if (at >= 0)
-            to.push_back(time_cell(l, fields, at, place, bad, treated_as).value_or(-1));
+            to.push_back(cell(at, treated_as));
+    };
+    const auto keep = [&](int at, TimeColumn column, std::string_view treated_as) {
+        if (at >= 0)
+            c.time_column_to_fill(column).push_back(cell(at, treated_as));
     };
     take(l.pc_latency, c.pc_latency_ns, kLatencyAbsent);
     take(l.render_present_latency, c.render_present_latency_ns, kLatencyAbsent);
-    take(l.click_to_photon, c.click_to_photon_ns, kLatencyAbsent);
-    take(l.all_input_to_photon, c.all_input_to_photon_ns, kLatencyAbsent);
-    take(l.display_latency, c.display_latency_ns, kLatencyAbsent);
+    keep(l.click_to_photon, TimeColumn::click_to_photon, kLatencyAbsent);
+    keep(l.all_input_to_photon, TimeColumn::all_input_to_photon, kLatencyAbsent);
+    keep(l.display_latency, TimeColumn::display_latency, kLatencyAbsent);
     take(l.until_render_complete, c.until_render_complete_ns, kBusyAbsent);
-    take(l.cpu_wait, c.cpu_wait_ns, kBusyAbsent);
-    take(l.gpu_busy, c.gpu_busy_ns, kBusyAbsent);
-    take(l.gpu_wait, c.gpu_wait_ns, kBusyAbsent);
-    take(l.gpu_latency, c.gpu_latency_ns, kBusyAbsent);
+    keep(l.cpu_wait, TimeColumn::cpu_wait, kBusyAbsent);
+    keep(l.gpu_busy, TimeColumn::gpu_busy, kBusyAbsent);
+    keep(l.gpu_wait, TimeColumn::gpu_wait, kBusyAbsent);
+    keep(l.gpu_latency, TimeColumn::gpu_latency, kBusyAbsent);
 }
 
 // The display side of a row: dropped, time between display changes, generated frame,
@@ -912,13 +919,10 @@ std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, b
         append(gc.render_present_latency_ns, c.render_present_latency_ns);
         append(gc.until_render_complete_ns, c.until_render_complete_ns);
         append(gc.gpu_active_ns, c.gpu_active_ns);
-        append(gc.click_to_photon_ns, c.click_to_photon_ns);
-        append(gc.all_input_to_photon_ns, c.all_input_to_photon_ns);
-        append(gc.display_latency_ns, c.display_latency_ns);
-        append(gc.cpu_wait_ns, c.cpu_wait_ns);
-        append(gc.gpu_busy_ns, c.gpu_busy_ns);
-        append(gc.gpu_wait_ns, c.gpu_wait_ns);
-        append(gc.gpu_latency_ns, c.gpu_latency_ns);
+        for (std::size_t k = 0; k < c.time_columns.size(); ++k) {
+            if (!c.time_columns[k].empty())
+                append(gc.time_column_to_fill(static_cast<TimeColumn>(k)), c.time_columns[k]);
+        }
         append(gc.present_mode, c.present_mode);
         append(gc.waits_for_vblank, c.waits_for_vblank);
     }
@@ -969,13 +973,8 @@ void reserve_columns(ParsedRows& rows, double scale) {
         grow(c.render_present_latency_ns);
         grow(c.until_render_complete_ns);
         grow(c.gpu_active_ns);
-        grow(c.click_to_photon_ns);
-        grow(c.all_input_to_photon_ns);
-        grow(c.display_latency_ns);
-        grow(c.cpu_wait_ns);
-        grow(c.gpu_busy_ns);
-        grow(c.gpu_wait_ns);
-        grow(c.gpu_latency_ns);
+        for (std::vector<std::int64_t>& column : c.time_columns)
+            grow(column);
         grow(c.present_mode);
         grow(c.waits_for_vblank);
     }

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -508,6 +509,48 @@ TEST(ToolFiguresCompared, MissedVsyncWithoutTargetSaysWhy) {
     const FigureValue v = figure_value(r, "unreal_mvp_share");
     ASSERT_FALSE(v.has_value());
     EXPECT_NE(v.reason.find("--target-fps"), std::string::npos) << v.reason;
+}
+
+// ---- Every output that lists hitches says where their time went; HTML plots the latency ----
+
+TEST(LatencyOutputs, HitchListsSayWhereTheTimeWentAndHtmlPlotsLatency) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    const std::string capture = test::capture("IPMAuxTestData_test_case_9_v2.csv");
+    const auto json = test::run_loopscope("report --format json \"" + capture + "\"");
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    ASSERT_FALSE(j["stutter"]["hitches"].empty());
+    // The longest hitch: the terminal lists the longest ones.
+    const auto& hitches = j["stutter"]["hitches"];
+    std::size_t longest = 0;
+    for (std::size_t k = 1; k < hitches.size(); ++k) {
+        if (hitches[k]["frame_time_ms"].get<double>() >
+            hitches[longest]["frame_time_ms"].get<double>())
+            longest = k;
+    }
+    const std::string first = hitches[longest]["bound"].get<std::string>();
+    EXPECT_TRUE(first.ends_with(": CPU-bound") || first.ends_with(": GPU-bound") ||
+                first.ends_with(": wait-bound"))
+        << first;
+    EXPECT_TRUE(j["figures"]["cpu_bound_share"].is_number());
+    const auto terminal = test::run_loopscope("report \"" + capture + "\"");
+    EXPECT_NE(terminal.out.find("where the time went"), std::string::npos);
+    EXPECT_NE(terminal.out.find(first), std::string::npos) << first;
+    const auto md = test::run_loopscope("report --format md \"" + capture + "\"");
+    EXPECT_NE(md.out.find("where the time went"), std::string::npos);
+    EXPECT_NE(md.out.find(first), std::string::npos) << first;
+
+    const std::string dir = test::make_temp_dir("latency_html");
+    const auto html =
+        test::run_loopscope("report --format html -o \"" + dir + "/r.html\" \"" + capture + "\"");
+    ASSERT_EQ(html.exit_code, 0) << html.err;
+    const std::string page = test::read_text(dir + "/r.html");
+    const auto frame_plot = page.find("<figcaption>Frame time");
+    const auto latency_plot = page.find("<figcaption>Latency over time (DisplayLatency");
+    ASSERT_NE(frame_plot, std::string::npos);
+    ASSERT_NE(latency_plot, std::string::npos);
+    EXPECT_LT(frame_plot, latency_plot);  // under the frame-time plot
+    EXPECT_NE(page.find("<th>where the time went</th>"), std::string::npos);
 }
 
 }  // namespace
