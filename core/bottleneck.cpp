@@ -32,7 +32,8 @@ const char* bound_name(Bound bound) {
 }
 
 BottleneckRule bottleneck_rule(const Capture& c) {
-    if (full(c.cpu_busy_ns, c) && full(c.time_column(TimeColumn::cpu_wait), c) && full(c.time_column(TimeColumn::gpu_busy), c))
+    if (full(c.cpu_busy_ns, c) && full(c.time_column(TimeColumn::cpu_wait), c) &&
+        full(c.time_column(TimeColumn::gpu_busy), c))
         return BottleneckRule::busy_wait;
     if (full(c.until_render_complete_ns, c) && full(c.in_present_api_ns, c))
         return BottleneckRule::render_complete;
@@ -93,12 +94,14 @@ std::string frame_bound_text(const Capture& c, std::size_t i) {
     if (bottleneck_rule(c) == BottleneckRule::busy_wait) {
         switch (b) {
             case Bound::gpu:
-                return fmt::format("GPU busy {:.1f} ms: GPU-bound", ns_to_ms(c.time_column(TimeColumn::gpu_busy)[i]));
+                return fmt::format("GPU busy {:.1f} ms: GPU-bound",
+                                   ns_to_ms(c.time_column(TimeColumn::gpu_busy)[i]));
             case Bound::cpu:
                 return fmt::format("CPU busy {:.1f} ms: CPU-bound", ns_to_ms(c.cpu_busy_ns[i]));
             default:
                 return fmt::format("CPU busy {:.1f} ms, GPU busy {:.1f} ms: wait-bound",
-                                   ns_to_ms(c.cpu_busy_ns[i]), ns_to_ms(c.time_column(TimeColumn::gpu_busy)[i]));
+                                   ns_to_ms(c.cpu_busy_ns[i]),
+                                   ns_to_ms(c.time_column(TimeColumn::gpu_busy)[i]));
         }
     }
     switch (b) {

@@ -18,8 +18,9 @@ bool is_24(const Capture& c) {
 // MsCPUBusy + MsUntilDisplayed on every displayed frame (PresentMon's Tests/Gold test_case_5 in
 // both layouts, 561 of 561 displayed frames within 0.002 ms).
 bool derives_display_latency(const Capture& c) {
-    return c.time_column(TimeColumn::display_latency).empty() && is_24(c) && c.cpu_busy_ns.size() == c.frames() &&
-           c.until_displayed_ns.size() == c.frames() && c.frames() > 0;
+    return c.time_column(TimeColumn::display_latency).empty() && is_24(c) &&
+           c.cpu_busy_ns.size() == c.frames() && c.until_displayed_ns.size() == c.frames() &&
+           c.frames() > 0;
 }
 
 const std::vector<std::int64_t>* stored(const Capture& c, LatencyKind kind) {

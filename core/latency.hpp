@@ -42,8 +42,7 @@ std::optional<LatencySummary> latency_summary(const Capture& capture, LatencyKin
                                               FrameRange range);
 
 struct LatencyFigures {
-    std::optional<LatencySummary> pc, click_to_photon, all_input_to_photon, display,
-        render_present;
+    std::optional<LatencySummary> pc, click_to_photon, all_input_to_photon, display, render_present;
     const std::optional<LatencySummary>& of(LatencyKind kind) const;
 };
 LatencyFigures latency_figures(const Capture& capture, FrameRange range);

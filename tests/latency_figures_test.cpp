@@ -168,7 +168,7 @@ TEST(LatencyGolden, FrameViewLatencyEqualsFrameViewsOwnSummaries) {
         const char* summary;
         const char* column;
         const char* key;
-        double Stats::* stat;
+        double Stats::*stat;
     };
     const Pair pairs[] = {{"AvgPCLatency (ms)", "MsPCLatency", "pc_latency_avg_ms", &Stats::mean},
                           {"MinPCLatency (ms)", "MsPCLatency", "pc_latency_min_ms", &Stats::min},
@@ -273,8 +273,7 @@ TEST(LatencyGolden, PresentMonCapturesEqualAnIndependentRecomputation) {
             if (cpu && wait && gpu)
                 ++counts[bound_rule(*cpu, *wait, *gpu)];
         }
-        const auto check = [&](const std::vector<double>& cells, const std::string& key,
-                               bool p99) {
+        const auto check = [&](const std::vector<double>& cells, const std::string& key, bool p99) {
             const Stats s = stats_of(cells);
             const auto avg = value(r, key + "_avg_ms");
             if (s.n == 0) {
@@ -307,10 +306,8 @@ TEST(LatencyGolden, DisplayLatencyAgreesAcrossPresentMonLayouts) {
     const Capture b = read_capture(test::capture("presentmon_gold_test_case_5_v2.csv"));
     const CaptureReport ra = analyse_capture(a, {});
     const CaptureReport rb = analyse_capture(b, {});
-    EXPECT_NEAR(*value(ra, "display_latency_avg_ms"), *value(rb, "display_latency_avg_ms"),
-                0.001);
-    EXPECT_NEAR(*value(ra, "display_latency_p99_ms"), *value(rb, "display_latency_p99_ms"),
-                0.001);
+    EXPECT_NEAR(*value(ra, "display_latency_avg_ms"), *value(rb, "display_latency_avg_ms"), 0.001);
+    EXPECT_NEAR(*value(ra, "display_latency_p99_ms"), *value(rb, "display_latency_p99_ms"), 0.001);
     EXPECT_NEAR(*value(ra, "cpu_bound_share"), *value(rb, "cpu_bound_share"), 1e-12);
 }
 
@@ -371,10 +368,10 @@ TEST(LatencyFigures, WrittenPresentMon24CaptureEqualsTheRule) {
         render.push_back(std::strtod(r4.c_str(), nullptr));
         ++bounds[bound_rule(std::strtod(b4.c_str(), nullptr), std::strtod(w4.c_str(), nullptr),
                             std::strtod(g4.c_str(), nullptr))];
-        text += "Game.exe,42,0x1,DXGI,1,0,0,Hardware: Independent Flip,Application," +
-                fmt4(start) + "," + fmt4(frame) + "," + fmt4(frame) + ",0.2000," + r4 + "," + u4 +
-                "," + pc_cell + "," + fmt4(frame) + "," + b4 + "," + w4 + ",1.0000," + g4 +
-                ",0.5000," + input_cell + "," + click_cell + "\n";
+        text += "Game.exe,42,0x1,DXGI,1,0,0,Hardware: Independent Flip,Application," + fmt4(start) +
+                "," + fmt4(frame) + "," + fmt4(frame) + ",0.2000," + r4 + "," + u4 + "," + pc_cell +
+                "," + fmt4(frame) + "," + b4 + "," + w4 + ",1.0000," + g4 + ",0.5000," +
+                input_cell + "," + click_cell + "\n";
         start += frame;
     }
     test::write_text(path, text);
