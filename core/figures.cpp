@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "common/errors.hpp"
-#include "core/percentile.hpp"
 #include "core/bottleneck.hpp"
 #include "core/latency.hpp"
+#include "core/percentile.hpp"
 #include "core/tool_figures.hpp"
 #include "core/units.hpp"
 
@@ -401,7 +401,6 @@ std::optional<OcatAverages> ocat_averages_of(const CaptureReport& r) {
     return ocat_averages(s.frame_ns.size(), elapsed);
 }
 
-
 // ---- Latency (core/latency.hpp) ----
 std::string capture_label(const CaptureReport& r) {
     return fmt::format("'{}' ({})", r.capture->source.file, r.capture->source.format);
@@ -475,8 +474,9 @@ std::optional<std::string> bound_missing(const CaptureReport& r) {
     if (auto why = bottleneck_missing(*r.capture))
         return why;
     if (r.bottleneck.classified == 0)
-        return std::string("no frame of the range could be classified (the busy and wait "
-                           "cells are NA, or every frame is generated)");
+        return std::string(
+            "no frame of the range could be classified (the busy and wait "
+            "cells are NA, or every frame is generated)");
     return std::nullopt;
 }
 std::optional<std::string> steady_bound_missing(const CaptureReport& r) {
@@ -893,8 +893,7 @@ const std::array kCatalogue = {
            .value = unreal_mvp,
            .text =
                [](const CaptureReport& r) {
-                   return fmt::format("{} at {:.3f} FPS{}", percent(*unreal_mvp(r)),
-                                      *mvp_target(r),
+                   return fmt::format("{} at {:.3f} FPS{}", percent(*unreal_mvp(r)), *mvp_target(r),
                                       r.target_fps ? "" : " (the detected refresh rate)");
                },
            .missing = mvp_missing},
@@ -1038,7 +1037,8 @@ const std::array kCatalogue = {
            .better = Better::lower,
            .section = kLatencySection,
            .unit = "ms",
-           .definition = "mean of PC latency over the frames whose cell is a time; FrameView's AvgPCLatency",
+           .definition =
+               "mean of PC latency over the frames whose cell is a time; FrameView's AvgPCLatency",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::pc, LatencyStat::mean>,
            .missing = latency_missing<LatencyKind::pc>},
@@ -1046,7 +1046,8 @@ const std::array kCatalogue = {
            .better = Better::lower,
            .section = kLatencySection,
            .unit = "ms",
-           .definition = "p50 (linear interpolation at h = p·(N-1)) of PC latency over the frames whose cell is a time",
+           .definition = "p50 (linear interpolation at h = p·(N-1)) of PC latency over the frames "
+                         "whose cell is a time",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::pc, LatencyStat::p50>,
            .missing = latency_missing<LatencyKind::pc>},
@@ -1054,26 +1055,31 @@ const std::array kCatalogue = {
            .better = Better::lower,
            .section = kLatencySection,
            .unit = "ms",
-           .definition = "p99 (linear interpolation at h = p·(N-1)) of PC latency over the frames whose cell is a time",
+           .definition = "p99 (linear interpolation at h = p·(N-1)) of PC latency over the frames "
+                         "whose cell is a time",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::pc, LatencyStat::p99>,
            .missing = latency_missing<LatencyKind::pc>},
-    Figure{.key = "pc_latency_min_ms",
-           .better = Better::lower,
-           .section = kLatencySection,
-           .unit = "ms",
-           .definition = "shortest of PC latency over the frames whose cell is a time; FrameView's MinPCLatency",
-           .needs = kNeedsFrames,
-           .value = latency_value<LatencyKind::pc, LatencyStat::min>,
-           .missing = latency_missing<LatencyKind::pc>},
-    Figure{.key = "pc_latency_max_ms",
-           .better = Better::lower,
-           .section = kLatencySection,
-           .unit = "ms",
-           .definition = "longest of PC latency over the frames whose cell is a time; FrameView's MaxPCLatency",
-           .needs = kNeedsFrames,
-           .value = latency_value<LatencyKind::pc, LatencyStat::max>,
-           .missing = latency_missing<LatencyKind::pc>},
+    Figure{
+        .key = "pc_latency_min_ms",
+        .better = Better::lower,
+        .section = kLatencySection,
+        .unit = "ms",
+        .definition =
+            "shortest of PC latency over the frames whose cell is a time; FrameView's MinPCLatency",
+        .needs = kNeedsFrames,
+        .value = latency_value<LatencyKind::pc, LatencyStat::min>,
+        .missing = latency_missing<LatencyKind::pc>},
+    Figure{
+        .key = "pc_latency_max_ms",
+        .better = Better::lower,
+        .section = kLatencySection,
+        .unit = "ms",
+        .definition =
+            "longest of PC latency over the frames whose cell is a time; FrameView's MaxPCLatency",
+        .needs = kNeedsFrames,
+        .value = latency_value<LatencyKind::pc, LatencyStat::max>,
+        .missing = latency_missing<LatencyKind::pc>},
     Figure{.section = kLatencySection,
            .label = "click to photon",
            .unit = "ms",
@@ -1094,7 +1100,8 @@ const std::array kCatalogue = {
            .better = Better::lower,
            .section = kLatencySection,
            .unit = "ms",
-           .definition = "p99 (linear interpolation at h = p·(N-1)) of click to photon over the frames whose cell is a time",
+           .definition = "p99 (linear interpolation at h = p·(N-1)) of click to photon over the "
+                         "frames whose cell is a time",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::click_to_photon, LatencyStat::p99>,
            .missing = latency_missing<LatencyKind::click_to_photon>},
@@ -1118,7 +1125,8 @@ const std::array kCatalogue = {
            .better = Better::lower,
            .section = kLatencySection,
            .unit = "ms",
-           .definition = "p99 (linear interpolation at h = p·(N-1)) of all input to photon over the frames whose cell is a time",
+           .definition = "p99 (linear interpolation at h = p·(N-1)) of all input to photon over "
+                         "the frames whose cell is a time",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::all_input_to_photon, LatencyStat::p99>,
            .missing = latency_missing<LatencyKind::all_input_to_photon>},
@@ -1142,7 +1150,8 @@ const std::array kCatalogue = {
            .better = Better::lower,
            .section = kLatencySection,
            .unit = "ms",
-           .definition = "p99 (linear interpolation at h = p·(N-1)) of display latency over the frames whose cell is a time",
+           .definition = "p99 (linear interpolation at h = p·(N-1)) of display latency over the "
+                         "frames whose cell is a time",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::display, LatencyStat::p99>,
            .missing = latency_missing<LatencyKind::display>},
@@ -1158,7 +1167,8 @@ const std::array kCatalogue = {
            .better = Better::lower,
            .section = kLatencySection,
            .unit = "ms",
-           .definition = "mean of render-present latency over the frames whose cell is a time; FrameView's RenderPresentLatency",
+           .definition = "mean of render-present latency over the frames whose cell is a time; "
+                         "FrameView's RenderPresentLatency",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::render_present, LatencyStat::mean>,
            .missing = latency_missing<LatencyKind::render_present>},

@@ -238,11 +238,10 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
                          l.cpu_busy, l.sync_interval, l.allows_tearing}) {
         l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     }
-    for (const int at :
-         {l.pc_latency, l.in_present_api, l.until_displayed_time, l.render_present_latency,
-          l.until_render_complete, l.gpu_active, l.present_mode, l.click_to_photon,
-          l.all_input_to_photon, l.display_latency, l.cpu_wait, l.gpu_busy, l.gpu_wait,
-          l.gpu_latency}) {
+    for (const int at : {l.pc_latency, l.in_present_api, l.until_displayed_time,
+                         l.render_present_latency, l.until_render_complete, l.gpu_active,
+                         l.present_mode, l.click_to_photon, l.all_input_to_photon,
+                         l.display_latency, l.cpu_wait, l.gpu_busy, l.gpu_wait, l.gpu_latency}) {
         l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     }
     // A row may leave out OCAT's info columns, never a column the layout reads: a shorter row
