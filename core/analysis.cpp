@@ -577,6 +577,13 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             f += r.startup.frames;
         steady_cadences(r, capture);
     }
+    r.latency = latency_figures(capture, r.range);
+    r.bottleneck = bottleneck_shares(capture, r.range);
+    if (r.startup.frames > 0 && r.startup.frames < r.series.frame_number.size()) {
+        const auto first = static_cast<std::size_t>(r.series.frame_number[r.startup.frames]);
+        r.steady_bottleneck = bottleneck_shares(capture, FrameRange{first, r.range.end});
+    }
+    r.target_fps = options.target_fps;
     if (capture.loop.size() == n) {
         r.loop = std::span<const FrameRecord>(capture.loop).subspan(r.range.begin, r.range.size());
         r.loop_config = loop_config_from_metadata(capture);

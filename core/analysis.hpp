@@ -13,8 +13,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/bottleneck.hpp"
 #include "core/capture.hpp"
 #include "core/frame_stats.hpp"
+#include "core/latency.hpp"
 #include "core/loop_figures.hpp"
 #include "core/segments.hpp"
 
@@ -30,6 +32,9 @@ struct AnalysisOptions {
     // kFramesForSecondThread frames or more has the figures that need no sorting computed on a
     // second thread while this one sorts; the report is the same.
     unsigned threads = 0;
+    // The frame rate Unreal's missed-vsync percentage is judged against (report --target-fps);
+    // none: the detected fixed refresh rate, if any.
+    std::optional<double> target_fps;
 };
 
 // Each frame's index in the capture, for the frames of a series: a run of consecutive numbers
@@ -114,6 +119,13 @@ struct CaptureReport {
     // The same two cadences without the start-up segment (frames = 0 when there is no segment
     // or no such cadence).
     CadenceFigures steady_application, steady_displayed;
+
+    // The capture's own latency columns over the range (core/latency.hpp), whatever the
+    // timeline; and where each frame's time went (core/bottleneck.hpp), over the range and
+    // without the start-up segment (steady_bottleneck; classified = 0 without a segment).
+    LatencyFigures latency;
+    BottleneckShares bottleneck, steady_bottleneck;
+    std::optional<double> target_fps;  // AnalysisOptions::target_fps
 
     std::span<const FrameRecord> loop;  // loop records of the range (loopscope traces)
     // The loop configuration the trace's metadata states (policy, dt_ns, clamp_ns, max_steps,

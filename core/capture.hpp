@@ -61,6 +61,20 @@ struct DataQuality {
         return n;
     }
 };
+// The per-frame time columns a Capture keeps in `time_columns`.
+enum class TimeColumn : std::uint8_t {
+    click_to_photon,      // PresentMon 2.x (Ms)ClickToPhotonLatency
+    all_input_to_photon,  // (Ms)AllInputToPhotonLatency
+    // PresentMon 2.x DisplayLatency: the application's frame start to the frame's display
+    // (2.4+ has no such column: there it is MsCPUBusy + MsUntilDisplayed, see core/latency.hpp)
+    display_latency,
+    cpu_wait,     // PresentMon 2.x (Ms)CPUWait
+    gpu_busy,     // (Ms)GPUBusy
+    gpu_wait,     // (Ms)GPUWait
+    gpu_latency,  // (Ms)GPULatency
+};
+inline constexpr std::size_t kTimeColumns = 7;
+
 inline constexpr std::uint8_t kPresentModeOther = 0;
 inline constexpr std::uint8_t kPresentModeComposed = 1;
 inline constexpr std::uint8_t kPresentModeDirect = 2;
@@ -132,6 +146,23 @@ struct Capture {
     std::vector<std::int64_t> render_present_latency_ns;  // FrameView MsRenderPresentLatency
     std::vector<std::int64_t> until_render_complete_ns;   // PresentMon 1.x msUntilRenderComplete
     std::vector<std::int64_t> gpu_active_ns;              // PresentMon 1.x msGPUActive
+    // Latency and where the frame's time went (core/latency.hpp, core/bottleneck.hpp), by
+    // TimeColumn, in the same convention: an empty column without the capture's column, -1
+    // where the cell was NA or not a time >= 0 (those are counted in data_quality); no columns
+    // at all for a format that has none of them, so a capture of many streams pays one empty
+    // vector a stream. pc_latency_ns, render_present_latency_ns and until_render_complete_ns
+    // above are read the same way.
+    std::vector<std::vector<std::int64_t>> time_columns;
+    const std::vector<std::int64_t>& time_column(TimeColumn column) const {
+        static const std::vector<std::int64_t> none;
+        const auto at = static_cast<std::size_t>(column);
+        return at < time_columns.size() ? time_columns[at] : none;
+    }
+    std::vector<std::int64_t>& time_column_to_fill(TimeColumn column) {
+        if (time_columns.empty())
+            time_columns.resize(kTimeColumns);
+        return time_columns[static_cast<std::size_t>(column)];
+    }
     // How the frame reached the display (PresentMon family's PresentMode): kPresentModeComposed
     // (the desktop compositor, which flips at the refresh), kPresentModeDirect (to the display
     // without composition: "Hardware: …", "Hardware Composed: Independent Flip"), or

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "core/bottleneck.hpp"
+#include "core/latency.hpp"
 #include "core/percentile.hpp"
 #include "core/tool_figures.hpp"
 #include "core/units.hpp"
@@ -402,6 +404,177 @@ std::optional<OcatAverages> ocat_averages_of(const CaptureReport& r) {
     return ocat_averages(s.frame_ns.size(), elapsed);
 }
 
+// ---- Latency (core/latency.hpp) ----
+std::string capture_label(const CaptureReport& r) {
+    return fmt::format("'{}' ({})", r.capture->source.file, r.capture->source.format);
+}
+constexpr std::string_view kLatencySection = "Latency";
+std::string_view latency_tools(LatencyKind kind) {
+    switch (kind) {
+        case LatencyKind::pc:
+            return "MsPCLatency (FrameView, PresentMon 2.4+)";
+        case LatencyKind::click_to_photon:
+            return "ClickToPhotonLatency (PresentMon 2.x)";
+        case LatencyKind::all_input_to_photon:
+            return "AllInputToPhotonLatency (PresentMon 2.x)";
+        case LatencyKind::display:
+            return "DisplayLatency (PresentMon 2.x; 2.4+: MsCPUBusy + MsUntilDisplayed)";
+        case LatencyKind::render_present:
+            break;
+    }
+    return "MsRenderPresentLatency (FrameView, PresentMon 2.4+)";
+}
+template <LatencyKind K>
+std::optional<std::string> latency_missing(const CaptureReport& r) {
+    const std::string_view column = latency_column(*r.capture, K);
+    if (column.empty())
+        return fmt::format("{} has no {} column", capture_label(r), latency_tools(K));
+    const auto& s = r.latency.of(K);
+    if (!s || s->frames == 0)
+        return fmt::format("no frame of the range has a value in {} (every cell NA)", column);
+    return std::nullopt;
+}
+enum class LatencyStat { mean, p50, p99, min, max };
+template <LatencyKind K, LatencyStat S>
+std::optional<double> latency_value(const CaptureReport& r) {
+    const auto& s = r.latency.of(K);
+    if (!s || s->frames == 0)
+        return std::nullopt;
+    switch (S) {
+        case LatencyStat::mean:
+            return s->mean_ms;
+        case LatencyStat::p50:
+            return s->p50_ms;
+        case LatencyStat::p99:
+            return s->p99_ms;
+        case LatencyStat::min:
+            return s->min_ms;
+        case LatencyStat::max:
+            break;
+    }
+    return s->max_ms;
+}
+template <LatencyKind K>
+std::string latency_text(const CaptureReport& r) {
+    const LatencySummary& s = *r.latency.of(K);
+    return fmt::format("mean {} ms, p50 {} ms, p99 {} ms, min {} ms, max {} ms ({} frames)",
+                       fixed(s.mean_ms, 3), fixed(s.p50_ms, 3), fixed(s.p99_ms, 3),
+                       fixed(s.min_ms, 3), fixed(s.max_ms, 3), s.frames);
+}
+template <LatencyKind K>
+std::string latency_definition(const CaptureReport& r) {
+    const std::string_view column = latency_column(*r.capture, K);
+    return fmt::format(
+        "over the frames of the range whose {} cell is a time (NA cells, and cells that are "
+        "not a time >= 0, counted in the data quality, left out): mean, linear interpolation "
+        "at h = p·(N-1), min, max",
+        column.empty() ? latency_tools(K) : column);
+}
+
+// ---- Where the time goes (core/bottleneck.hpp) ----
+constexpr std::string_view kBoundSection = "Where the time goes";
+std::optional<std::string> bound_missing(const CaptureReport& r) {
+    if (auto why = bottleneck_missing(*r.capture))
+        return why;
+    if (r.bottleneck.classified == 0)
+        return std::string(
+            "no frame of the range could be classified (the busy and wait "
+            "cells are NA, or every frame is generated)");
+    return std::nullopt;
+}
+std::optional<std::string> steady_bound_missing(const CaptureReport& r) {
+    if (auto why = bound_missing(r))
+        return why;
+    if (r.steady_bottleneck.classified == 0)
+        return std::string("no frame after the start-up segment could be classified");
+    return std::nullopt;
+}
+std::string bound_shares_text(const BottleneckShares& b) {
+    return fmt::format("CPU {}, GPU {}, wait {} of {} frames", percent(b.cpu_share),
+                       percent(b.gpu_share), percent(b.wait_share), b.classified);
+}
+std::string bound_definition(const CaptureReport& r) {
+    if (bottleneck_rule(*r.capture) == BottleneckRule::render_complete) {
+        return fmt::format(
+            "per frame (T = its msBetweenPresents): GPU-bound when msUntilRenderComplete >= T; "
+            "else wait-bound when msInPresentAPI >= {:.1f}·T; else CPU-bound",
+            1.0 - kBusyShare);
+    }
+    return fmt::format(
+        "per application frame (T = CPUBusy + CPUWait): bound by the busier of CPUBusy and "
+        "GPUBusy when it is >= {:.1f}·T (GPU on a tie), else wait-bound; generated frames are "
+        "not classified",
+        kBusyShare);
+}
+template <Bound B>
+std::optional<double> bound_share(const CaptureReport& r) {
+    if (r.bottleneck.classified == 0)
+        return std::nullopt;
+    switch (B) {
+        case Bound::cpu:
+            return r.bottleneck.cpu_share;
+        case Bound::gpu:
+            return r.bottleneck.gpu_share;
+        default:
+            break;
+    }
+    return r.bottleneck.wait_share;
+}
+
+// ---- Other tools' figures that users compare ----
+// Frames never displayed, over the range: the Dropped column, or no display change.
+std::vector<std::uint8_t> dropped_in_range(const CaptureReport& r) {
+    const Capture& c = *r.capture;
+    std::vector<std::uint8_t> out;
+    out.reserve(r.range.size());
+    for (std::size_t i = r.range.begin; i < r.range.end && i < c.frames(); ++i) {
+        if (c.dropped.size() == c.frames())
+            out.push_back(c.dropped[i]);
+        else
+            out.push_back(c.display_ns.size() == c.frames() && c.display_ns[i] < 0 ? 1 : 0);
+    }
+    return out;
+}
+std::optional<double> unreal_hitch_share(const CaptureReport& r) {
+    if (ft(r).total_ns <= 0)
+        return std::nullopt;
+    std::int64_t hitch_ns = 0;
+    for (const Hitch& h : r.stats.hitches.hitches)
+        hitch_ns += h.frame_ns;
+    return static_cast<double>(hitch_ns) / static_cast<double>(ft(r).total_ns);
+}
+// The target an Unreal missed-vsync share is judged against: --target-fps, else the detected
+// fixed refresh rate.
+std::optional<double> mvp_target(const CaptureReport& r) {
+    if (r.target_fps)
+        return r.target_fps;
+    if (r.stats.refresh.state == RefreshGuess::State::fixed && r.stats.refresh.rate_hz > 0)
+        return static_cast<double>(r.stats.refresh.rate_hz);
+    return std::nullopt;
+}
+std::optional<std::string> mvp_missing(const CaptureReport& r) {
+    if (mvp_target(r))
+        return std::nullopt;
+    return "no target frame rate: give report --target-fps, or a capture whose display "
+           "changes show a fixed refresh rate (" +
+           refresh_absence(r) + ")";
+}
+std::optional<double> unreal_mvp(const CaptureReport& r) {
+    const auto target = mvp_target(r);
+    if (!target)
+        return std::nullopt;
+    return unreal_missed_vsync_share(ft(r).frames, ft(r).total_ns, *target);
+}
+std::optional<double> capframex_low_fps(const CaptureReport& r) {
+    if (ft(r).total_ns <= 0)
+        return std::nullopt;
+    return capframex_low_fps_time_share(r.series.frame_ns, r.stats.stutter.frames);
+}
+template <std::size_t Index>
+std::optional<double> capframex_threshold(const CaptureReport& r) {
+    return static_cast<double>(capframex_fps_threshold_counts(r.series.frame_ns)[Index]);
+}
+
 // Designated initialisers keep each entry readable as a record; fields left out keep their
 // defaults. Keyed figures keep the order they had in the gate's list, so error messages and
 // the comparison table read as before. The entries share a shape on purpose: each is read and
@@ -713,6 +886,44 @@ const std::array kCatalogue = {
            .value = from_report<kHitchRate>,
            .frame_value = from_stats<kHitchRate>,
            .compared = true},
+    Figure{.key = "unreal_hitch_time_share",
+           .better = Better::lower,
+           .section = "Stutter",
+           .definition = "share of the total frame time spent in Unreal hitches (frame time > "
+                         "60 ms and >= 1.5 x the previous frame): Unreal's hitch time percent "
+                         "(FPerformanceTrackingChart::GetPercentHitchTime, Engine ChartCreation; "
+                         "only Epic's API documentation was reachable, not its source)",
+           .needs = kNeedsFrames,
+           .value = unreal_hitch_share,
+           .absent = "no frame time"},
+    Figure{.key = "unreal_mvp_share",
+           .better = Better::lower,
+           .section = "Stutter",
+           .label = "Unreal missed vsync",
+           .definition = "Unreal's missed-vsync percentage as a share: with V = floor(target FPS "
+                         "x total seconds), max(0, V - frames) / V; the target is --target-fps, "
+                         "else the detected refresh rate (FPerformanceTrackingChart::"
+                         "GetPercentMissedVSync; only Epic's API documentation was reachable)",
+           .needs = kNeedsFrames,
+           .value = unreal_mvp,
+           .text =
+               [](const CaptureReport& r) {
+                   return fmt::format("{} at {:.3f} FPS{}", percent(*unreal_mvp(r)), *mvp_target(r),
+                                      r.target_fps ? "" : " (the detected refresh rate)");
+               },
+           .missing = mvp_missing},
+    Figure{.key = "capframex_below25_time_share",
+           .better = Better::lower,
+           .section = "Stutter",
+           .label = "CapFrameX low FPS time",
+           .definition = "share of the total time in frames that are not CapFrameX stutter and "
+                         "run below 25 FPS (1000 / ft_ms < 25): CapFrameX's \"Low FPS\" "
+                         "(GetLowFPSTimePercentage, defaults StutteringFactor 2.5, "
+                         "StutteringThreshold 25 FPS; CXWorld/CapFrameX 3ba66ff)",
+           .needs = kNeedsFrames,
+           .value = capframex_low_fps,
+           .text = [](const CaptureReport& r) { return percent(*capframex_low_fps(r)); },
+           .absent = "no frame time"},
     // Variation
     Figure{.section = "Variation",
            .label = "change < 2 ms",
@@ -828,6 +1039,191 @@ const std::array kCatalogue = {
                                       fixed(r.display.animation_error_p99_abs_ms, 3),
                                       fixed(r.display.animation_error_max_abs_ms, 3));
                }},
+    // Latency: the capture's own latency columns over the range (core/latency.hpp).
+    Figure{.section = kLatencySection,
+           .label = "PC latency",
+           .unit = "ms",
+           .definition = "the frames whose latency cell is a time: mean, p50, p99, min, max",
+           .needs = kNeedsFrames,
+           .text = latency_text<LatencyKind::pc>,
+           .describe = latency_definition<LatencyKind::pc>,
+           .missing = latency_missing<LatencyKind::pc>},
+    Figure{.key = "pc_latency_avg_ms",
+           .better = Better::lower,
+           .section = kLatencySection,
+           .unit = "ms",
+           .definition =
+               "mean of PC latency over the frames whose cell is a time; FrameView's AvgPCLatency",
+           .needs = kNeedsFrames,
+           .value = latency_value<LatencyKind::pc, LatencyStat::mean>,
+           .missing = latency_missing<LatencyKind::pc>},
+    Figure{.key = "pc_latency_p50_ms",
+           .better = Better::lower,
+           .section = kLatencySection,
+           .unit = "ms",
+           .definition = "p50 (linear interpolation at h = p·(N-1)) of PC latency over the frames "
+                         "whose cell is a time",
+           .needs = kNeedsFrames,
+           .value = latency_value<LatencyKind::pc, LatencyStat::p50>,
+           .missing = latency_missing<LatencyKind::pc>},
+    Figure{.key = "pc_latency_p99_ms",
+           .better = Better::lower,
+           .section = kLatencySection,
+           .unit = "ms",
+           .definition = "p99 (linear interpolation at h = p·(N-1)) of PC latency over the frames "
+                         "whose cell is a time",
+           .needs = kNeedsFrames,
+           .value = latency_value<LatencyKind::pc, LatencyStat::p99>,
+           .missing = latency_missing<LatencyKind::pc>},
+    Figure{
+        .key = "pc_latency_min_ms",
+        .better = Better::lower,
+        .section = kLatencySection,
+        .unit = "ms",
+        .definition =
+            "shortest of PC latency over the frames whose cell is a time; FrameView's MinPCLatency",
+        .needs = kNeedsFrames,
+        .value = latency_value<LatencyKind::pc, LatencyStat::min>,
+        .missing = latency_missing<LatencyKind::pc>},
+    Figure{
+        .key = "pc_latency_max_ms",
+        .better = Better::lower,
+        .section = kLatencySection,
+        .unit = "ms",
+        .definition =
+            "longest of PC latency over the frames whose cell is a time; FrameView's MaxPCLatency",
+        .needs = kNeedsFrames,
+        .value = latency_value<LatencyKind::pc, LatencyStat::max>,
+        .missing = latency_missing<LatencyKind::pc>},
+    Figure{.section = kLatencySection,
+           .label = "click to photon",
+           .unit = "ms",
+           .definition = "the frames whose latency cell is a time: mean, p50, p99, min, max",
+           .needs = kNeedsFrames,
+           .text = latency_text<LatencyKind::click_to_photon>,
+           .describe = latency_definition<LatencyKind::click_to_photon>,
+           .missing = latency_missing<LatencyKind::click_to_photon>},
+    Figure{.key = "click_to_photon_avg_ms",
+           .better = Better::lower,
+           .section = kLatencySection,
+           .unit = "ms",
+           .definition = "mean of click to photon over the frames whose cell is a time",
+           .needs = kNeedsFrames,
+           .value = latency_value<LatencyKind::click_to_photon, LatencyStat::mean>,
+           .missing = latency_missing<LatencyKind::click_to_photon>},
+    Figure{.key = "click_to_photon_p99_ms",
+           .better = Better::lower,
+           .section = kLatencySection,
+           .unit = "ms",
+           .definition = "p99 (linear interpolation at h = p·(N-1)) of click to photon over the "
+                         "frames whose cell is a time",
+           .needs = kNeedsFrames,
+           .value = latency_value<LatencyKind::click_to_photon, LatencyStat::p99>,
+           .missing = latency_missing<LatencyKind::click_to_photon>},
+    Figure{.section = kLatencySection,
+           .label = "all input to photon",
+           .unit = "ms",
+           .definition = "the frames whose latency cell is a time: mean, p50, p99, min, max",
+           .needs = kNeedsFrames,
+           .text = latency_text<LatencyKind::all_input_to_photon>,
+           .describe = latency_definition<LatencyKind::all_input_to_photon>,
+           .missing = latency_missing<LatencyKind::all_input_to_photon>},
+    Figure{.key = "all_input_to_photon_avg_ms",
+           .better = Better::lower,
+           .section = kLatencySection,
+           .unit = "ms",
+           .definition = "mean of all input to photon over the frames whose cell is a time",
+           .needs = kNeedsFrames,
+           .value = latency_value<LatencyKind::all_input_to_photon, LatencyStat::mean>,
+           .missing = latency_missing<LatencyKind::all_input_to_photon>},
+    Figure{.key = "all_input_to_photon_p99_ms",
+           .better = Better::lower,
+           .section = kLatencySection,
+           .unit = "ms",
+           .definition = "p99 (linear interpolation at h = p·(N-1)) of all input to photon over "
+                         "the frames whose cell is a time",
+           .needs = kNeedsFrames,
+           .value = latency_value<LatencyKind::all_input_to_photon, LatencyStat::p99>,
+           .missing = latency_missing<LatencyKind::all_input_to_photon>},
+    Figure{.section = kLatencySection,
+           .label = "display latency",
+           .unit = "ms",
+           .definition = "the frames whose latency cell is a time: mean, p50, p99, min, max",
+           .needs = kNeedsFrames,
+           .text = latency_text<LatencyKind::display>,
+           .describe = latency_definition<LatencyKind::display>,
+           .missing = latency_missing<LatencyKind::display>},
+    Figure{.key = "display_latency_avg_ms",
+           .better = Better::lower,
+           .section = kLatencySection,
+           .unit = "ms",
+           .definition = "mean of display latency over the frames whose cell is a time",
+           .needs = kNeedsFrames,
+           .value = latency_value<LatencyKind::display, LatencyStat::mean>,
+           .missing = latency_missing<LatencyKind::display>},
+    Figure{.key = "display_latency_p99_ms",
+           .better = Better::lower,
+           .section = kLatencySection,
+           .unit = "ms",
+           .definition = "p99 (linear interpolation at h = p·(N-1)) of display latency over the "
+                         "frames whose cell is a time",
+           .needs = kNeedsFrames,
+           .value = latency_value<LatencyKind::display, LatencyStat::p99>,
+           .missing = latency_missing<LatencyKind::display>},
+    Figure{.section = kLatencySection,
+           .label = "render-present latency",
+           .unit = "ms",
+           .definition = "the frames whose latency cell is a time: mean, p50, p99, min, max",
+           .needs = kNeedsFrames,
+           .text = latency_text<LatencyKind::render_present>,
+           .describe = latency_definition<LatencyKind::render_present>,
+           .missing = latency_missing<LatencyKind::render_present>},
+    Figure{.key = "render_present_latency_avg_ms",
+           .better = Better::lower,
+           .section = kLatencySection,
+           .unit = "ms",
+           .definition = "mean of render-present latency over the frames whose cell is a time; "
+                         "FrameView's RenderPresentLatency",
+           .needs = kNeedsFrames,
+           .value = latency_value<LatencyKind::render_present, LatencyStat::mean>,
+           .missing = latency_missing<LatencyKind::render_present>},
+    // Where the time goes (core/bottleneck.hpp). A shift between CPU- and GPU-bound frames is
+    // neither better nor worse in itself, so the shares state no direction.
+    Figure{.section = kBoundSection,
+           .label = "bound by",
+           .definition = "per frame from the busy and wait columns (docs/reports.md)",
+           .needs = kNeedsFrames,
+           .text = [](const CaptureReport& r) { return bound_shares_text(r.bottleneck); },
+           .describe = bound_definition,
+           .missing = bound_missing},
+    Figure{.key = "cpu_bound_share",
+           .section = kBoundSection,
+           .definition = "share of the classified frames that were CPU-bound",
+           .needs = kNeedsFrames,
+           .value = bound_share<Bound::cpu>,
+           .describe = bound_definition,
+           .missing = bound_missing},
+    Figure{.key = "gpu_bound_share",
+           .section = kBoundSection,
+           .definition = "share of the classified frames that were GPU-bound",
+           .needs = kNeedsFrames,
+           .value = bound_share<Bound::gpu>,
+           .describe = bound_definition,
+           .missing = bound_missing},
+    Figure{.key = "wait_bound_share",
+           .section = kBoundSection,
+           .definition = "share of the classified frames that were wait-bound",
+           .needs = kNeedsFrames,
+           .value = bound_share<Bound::wait>,
+           .describe = bound_definition,
+           .missing = bound_missing},
+    Figure{.section = "Without start-up",
+           .label = "bound by",
+           .definition = "where the time goes, without the start-up segment",
+           .needs = kNeedsFrames | kNeedsStartupSegment,
+           .text = [](const CaptureReport& r) { return bound_shares_text(r.steady_bottleneck); },
+           .describe = bound_definition,
+           .missing = steady_bound_missing},
     // Frame generation
     Figure{.key = "app_fps",
            .better = Better::higher,
@@ -1561,6 +1957,131 @@ const std::array kCatalogue = {
            .value = from_report<kOcP999>,
            .frame_value = from_stats<kOcP999>,
            .compared = true},
+    Figure{.key = "max_consecutive_dropped",
+           .better = Better::lower,
+           .section = kToolSection,
+           .label = "OCAT max consecutive missed",
+           .unit = "frames",
+           .definition = "OCAT \"Maximum number of consecutive missed frames (Application)\" "
+                         "(perf_summary.csv): the longest run of frames never displayed that a "
+                         "displayed frame ends (a run open at the end is not counted); "
+                         "Recording::FrameStats::UpdateFrameStats, GPUOpen-Tools/OCAT 24098c0",
+           .needs = kNeedsFrames | kNeedsDisplayColumn,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               return static_cast<double>(ocat_max_consecutive_missed(dropped_in_range(r)));
+           },
+           .text =
+               [](const CaptureReport& r) {
+                   return fmt::format("{}", ocat_max_consecutive_missed(dropped_in_range(r)));
+               }},
+    Figure{.section = kToolSection,
+           .label = "CapFrameX FPS thresholds",
+           .unit = "frames",
+           .definition = "CapFrameX's FPS threshold counts: frames whose 1000 / {} is below "
+                         "240, 144, 120, 90, 75, 60, 45, 30, 15, 10 FPS "
+                         "(GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff; "
+                         "capframex_frames_below_*_fps below)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .text =
+               [](const CaptureReport& r) {
+                   const auto counts = capframex_fps_threshold_counts(r.series.frame_ns);
+                   std::string t;
+                   for (std::size_t i = 0; i < counts.size(); ++i)
+                       t += fmt::format("{}< {}: {}", i ? ", " : "", kCapFrameXFpsThresholds[i],
+                                        counts[i]);
+                   return t;
+               }},
+    Figure{.key = "capframex_frames_below_240_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 240 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<0>},
+    Figure{.key = "capframex_frames_below_144_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 144 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<1>},
+    Figure{.key = "capframex_frames_below_120_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 120 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<2>},
+    Figure{.key = "capframex_frames_below_90_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 90 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<3>},
+    Figure{.key = "capframex_frames_below_75_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 75 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<4>},
+    Figure{.key = "capframex_frames_below_60_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 60 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<5>},
+    Figure{.key = "capframex_frames_below_45_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 45 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<6>},
+    Figure{.key = "capframex_frames_below_30_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 30 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<7>},
+    Figure{.key = "capframex_frames_below_15_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 15 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<8>},
+    Figure{.key = "capframex_frames_below_10_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 10 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<9>},
     Figure{.key = "sampled_p50_ms",
            .section = "Samples",
            .label = "sampled p50",
@@ -1870,6 +2391,10 @@ std::optional<std::string> figure_missing(const Figure& f, const CaptureReport& 
     // Frames of 0 ms in all (a capture whose every frame time is 0) have no frame rate.
     if (f.unit == "FPS" && r.stats.frame_time.frames > 0 && r.stats.frame_time.total_ns == 0)
         return std::string("every frame time is 0: no frame rate");
+    if (f.missing) {
+        if (auto why = f.missing(r))
+            return why;
+    }
     if (f.value && !f.value(r))
         return std::string(f.absent);
     return std::nullopt;

@@ -83,6 +83,9 @@ struct Figure {
     // detector's outcome); otherwise `definition` with the column filled in.
     std::string (*describe)(const CaptureReport&) = nullptr;
     std::string_view absent = {};
+    // Why this capture cannot have the figure, where that depends on which columns it has (a
+    // latency column, busy and wait columns); checked after `needs`. nullopt: it can.
+    std::optional<std::string> (*missing)(const CaptureReport&) = nullptr;
 };
 
 // Every figure, in summary order within each section; sections appear in the order of their

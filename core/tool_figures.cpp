@@ -218,4 +218,53 @@ std::span<const LowsRow> lows_rows() {
     return kLowsRows;
 }
 
+std::size_t ocat_max_consecutive_missed(std::span<const std::uint8_t> dropped) {
+    std::size_t run = 0, longest = 0;
+    for (const std::uint8_t d : dropped) {
+        if (d) {
+            ++run;
+            continue;
+        }
+        longest = std::max(longest, run);
+        run = 0;
+    }
+    return longest;
+}
+
+std::array<std::size_t, 10> capframex_fps_threshold_counts(std::span<const std::int64_t> frame_ns) {
+    std::array<std::size_t, 10> counts{};
+    for (const std::int64_t ns : frame_ns) {
+        // CapFrameX compares the FPS value 1000 / ft in double, as here.
+        const double fps = 1000.0 / (static_cast<double>(ns) / 1e6);
+        for (std::size_t t = 0; t < kCapFrameXFpsThresholds.size(); ++t) {
+            if (fps < kCapFrameXFpsThresholds[t])
+                ++counts[t];
+        }
+    }
+    return counts;
+}
+
+double capframex_low_fps_time_share(std::span<const std::int64_t> frame_ns,
+                                    std::span<const std::size_t> stutter) {
+    double total = 0, low = 0;
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < frame_ns.size(); ++i) {
+        const double ms = static_cast<double>(frame_ns[i]) / 1e6;
+        total += ms;
+        while (next < stutter.size() && stutter[next] < i)
+            ++next;
+        const bool is_stutter = next < stutter.size() && stutter[next] == i;
+        if (!is_stutter && 1000.0 / ms < 25.0)
+            low += ms;
+    }
+    return total > 0 ? low / total : 0.0;
+}
+
+double unreal_missed_vsync_share(std::size_t frames, std::int64_t total_ns, double target_fps) {
+    const double vsyncs = std::floor(target_fps * static_cast<double>(total_ns) / 1e9);
+    if (!(vsyncs > 0))
+        return 0.0;
+    return std::max(0.0, vsyncs - static_cast<double>(frames)) / vsyncs;
+}
+
 }  // namespace loopscope

@@ -7,6 +7,7 @@
 // comparison gets them the same way. Pure computation: no I/O.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -65,6 +66,37 @@ struct OcatAverages {
     double avg_fps = 0, avg_frame_time_ms = 0;
 };
 OcatAverages ocat_averages(std::size_t frames, std::int64_t elapsed_ns);
+
+// OCAT's "Maximum number of consecutive missed frames (Application)" (perf_summary.csv;
+// Recording::FrameStats::UpdateFrameStats in PresentMonInterface/Recording.cpp,
+// GPUOpen-Tools/OCAT 24098c0): a missed frame (a present never displayed, PresentMon's Dropped)
+// lengthens the current run; a displayed frame closes it, and only then is the run compared
+// with the longest. A run still open at the end of the recording is never counted.
+// dropped: 1 where the frame was never displayed.
+std::size_t ocat_max_consecutive_missed(std::span<const std::uint8_t> dropped);
+
+// CapFrameX's FPS thresholds (FrametimeStatisticProvider.FPSTHRESHOLDS and
+// GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff): for each threshold T of 240, 144, 120, 90,
+// 75, 60, 45, 30, 15, 10 FPS, the frames whose 1000 / ft_ms < T (CapFrameX's default, not
+// reversed, order).
+inline constexpr std::array<int, 10> kCapFrameXFpsThresholds = {240, 144, 120, 90, 75,
+                                                                60,  45,  30,  15, 10};
+std::array<std::size_t, 10> capframex_fps_threshold_counts(std::span<const std::int64_t> frame_ns);
+
+// CapFrameX's "Low FPS" time share (GetLowFPSTimePercentage with the default StutteringFactor
+// 2.5 and StutteringThreshold 25 FPS, CXWorld/CapFrameX 3ba66ff): the time of the frames that
+// are not stutter (ft <= 2.5 × their moving average, the same moving average as its stutter
+// time) and whose 1000 / ft_ms < 25, over the total time. stutter: the series indices flagged
+// as stutter (CapFrameXStutter::frames, ascending).
+double capframex_low_fps_time_share(std::span<const std::int64_t> frame_ns,
+                                    std::span<const std::size_t> stutter);
+
+// Unreal's missed-vsync percentage (FPerformanceTrackingChart::GetPercentMissedVSync(TargetFPS)
+// of Engine/Source/Runtime/Engine/Public/ChartCreation.h; Epic's source is in its private
+// engine repository, and only the API documentation was reachable): the refreshes at the
+// target rate over the total time that got no new frame, as a share: with V = floor(target ×
+// total seconds), max(0, V − frames) / V; 0 when V is 0.
+double unreal_missed_vsync_share(std::size_t frames, std::int64_t total_ns, double target_fps);
 
 // The "which 1 % low" table: one row a tool's meaning of "1 % low" and "0.1 % low", naming the
 // catalogue's keys (empty where the tool has no such figure) and the rule in one line. Every

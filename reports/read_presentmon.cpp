@@ -94,6 +94,10 @@ struct Layout {
     // Evidence columns (Capture's pc_latency_ns …) and PresentMode, wherever a layout has them.
     int pc_latency = -1, in_present_api = -1, until_displayed_time = -1,
         render_present_latency = -1, until_render_complete = -1, gpu_active = -1, present_mode = -1;
+    // Latency and where-the-time-goes columns (Capture's time_columns): figures of their
+    // own, so a cell that is not a time is counted as a bad cell.
+    int click_to_photon = -1, all_input_to_photon = -1, display_latency = -1, cpu_wait = -1,
+        gpu_busy = -1, gpu_wait = -1, gpu_latency = -1;
     // PresentMon 2.x DisplayedTime: how long this frame stayed on screen, i.e. the time between
     // display changes of the next displayed frame; moved there when the streams are finished.
     bool display_is_time_on_screen = false;
@@ -165,6 +169,13 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
         l.display_is_time_on_screen = true;
         l.frame_type = col("FrameType");
         l.animation_error = col("AnimationError");
+        l.click_to_photon = col("ClickToPhotonLatency");
+        l.all_input_to_photon = col("AllInputToPhotonLatency");
+        l.display_latency = col("DisplayLatency");
+        l.cpu_wait = col("CPUWait");
+        l.gpu_busy = col("GPUBusy");
+        l.gpu_wait = col("GPUWait");
+        l.gpu_latency = col("GPULatency");
         pick_start(l, {{"CPUStartQPC", StartUnit::qpc_following},
                        {"CPUStartTime", StartUnit::ms},
                        {"TimeInSeconds", StartUnit::seconds},
@@ -180,6 +191,12 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
         l.display_na_is_dropped = l.until_displayed < 0;
         l.frame_type = col("FrameType");
         l.animation_error = col("MsAnimationError");
+        l.click_to_photon = col("MsClickToPhotonLatency");
+        l.all_input_to_photon = col("MsAllInputToPhotonLatency");
+        l.cpu_wait = col("MsCPUWait");
+        l.gpu_busy = col("MsGPUBusy");
+        l.gpu_wait = col("MsGPUWait");
+        l.gpu_latency = col("MsGPULatency");
         pick_start(l, {{"CPUStartTime", StartUnit::ms},
                        {"CPUStartQPC", StartUnit::qpc_following},
                        {"TimeInSeconds", StartUnit::seconds},
@@ -221,9 +238,10 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
                          l.cpu_busy, l.sync_interval, l.allows_tearing}) {
         l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     }
-    for (const int at :
-         {l.pc_latency, l.in_present_api, l.until_displayed_time, l.render_present_latency,
-          l.until_render_complete, l.gpu_active, l.present_mode}) {
+    for (const int at : {l.pc_latency, l.in_present_api, l.until_displayed_time,
+                         l.render_present_latency, l.until_render_complete, l.gpu_active,
+                         l.present_mode, l.click_to_photon, l.all_input_to_photon,
+                         l.display_latency, l.cpu_wait, l.gpu_busy, l.gpu_wait, l.gpu_latency}) {
         l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     }
     // A row may leave out OCAT's info columns, never a column the layout reads: a shorter row
@@ -277,6 +295,9 @@ constexpr std::string_view kDroppedAbsent =
 constexpr std::string_view kStartAbsent =
     "that frame's start is the previous frame's start plus its frame time";
 constexpr std::string_view kAppIntervalAbsent = "that frame has no application interval";
+constexpr std::string_view kLatencyAbsent = "that frame is left out of the latency figures";
+constexpr std::string_view kBusyAbsent =
+    "that frame is left out of the CPU / GPU / wait-bound shares";
 constexpr std::string_view kCpuBusyAbsent =
     "its present is taken at its CPU start when the present timeline is rebuilt";
 constexpr std::string_view kAnimationErrorAbsent = "that frame has no animation error";
@@ -573,11 +594,8 @@ void parse_evidence(const Layout& l, const std::vector<Field>& fields, Capture& 
         if (at >= 0)
             to.push_back(evidence_ns(fields[at].text));
     };
-    take(l.pc_latency, c.pc_latency_ns);
     take(l.in_present_api, c.in_present_api_ns);
     take(l.until_displayed_time, c.until_displayed_ns);
-    take(l.render_present_latency, c.render_present_latency_ns);
-    take(l.until_render_complete, c.until_render_complete_ns);
     take(l.gpu_active, c.gpu_active_ns);
     if (l.present_mode >= 0)
         c.present_mode.push_back(present_mode_of(fields[l.present_mode].text));
@@ -585,6 +603,33 @@ void parse_evidence(const Layout& l, const std::vector<Field>& fields, Capture& 
         const std::string_view sync = fields[l.sync_interval].text;
         c.waits_for_vblank.push_back(!sync.empty() && sync != "0" && !is_missing(sync) ? 1 : 0);
     }
+}
+
+// The latency and busy / wait columns of a row, each kept only where the layout has the column:
+// -1 where the cell is NA or not a time, the latter counted (a wrapped unsigned value, `Error`).
+void parse_latency(const Layout& l, const std::vector<Field>& fields, const LinePlace& place,
+                   Capture& c, BadCellTally& bad) {
+    const auto cell = [&](int at, std::string_view treated_as) {
+        return time_cell(l, fields, at, place, bad, treated_as).value_or(-1);
+    };
+    const auto take = [&](int at, std::vector<std::int64_t>& to, std::string_view treated_as) {
+        if (at >= 0)
+            to.push_back(cell(at, treated_as));
+    };
+    const auto keep = [&](int at, TimeColumn column, std::string_view treated_as) {
+        if (at >= 0)
+            c.time_column_to_fill(column).push_back(cell(at, treated_as));
+    };
+    take(l.pc_latency, c.pc_latency_ns, kLatencyAbsent);
+    take(l.render_present_latency, c.render_present_latency_ns, kLatencyAbsent);
+    keep(l.click_to_photon, TimeColumn::click_to_photon, kLatencyAbsent);
+    keep(l.all_input_to_photon, TimeColumn::all_input_to_photon, kLatencyAbsent);
+    keep(l.display_latency, TimeColumn::display_latency, kLatencyAbsent);
+    take(l.until_render_complete, c.until_render_complete_ns, kBusyAbsent);
+    keep(l.cpu_wait, TimeColumn::cpu_wait, kBusyAbsent);
+    keep(l.gpu_busy, TimeColumn::gpu_busy, kBusyAbsent);
+    keep(l.gpu_wait, TimeColumn::gpu_wait, kBusyAbsent);
+    keep(l.gpu_latency, TimeColumn::gpu_latency, kBusyAbsent);
 }
 
 // The display side of a row: dropped, time between display changes, generated frame,
@@ -724,6 +769,7 @@ class RowParser {
             c.start_ns.push_back(parse_start(l_, fields_, place_, s, rows, in_piece_));
         parse_display_side(l_, fields_, place_, c, rows.bad);
         parse_evidence(l_, fields_, c);
+        parse_latency(l_, fields_, place_, c, rows.bad);
     }
 
     // Whether the row split in fields_ names the header's columns where the layout reads them
@@ -872,6 +918,10 @@ std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, b
         append(gc.render_present_latency_ns, c.render_present_latency_ns);
         append(gc.until_render_complete_ns, c.until_render_complete_ns);
         append(gc.gpu_active_ns, c.gpu_active_ns);
+        for (std::size_t k = 0; k < c.time_columns.size(); ++k) {
+            if (!c.time_columns[k].empty())
+                append(gc.time_column_to_fill(static_cast<TimeColumn>(k)), c.time_columns[k]);
+        }
         append(gc.present_mode, c.present_mode);
         append(gc.waits_for_vblank, c.waits_for_vblank);
     }
@@ -922,6 +972,8 @@ void reserve_columns(ParsedRows& rows, double scale) {
         grow(c.render_present_latency_ns);
         grow(c.until_render_complete_ns);
         grow(c.gpu_active_ns);
+        for (std::vector<std::int64_t>& column : c.time_columns)
+            grow(column);
         grow(c.present_mode);
         grow(c.waits_for_vblank);
     }

@@ -222,6 +222,17 @@ std::vector<SummaryRow> summary_rows(const CaptureReport& r) {
     return rows;
 }
 
+std::string hitch_bound(const CaptureReport& r, const Hitch& h) {
+    if (h.index >= r.series.frame_number.size())
+        return {};
+    const auto frame = static_cast<std::size_t>(r.series.frame_number[h.index]);
+    return frame < r.capture->frames() ? frame_bound_text(*r.capture, frame) : std::string();
+}
+
+bool hitches_have_bound(const CaptureReport& r) {
+    return bottleneck_rule(*r.capture) != BottleneckRule::none;
+}
+
 std::vector<LowsTableRow> lows_table_rows(const CaptureReport& r) {
     std::vector<LowsTableRow> rows;
     bool any = false;

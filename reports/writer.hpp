@@ -64,6 +64,11 @@ struct LowsTableRow {
 };
 std::vector<LowsTableRow> lows_table_rows(const CaptureReport& report);
 inline constexpr std::string_view kLowsTableTitle = "Which 1% low";
+// Where a hitch's time went, from the capture's busy and wait columns (core/bottleneck.hpp):
+// "GPU busy 74.1 ms: GPU-bound", or "" when they do not say (no such columns, a generated
+// frame). Every writer that lists hitches shows it when the capture can have it.
+std::string hitch_bound(const CaptureReport& report, const Hitch& hitch);
+bool hitches_have_bound(const CaptureReport& report);
 // "F1_24.exe (pid 6508, swap chain 0x22F3D290B80)" or the file name when there is no process.
 // The text with control bytes (NUL, ESC, ...) written as \xNN: a name from a capture must not
 // reach a terminal as an escape sequence or cut a line.

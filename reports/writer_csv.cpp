@@ -27,6 +27,13 @@ class CsvWriter final : public ReportWriter {
         fmt::format_to(fmt::appender(buf),
                        "capture,frame,start_s,frame_time_ms,fps,change_ms,capframex_stutter_time,"
                        "unreal_hitch,startup,generated");
+        // Where each frame's time went (core/bottleneck.hpp), where a capture has the columns.
+        const bool any_bound =
+            std::any_of(report.captures.begin(), report.captures.end(), [](const CaptureReport& r) {
+                return bottleneck_rule(*r.capture) != BottleneckRule::none;
+            });
+        if (any_bound)
+            fmt::format_to(fmt::appender(buf), ",bound");
         if (any_loop) {
             fmt::format_to(fmt::appender(buf),
                            ",steps,acc_after_ms,alpha,clamp_lost_ms,"
@@ -73,6 +80,14 @@ class CsvWriter final : public ReportWriter {
                                flag(stutter[i] != 0), flag(hitch[i] != 0),
                                flag(i < r.startup.frames),
                                marks_generated ? (gen[frame] ? "1" : "0") : std::string_view());
+                if (any_bound) {
+                    const Bound b = frame_bound(*r.capture, frame);
+                    fmt::format_to(fmt::appender(buf), FMT_COMPILE(",{}"),
+                                   b == Bound::cpu    ? "cpu"
+                                   : b == Bound::gpu  ? "gpu"
+                                   : b == Bound::wait ? "wait"
+                                                      : "");
+                }
                 if (any_loop) {
                     if (!r.loop.empty()) {
                         const FrameRecord& rec = r.loop[frame - r.range.begin];

@@ -296,6 +296,56 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
     return svg;
 }
 
+// The capture's latency over time, under the frame-time plot: the first of PC latency, display
+// latency and render-present latency the capture has values of, at each frame's start, over the
+// frames of the range that have a value (core/latency.hpp).
+std::string latency_plot(const CaptureReport& r) {
+    const Capture& c = *r.capture;
+    if (c.start_ns.size() != c.frames())
+        return {};
+    for (const LatencyKind kind :
+         {LatencyKind::pc, LatencyKind::display, LatencyKind::render_present}) {
+        const auto& summary = r.latency.of(kind);
+        if (!summary || summary->frames < 2)
+            continue;
+        const std::vector<std::int64_t> all = latency_per_frame(c, kind);
+        std::vector<std::int64_t> x, v;
+        for (std::size_t i = r.range.begin; i < r.range.end && i < all.size(); ++i) {
+            if (all[i] < 0)
+                continue;
+            // A time stamp out of order (PresentMon rows a reader kept as they came) would
+            // fold the path back: the plot keeps time moving forward.
+            if (!x.empty() && c.start_ns[i] < x.back())
+                continue;
+            x.push_back(c.start_ns[i]);
+            v.push_back(all[i]);
+        }
+        if (x.size() < 2)
+            continue;
+        const double t0 = ns_to_s(x.front());
+        const double t1 = std::max(ns_to_s(x.back()), t0 + 1e-6);
+        double top = std::max(summary->p99_ms * 1.25, summary->p50_ms * 1.5);
+        if (summary->max_ms <= top * 1.3)
+            top = std::max(summary->max_ms * 1.05, top);
+        const std::vector<double> t = ticks(top, 5);
+        const double step = t.size() > 1 ? t[1] : top;
+        const Axes a{t0, t1, 0, step > 0 ? std::ceil(top / step) * step : 1.0};
+        const std::string_view column = latency_column(c, kind);
+        std::string caption = fmt::format(
+            "Latency over time ({}, {} frames with a value; mean {:.3f} ms, p99 {:.3f} ms)", column,
+            summary->frames, summary->mean_ms, summary->p99_ms);
+        if (summary->max_ms > a.y1)
+            caption += fmt::format("; values above {:g} ms (longest {:.1f} ms) drawn at the top",
+                                   a.y1, summary->max_ms);
+        std::string svg = svg_open(caption);
+        svg += axes_svg(a, "time since the capture began (s)", "latency (ms)");
+        svg += decimated_path(x, v, a, 1e-6, "line1");
+        svg += "</svg></figure>\n";
+        return svg;
+    }
+    return {};
+}
+
 // A sampled log: each row is one frame's time at the logging instant (MangoHud) or a polling
 // interval's frame rate as a frame time (MSI Afterburner), so the plot is of those samples at
 // their times, and says so; no frame is marked, since none is known.
@@ -456,17 +506,22 @@ std::string hitch_table(const CaptureReport& r, const std::vector<FrameSpan>& sp
         hitches.size());
     if (hitches.empty())
         return s + "<p>None.</p>\n";
-    s += "<table><tr><th>frame</th><th>time (s)</th><th>length (ms)</th><th>before (ms)</th>"
-         "<th>after (ms)</th></tr>\n";
+    const bool bound = hitches_have_bound(r);
+    s += fmt::format(
+        "<table><tr><th>frame</th><th>time (s)</th><th>length (ms)</th><th>before (ms)</th>"
+        "<th>after (ms)</th>{}</tr>\n",
+        bound ? "<th>where the time went</th>" : "");
     const std::size_t rows = std::min(hitches.size(), kHitchRows);
     for (std::size_t i = 0; i < rows; ++i) {
         const Hitch& h = hitches[i];
         const FrameSpan& long_frame = spans[i];
+        const std::string why = bound ? hitch_bound(r, h) : std::string();
         s += fmt::format(
-            "<tr><td>{}</td><td>{:.3f}</td><td>{:.3f}</td><td>{:.3f}</td><td>{}</td></tr>\n",
+            "<tr><td>{}</td><td>{:.3f}</td><td>{:.3f}</td><td>{:.3f}</td><td>{}</td>{}</tr>\n",
             long_frame.frame, seconds_down_to_ms(long_frame.begin_ns), ns_to_ms(h.frame_ns),
             ns_to_ms(h.previous_ns),
-            h.next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(h.next_ns)) : "-");
+            h.next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(h.next_ns)) : "-",
+            bound ? "<td>" + html_escape(why.empty() ? "-" : why) + "</td>" : std::string());
     }
     s += "</table>\n";
     if (hitches.size() > kHitchRows) {
@@ -523,6 +578,7 @@ std::string capture_section(const CaptureReport& r, std::string_view prefix) {
     if (r.capture->per_frame) {
         const std::vector<FrameSpan> spans = shown_hitch_spans(r);
         h += frame_time_plot(r, spans);
+        h += latency_plot(r);
         h += histogram_plot(r);
         h += percentile_plot({&r});
         h += loop_plots(r);

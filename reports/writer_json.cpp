@@ -40,11 +40,13 @@ Json stutter_json(const FrameStats& s, const CaptureReport& r) {
     for (std::size_t k = 0; k < s.hitches.hitches.size(); ++k) {
         const Hitch& h = s.hitches.hitches[k];
         const FrameSpan& long_frame = spans[k];
+        const std::string why = hitch_bound(r, h);
         hitches.push_back(Json{{"frame", long_frame.frame},
                                {"time_s", ns_to_s(long_frame.begin_ns)},
                                {"frame_time_ms", ns_to_ms(h.frame_ns)},
                                {"previous_ms", ns_to_ms(h.previous_ns)},
-                               {"next_ms", h.next_ns >= 0 ? Json(ns_to_ms(h.next_ns)) : Json()}});
+                               {"next_ms", h.next_ns >= 0 ? Json(ns_to_ms(h.next_ns)) : Json()},
+                               {"bound", why.empty() ? Json() : Json(why)}});
     }
     return Json{{"capframex_time_frames", s.stutter.frames.size()},
                 {"capframex_count_frames", s.stutter.above_mean},

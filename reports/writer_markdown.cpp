@@ -55,6 +55,9 @@ class MarkdownWriter final : public ReportWriter {
                      {"frame", "time (s)", "length (ms)", "before (ms)", "after (ms)"}) {
                     h.add_column(c);
                 }
+                const bool bound = hitches_have_bound(r);
+                if (bound)
+                    h.add_column("where the time went", MarkdownTable::Align::left);
                 std::vector<std::size_t> at;
                 for (const Hitch& x : hitches)
                     at.push_back(x.index);
@@ -62,11 +65,17 @@ class MarkdownWriter final : public ReportWriter {
                 for (std::size_t k = 0; k < hitches.size(); ++k) {
                     const Hitch& x = hitches[k];
                     const FrameSpan& long_frame = spans[k];
-                    h.add_row({fmt::format("{}", long_frame.frame),
-                               fmt::format("{:.3f}", seconds_down_to_ms(long_frame.begin_ns)),
-                               fmt::format("{:.3f}", ns_to_ms(x.frame_ns)),
-                               fmt::format("{:.3f}", ns_to_ms(x.previous_ns)),
-                               x.next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(x.next_ns)) : "-"});
+                    std::vector<std::string> row = {
+                        fmt::format("{}", long_frame.frame),
+                        fmt::format("{:.3f}", seconds_down_to_ms(long_frame.begin_ns)),
+                        fmt::format("{:.3f}", ns_to_ms(x.frame_ns)),
+                        fmt::format("{:.3f}", ns_to_ms(x.previous_ns)),
+                        x.next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(x.next_ns)) : "-"};
+                    if (bound) {
+                        const std::string why = hitch_bound(r, x);
+                        row.push_back(why.empty() ? "-" : why);
+                    }
+                    h.add_row(row);
                 }
                 text += fmt::format("\n### Hitches ({})\n\n", hitches.size()) + h.render();
             }

@@ -86,8 +86,10 @@ class TerminalWriter final : public ReportWriter {
                 worst.resize(kHitchesShown);
             text += fmt::format("\n{}\n", heading(fmt::format("Hitches (longest {} of {})",
                                                               worst.size(), hitches.size())));
-            text += fmt::format("  {:>8}  {:>10}  {:>10}  {:>10}  {:>10}\n", "frame", "time s",
-                                "length ms", "before ms", "after ms");
+            const bool bound = hitches_have_bound(r);
+            text += fmt::format("  {:>8}  {:>10}  {:>10}  {:>10}  {:>10}{}\n", "frame", "time s",
+                                "length ms", "before ms", "after ms",
+                                bound ? "  where the time went" : "");
             std::vector<std::size_t> at;
             for (const Hitch* h : worst)
                 at.push_back(h->index);
@@ -95,11 +97,13 @@ class TerminalWriter final : public ReportWriter {
             for (std::size_t k = 0; k < worst.size(); ++k) {
                 const Hitch* h = worst[k];
                 const FrameSpan& long_frame = spans[k];
+                const std::string why = bound ? hitch_bound(r, *h) : std::string();
                 text += fmt::format(
-                    "  {:>8}  {:>10.3f}  {:>10}  {:>10.3f}  {:>10}\n", long_frame.frame,
+                    "  {:>8}  {:>10.3f}  {:>10}  {:>10.3f}  {:>10}{}\n", long_frame.frame,
                     seconds_down_to_ms(long_frame.begin_ns),
                     warn(fmt::format("{:.3f}", ns_to_ms(h->frame_ns))), ns_to_ms(h->previous_ns),
-                    h->next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(h->next_ns)) : "-");
+                    h->next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(h->next_ns)) : "-",
+                    bound ? "  " + (why.empty() ? std::string("-") : why) : std::string());
             }
         }
     }

@@ -46,6 +46,7 @@ struct ReportArgs {
     std::vector<std::string> fail_if;
     unsigned threads = 0;  // 0 = one per hardware thread
     bool strict = false;
+    double target_fps = 0;  // 0: none given (the detected refresh rate, if any)
     ManyArgs many;         // --summary, labels, --history (tool/report_many.hpp)
 };
 
@@ -107,6 +108,8 @@ int run_report(const ReportArgs& args) {
     AnalysisOptions analysis;
     analysis.timeline = args.timeline == "display" ? Timeline::display : Timeline::present;
     analysis.threads = args.threads;
+    if (args.target_fps > 0)
+        analysis.target_fps = args.target_fps;
     if (!args.from.empty())
         analysis.from = parse_range_bound("--from", args.from);
     if (!args.to.empty())
@@ -239,6 +242,10 @@ void add_report_command(CLI::App& app, int& exit_code) {
                     "stutter_time_share>0.01; may be repeated")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("--target-fps", args->target_fps,
+                    "Target frame rate Unreal's missed-vsync share (unreal_mvp_share) is judged "
+                    "against (default: the detected fixed refresh rate)")
+        ->check(CLI::Range(1.0, 10000.0));
     cmd->add_flag("--strict", args->strict,
                   "Refuse a capture holding cells that are not the numbers their column holds "
                   "('Error', an empty cell, a negative or wrapped time), naming file, line and "

@@ -249,6 +249,117 @@ def qpc_ticks_per_ms(rows, col, frame_col):
     return (span_ticks / span_ms if span_ms > 0 and span_ticks > 0 else 1e4), earliest
 
 
+def time_cell(text):
+    """A cell's time in ns, or None where it is NA or not a time >= 0 below 2^63 ns."""
+    try:
+        v = float(text)
+    except ValueError:
+        return None
+    if not math.isfinite(v) or v < 0 or v * 1e6 >= 2.0 ** 63:
+        return None
+    return ms_to_ns(text)
+
+
+def latency_and_bound(header, col, cells, frame_col, type_col, dropped_col, until_col,
+                      display_col):
+    """The latency figures, the CPU / GPU / wait-bound shares and OCAT's longest run of missed
+    frames over the stream's rows (docs/reports.md, "Latency", "Where the time goes")."""
+    lower = {name.lower(): i for i, name in enumerate(header)}
+    out = {}
+
+    def latency(values, key, stats):
+        values = sorted(v for v in values if v is not None)
+        for stat in stats:
+            k = f"{key}_{stat}_ms"
+            if not values:
+                out[k] = None
+            elif stat == "avg":
+                out[k] = sum(v / 1e6 for v in values) / len(values)
+            elif stat == "p50":
+                out[k] = percentile(values, 0.5) / 1e6
+            elif stat == "p99":
+                out[k] = percentile(values, 0.99) / 1e6
+            elif stat == "min":
+                out[k] = values[0] / 1e6
+            else:
+                out[k] = values[-1] / 1e6
+
+    def column(*names):
+        return next((col[n] for n in names if n in col), None)
+
+    pc = column("MsPCLatency")
+    latency([time_cell(r[pc]) for r in cells] if pc is not None else [], "pc_latency",
+            ["avg", "p50", "p99", "min", "max"])
+    click = column("ClickToPhotonLatency", "MsClickToPhotonLatency")
+    latency([time_cell(r[click]) for r in cells] if click is not None else [],
+            "click_to_photon", ["avg", "p99"])
+    allin = column("AllInputToPhotonLatency", "MsAllInputToPhotonLatency")
+    latency([time_cell(r[allin]) for r in cells] if allin is not None else [],
+            "all_input_to_photon", ["avg", "p99"])
+    display = []
+    if "DisplayLatency" in col:
+        display = [time_cell(r[col["DisplayLatency"]]) for r in cells]
+    elif "MsBetweenAppStart" in col and "MsCPUBusy" in col and until_col is not None:
+        for r in cells:
+            busy, until = time_cell(r[col["MsCPUBusy"]]), time_cell(r[until_col])
+            display.append(busy + until if busy is not None and until is not None else None)
+    latency(display, "display_latency", ["avg", "p99"])
+    render = column("MsRenderPresentLatency")
+    latency([time_cell(r[render]) for r in cells] if render is not None else [],
+            "render_present_latency", ["avg"])
+
+    counts = {"cpu": 0, "gpu": 0, "wait": 0}
+    busy = column("CPUBusy", "MsCPUBusy")
+    wait = column("CPUWait", "MsCPUWait")
+    gpu = column("GPUBusy", "MsGPUBusy")
+    urc = lower.get("msuntilrendercomplete")
+    ipa = lower.get("msinpresentapi")
+    rule = None
+    if busy is not None and wait is not None and gpu is not None:
+        rule = "busy"
+        for r in cells:
+            if type_col is not None and r[type_col] not in ("Application", "", "NA"):
+                continue
+            b, w, g = time_cell(r[busy]), time_cell(r[wait]), time_cell(r[gpu])
+            if b is None or w is None or g is None or b + w <= 0:
+                continue
+            if max(b, g) < 0.8 * (b + w):
+                counts["wait"] += 1
+            else:
+                counts["gpu" if g >= b else "cpu"] += 1
+    elif urc is not None and ipa is not None:
+        rule = "render_complete"
+        for r in cells:
+            t, u, p = ms_to_ns(r[frame_col]), time_cell(r[urc]), time_cell(r[ipa])
+            if t <= 0 or u is None or p is None:
+                continue
+            if u >= t:
+                counts["gpu"] += 1
+            elif p >= 0.2 * t:
+                counts["wait"] += 1
+            else:
+                counts["cpu"] += 1
+    n = sum(counts.values())
+    for k in ("cpu", "gpu", "wait"):
+        out[f"{k}_bound_share"] = counts[k] / n if rule and n else None
+
+    if dropped_col is not None or until_col is not None or display_col is not None:
+        run = longest = 0
+        for r in cells:
+            missed = dropped_col is not None and not missing(r[dropped_col]) and int(
+                r[dropped_col]) != 0
+            if until_col is not None and missing(r[until_col]):
+                missed = True
+            if display_col is not None and missing(r[display_col]) and until_col is None:
+                missed = True
+            if missed:
+                run += 1
+            else:
+                longest, run = max(longest, run), 0
+        out["max_consecutive_dropped"] = longest
+    return out
+
+
 def presentmon_figures(path):
     lines = [l for l in read_lines(path) if not l.startswith("//")]
     rows = list(csv.reader(lines))
@@ -279,6 +390,7 @@ def presentmon_figures(path):
         s = streams.setdefault(key, {"frames": [], "numbers": [], "display": [], "dropped": 0,
                                      "generated": 0, "rows": 0})
         s["rows"] += 1
+        s.setdefault("cells", []).append(row)
         if "SyncInterval" in col and "AllowsTearing" in col:
             torn = row[col["SyncInterval"]] == "0" and row[col["AllowsTearing"]] == "1"
             s["torn"] = s.get("torn", 0) + (1 if torn else 0)
@@ -333,6 +445,7 @@ def presentmon_figures(path):
             best["display"].pop()
         best["dropped"] -= best.get("last_dropped", 0)
         best["pairs"].pop()
+        best["cells"].pop()
     pairs = best["pairs"]
     if v2_metrics:
         best["display"] = best["display"][:-1]  # each value belongs to the next displayed frame
@@ -371,6 +484,10 @@ def presentmon_figures(path):
     if display_col is not None:
         out["display"] = {"displayed_frames": len(best["display"]),
                           "dropped_frames": best["dropped"]}
+    out["figures"] = latency_and_bound(header, col, best["cells"], frame_col, type_col,
+                                       dropped_col, until_col, display_col)
+    out["figures"]["unreal_hitch_time_share"] = (
+        sum(h["frame_time_ms"] for h in hitches) * 1e6 / total if total > 0 else None)
     return out
 
 

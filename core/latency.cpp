@@ -1,0 +1,136 @@
+// Latency figures from a capture's own latency columns (see latency.hpp).
+#include "core/latency.hpp"
+
+#include <algorithm>
+
+#include "core/percentile.hpp"
+#include "core/units.hpp"
+
+namespace loopscope {
+
+namespace {
+
+bool is_24(const Capture& c) {
+    return c.source.format == "presentmon-2.4";
+}
+
+// 2.4+ has no DisplayLatency column; the same recording in the 2.x layout has DisplayLatency =
+// MsCPUBusy + MsUntilDisplayed on every displayed frame (PresentMon's Tests/Gold test_case_5 in
+// both layouts, 561 of 561 displayed frames within 0.002 ms).
+bool derives_display_latency(const Capture& c) {
+    return c.time_column(TimeColumn::display_latency).empty() && is_24(c) &&
+           c.cpu_busy_ns.size() == c.frames() && c.until_displayed_ns.size() == c.frames() &&
+           c.frames() > 0;
+}
+
+const std::vector<std::int64_t>* stored(const Capture& c, LatencyKind kind) {
+    switch (kind) {
+        case LatencyKind::pc:
+            return &c.pc_latency_ns;
+        case LatencyKind::click_to_photon:
+            return &c.time_column(TimeColumn::click_to_photon);
+        case LatencyKind::all_input_to_photon:
+            return &c.time_column(TimeColumn::all_input_to_photon);
+        case LatencyKind::display:
+            return &c.time_column(TimeColumn::display_latency);
+        case LatencyKind::render_present:
+            return &c.render_present_latency_ns;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+std::string_view latency_column(const Capture& c, LatencyKind kind) {
+    const std::vector<std::int64_t>* v = stored(c, kind);
+    const bool has = v && !v->empty() && v->size() == c.frames();
+    const bool v2 = c.source.format == "presentmon-2";
+    switch (kind) {
+        case LatencyKind::pc:
+            return has ? "MsPCLatency" : "";
+        case LatencyKind::click_to_photon:
+            return has ? (v2 ? "ClickToPhotonLatency" : "MsClickToPhotonLatency") : "";
+        case LatencyKind::all_input_to_photon:
+            return has ? (v2 ? "AllInputToPhotonLatency" : "MsAllInputToPhotonLatency") : "";
+        case LatencyKind::display:
+            if (has)
+                return "DisplayLatency";
+            return derives_display_latency(c) ? "MsCPUBusy + MsUntilDisplayed" : "";
+        case LatencyKind::render_present:
+            return has ? "MsRenderPresentLatency" : "";
+    }
+    return "";
+}
+
+std::vector<std::int64_t> latency_per_frame(const Capture& c, LatencyKind kind) {
+    if (latency_column(c, kind).empty())
+        return {};
+    if (kind == LatencyKind::display && c.time_column(TimeColumn::display_latency).empty()) {
+        std::vector<std::int64_t> out(c.frames(), -1);
+        for (std::size_t i = 0; i < c.frames(); ++i) {
+            const std::int64_t busy = c.cpu_busy_ns[i];
+            const std::int64_t until = c.until_displayed_ns[i];
+            if (busy >= 0 && until >= 0 && (c.dropped.empty() || !c.dropped[i]))
+                out[i] = busy + until;
+        }
+        return out;
+    }
+    return *stored(c, kind);
+}
+
+std::optional<LatencySummary> latency_summary(const Capture& c, LatencyKind kind,
+                                              FrameRange range) {
+    const std::vector<std::int64_t> all = latency_per_frame(c, kind);
+    if (all.empty())
+        return std::nullopt;
+    std::vector<std::int64_t> v;
+    v.reserve(range.size());
+    for (std::size_t i = range.begin; i < range.end && i < all.size(); ++i) {
+        if (all[i] >= 0)
+            v.push_back(all[i]);
+    }
+    LatencySummary s;
+    s.frames = v.size();
+    if (v.empty())
+        return s;
+    std::sort(v.begin(), v.end());
+    // The mean in double ms, as the tools sum their cells (integer ns sums could overflow only
+    // past 292 years of latency, but the tools' own rounding is what is matched).
+    double sum_ms = 0;
+    for (const std::int64_t x : v)
+        sum_ms += ns_to_ms(x);
+    s.mean_ms = sum_ms / static_cast<double>(v.size());
+    s.p50_ms = ns_to_ms(percentile_sorted(v, 0.50));
+    s.p99_ms = ns_to_ms(percentile_sorted(v, 0.99));
+    s.min_ms = ns_to_ms(v.front());
+    s.max_ms = ns_to_ms(v.back());
+    return s;
+}
+
+const std::optional<LatencySummary>& LatencyFigures::of(LatencyKind kind) const {
+    switch (kind) {
+        case LatencyKind::pc:
+            return pc;
+        case LatencyKind::click_to_photon:
+            return click_to_photon;
+        case LatencyKind::all_input_to_photon:
+            return all_input_to_photon;
+        case LatencyKind::display:
+            return display;
+        case LatencyKind::render_present:
+            break;
+    }
+    return render_present;
+}
+
+LatencyFigures latency_figures(const Capture& c, FrameRange range) {
+    LatencyFigures f;
+    f.pc = latency_summary(c, LatencyKind::pc, range);
+    f.click_to_photon = latency_summary(c, LatencyKind::click_to_photon, range);
+    f.all_input_to_photon = latency_summary(c, LatencyKind::all_input_to_photon, range);
+    f.display = latency_summary(c, LatencyKind::display, range);
+    f.render_present = latency_summary(c, LatencyKind::render_present, range);
+    return f;
+}
+
+}  // namespace loopscope
