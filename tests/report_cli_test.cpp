@@ -433,9 +433,6 @@ TEST(ReportCli, EveryFormatWritesEveryRealCapture) {
     }
 }
 
-}  // namespace
-}  // namespace loopscope
-
 TEST(ReportCli, OutputExtensionChoosesTheFormatWhenNoneIsGiven) {
     const std::string dir = test::make_temp_dir("loopscope-ext");
     const std::string input = quoted(test::test_data("presentmon1.csv"));
@@ -451,3 +448,6 @@ TEST(ReportCli, OutputExtensionChoosesTheFormatWhenNoneIsGiven) {
     EXPECT_EQ(test::read_text(dir + "/r.json").rfind("#", 0), 0u);
     std::filesystem::remove_all(dir);
 }
+
+}  // namespace
+}  // namespace loopscope
