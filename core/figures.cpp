@@ -1119,7 +1119,7 @@ const std::array kCatalogue = {
                          "or 2 or more beside 0, both between half and twice dt (a visible "
                          "stutter), counted in the windows of 30 frames where at least a quarter "
                          "of the frames do (steps and raw_ns columns)",
-           .needs = kNeedsLoopRecords,
+           .needs = kNeedsLoopRecords | kNeedsLoopConfiguration,
            .value = [](const CaptureReport& r) -> std::optional<double> {
                return loop(r).step_aliasing_share;
            },
