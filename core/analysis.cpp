@@ -464,7 +464,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                 capture.source.file));
         }
         r.loop_config = loop_config_from_metadata(capture);
-        r.loop_figures = capture.loop_figures;
+        r.loop_figures = *capture.loop_figures;
     }
     // The sort is the largest single step of the analysis: on a second core, the figures that
     // do not need the sorted values are computed meanwhile.
