@@ -164,6 +164,28 @@ std::int64_t application_total_ns(std::span<const std::int64_t> intervals,
     return from_app_column ? sum(intervals) : sum(frame_ns);
 }
 
+// The series frames before the loop verdict's onset (all of them without one). The frames from
+// the onset on are the trouble the verdict found, not a steady state for start-up to be told
+// from: start-up is sought before it, so it never swallows the onset.
+std::size_t series_frames_before_onset(const CaptureReport& r) {
+    const std::size_t all = r.series.frame_ns.size();
+    if (!r.loop_figures || !r.loop_figures->onset_frame)
+        return all;
+    const std::int64_t onset = *r.loop_figures->onset_frame;
+    // The onset's capture index: the record with that frame number (records are in frame order).
+    std::int64_t index = onset;
+    if (!r.loop.empty()) {
+        const auto it = std::lower_bound(
+            r.loop.begin(), r.loop.end(), onset,
+            [](const FrameRecord& rec, std::int64_t frame) { return rec.frame < frame; });
+        index = static_cast<std::int64_t>(r.range.begin) + (it - r.loop.begin());
+    }
+    std::size_t k = 0;
+    while (k < all && r.series.frame_number[k] < index)
+        ++k;
+    return k;
+}
+
 // The application and displayed cadences from the first frame after the start-up segment to the
 // end of the range, computed as over the whole range. The segment is counted in series frames;
 // its end is mapped to the capture frame it stands for (a 2.x present timeline leaves generated
@@ -426,6 +448,24 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     r.generation_examinable = capture.generated.size() != n &&
                               options.timeline == Timeline::present && capture.per_frame &&
                               !has_loop_columns(capture);
+    // The loop figures come first: the start-up segment is sought before the verdict's onset.
+    if (capture.loop.size() == n) {
+        r.loop = std::span<const FrameRecord>(capture.loop).subspan(r.range.begin, r.range.size());
+        r.loop_config = loop_config_from_metadata(capture);
+        TraceLoopFigures figures(r.loop_config);
+        for (const FrameRecord& record : r.loop)
+            figures.add(record);
+        r.loop_figures = figures.figures();
+    } else if (capture.loop_figures) {
+        if (r.range.begin != 0 || r.range.end != n) {
+            throw std::logic_error(fmt::format(
+                "'{}': the loop figures were computed while reading, over all the frames; a "
+                "range needs the loop records kept",
+                capture.source.file));
+        }
+        r.loop_config = loop_config_from_metadata(capture);
+        r.loop_figures = *capture.loop_figures;
+    }
     // The sort is the largest single step of the analysis: on a second core, the figures that
     // do not need the sorted values are computed meanwhile.
     const unsigned threads = threads_or_hardware(options.threads);
@@ -455,7 +495,10 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
         // below): their sorted values are the range's without the segment's few, so the same
         // copy serves, instead of a second sort.
         if (capture.per_frame) {
-            r.startup = detect_startup(r.series.frame_ns, percentile_sorted(sorted, 0.5));
+            const std::size_t before_onset = series_frames_before_onset(r);
+            r.startup = before_onset < r.series.frame_ns.size()
+                            ? detect_startup(r.series.frame_ns.first(before_onset))
+                            : detect_startup(r.series.frame_ns, percentile_sorted(sorted, 0.5));
             if (r.startup.frames > 0) {
                 const auto frames = std::span<const std::int64_t>(r.series.frame_ns);
                 const auto starts = std::span<const std::int64_t>(r.series.start_ns);
@@ -584,23 +627,6 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
         r.steady_bottleneck = bottleneck_shares(capture, FrameRange{first, r.range.end});
     }
     r.target_fps = options.target_fps;
-    if (capture.loop.size() == n) {
-        r.loop = std::span<const FrameRecord>(capture.loop).subspan(r.range.begin, r.range.size());
-        r.loop_config = loop_config_from_metadata(capture);
-        TraceLoopFigures figures(r.loop_config);
-        for (const FrameRecord& record : r.loop)
-            figures.add(record);
-        r.loop_figures = figures.figures();
-    } else if (capture.loop_figures) {
-        if (r.range.begin != 0 || r.range.end != n) {
-            throw std::logic_error(fmt::format(
-                "'{}': the loop figures were computed while reading, over all the frames; a "
-                "range needs the loop records kept",
-                capture.source.file));
-        }
-        r.loop_config = loop_config_from_metadata(capture);
-        r.loop_figures = capture.loop_figures;
-    }
     return r;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -180,7 +181,9 @@ struct Capture {
     // Instead of `loop`, when the reader was asked not to keep the records (a report over the
     // whole trace in a format without per-frame loop columns): the loop figures of all the
     // frames, computed while reading (core/analysis.hpp, TraceLoopFigures), in constant memory.
-    std::optional<LoopFigures> loop_figures;
+    // Held apart: a capture of thousands of streams holds thousands of Captures, none of them
+    // a trace's.
+    std::shared_ptr<const LoopFigures> loop_figures;
     // `# key: value` metadata of a loopscope trace, `//Key=Value` lines of CapFrameX, etc.
     std::map<std::string, std::string> metadata;
     // What the reader kept or left out with a doubt ("FILE:LINE: ..."), for the reports'
@@ -203,7 +206,7 @@ inline bool first_frame_is_frame_time(const Capture& capture) {
 // Whether a capture has a game loop's columns (a loopscope trace read with them): its records,
 // or the loop figures computed from them while reading.
 inline bool has_loop_columns(const Capture& capture) {
-    return !capture.loop.empty() || capture.loop_figures.has_value();
+    return !capture.loop.empty() || capture.loop_figures != nullptr;
 }
 
 // Whether generated frames lack a frame time. PresentMon 2.x's FrameTime is the time between the

@@ -1522,6 +1522,94 @@ const std::array kCatalogue = {
                },
            .describe = [](const CaptureReport& r) { return loop(r).headroom_formula; },
            .absent = "the trace has no step costs or fewer frames than one spiral window"},
+    Figure{.key = "step_aliasing_share",
+           .better = Better::lower,
+           .section = "Loop",
+           .label = "step aliasing",
+           .definition = "share of the frames that ran 0 steps beside a frame that ran 2 or more, "
+                         "or 2 or more beside 0, both between half and twice dt (a visible "
+                         "stutter), counted in the windows of 30 frames where at least a quarter "
+                         "of the frames do (steps and raw_ns columns)",
+           .needs = kNeedsLoopRecords | kNeedsLoopConfiguration,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               return loop(r).step_aliasing_share;
+           },
+           .text =
+               [](const CaptureReport& r) {
+                   const LoopFigures& f = loop(r);
+                   return fmt::format("{:.1f} % ({} frames; {} frames flip steps in all)",
+                                      100.0 * f.step_aliasing_share, f.step_aliasing_frames,
+                                      f.step_flip_frames);
+               }},
+    Figure{.key = "loop_animation_error_mean_ms",
+           .better = Better::lower,
+           .section = "Loop",
+           .label = "animation error (loop)",
+           .unit = "ms",
+           .definition = "frame to frame, the simulation time a frame shows (t + alpha dt with "
+                         "interpolation or extrapolation, t without) moved minus the real time at "
+                         "which it rendered (start_ns + step_cost_ns) moved x timescale: mean of "
+                         "the absolute values over frames 1..",
+           .needs = kNeedsLoopRecords | kNeedsLoopConfiguration,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               if (loop(r).animation_error_frames == 0)
+                   return std::nullopt;
+               return loop(r).animation_error_mean_ns / 1e6;
+           },
+           .text =
+               [](const CaptureReport& r) {
+                   const LoopFigures& f = loop(r);
+                   return fmt::format("mean {:.3f} ms, p99 {:.3f} ms, max {:.3f} ms",
+                                      f.animation_error_mean_ns / 1e6,
+                                      f.animation_error_p99_ns / 1e6,
+                                      ns_to_ms(f.animation_error_max_ns));
+               },
+           .describe =
+               [](const CaptureReport& r) {
+                   return fmt::format(
+                       "|change of the shown simulation time - change of the render instant x "
+                       "timescale| frame to frame; {}",
+                       loop(r).animation_error_expected);
+               },
+           .absent = "fewer than two frames"},
+    Figure{.key = "loop_animation_error_p99_ms",
+           .better = Better::lower,
+           .section = "Loop",
+           .unit = "ms",
+           .definition = "99th percentile (nearest rank, to the microsecond) of the loop's "
+                         "absolute animation error",
+           .needs = kNeedsLoopRecords | kNeedsLoopConfiguration,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               if (loop(r).animation_error_frames == 0)
+                   return std::nullopt;
+               return loop(r).animation_error_p99_ns / 1e6;
+           },
+           .absent = "fewer than two frames"},
+    Figure{.key = "loop_animation_error_max_ms",
+           .better = Better::lower,
+           .section = "Loop",
+           .unit = "ms",
+           .definition = "largest absolute animation error of the loop",
+           .needs = kNeedsLoopRecords | kNeedsLoopConfiguration,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               if (loop(r).animation_error_frames == 0)
+                   return std::nullopt;
+               return ns_to_ms(loop(r).animation_error_max_ns);
+           },
+           .absent = "fewer than two frames"},
+    Figure{.section = "Loop",
+           .label = "findings",
+           .definition = "step aliasing (on 5 % of the frames or more) and a first frame that "
+                         "holds the game's initialisation, each with its cause and fix",
+           .needs = kNeedsLoopRecords | kNeedsLoopConfiguration,
+           .text =
+               [](const CaptureReport& r) {
+                   const LoopFigures& f = loop(r);
+                   std::string out;
+                   for (const std::string& line : f.findings)
+                       out += (out.empty() ? "" : "; ") + line;
+                   return out.empty() ? std::string("none") : out;
+               }},
     // Without start-up
     Figure{.section = "Without start-up",
            .label = "frames",

@@ -48,7 +48,7 @@ LoopFiguresBuilder::LoopFiguresBuilder(const LoopConfig& config, std::int64_t wi
     f_.acc_max_ns = std::numeric_limits<std::int64_t>::min();
     f_.alpha_min = 1.0;
     f_.alpha_max = 0.0;
-    ring_size_ = f_.window + 1;
+    ring_size_ = f_.window + 2;  // the window, the frame before it and the frame after it
     ring_.resize(static_cast<std::size_t>(ring_size_));
 }
 
@@ -126,6 +126,31 @@ void LoopFiguresBuilder::add(const FrameRecord& r) {
              engaged};
     dropped_sim_ns_ += static_cast<double>(r.cap_dropped_ns);
 
+    if (i == 0)
+        first_ = r;
+    // A step flip with the previous frame marks both; the previous frame is then final.
+    if (i > 0) {
+        Slot& p = ring_[static_cast<std::size_t>((i - 1) % ring_size_)];
+        // Both frames near dt / timescale: frames that straddle the step. A hitch and the burst
+        // of short frames after it flip steps too, but they are stutter of their own (the
+        // stutter figures), not the step rate meeting the frame rate.
+        const auto near_step = [&](std::int64_t raw_ns) {
+            const auto ft = static_cast<double>(raw_ns);
+            return ft >= 0.5 * f_.spiral_threshold_ns && ft <= 2.0 * f_.spiral_threshold_ns;
+        };
+        const bool flips = (r.steps == 0 && p.steps >= 2) || (r.steps >= 2 && p.steps == 0);
+        if (flips) {
+            f_.step_flip_frames += latest_flips_ ? 1 : 2;
+            if (near_step(r.raw_ns) && near_step(p.raw_ns)) {
+                p.flip = true;
+                s.flip = true;
+            }
+        }
+        latest_flips_ = flips;
+        aliasing_frame_final(i - 1);
+    }
+    add_animation_error(r, i);
+
     if (f_.onset_frame)
         after_.add(s);
     window_cost_ns_ += r.step_cost_ns;
@@ -139,6 +164,73 @@ void LoopFiguresBuilder::add(const FrameRecord& r) {
     }
     if (i + 1 >= f_.window)
         evaluate_window(i + 1 - f_.window);
+}
+
+void LoopFiguresBuilder::aliasing_frame_final(std::int64_t last) {
+    const std::int64_t w = f_.window;
+    window_flips_ += slot(last).flip ? 1 : 0;
+    if (last >= w)
+        window_flips_ -= slot(last - w).flip ? 1 : 0;
+    // A run shorter than a window is judged as one window of all its frames (figures()).
+    if (last + 1 >= w &&
+        static_cast<double>(window_flips_) >= kStepAliasingWindowShare * static_cast<double>(w)) {
+        count_aliasing(last + 1 - w, last);
+    }
+}
+
+// The step flips of frames [start, last] not counted yet: a window where they persist. The
+// stretches run from a counted flip to the last one within a window's length of it.
+void LoopFiguresBuilder::count_aliasing(std::int64_t start, std::int64_t last) {
+    for (std::int64_t k = std::max(start, aliasing_counted_until_); k <= last; ++k) {
+        const Slot& s = slot(k);
+        if (!s.flip)
+            continue;
+        ++f_.step_aliasing_frames;
+        f_.aliasing_most_steps = std::max(f_.aliasing_most_steps, s.steps);
+        if (s.steps == 0) {
+            ++aliasing_zero_frames_;
+            aliasing_zero_total_ns_ += static_cast<double>(s.raw_ns);
+        } else {
+            ++aliasing_multi_frames_;
+            aliasing_multi_total_ns_ += static_cast<double>(s.raw_ns);
+        }
+        if (aliasing_stretch_end_ >= 0 && k - aliasing_stretch_end_ <= f_.window) {
+            if (!f_.aliasing_stretches.empty())
+                f_.aliasing_stretches.back().last_frame = s.frame;
+        } else if (f_.aliasing_stretches.size() < max_engagements_) {
+            f_.aliasing_stretches.push_back({s.frame, s.frame});
+        } else {
+            aliasing_stretch_end_ = -1;  // the list is full: the counts stay exact
+            continue;
+        }
+        aliasing_stretch_end_ = k;
+    }
+    aliasing_counted_until_ = std::max(aliasing_counted_until_, last + 1);
+}
+
+// What a frame shows: interpolation lerps from the previous state to the latest by alpha (one
+// step in the past, t - dt + alpha dt), extrapolation predicts ahead (t + alpha dt); both move by
+// the same differences, acc_after standing for alpha dt exactly. Without either, the latest
+// state (t). The frame renders at its start plus its steps' time.
+void LoopFiguresBuilder::add_animation_error(const FrameRecord& r, std::int64_t i) {
+    const bool ahead =
+        config_.policy == Policy::fixed_interp || config_.policy == Policy::fixed_extrap;
+    const std::int64_t shown = saturating_add_ns(f_.sim_ns, ahead ? r.acc_after_ns : 0);
+    const std::int64_t render = saturating_add_ns(r.start_ns, r.step_cost_ns);
+    if (i > 0) {
+        const std::int64_t real = render - previous_render_ns_;
+        const std::int64_t real_sim =
+            config_.timescale == 1.0 ? real
+                                     : std::llround(static_cast<double>(real) * config_.timescale);
+        const std::int64_t error = shown - previous_shown_ns_ - real_sim;
+        const std::int64_t magnitude = error < 0 ? -error : error;
+        ++f_.animation_error_frames;
+        animation_error_total_ns_ += static_cast<double>(magnitude);
+        f_.animation_error_max_ns = std::max(f_.animation_error_max_ns, magnitude);
+        ++animation_error_us_[(magnitude + 500) / 1000];
+    }
+    previous_shown_ns_ = shown;
+    previous_render_ns_ = render;
 }
 
 // Window [start, start + window) has just been completed by its last frame.
@@ -289,17 +381,25 @@ void LoopFiguresBuilder::describe_verdict(LoopFigures& f) const {
 }
 
 LoopFigures LoopFiguresBuilder::figures() const {
+    LoopFiguresBuilder whole = *this;
+    if (f_.frames > 0) {
+        // The last frame has no next frame: its step flips are final now.
+        whole.aliasing_frame_final(f_.frames - 1);
+        if (f_.frames < f_.window &&
+            static_cast<double>(whole.window_flips_) >=
+                kStepAliasingWindowShare * static_cast<double>(f_.frames)) {
+            whole.count_aliasing(0, f_.frames - 1);
+        }
+    }
     if (!f_.onset_frame && f_.frames > 0 && f_.frames < f_.window) {
         // A run shorter than one window (one that froze within it, say) is judged as one window
         // of all its frames; the ring holds them all. The headroom still needs a whole window.
-        LoopFiguresBuilder whole = *this;
         whole.f_.window = f_.frames;
         whole.evaluate_window(0);
         whole.f_.window = f_.window;
         whole.worst_window_mean_.reset();
-        return whole.assemble();
     }
-    return assemble();
+    return whole.assemble();
 }
 
 LoopFigures LoopFiguresBuilder::assemble() const {
@@ -321,8 +421,127 @@ LoopFigures LoopFiguresBuilder::assemble() const {
     }
     if (f.onset_frame && after_.real_ns > 0)
         f.slow_motion_factor = ratio(after_.sim_ns, after_.real_ns);
+    f.step_aliasing_share = ratio(f.step_aliasing_frames, f.frames);
+    if (aliasing_zero_frames_ > 0)
+        f.aliasing_zero_step_ns =
+            aliasing_zero_total_ns_ / static_cast<double>(aliasing_zero_frames_);
+    if (aliasing_multi_frames_ > 0) {
+        f.aliasing_multi_step_ns =
+            aliasing_multi_total_ns_ / static_cast<double>(aliasing_multi_frames_);
+    }
+    if (f.animation_error_frames > 0) {
+        f.animation_error_mean_ns =
+            animation_error_total_ns_ / static_cast<double>(f.animation_error_frames);
+        // Nearest rank: the smallest error at or under which 99 % of the frames' errors lie.
+        const auto rank = static_cast<std::int64_t>(
+            std::ceil(0.99 * static_cast<double>(f.animation_error_frames)));
+        std::int64_t seen = 0;
+        for (const auto& [us, count] : animation_error_us_) {
+            seen += count;
+            if (seen >= rank) {
+                f.animation_error_p99_ns = static_cast<double>(us) * 1e3;
+                break;
+            }
+        }
+    }
     describe_verdict(f);
+    describe_findings(f);
     return f;
+}
+
+namespace {
+
+// The policy's animation error by design: what a frame shows and how that moves.
+std::string animation_expectation(const LoopConfig& c) {
+    switch (c.policy) {
+        case Policy::fixed_interp:
+            return "fixed-interp shows t - dt + alpha dt, one step in the past by design: a "
+                   "constant offset the differences cancel; each frame moves it by consumed - "
+                   "cap_dropped, so the error is 0 but for the clamp, the step cap and the time "
+                   "the steps take before the frame renders";
+        case Policy::fixed_extrap:
+            return "fixed-extrap shows t + alpha dt, predicted ahead: each frame moves it by "
+                   "consumed - cap_dropped, so the error is 0 but for the clamp, the step cap and "
+                   "the time the steps take before the frame renders";
+        case Policy::fixed:
+            return "fixed shows t, the latest step: each frame moves it by steps x dt, so every "
+                   "frame whose time is not a whole number of steps is off, by up to dt, by "
+                   "design";
+        case Policy::variable:
+        case Policy::semi_fixed:
+            return fmt::format(
+                "{} shows t, which each frame moves by its consumed time: 0 but for the clamp "
+                "and the time the steps take before the frame renders",
+                policy_name(c.policy));
+        case Policy::naive:
+            return "naive moves the simulation one dt a frame whatever the clock: the error is "
+                   "dt - the frame time, by design";
+    }
+    return {};
+}
+
+}  // namespace
+
+void LoopFiguresBuilder::describe_findings(LoopFigures& f) const {
+    f.animation_error_expected = animation_expectation(config_);
+    if (f.step_aliasing_share >= kStepAliasingFindingShare && f.aliasing_zero_step_ns > 0 &&
+        f.aliasing_multi_step_ns > 0) {
+        const double step_real_ns =
+            static_cast<double>(config_.dt_ns) / (config_.timescale > 0 ? config_.timescale : 1.0);
+        const std::string dt_text = config_.timescale == 1.0
+                                        ? fmt::format("dt ({})", ms_text(step_real_ns))
+                                        : fmt::format("dt / timescale ({})", ms_text(step_real_ns));
+        // A step rate a sixteenth above the frames' rate (60 Hz: 64 Hz) puts every frame on one
+        // step or two, never none: the catch-up steps come one at a time, spread out.
+        const double mean_ns = (aliasing_zero_total_ns_ + aliasing_multi_total_ns_) /
+                               static_cast<double>(aliasing_zero_frames_ + aliasing_multi_frames_);
+        const double suggested_hz = std::round(1e9 / mean_ns * 16.0 / 15.0);
+        const std::string fix =
+            config_.policy == Policy::fixed
+                ? fmt::format(
+                      "interpolate (fixed-interp), or step at a rate that does not "
+                      "match the display ({:.0f} Hz)",
+                      suggested_hz)
+                : fmt::format(
+                      "{} smooths what is drawn, not the work per frame or what is "
+                      "read a step (input); step at a rate that does not match the "
+                      "display ({:.0f} Hz)",
+                      policy_name(config_.policy), suggested_hz);
+        f.findings.push_back(fmt::format(
+            "steps alternate 0/{} on {:.1f} % of frames: frame times ({:.3f} / {:.3f} ms) "
+            "straddle {}; {}",
+            f.aliasing_most_steps > 2 ? "2+" : "2", 100.0 * f.step_aliasing_share,
+            f.aliasing_zero_step_ns / 1e6, f.aliasing_multi_step_ns / 1e6, dt_text, fix));
+    }
+    // Frame 0 as initialisation: far longer than the others, and either cut by the clamp or
+    // several steps' worth of simulation at once.
+    if (f.frames >= 2) {
+        const double rest_mean =
+            static_cast<double>(f.real_ns - first_.raw_ns) / static_cast<double>(f.frames - 1);
+        // A loop that started its clock after initialisation measured the time but fed none
+        // of it to the simulation (consumed 0): nothing to flag.
+        const bool far = static_cast<double>(first_.raw_ns) >= kFirstFrameFactor * rest_mean &&
+                         first_.consumed_ns > 0;
+        const bool clamped = first_.clamp_lost_ns > 0;
+        const bool many_steps = first_.consumed_ns >= kFirstFrameSteps * config_.dt_ns;
+        if (far && (clamped || many_steps)) {
+            f.first_frame_initialisation = true;
+            f.first_frame_raw_ns = first_.raw_ns;
+            const std::string took = format_duration(first_.raw_ns);
+            f.findings.push_back(
+                clamped ? fmt::format("frame {0} took {1} (initialisation), clamped to {2}: "
+                                      "simulation time and timers started at frame {0} run {3} "
+                                      "ahead; start the clock after initialisation",
+                                      first_.frame, took, format_duration(first_.clamped_ns),
+                                      format_duration(first_.consumed_ns))
+                        : fmt::format(
+                              "frame {} took {} (initialisation, {:.0f} x the other frames' "
+                              "mean): its {} steps advanced the simulation {} at once; "
+                              "start the clock after initialisation",
+                              first_.frame, took, static_cast<double>(first_.raw_ns) / rest_mean,
+                              first_.steps, format_duration(first_.consumed_ns)));
+        }
+    }
 }
 
 std::string verdict_brief(const LoopFigures& f) {

@@ -20,6 +20,20 @@
 //     timescale - r / cap with a step cap (dt / timescale without) and r is the mean other
 //     per-frame time (a frame's time minus the previous frame's steps and wait);
 //   - steps-per-frame histogram, accumulator range, alpha distribution;
+//   - step aliasing: a frame that ran 0 steps beside one that ran 2 or more (or the other way
+//     round), both frames between half and twice dt / timescale, shows no motion and then double
+//     motion when the loop draws its latest state, and alternates its work in any case: a step
+//     flip. Frame times that straddle dt (a display rate equal to the step rate, with jitter or
+//     with a clock a little off) make them by the run; a hitch and the burst of short frames
+//     after it are stutter of their own. A step flip counts towards step_aliasing_share only
+//     inside a window of W frames of which at least a quarter are step flips: a lone pair is not
+//     the pattern. The share is the counted frames over all frames;
+//   - the loop's animation error: frame to frame, how far the simulation time a frame shows
+//     moved against the real time at which it rendered (its start plus its step cost, the end of
+//     its steps where the recorder measured them), the two clocks' differences compared as
+//     PresentMon compares CPU and display deltas; mean, p99 and max of the absolute error;
+//   - the first frame: frame 0 far longer than the rest (initialisation measured as a frame);
+//   - findings: one line each for step aliasing and a long first frame, with cause and fix;
 //   - the error of accumulating frame times as float seconds, double seconds and int64 ns.
 #pragma once
 
@@ -40,6 +54,14 @@
 namespace loopscope {
 
 inline constexpr std::int64_t kDefaultSpiralWindow = 30;
+// A window counts its step flips when at least this share of its frames are step flips.
+inline constexpr double kStepAliasingWindowShare = 0.25;
+// The verdict has a step-aliasing finding from this step_aliasing_share on.
+inline constexpr double kStepAliasingFindingShare = 0.05;
+// Frame 0 is initialisation when it is at least this many times the other frames' mean, fed the
+// simulation some of it, and either the clamp cut it or it fed at least kFirstFrameSteps steps.
+inline constexpr double kFirstFrameFactor = 10.0;
+inline constexpr std::int64_t kFirstFrameSteps = 4;
 
 // The verdict on a run: see the top of this file.
 enum class LoopState { ok, saturated, spiral };
@@ -51,6 +73,12 @@ struct GuardEngagement {
     std::int64_t start_ns = 0;
     std::int64_t clamp_lost_ns = 0;   // real time the clamp dropped this frame
     std::int64_t cap_dropped_ns = 0;  // simulation time the step cap dropped this frame
+};
+
+// Frames first..last (the frame column) of a stretch of step aliasing.
+struct FrameStretch {
+    std::int64_t first_frame = 0;
+    std::int64_t last_frame = 0;
 };
 
 struct LoopFigures {
@@ -101,6 +129,31 @@ struct LoopFigures {
     double step_cost_limit_ns = 0;                    // c_max
     std::optional<double> headroom_ns;
     std::string headroom_formula;
+
+    // Step aliasing (see the top of this file).
+    std::int64_t step_flip_frames = 0;             // 0 steps beside 2 or more, whatever the times
+    std::int64_t step_aliasing_frames = 0;         // the step flips in windows where they persist
+    double step_aliasing_share = 0;                // step_aliasing_frames / frames
+    double aliasing_zero_step_ns = 0;              // mean frame time of the counted 0-step frames
+    double aliasing_multi_step_ns = 0;             // ... of the counted frames with 2 or more steps
+    std::int64_t aliasing_most_steps = 0;          // most steps of a counted frame
+    std::vector<FrameStretch> aliasing_stretches;  // where they were (the first of them)
+
+    // The loop's animation error (see the top of this file), over frames 1.. (frame 0 has no
+    // previous frame); absolute values. p99: nearest rank, to the microsecond.
+    std::int64_t animation_error_frames = 0;
+    double animation_error_mean_ns = 0;
+    double animation_error_p99_ns = 0;
+    std::int64_t animation_error_max_ns = 0;
+    // What the policy shows and the error it is expected to have by design.
+    std::string animation_error_expected;
+
+    // Frame 0 when it is initialisation (see kFirstFrameFactor).
+    bool first_frame_initialisation = false;
+    std::int64_t first_frame_raw_ns = 0;
+
+    // One line each, with the cause and the fix: step aliasing, a long first frame.
+    std::vector<std::string> findings;
 };
 
 // The verdict in a few words for tables and markers: "ok", or "saturated from frame 12 at
@@ -144,6 +197,7 @@ class LoopFiguresBuilder {
         std::int64_t frame = 0;
         std::int64_t start_ns = 0;
         bool engaged = false;  // a guard engaged on the frame
+        bool flip = false;     // a step flip (final once the next frame is added)
     };
     // Sums from the onset on.
     struct AfterOnset {
@@ -162,7 +216,12 @@ class LoopFiguresBuilder {
         return ring_[static_cast<std::size_t>(index % ring_size_)];
     }
     void evaluate_window(std::int64_t start);
+    // Frame `last` is final: the aliasing window ending at it (all the frames when fewer).
+    void aliasing_frame_final(std::int64_t last);
+    void count_aliasing(std::int64_t start, std::int64_t last);
+    void add_animation_error(const FrameRecord& r, std::int64_t i);
     void describe_verdict(LoopFigures& f) const;
+    void describe_findings(LoopFigures& f) const;
     LoopFigures assemble() const;  // figures() once the windows are evaluated
 
     LoopConfig config_;
@@ -182,6 +241,21 @@ class LoopFiguresBuilder {
     std::int64_t previous_spent_ns_ = 0;  // the previous frame's step and wait time
     std::int64_t other_total_ns_ = 0;     // over frames 1.. (frame 0 has no previous frame)
     AfterOnset after_;
+    // Step aliasing: step flips among the final frames of the current window, and the first
+    // frame not yet looked at by a counting window.
+    std::int64_t window_flips_ = 0;
+    bool latest_flips_ = false;  // the latest frame flips steps with the one before it
+    std::int64_t aliasing_counted_until_ = 0;
+    std::int64_t aliasing_zero_frames_ = 0, aliasing_multi_frames_ = 0;
+    double aliasing_zero_total_ns_ = 0, aliasing_multi_total_ns_ = 0;
+    std::int64_t aliasing_stretch_end_ = -1;  // index of the last counted step flip
+    // Animation error: the previous frame's shown simulation time and render instant, and the
+    // absolute errors by microsecond.
+    std::int64_t previous_shown_ns_ = 0;
+    std::int64_t previous_render_ns_ = 0;
+    double animation_error_total_ns_ = 0;
+    std::map<std::int64_t, std::int64_t> animation_error_us_;
+    FrameRecord first_{};
 };
 
 // Simulation time a frame's steps advanced under a policy.

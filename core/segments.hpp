@@ -88,7 +88,9 @@ FrameRange select_range(std::span<const std::int64_t> frame_ns,
 // and one more frame in the scanned half could double the segment). The segment is only set
 // aside when the rest of the series is steady: at most 5 % of the frames after it are far off
 // (otherwise far-off frames are this capture's normal cadence, e.g. alternating generated
-// frames, and nothing is set aside). Series under 60 frames have none.
+// frames, and nothing is set aside). Series under 60 frames have none. For a loop whose verdict
+// has an onset, the analysis passes the frames before the onset alone, so that the segment
+// never swallows the trouble (core/analysis.cpp).
 inline constexpr std::size_t kStartupMinFrames = 60;
 inline constexpr std::int64_t kLongGapNs = 1'000'000'000;
 inline constexpr double kStartupMaxFarOffAfter = 0.05;

@@ -12,7 +12,8 @@ Json loop_verdict_json(const LoopFigures& f) {
                 {"onset_frame", f.onset_frame ? Json(*f.onset_frame) : Json()},
                 {"onset_time_s", f.onset_ns ? Json(ns_to_s(*f.onset_ns)) : Json()},
                 {"slow_motion", f.slow_motion_factor ? Json(*f.slow_motion_factor) : Json()},
-                {"cause", f.cause}};
+                {"cause", f.cause},
+                {"findings", f.findings}};
 }
 
 Json loop_headroom_json(const LoopFigures& f) {
@@ -55,6 +56,15 @@ std::string loop_run_json(const LoopRunSource& source, const LoopConfig& config,
            {"window", f.window},
            {"threshold_ms", f.spiral_threshold_ns / 1e6},
            {"mean_step_cost_ms", f.has_step_costs ? Json(f.mean_step_cost_ns / 1e6) : Json()},
+           {"step_aliasing", Json{{"share", f.step_aliasing_share},
+                                  {"frames", f.step_aliasing_frames},
+                                  {"step_flip_frames", f.step_flip_frames}}},
+           {"animation_error", f.animation_error_frames > 0
+                                   ? Json{{"mean_ms", f.animation_error_mean_ns / 1e6},
+                                          {"p99_ms", f.animation_error_p99_ns / 1e6},
+                                          {"max_ms", ns_to_ms(f.animation_error_max_ns)},
+                                          {"expected", f.animation_error_expected}}
+                                   : Json()},
            {"verdict", loop_verdict_json(f)},
            {"headroom", loop_headroom_json(f)}};
     return j.dump(2) + "\n";

@@ -369,7 +369,7 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
         // figures were computed with: read again, keeping the records, rather than guess.
         if (loop_key_after_rows)
             return read_trace_streams(path, TraceLoopColumns::records);
-        c.loop_figures = figures->figures();
+        c.loop_figures = std::make_shared<const LoopFigures>(figures->figures());
     }
     return {std::move(c)};
 }

@@ -122,9 +122,13 @@ TEST(FixedStep, RecordsEachFrameAsTheEngineWouldHaveWrittenIt) {
         for (const std::int64_t raw : frame_times) {
             fake_now += raw;
             const LoopFrame f = fixed.advance();  // reads the recorder's clock
-            expected.push_back(engine.advance(raw));
+            // The clock starts at the first advance(): frame 0 feeds nothing to the loop. Its
+            // row still measures the time since the recorder started, with consumed_ns 0.
+            const bool first = expected.empty();
+            expected.push_back(engine.advance(first ? 0 : raw));
             expect_same(f, expected.back(), "raw " + std::to_string(raw));
         }
+        expected[0].raw_ns = expected[0].clamped_ns = frame_times[0];
         // A clock reading earlier than the latest: a frame time of 0 for both.
         const LoopFrame back = fixed.advance(fake_now - 4);
         expected.push_back(engine.advance(0));
@@ -140,9 +144,47 @@ TEST(FixedStep, RecordsEachFrameAsTheEngineWouldHaveWrittenIt) {
         << text;
     const auto rows = test::trace_data_rows(text);
     ASSERT_EQ(rows.size(), expected.size());
+    for (FrameRecord& r : expected)
+        r.start_ns += frame_times[0];  // the recorder counts from its start, 3 ns before
     for (std::size_t i = 0; i < rows.size(); ++i)
         EXPECT_EQ(rows[i].substr(0, loop_columns(expected[i]).size()), loop_columns(expected[i]))
             << i;
+    std::filesystem::remove_all(dir);
+}
+
+// A game that loads between constructing the recorder and its first frame: FixedStep's clock
+// starts at the first advance(), so the load reaches neither the accumulator nor the steps,
+// recording on as off; the trace's frame 0 shows the load as measured, consumed_ns 0, and the
+// loop figures raise no first-frame finding.
+TEST(FixedStep, TheClockStartsAtTheFirstAdvanceNotAtConstruction) {
+    const std::string dir = test::make_temp_dir("fixed-step-start");
+    const std::string path = dir + "/t.csv";
+    const FixedStepConfig knobs{.dt_ns = 16'666'667, .clamp_ns = 250'000'000};
+    fake_now = 1'000'000'000;
+    {
+        RecorderOptions o{.path = path, .clock_ns = &fake_clock, .write_start_time = false};
+        Recorder rec(o);
+        FixedStep fixed(knobs, rec);
+        fake_now += 1'840'000'000;  // loading
+        const LoopFrame first = fixed.advance();
+        EXPECT_EQ(first.steps, 0);
+        EXPECT_EQ(first.consumed_ns, 0);
+        EXPECT_EQ(fixed.accumulator_ns(), 0);
+        fake_now += 16'666'667;
+        EXPECT_EQ(fixed.advance().steps, 1);
+        rec.close(fake_now);
+    }
+    const auto cells = test::trace_cells(test::read_text(path));
+    ASSERT_EQ(cells.size(), 2u);
+    EXPECT_EQ(cells[0][2], "1840000000");  // raw_ns: the load, measured
+    EXPECT_EQ(cells[0][3], "1840000000");  // clamped_ns: the clamp never saw it
+    EXPECT_EQ(cells[0][4], "0");           // clamp_lost_ns
+    EXPECT_EQ(cells[0][5], "0");           // consumed_ns: none of it fed
+    EXPECT_EQ(cells[0][7], "0");           // steps
+    // Without a recorder the same.
+    detail::BasicFixedStep<Recorder> alone(knobs);
+    EXPECT_EQ(alone.advance(5'000'000'000).steps, 0);
+    EXPECT_EQ(alone.advance(5'016'666'667).steps, 1);
     std::filesystem::remove_all(dir);
 }
 

@@ -92,6 +92,7 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
     table.add_column("lost to clamp (real)");
     table.add_column("dropped by cap (sim)");
     table.add_column("slow-motion factor");
+    table.add_column("step aliasing");
     for (std::int64_t dt : grid.dts) {
         for (std::int64_t cap : grid.caps) {
             for (std::int64_t clamp : grid.clamps) {
@@ -113,13 +114,14 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
                      clamp > 0 ? format_duration(clamp) : "off", onset,
                      fmt::format("{}", f.max_steps_per_frame), format_duration(f.clamp_lost_ns),
                      format_duration(f.cap_dropped_ns),
-                     f.slow_motion_factor ? fmt::format("{:.3f}", *f.slow_motion_factor) : "-"});
+                     f.slow_motion_factor ? fmt::format("{:.3f}", *f.slow_motion_factor) : "-",
+                     fmt::format("{:.4f}", f.step_aliasing_share)});
             }
         }
     }
     return fmt::format(
-        "Sweep ({} policy, timescale {}, step cost {}; verdict, onset and slow-motion factor as "
-        "defined in the summary):\n{}",
+        "Sweep ({} policy, timescale {}, step cost {}; verdict, onset, slow-motion factor and "
+        "step aliasing (share of frames) as defined in the summary):\n{}",
         policy_name(base.policy), base.timescale, format_duration(step_cost_ns), table.render());
 }
 

@@ -122,6 +122,19 @@ std::string format_loop_summary(const LoopFigures& f, const LoopConfig& c) {
                            f.engagement_frames - static_cast<std::int64_t>(shown));
     }
 
+    out += fmt::format(
+        "Step aliasing: {:.1f}% of frames ({} {}: 0 steps beside 2 or more, both near dt, in "
+        "{}-frame windows where at least a quarter of the frames are; {} {} flip steps in all)\n",
+        100.0 * f.step_aliasing_share, f.step_aliasing_frames, frames_word(f.step_aliasing_frames),
+        f.window, f.step_flip_frames, frames_word(f.step_flip_frames));
+    if (f.animation_error_frames > 0) {
+        out += fmt::format(
+            "Animation error (change of the shown simulation time minus change of the render "
+            "instant): mean {:.3f} ms, p99 {:.3f} ms, max {:.3f} ms\n  expected: {}\n",
+            f.animation_error_mean_ns / 1e6, f.animation_error_p99_ns / 1e6,
+            ns_to_ms(f.animation_error_max_ns), f.animation_error_expected);
+    }
+
     out += format_loop_verdict(f);
     return out;
 }
@@ -155,6 +168,8 @@ std::string format_loop_verdict(const LoopFigures& f) {
         out += "  onset: none\n";
     }
     out += fmt::format("  cause: {}\n", f.cause);
+    for (const std::string& finding : f.findings)
+        out += fmt::format("  finding: {}\n", finding);
     if (f.headroom_ns) {
         out += fmt::format("  headroom: {} = {}\n", signed_duration(*f.headroom_ns),
                            f.headroom_formula);

@@ -208,12 +208,16 @@ class BasicFixedStep {
     // One frame beginning at the clock reading `now`: the frame time since the previous call
     // goes through the clamp, the timescale, the accumulator and the step cap, and the recorder
     // (if any) records the frame. Run the returned `steps` steps of dt and render with `alpha`.
-    // The first frame's time counts from the recorder's start (with recording on), otherwise it
-    // is 0. A reading earlier than the latest one counts as the latest (a frame time of 0).
+    // The clock starts at the first advance(), not at construction: the first frame's time is
+    // 0, recording on or off, so whatever the game does before its loop (loading, shaders) never
+    // reaches the simulation. With recording on, the trace's frame 0 still shows that time
+    // (raw_ns and clamped_ns: since the Recorder started) with consumed_ns 0: measured, not fed.
+    // A reading earlier than the latest one counts as the latest (a frame time of 0).
     LoopFrame advance(std::int64_t now) {
-        if (!started_) {
+        const bool first = !started_;
+        if (first) {
             started_ = true;
-            latest_ns_ = recorder_ && Rec::kEnabled ? recorder_->start_ns() : now;
+            latest_ns_ = now;
         }
         std::int64_t raw_ns = 0;
         if (now > latest_ns_) {
@@ -223,7 +227,10 @@ class BasicFixedStep {
         const LoopFrame f = advance_by(raw_ns);
         if (recorder_) {
             recorder_->begin_frame(now);
-            recorder_->loop(f);
+            LoopFrame recorded = f;
+            if (first)
+                recorded.clamped_ns = LoopFrame::kSameAsRaw;  // the recorder's own measure
+            recorder_->loop(recorded);
         }
         return f;
     }

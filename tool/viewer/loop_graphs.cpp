@@ -34,8 +34,39 @@ struct LoopPlot {
     double fixed_hi;  // > 0: the axis top (alpha's 1.0); otherwise fitted to the visible data
 };
 
+// The stretches of step aliasing (0 steps beside 2 or more, where it persists), shaded behind
+// the steps graph so a stutter in the frame times above lines up with its cause.
+void draw_aliasing(const Document& doc, const TimeView& view, const PlotArea& area) {
+    if (!doc.report || !doc.report->loop_figures)
+        return;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImU32 fill = IM_COL32(255, 150, 40, 60);
+    const ImU32 edge = IM_COL32(255, 150, 40, 220);
+    bool labelled = false;
+    for (const FrameStretch& s : doc.report->loop_figures->aliasing_stretches) {
+        if (s.first_frame < 0 || static_cast<std::size_t>(s.last_frame) >= doc.frames())
+            continue;
+        const auto first = static_cast<std::size_t>(s.first_frame);
+        const auto last = static_cast<std::size_t>(s.last_frame);
+        const float from = area.x_px(view, static_cast<double>(doc.x_ns[first]));
+        const float to =
+            std::max(from + 2.0f, area.x_px(view, static_cast<double>(doc.x_ns[last])));
+        if (to < area.min.x || from > area.max.x)
+            continue;
+        const float x0 = std::max(area.min.x, from);
+        const float x1 = std::min(area.max.x, to);
+        draw->AddRectFilled(ImVec2(x0, area.min.y), ImVec2(x1, area.max.y), fill);
+        draw->AddLine(ImVec2(x0, area.max.y - 2.0f), ImVec2(x1, area.max.y - 2.0f), edge, 3.0f);
+        if (!labelled) {
+            draw->AddText(ImVec2(x0 + 4.0f, area.max.y - 18.0f), edge, "steps 0/2");
+            labelled = true;
+        }
+    }
+}
+
 void draw_one(const Document& doc, TimeView& view, float height, const LoopPlot& plot,
-              bool time_labels, double reference, const char* reference_label) {
+              bool time_labels, double reference, const char* reference_label,
+              bool mark_aliasing = false) {
     const PlotArea area =
         begin_time_plot(plot.id, view, height, static_cast<double>(doc.end_ns()), time_labels);
     static std::vector<PlotColumn> columns;
@@ -55,6 +86,8 @@ void draw_one(const Document& doc, TimeView& view, float height, const LoopPlot&
         draw->AddText(ImVec2(area.max.x - 90.0f, y - 14.0f), IM_COL32(255, 220, 80, 200),
                       reference_label);
     }
+    if (mark_aliasing)
+        draw_aliasing(doc, view, area);
     draw_columns(area, axis, columns, plot.display, document_colour(doc.colour_index));
     // The loop verdict's onset, as on the frame-time graph, so the catch-up lines up with it.
     if (const auto onset = doc.spiral_onset_frame(); onset && *onset < doc.frames()) {
@@ -90,7 +123,7 @@ void draw_loop_graphs(const Document& doc, TimeView& view, float height_each) {
     const LoopPlot steps{"##steps", "steps per frame", "", &doc.steps, as_is, 0.0};
     const LoopPlot alpha{"##alpha", "alpha", "", &doc.alpha_ppm, ppm_to_unit, 1.0};
     draw_one(doc, view, height_each, acc, false, dt_ms, "dt");
-    draw_one(doc, view, height_each, steps, false, 0.0, "");
+    draw_one(doc, view, height_each, steps, false, 0.0, "", true);
     draw_one(doc, view, height_each, alpha, true, 0.0, "");
 }
 
@@ -111,6 +144,12 @@ void draw_loop_verdict(const Document& doc) {
             ImGui::Text("verdict: %s", std::string(loop_state_name(f->state)).c_str());
         }
         ImGui::TextWrapped("cause: %s", f->cause.c_str());
+        ImGui::Text("step aliasing: %.1f %% of frames", 100.0 * f->step_aliasing_share);
+        for (const std::string& finding : f->findings) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.16f, 1.0f));
+            ImGui::TextWrapped("finding: %s", finding.c_str());
+            ImGui::PopStyleColor();
+        }
         if (f->headroom_ns) {
             ImGui::TextWrapped("headroom: %s per step (%s)",
                                format_ms(std::llround(*f->headroom_ns)).c_str(),
