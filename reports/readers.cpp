@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -520,10 +521,13 @@ void move_clock_origin_to_first_row(Capture& c) {
     for (FrameRecord& r : c.loop)
         r.start_ns -= origin;
     if (c.loop_figures) {
-        if (c.loop_figures->onset_ns)
-            *c.loop_figures->onset_ns -= origin;
-        for (GuardEngagement& g : c.loop_figures->engagements)
+        // Shared and const once computed: shifted in a copy that replaces it.
+        auto shifted = std::make_shared<LoopFigures>(*c.loop_figures);
+        if (shifted->onset_ns)
+            *shifted->onset_ns -= origin;
+        for (GuardEngagement& g : shifted->engagements)
             g.start_ns -= origin;
+        c.loop_figures = std::move(shifted);
     }
 }
 

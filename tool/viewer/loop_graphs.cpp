@@ -10,6 +10,7 @@
 
 #include "core/units.hpp"
 #include "tool/viewer/panels.hpp"
+#include "tool/viewer/time_plot.hpp"
 
 namespace loopscope {
 
@@ -130,9 +131,13 @@ void draw_loop_graphs(const Document& doc, TimeView& view, float height_each) {
 void draw_loop_verdict(const Document& doc) {
     if (const LoopFigures* f =
             doc.report && doc.report->loop_figures ? &*doc.report->loop_figures : nullptr) {
-        ImGui::Text("steps/frame max %lld   guards: clamp %lld, cap %lld frames",
-                    static_cast<long long>(f->max_steps_per_frame),
-                    static_cast<long long>(f->clamp_frames), static_cast<long long>(f->cap_frames));
+        const auto steps = static_cast<long long>(f->max_steps_per_frame);
+        const auto clamp = static_cast<long long>(f->clamp_frames);
+        const auto cap = static_cast<long long>(f->cap_frames);
+        fitted_text({fmt::format("steps/frame max {}   guards: clamp {}, cap {} frames", steps,
+                                 clamp, cap),
+                     fmt::format("steps max {}, clamp {}, cap {}", steps, clamp, cap),
+                     fmt::format("max {} {}/{}", steps, clamp, cap)});
         if (f->onset_frame) {
             ImGui::TextColored(ImVec4(1.0f, 0.35f, 1.0f, 1.0f), "%s from frame %lld",
                                std::string(loop_state_name(f->state)).c_str(),
