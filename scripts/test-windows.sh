@@ -105,6 +105,9 @@ not_under_wine=(
     SampledLogFigures.TheSystemLinesAreInTheReportsContext
     SampledLogFigures.TwoSampledLogsCompareOnTheirSamples
     TestData.GeneratorWritesTheCommittedFilesByteForByte
+    TimeAxis.TheReportCommandSelectsTheHitchItLists
+    TimeAxis.ChromeTraceAndHtmlGiveTheReportsTimes
+    LatencyOutputs.HitchListsSayWhereTheTimeWentAndHtmlPlotsLatency
 )
 filter=${GTEST_FILTER:-"-$(IFS=:; echo "${not_under_wine[*]}")"}
 step "Running $tests_exe under wine (${#not_under_wine[@]} end-to-end and Linux-only tests left out)"
