@@ -2408,8 +2408,9 @@ struct RenamedKey {
     std::string_view replaced_by;
 };
 constexpr RenamedKey kRenamedKeys[] = {
-    {"stutter_count", "stutter_time_frames (the time rule's frames) or stutter_count_frames (the "
-                      "count rule's frames)"},
+    {"stutter_count",
+     "stutter_time_frames (the time rule's frames) or stutter_count_frames (the "
+     "count rule's frames)"},
     {"stutter_share", "stutter_time_share"},
     {"app_stutter_share", "app_stutter_time_share"},
     {"displayed_stutter_share", "displayed_stutter_time_share"},

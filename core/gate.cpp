@@ -59,8 +59,7 @@ GateCondition parse_gate_condition(std::string_view text) {
     if (c.figure.empty())
         throw bad("no figure name");
     if (!find_figure(c.figure)) {
-        throw UsageError(
-            fmt::format("--fail-if '{}': {}", text, unknown_figure_text(c.figure)));
+        throw UsageError(fmt::format("--fail-if '{}': {}", text, unknown_figure_text(c.figure)));
     }
     return c;
 }

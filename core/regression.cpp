@@ -18,8 +18,8 @@ RegressionCheck parse_regression_check(std::string_view text) {
     check.figure = std::string(text.substr(0, colon));
     const Figure* figure = find_figure(check.figure);
     if (figure == nullptr || figure->value == nullptr) {
-        throw UsageError(fmt::format("--fail-if-regressed '{}': {}", text,
-                                     unknown_figure_text(check.figure)));
+        throw UsageError(
+            fmt::format("--fail-if-regressed '{}': {}", text, unknown_figure_text(check.figure)));
     }
     if (figure_better(*figure) == Better::unknown) {
         throw UsageError(fmt::format(

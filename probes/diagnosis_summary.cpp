@@ -27,8 +27,8 @@ constexpr std::string_view kLoadHeading = "Machine load during the run";
 // keep three digits.
 bool fit_for_frames(const ClockResult& c) {
     return c.claims_steady && c.granularity.backward_steps == 0 &&
-           (!c.cross_thread_checked || c.cross_thread_backward_steps == 0) &&
-           c.read_cost_ns > 0 && c.granularity_median_ns > 0 && c.granularity_median_ns <= 1000.0;
+           (!c.cross_thread_checked || c.cross_thread_backward_steps == 0) && c.read_cost_ns > 0 &&
+           c.granularity_median_ns > 0 && c.granularity_median_ns <= 1000.0;
 }
 
 // The first fit clock in the probe's order (the language's and the OS's standard steady clock
@@ -55,11 +55,11 @@ DiagnosisLine clock_line(const ClockProbeResult& r) {
     }
     std::string across = "not checked across cores";
     if (best->cross_thread_checked)
-        across = fmt::format("never went back in {} reads across two cores",
-                             best->cross_thread_reads);
-    std::string text = fmt::format("time frames with {}: {} a read, median step {}, {}",
-                                   best->name, format_ns(best->read_cost_ns),
-                                   format_ns(best->granularity_median_ns), across);
+        across =
+            fmt::format("never went back in {} reads across two cores", best->cross_thread_reads);
+    std::string text =
+        fmt::format("time frames with {}: {} a read, median step {}, {}", best->name,
+                    format_ns(best->read_cost_ns), format_ns(best->granularity_median_ns), across);
     if (best != first) {
         text += fmt::format(" ({:.1f}x cheaper to read than {})",
                             first->read_cost_ns / best->read_cost_ns, first->name);
@@ -73,7 +73,9 @@ std::optional<std::int64_t> nearest_request(const TimerReport& r, std::int64_t t
     for (const OneShotRow& row : r.one_shot) {
         if (row.requested_ns <= 0)
             continue;
-        const auto distance = [&](std::int64_t v) { return v > target_ns ? v - target_ns : target_ns - v; };
+        const auto distance = [&](std::int64_t v) {
+            return v > target_ns ? v - target_ns : target_ns - v;
+        };
         if (!best || distance(row.requested_ns) < distance(*best))
             best = row.requested_ns;
     }
@@ -96,8 +98,7 @@ std::optional<DiagnosisLine> wait_line(const TimerReport& r, std::int64_t target
         return std::nullopt;
     std::string text = fmt::format("{}: {} late at p99, {} at most ({} sleeps)", best->method,
                                    format_duration(best->overshoot.p99_ns),
-                                   format_duration(best->overshoot.max_ns),
-                                   best->overshoot.count);
+                                   format_duration(best->overshoot.max_ns), best->overshoot.count);
     if (best->overshoot.p99_ns >= kNsPerMs)
         text += "; too coarse to pace frames alone: sleep short and spin the rest (a limiter)";
     const std::string request_text =
@@ -113,7 +114,8 @@ DiagnosisLine limiters_line(const TimerReport& r) {
     for (const LimiterRecommendation& rec : r.recommendations) {
         if (!text.empty())
             text += "; ";
-        text += fmt::format("{} Hz: {}", rec.rate_hz, rec.limiter ? *rec.limiter : "none met the bound");
+        text += fmt::format("{} Hz: {}", rec.rate_hz,
+                            rec.limiter ? *rec.limiter : "none met the bound");
         if (!rec.repeats.empty()) {
             bool same = true;
             for (const auto& repeat : rec.repeats)
@@ -130,9 +132,10 @@ DiagnosisLine limiters_line(const TimerReport& r) {
 
 std::optional<DiagnosisLine> slack_line(const ProbeResults& p) {
     if (const auto& res = p.context.timer_resolution; res && res->current_ns > 0) {
-        std::string text = fmt::format("timer resolution {} when the run began (finest {}, coarsest {})",
-                                       format_duration(res->current_ns), format_duration(res->max_ns),
-                                       format_duration(res->min_ns));
+        std::string text =
+            fmt::format("timer resolution {} when the run began (finest {}, coarsest {})",
+                        format_duration(res->current_ns), format_duration(res->max_ns),
+                        format_duration(res->min_ns));
         if (res->current_after_ns > 0 && res->current_after_ns != res->current_ns)
             text += fmt::format(", {} at its end", format_duration(res->current_after_ns));
         return DiagnosisLine{"Timer", std::move(text), std::string(kContextHeading)};
@@ -159,7 +162,8 @@ std::optional<DiagnosisLine> slack_line(const ProbeResults& p) {
 DiagnosisLine load_line(const ProbeResults& p) {
     const MachineLoad& load = p.load;
     if (!load.measured)
-        return {"Machine", "how busy the machine was could not be measured", std::string(kLoadHeading)};
+        return {"Machine", "how busy the machine was could not be measured",
+                std::string(kLoadHeading)};
     const LoadBusy busy = machine_load_busy(load, p.context.logical_cpus);
     std::string figures = fmt::format("other processes {:.0f} % of the CPU time, steal {:.0f} %",
                                       load.other_share * 100.0, load.steal_share * 100.0);

@@ -111,9 +111,10 @@ std::string time_axis_line(const CaptureReport& r) {
     const Capture& c = *r.capture;
     if (c.clock_origin_ns == 0 && c.source.format == "plain")
         return "times in seconds since the first frame began (t = 0; the list has no clock)";
-    return fmt::format("times in seconds since the first {}'s time stamp (t = 0), {:.6f} s on "
-                       "the capture's own clock",
-                       c.per_frame ? "frame" : "sample", ns_to_s(c.clock_origin_ns));
+    return fmt::format(
+        "times in seconds since the first {}'s time stamp (t = 0), {:.6f} s on "
+        "the capture's own clock",
+        c.per_frame ? "frame" : "sample", ns_to_s(c.clock_origin_ns));
 }
 
 std::vector<std::string> capture_notes(const CaptureReport& r) {

@@ -251,8 +251,7 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
     std::string svg = svg_open(caption);
     svg += axes_svg(a, "time since the first frame (s)", "frame time (ms)");
     if (r.startup.frames > 0) {
-        const double end =
-            ns_to_s(begins[r.startup.frames - 1] + s.frame_ns[r.startup.frames - 1]);
+        const double end = ns_to_s(begins[r.startup.frames - 1] + s.frame_ns[r.startup.frames - 1]);
         svg += fmt::format(
             "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" class=\"startup\"><title>"
             "start-up segment</title></rect>\n",

@@ -93,7 +93,8 @@ TEST(DiagnosisSummary, EachLineFollowsItsRuleAndNamesItsSection) {
     ProbeResults cheaper = probes();
     cheaper.clocks->clocks[1].read_cost_ns = 12;  // CLOCK_MONOTONIC 2x cheaper than the first
     const auto cheaper_lines = diagnosis_summary(cheaper, scenarios, "x");
-    EXPECT_EQ(topic(cheaper_lines, "Clock")->text.rfind("time frames with CLOCK_MONOTONIC:", 0), 0u);
+    EXPECT_EQ(topic(cheaper_lines, "Clock")->text.rfind("time frames with CLOCK_MONOTONIC:", 0),
+              0u);
     EXPECT_NE(topic(cheaper_lines, "Clock")->text.find("2.1x cheaper to read than steady_clock"),
               std::string::npos)
         << topic(cheaper_lines, "Clock")->text;

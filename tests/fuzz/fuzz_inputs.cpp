@@ -111,8 +111,8 @@ void live_stream(Bytes bytes, const std::string& path) {
 
 const std::vector<std::string_view>& target_names() {
     static const std::vector<std::string_view> names = {
-        "trace",  "plain",  "mangohud", "afterburner", "capframex_json", "presentmon",
-        "detect", "report", "compare",  "live"};
+        "trace",      "plain",  "mangohud", "afterburner", "capframex_json",
+        "presentmon", "detect", "report",   "compare",     "live"};
     return names;
 }
 
