@@ -620,6 +620,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             f += r.startup.frames;
         steady_cadences(r, capture);
     }
+    r.fps_threshold_counts = capframex_fps_threshold_counts(r.series.frame_ns);
     r.latency = latency_figures(capture, r.range);
     r.bottleneck = bottleneck_shares(capture, r.range);
     if (r.startup.frames > 0 && r.startup.frames < r.series.frame_number.size()) {

@@ -4,6 +4,7 @@
 // comparison. Writers format this and compute nothing of their own.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -19,6 +20,7 @@
 #include "core/latency.hpp"
 #include "core/loop_figures.hpp"
 #include "core/segments.hpp"
+#include "core/tool_figures.hpp"
 
 namespace loopscope {
 
@@ -126,6 +128,9 @@ struct CaptureReport {
     LatencyFigures latency;
     BottleneckShares bottleneck, steady_bottleneck;
     std::optional<double> target_fps;  // AnalysisOptions::target_fps
+    // CapFrameX's FPS-threshold counts of the series (kCapFrameXFpsThresholds), counted once for
+    // the ten figures and the row that show them.
+    std::array<std::size_t, kCapFrameXFpsThresholds.size()> fps_threshold_counts{};
 
     std::span<const FrameRecord> loop;  // loop records of the range (loopscope traces)
     // The loop configuration the trace's metadata states (policy, dt_ns, clamp_ns, max_steps,

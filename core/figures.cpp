@@ -572,7 +572,7 @@ std::optional<double> capframex_low_fps(const CaptureReport& r) {
 }
 template <std::size_t Index>
 std::optional<double> capframex_threshold(const CaptureReport& r) {
-    return static_cast<double>(capframex_fps_threshold_counts(r.series.frame_ns)[Index]);
+    return static_cast<double>(r.fps_threshold_counts[Index]);
 }
 
 // Designated initialisers keep each entry readable as a record; fields left out keep their
@@ -2073,7 +2073,7 @@ const std::array kCatalogue = {
            .needs = kNeedsFrames,
            .text =
                [](const CaptureReport& r) {
-                   const auto counts = capframex_fps_threshold_counts(r.series.frame_ns);
+                   const auto& counts = r.fps_threshold_counts;
                    std::string t;
                    for (std::size_t i = 0; i < counts.size(); ++i)
                        t += fmt::format("{}< {}: {}", i ? ", " : "", kCapFrameXFpsThresholds[i],
