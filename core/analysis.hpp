@@ -183,7 +183,7 @@ class TraceLoopFigures {
 // can only be analysed over all its frames: std::logic_error for a range.
 CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& options);
 
-// Two captures side by side: each figure of B minus A with a 95 % interval from a moving-block
+// Two captures side by side: each figure of B minus A with a 95 % interval from a block
 // bootstrap (blocks of consecutive frames, since frame times are autocorrelated).
 // What a comparison says of one figure: `better` or `worse` when the interval excludes 0 and the
 // figure has a direction (figure_better), `changed` when it has none; `no significant change`

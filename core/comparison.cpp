@@ -18,6 +18,7 @@
 
 #include "common/errors.hpp"
 #include "core/beside.hpp"
+#include "core/block_bootstrap.hpp"
 #include "core/figures.hpp"
 #include "core/frame_stats.hpp"
 #include "core/units.hpp"
@@ -25,24 +26,6 @@
 namespace loopscope {
 
 namespace {
-
-// splitmix64: tiny, fully specified, identical on every platform (std:: distributions are not).
-std::uint64_t next_random(std::uint64_t& state) {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-// Uniform in [0, bound) without modulo bias, by rejection.
-std::uint64_t uniform_below(std::uint64_t bound, std::uint64_t& state) {
-    const std::uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
-    std::uint64_t r = 0;
-    do {
-        r = next_random(state);
-    } while (r >= limit);
-    return r % bound;
-}
 
 // Percentile of an unsorted copy, same interpolation as the frame-time percentiles.
 double interval_point(std::vector<double> values, double p) {
@@ -90,56 +73,20 @@ std::size_t bootstrap_block_frames(std::size_t frames) {
     return std::clamp<std::size_t>(b, 1, std::max<std::size_t>(frames, 1));
 }
 
-namespace {
-
-// Draws the start of each block of one resample, in order: ceil(N / b) draws. block_resample
-// and the comparison's generator bookkeeping both go through here, so they consume the
-// generator identically.
-template <class OnStart>
-void draw_block_starts(std::size_t n, std::size_t block, std::uint64_t& state, OnStart on_start) {
-    const std::size_t blocks = (n + block - 1) / block;
-    for (std::size_t i = 0; i < blocks; ++i)
-        on_start(static_cast<std::size_t>(uniform_below(n - block + 1, state)));
-}
-
-}  // namespace
-
-namespace {
-
-// Appends one resample's blocks to `out`, the last one cut so that `out` gains N frames, and
-// calls on_block(start, length) for each. block_resample and the comparison's resamples both
-// go through here, so they are the same resample.
-template <class OnBlock>
-void append_blocks(std::span<const std::int64_t> frame_ns, std::size_t block, std::uint64_t& state,
-                   std::vector<std::int64_t>& out, OnBlock on_block) {
-    const std::size_t n = frame_ns.size();
-    const std::size_t first = out.size();
-    draw_block_starts(n, block, state, [&](std::size_t start) {
-        const std::size_t length = std::min(block, n - (out.size() - first));
-        out.insert(out.end(), frame_ns.begin() + static_cast<std::ptrdiff_t>(start),
-                   frame_ns.begin() + static_cast<std::ptrdiff_t>(start + length));
-        on_block(start, length);
-    });
-}
-
-}  // namespace
-
 std::vector<std::int64_t> block_resample(std::span<const std::int64_t> frame_ns, std::size_t block,
                                          std::uint64_t& state) {
-    const std::size_t n = frame_ns.size();
-    std::vector<std::int64_t> out;
-    if (n == 0)
-        return out;
-    block = std::clamp<std::size_t>(block, 1, n);
-    out.reserve(n);
-    append_blocks(frame_ns, block, state, out, [](std::size_t, std::size_t) {});
-    return out;
+    if (frame_ns.empty())
+        return {};
+    const BlockTiling tiling(frame_ns.size(), block);
+    BlockDraw draw;
+    draw_blocks(tiling, state, draw);
+    return join_blocks(frame_ns, tiling, draw);
 }
 
 std::vector<const Figure*> compared_figures() {
     std::vector<const Figure*> figures;
     for (const Figure& f : figure_catalogue()) {
-        if (f.compared && f.frame_value)
+        if (f.compared && (f.frame_value || (f.column_values && f.column_value)))
             figures.push_back(&f);
     }
     return figures;
@@ -302,79 +249,67 @@ ComparedTimeline choose_timeline(const CaptureReport& a, const CaptureReport& b,
 namespace {
 
 // A series prepared so that the figures of each of its resamples come from the drawn blocks
-// without joining them. A resample is made of the series' own blocks, so most of what a figure
-// sees of it is what it sees of the series: only where two blocks meet, and over the first
-// frames of a block for a rule that looks back over a window, does the resample differ. Each
-// rule is therefore run once over the series (prefix sums of its outcome, so a block counts in
-// O(1)) and again only at the junctions. Every figure is formed in integers or with the same
-// floating operations in the same order as compute_frame_stats forms it over the joined
-// resample, so the figures are the same to the bit (resampled_frame_stats, tested against it).
-//
-// The order statistics need the resample's values in ascending order, and sorting a million of
-// them for each of 200 resamples was most of a comparison's time. Each frame of the series is
-// taken some number of times (the blocks that cover it): walking the series' values in
-// ascending order, sorted once here, and writing each as many times as it was taken gives the
-// resample in ascending order, the very values a sort would give, in one pass.
+// without joining them. The order figures (percentiles, lows, each tool's figures) come from
+// the resample's values in ascending order as BlockOrder gives them, from how often each block
+// was drawn. The rules that look at neighbouring frames (CapFrameX's stutter time, Unreal's
+// hitches, the variation buckets) see of a resample what they see of the series except where
+// two blocks meet and, for a rule that looks back over a window, over the first frames of a
+// block: each rule is run once over the series (prefix sums of its outcome, so a block counts
+// in O(1)) and again only at the junctions. Those figures are formed in integers, the same as
+// compute_frame_stats forms them over the joined resample; so are the order figures. The
+// standard deviation comes from the blocks' own means and squares, equal to the joined
+// resample's up to the rounding of the sums, and MangoHud's average from the exact sum
+// (ascending.hpp) — resampled_frame_stats, tested against the joined resample.
 class BlockSeries {
   public:
     BlockSeries(std::span<const std::int64_t> frame_ns, std::size_t block)
-        : frame_ns_(frame_ns),
-          block_(frame_ns.empty() ? 0 : std::clamp<std::size_t>(block, 1, frame_ns.size())) {
+        : frame_ns_(frame_ns), tiling_(frame_ns.size(), block) {
         const std::size_t n = frame_ns.size();
         if (n == 0)
             return;
         const auto [shortest, longest] = std::minmax_element(frame_ns.begin(), frame_ns.end());
         // capframex_stutter decides with plain 64-bit products when they cannot overflow and with
         // compare_products otherwise; both decide exactly, so the rules below use plain products
-        // where no resample can overflow them (no window exceeds the one of a mean equal to the
-        // longest frame) and leave any other series to the straightforward path.
+        // where no resample can overflow them (a resample has at most N + K frames, and no window
+        // exceeds the one of a mean equal to the longest frame) and leave any other series to the
+        // straightforward path.
         const std::size_t widest = capframex_window(ns_to_ms(static_cast<double>(*longest)));
         const std::uint64_t factor =
-            5 * static_cast<std::uint64_t>(std::max<std::size_t>(n, widest)) + 5;
+            5 * static_cast<std::uint64_t>(std::max<std::size_t>(n + tiling_.blocks(), widest)) + 5;
         direct_ = *shortest < 0 || static_cast<std::uint64_t>(*longest) > UINT64_MAX / factor ||
-                  n > UINT32_MAX;  // the walk's indices take four bytes
+                  n > UINT32_MAX;  // BlockDraw counts draws in four bytes
         if (direct_)
             return;
-        // The series in ascending order, values and indices apart so that the walk streams
-        // twelve bytes a frame, not sixteen.
-        std::vector<Entry> ascending(n);
-        for (std::size_t i = 0; i < n; ++i)
-            ascending[i] = {frame_ns[i], static_cast<std::uint32_t>(i)};
-        std::sort(ascending.begin(), ascending.end(),
-                  [](const Entry& x, const Entry& y) { return x.value_ns < y.value_ns; });
-        ascending_ns_.resize(n);
-        ascending_index_.resize(n);
-        for (std::size_t r = 0; r < n; ++r) {
-            ascending_ns_[r] = ascending[r].value_ns;
-            ascending_index_[r] = ascending[r].index;
-        }
-        prefix_ns_.resize(n + 1);
-        hitch_prefix_.resize(n + 1);
-        variation_prefix_.resize(n + 1);
-        for (std::size_t i = 0; i < n; ++i) {
-            prefix_ns_[i + 1] = prefix_ns_[i] + frame_ns[i];
-            hitch_prefix_[i + 1] =
-                hitch_prefix_[i] + (i > 0 && hitch(frame_ns[i], frame_ns[i - 1]));
-            variation_prefix_[i + 1] = variation_prefix_[i];
-            if (i > 0) {
+        order_.emplace(frame_ns, tiling_);
+        // Each block's own part of the rules, which every resample drawing it shares: its sum,
+        // its hitches and variation buckets after its first frame, and its ends for the
+        // junctions.
+        const std::size_t k = tiling_.blocks();
+        blocks_.resize(k);
+        for (std::size_t j = 0; j < k; ++j) {
+            Block& block = blocks_[j];
+            const std::size_t start = tiling_.start(j), end = start + tiling_.length(j);
+            block.first_ns = frame_ns[start];
+            block.last_ns = frame_ns[end - 1];
+            for (std::size_t i = start; i < end; ++i) {
+                block.sum_ns += frame_ns[i];
+                if (i == start)
+                    continue;
+                block.hitches += hitch(frame_ns[i], frame_ns[i - 1]) ? 1 : 0;
                 const std::size_t bucket = variation_bucket(frame_ns[i], frame_ns[i - 1]);
                 if (bucket < kVariationEdgesNs.size())
-                    ++variation_prefix_[i + 1][bucket];
+                    ++block.variation[bucket];
             }
         }
     }
 
+    const BlockTiling& tiling() const { return tiling_; }
+
     // Scratch that one thread reuses from resample to resample.
     struct Buffers {
-        std::vector<std::size_t> starts;     // the blocks drawn, in order
-        std::vector<std::int64_t> resample;  // the straightforward path only
-        std::vector<std::int64_t> sorted;    // the resample's values, ascending
-        // Per frame of the series, how often it was drawn: at most the ceil(N / b) blocks, which
-        // 32 bits hold for any series that fits in memory; half the size keeps more in cache.
-        std::vector<std::uint32_t> taken;
-        std::vector<std::uint8_t> taken_narrow;  // the same in a byte, when no count passes 255
-        bool wide_counts = false;                // four bytes even so (a test's choice)
-        std::vector<std::size_t> sorted_starts;
+        BlockDraw draw;
+        std::vector<std::size_t> position;          // where each drawn block starts in it
+        std::vector<std::int64_t> resample;         // the straightforward path only
         std::vector<std::int64_t> local, averaged;  // the frames before and at a junction
     };
 
@@ -387,7 +322,7 @@ class BlockSeries {
             return capframex_window(0);
         draw(state, b);
         return capframex_window(
-            ns_to_ms(static_cast<double>(total_of(b)) / static_cast<double>(frame_ns_.size())));
+            ns_to_ms(static_cast<double>(total_of(b)) / static_cast<double>(b.draw.values)));
     }
 
     // The stutter rule's outcome over the series for window `window`: before any resample that
@@ -396,104 +331,98 @@ class BlockSeries {
         if (direct_ || frame_ns_.empty() || stutter_.count(window))
             return;
         StutterTable& t = stutter_[window];
+        t.count.assign(tiling_.blocks(), 0);
+        t.ns.assign(tiling_.blocks(), 0);
+        // capframex_stutter's time-share rule over the series (see it), counted per block over
+        // its frames from `window` on: those have a full window of the block's own frames
+        // behind them, in the series as in any resample.
         const std::size_t n = frame_ns_.size();
-        t.count_prefix.resize(n + 1);
-        t.ns_prefix.resize(n + 1);
-        // capframex_stutter's time-share rule over the series (see it); only the frames with a
-        // full window behind them are read from this table.
         std::int64_t window_sum = 0;
         std::size_t k = 0;
+        std::size_t j = 0;
         for (std::size_t i = 0; i < n; ++i) {
             window_sum += averaged(i);
             if (k < window)
                 ++k;
             else
                 window_sum -= averaged(i - window);
-            const bool stutters = 2 * k * u(frame_ns_[i]) > 5 * u(window_sum);
-            t.count_prefix[i + 1] = t.count_prefix[i] + (stutters ? 1 : 0);
-            t.ns_prefix[i + 1] = t.ns_prefix[i] + (stutters ? frame_ns_[i] : 0);
+            if (i >= tiling_.start(j) + tiling_.length(j))
+                ++j;
+            if (i - tiling_.start(j) < window)
+                continue;
+            if (2 * k * u(frame_ns_[i]) > 5 * u(window_sum)) {
+                ++t.count[j];
+                t.ns[j] += frame_ns_[i];
+            }
         }
     }
 
-    // What compute_frame_stats(block_resample(frame_ns, block, state), {}, false) gives for every
-    // figure the comparison reads: the frame-time summary, the FPS figures, CapFrameX's stutter,
-    // the hitch count and rate and the variation buckets. The hitches and the stutter frames are
-    // there in number only (their details are not formed), and the refresh guess is left out.
-    void figures(std::uint64_t state, Buffers& b, FrameTimeSummary& summary,
-                 CapFrameXStutter& stutter, UnrealHitches* hitches,
-                 VariationBuckets* variation) const {
-        const std::size_t n = frame_ns_.size();
-        summary = {};
-        stutter = {};
-        if (n == 0) {
-            if (hitches)
-                *hitches = {};
-            if (variation)
-                *variation = {};
-            return;
-        }
-        if (direct_) {
-            b.resample = block_resample(frame_ns_, block_, state);
-            FrameStats s = compute_frame_stats(b.resample, {}, false);
-            summary = s.frame_time;
-            stutter = std::move(s.stutter);
-            if (hitches)
-                *hitches = std::move(s.hitches);
-            if (variation)
-                *variation = s.variation;
+    // The figures the comparison reads of the resample drawn from `state`, as
+    // compute_frame_stats(join_blocks(...), {}, false) forms them: the frame-time summary, the
+    // FPS figures, CapFrameX's stutter, the hitch count and rate and the variation buckets. The
+    // hitches and the stutter frames are there in number only (their details are not formed),
+    // and the refresh guess is left out.
+    void figures(std::uint64_t state, Buffers& b, FrameStats& s) const {
+        s.frame_time = {};
+        s.stutter = {};
+        s.hitches = {};
+        s.variation = {};
+        if (frame_ns_.empty()) {
+            s.fps = {};
             return;
         }
         draw(state, b);
-        const std::int64_t total = total_of(b);
-        // The squares about the mean in the resample's order, as compute_frame_stats sums them.
+        if (direct_) {
+            b.resample = join_blocks(frame_ns_, tiling_, b.draw);
+            s = compute_frame_stats(b.resample, {}, false);
+            return;
+        }
+        const std::size_t n = b.draw.values;
+        const BlockOrder::View ascending(*order_, b.draw);
+        const std::int64_t total = ascending.total();
         const double mean_ns = static_cast<double>(total) / static_cast<double>(n);
-        const double squares = sort_resample(b, mean_ns);
-        summary = summarize_sorted_frame_times(b.sorted, total, squares);
-        stutter_of(b, total, stutter);
-        if (hitches) {
-            std::size_t count = 0;
-            for_each_block(b, [&](std::size_t j, std::size_t start, std::size_t length) {
-                count += hitch_prefix_[start + length] - hitch_prefix_[start + 1];
-                if (j > 0 && hitch(frame_ns_[start], last_of_block(b, j - 1)))
-                    ++count;
-            });
-            *hitches = {};
-            hitches->hitches.resize(count);
-            hitches->per_minute =
-                total > 0 ? static_cast<double>(count) / (ns_to_s(total) / 60.0) : 0.0;
+        s.frame_time = summarize_ascending(ascending, total, ascending.squares_about(mean_ns));
+        s.fps = fps_figures(s.frame_time);
+        stutter_of(b, ascending, total, s.stutter);
+        std::size_t count = 0;
+        for (std::size_t i = 0; i < b.draw.order.size(); ++i) {
+            const Block& block = blocks_[b.draw.order[i]];
+            count += block.hitches;
+            if (i > 0 && hitch(block.first_ns, blocks_[b.draw.order[i - 1]].last_ns))
+                ++count;
         }
-        if (variation) {
-            *variation = {};
-            for_each_block(b, [&](std::size_t j, std::size_t start, std::size_t length) {
-                for (std::size_t e = 0; e < kVariationEdgesNs.size(); ++e) {
-                    variation->counts[e] +=
-                        variation_prefix_[start + length][e] - variation_prefix_[start + 1][e];
-                }
-                if (j > 0) {
-                    const std::size_t bucket =
-                        variation_bucket(frame_ns_[start], last_of_block(b, j - 1));
-                    if (bucket < kVariationEdgesNs.size())
-                        ++variation->counts[bucket];
-                }
-            });
-            variation->total = n - 1;
-            std::size_t below = 0;
+        s.hitches.hitches.resize(count);
+        s.hitches.per_minute =
+            total > 0 ? static_cast<double>(count) / (ns_to_s(total) / 60.0) : 0.0;
+        VariationBuckets& variation = s.variation;
+        for (std::size_t i = 0; i < b.draw.order.size(); ++i) {
+            const Block& block = blocks_[b.draw.order[i]];
             for (std::size_t e = 0; e < kVariationEdgesNs.size(); ++e)
-                below += variation->counts[e];
-            variation->counts[kVariationEdgesNs.size()] = variation->total - below;
+                variation.counts[e] += block.variation[e];
+            if (i > 0) {
+                const std::size_t bucket =
+                    variation_bucket(block.first_ns, blocks_[b.draw.order[i - 1]].last_ns);
+                if (bucket < kVariationEdgesNs.size())
+                    ++variation.counts[bucket];
+            }
         }
+        variation.total = n - 1;
+        std::size_t below = 0;
+        for (std::size_t e = 0; e < kVariationEdgesNs.size(); ++e)
+            below += variation.counts[e];
+        variation.counts[kVariationEdgesNs.size()] = variation.total - below;
     }
 
   private:
-    struct Entry {
-        std::int64_t value_ns;
-        std::uint32_t index;  // into the series
+    struct StutterTable {  // per block: its frames from the window on that stutter
+        std::vector<std::uint32_t> count;
+        std::vector<std::int64_t> ns;  // their summed time
     };
-    struct StutterTable {
-        std::vector<std::uint32_t> count_prefix;  // frames flagged before each index
-        std::vector<std::int64_t> ns_prefix;      // their summed time
+    struct Block {
+        std::int64_t sum_ns = 0, first_ns = 0, last_ns = 0;
+        std::uint32_t hitches = 0;                                        // after its first frame
+        std::array<std::uint32_t, kVariationEdgesNs.size()> variation{};  // the same
     };
-    static constexpr std::uint32_t kUnconditionalCopies = 4;
 
     static std::uint64_t u(std::int64_t v) { return static_cast<std::uint64_t>(v); }
 
@@ -515,125 +444,63 @@ class BlockSeries {
         return i > 0 && u(frame_ns_[i]) > 3 * u(frame_ns_[i - 1]) ? frame_ns_[i - 1] : frame_ns_[i];
     }
 
-    // The block starts block_resample draws from `state`, into b.starts.
+    // The blocks drawn from `state`, into b.draw, and where each starts in the resample.
     void draw(std::uint64_t state, Buffers& b) const {
-        b.starts.clear();
-        draw_block_starts(frame_ns_.size(), block_, state,
-                          [&](std::size_t start) { b.starts.push_back(start); });
+        draw_blocks(tiling_, state, b.draw);
+        b.position.resize(b.draw.order.size() + 1);
+        b.position[0] = 0;
+        for (std::size_t i = 0; i < b.draw.order.size(); ++i)
+            b.position[i + 1] = b.position[i] + tiling_.length(b.draw.order[i]);
     }
-    // f(block number, start, length) for each block of the resample, in order; every block but
-    // the last has block_ frames, the last is cut so that the resample has N.
+    // f(i, start, length, position) for the i-th block drawn: where it starts in the series,
+    // its length and where it starts in the resample.
     template <class F>
     void for_each_block(const Buffers& b, F f) const {
-        const std::size_t n = frame_ns_.size();
-        for (std::size_t j = 0; j < b.starts.size(); ++j)
-            f(j, b.starts[j], std::min(block_, n - j * block_));
-    }
-    std::int64_t last_of_block(const Buffers& b, std::size_t j) const {
-        return frame_ns_[b.starts[j] + block_ - 1];  // never the cut last block
+        for (std::size_t i = 0; i < b.draw.order.size(); ++i) {
+            const std::uint32_t j = b.draw.order[i];
+            f(i, tiling_.start(j), tiling_.length(j), b.position[i]);
+        }
     }
     std::int64_t total_of(const Buffers& b) const {
         std::int64_t total = 0;
-        for_each_block(b, [&](std::size_t, std::size_t start, std::size_t length) {
-            total += prefix_ns_[start + length] - prefix_ns_[start];
-        });
+        for (const std::uint32_t j : b.draw.order)
+            total += blocks_[j].sum_ns;
         return total;
     }
 
-    // The resample's values in ascending order, into b.sorted; returns the sum of the squares
-    // about mean_ns in the resample's order.
-    double sort_resample(Buffers& b, double mean_ns) const {
-        // The walk below looks up each frame's count at random; one byte a frame keeps the
-        // counts of a million frames in the core's own cache, four did not. A count can pass 255
-        // only where 256 blocks start within one block's length of each other, which the
-        // sorted starts show; then the counts take four bytes.
-        b.sorted_starts = b.starts;
-        std::sort(b.sorted_starts.begin(), b.sorted_starts.end());
-        bool narrow = !b.wide_counts;
-        constexpr std::size_t kNarrowMax = UINT8_MAX;
-        for (std::size_t j = 0; j + kNarrowMax < b.sorted_starts.size() && narrow; ++j)
-            narrow = b.sorted_starts[j + kNarrowMax] - b.sorted_starts[j] >= block_;
-        return narrow ? sort_resample_counting(b, b.taken_narrow, mean_ns)
-                      : sort_resample_counting(b, b.taken, mean_ns);
-    }
-
-    template <class Count>
-    double sort_resample_counting(Buffers& b, std::vector<Count>& taken, double mean_ns) const {
-        const std::size_t n = frame_ns_.size();
-        // taken[] as differences first: +1 where a block starts, -1 just past its end.
-        taken.assign(n + 1, 0);
-        for_each_block(b, [&](std::size_t, std::size_t start, std::size_t length) {
-            ++taken[start];
-            --taken[start + length];  // unsigned: wraps, and the sums unwrap it
-        });
-        Count running = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            running = static_cast<Count>(running + taken[i]);
-            taken[i] = running;
-        }
-        // Most frames are drawn 0, 1 or 2 times: four copies are written unconditionally (the
-        // buffer has room past its end) and the pointer advances by the count, so the loop has
-        // no branch to mispredict but for the rare frame drawn more often.
-        b.sorted.resize(n + kUnconditionalCopies);
-        std::int64_t* out = b.sorted.data();
-        // The squares are summed in the same loop, the resample's r-th frame beside the r-th
-        // value of the walk: their sum is one long chain of dependent additions, and the walk's
-        // work fills some of the time each addition waits for the one before it
-        // (BM_ReportCompare1M says how much).
-        double squares = 0;
-        std::size_t block = 0;
-        const std::int64_t* in = frame_ns_.data() + b.starts[0];
-        const std::int64_t* block_end = in + std::min(block_, n);
-        for (std::size_t r = 0; r < n; ++r) {
-            const double d = static_cast<double>(*in) - mean_ns;
-            squares += d * d;
-            if (++in == block_end && ++block < b.starts.size()) {
-                in = frame_ns_.data() + b.starts[block];
-                block_end = in + std::min(block_, n - block * block_);
-            }
-            const std::int64_t value = ascending_ns_[r];
-            const std::uint32_t times = taken[ascending_index_[r]];
-            for (std::size_t k = 0; k < kUnconditionalCopies; ++k)
-                out[k] = value;
-            for (std::uint32_t k = kUnconditionalCopies; k < times; ++k)
-                out[k] = value;
-            out += times;
-        }
-        b.sorted.resize(n);
-        return squares;
-    }
-
-    // capframex_stutter over the resample. Count share: the frames over 2.5 × the mean are a
-    // suffix of the sorted values. Time share: a frame at least `window` frames into its block
-    // has a window of its own block's frames only, as it had in the series, so the series'
-    // table decides it; the first `window` frames of a block are decided again here over the
-    // frames that precede them in the resample.
-    void stutter_of(Buffers& b, std::int64_t total, CapFrameXStutter& r) const {
-        const std::size_t n = frame_ns_.size();
+    // capframex_stutter over the resample. Count share: the frames over 2.5 × the mean are the
+    // values above ⌊5·total / (2·n)⌋ (2·n·ft > 5·total in integers). Time share: a frame at least
+    // `window` frames into its block has a window of its own block's frames only, as it had in
+    // the series, so the series' table decides it; the first `window` frames of a block are
+    // decided again here over the frames that precede them in the resample.
+    void stutter_of(Buffers& b, const AscendingValues& ascending, std::int64_t total,
+                    CapFrameXStutter& r) const {
+        const std::size_t n = b.draw.values;
         r.window = capframex_window(ns_to_ms(static_cast<double>(total) / static_cast<double>(n)));
         const std::size_t w = r.window;
-        const auto first_above =
-            std::partition_point(b.sorted.begin(), b.sorted.end(), [&](std::int64_t ft) {
-                return !(2 * static_cast<std::uint64_t>(n) * u(ft) > 5 * u(total));
-            });
-        r.above_mean = static_cast<std::size_t>(b.sorted.end() - first_above);
+        const std::uint64_t limit = 5 * u(total) / (2 * static_cast<std::uint64_t>(n));
+        r.above_mean = n - ascending.rank_above(static_cast<std::int64_t>(limit));
         const StutterTable& table = stutter_.at(w);
         std::size_t flagged = 0;
-        for_each_block(b, [&](std::size_t j, std::size_t start, std::size_t length) {
+        for_each_block(b, [&](std::size_t i, std::size_t, std::size_t length, std::size_t p) {
             const std::size_t head = std::min(w, length);
-            flagged += table.count_prefix[start + length] - table.count_prefix[start + head];
-            r.stutter_ns += table.ns_prefix[start + length] - table.ns_prefix[start + head];
+            flagged += table.count[b.draw.order[i]];
+            r.stutter_ns += table.ns[b.draw.order[i]];
             // Resample positions [from, p + head): the head, the window before it and the frame
-            // before that window (whose value the window's first sample may take).
-            const std::size_t p = j * block_;
+            // before that window (whose value the window's first sample may take), copied run
+            // by run from the blocks they lie in.
             const std::size_t from = p > w ? p - w - 1 : 0;
             b.local.clear();
-            for (std::size_t q = from, jj = from / block_, off = from % block_; q < p + head; ++q) {
-                b.local.push_back(frame_ns_[b.starts[jj] + off]);
-                if (++off == block_) {
-                    ++jj;
-                    off = 0;
-                }
+            std::size_t d = i;
+            while (b.position[d] > from)
+                --d;
+            for (std::size_t q = from; q < p + head; ++d) {
+                const std::uint32_t j = b.draw.order[d];
+                const std::size_t end = std::min(b.position[d] + tiling_.length(j), p + head);
+                const auto first = frame_ns_.begin() + static_cast<std::ptrdiff_t>(
+                                                           tiling_.start(j) + (q - b.position[d]));
+                b.local.insert(b.local.end(), first, first + static_cast<std::ptrdiff_t>(end - q));
+                q = end;
             }
             const auto frame = [&](std::size_t q) { return b.local[q - from]; };
             b.averaged.resize(b.local.size());
@@ -668,44 +535,105 @@ class BlockSeries {
     }
 
     std::span<const std::int64_t> frame_ns_;
-    std::size_t block_;
+    BlockTiling tiling_;
     bool direct_ = false;  // compute_frame_stats over the joined resample instead
-    std::vector<std::int64_t> ascending_ns_;      // the series' values, ascending
-    std::vector<std::uint32_t> ascending_index_;  // where each of them is in the series
-    std::vector<std::int64_t> prefix_ns_;         // sum of the frames before each index
-    std::vector<std::uint32_t>
-        hitch_prefix_;  // hitches before each index, frames after their predecessor
-    std::vector<std::array<std::uint32_t, kVariationEdgesNs.size()>> variation_prefix_;
+    std::optional<BlockOrder> order_;
+    std::vector<Block> blocks_;
     std::map<std::size_t, StutterTable> stutter_;  // by window
 };
 
-// A resample joins ceil(N / b) blocks of b values drawn with replacement, so its total can reach
-// that many times the dearest block's, far past the series' own total, which analyse_capture
-// keeps in the int64 range. A series whose resamples could pass it (blocks of months) is refused
-// rather than summed past the range. Every value is at least 0 and every window at most the
-// series' total, so the windows themselves are summed safely.
+// A resample joins K blocks drawn with replacement, so its total can reach K times the dearest
+// block's, far past the series' own total, which analyse_capture keeps in the int64 range. A
+// series whose resamples could pass it (blocks of months) is refused rather than summed past
+// the range.
 void check_resample_totals(std::span<const std::int64_t> values, std::size_t block,
                            const CaptureReport& r) {
     if (values.empty())
         return;
-    block = std::clamp<std::size_t>(block, 1, values.size());
-    std::int64_t window = 0, dearest = 0;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        window += std::max<std::int64_t>(values[i], 0);
-        if (i >= block)
-            window -= std::max<std::int64_t>(values[i - block], 0);
-        dearest = std::max(dearest, window);
+    const BlockTiling tiling(values.size(), block);
+    std::int64_t dearest = 0;
+    for (std::size_t j = 0; j < tiling.blocks(); ++j) {
+        std::int64_t sum = 0;
+        for (std::size_t i = tiling.start(j); i < tiling.start(j) + tiling.length(j); ++i)
+            sum += std::max<std::int64_t>(values[i], 0);
+        dearest = std::max(dearest, sum);
     }
-    const auto blocks = static_cast<std::int64_t>((values.size() + block - 1) / block);
+    const auto blocks = static_cast<std::int64_t>(tiling.blocks());
     std::int64_t most = 0;
     if (__builtin_mul_overflow(blocks, dearest, &most)) {
         throw InputError(r.capture ? r.capture->source.file : std::string(),
                          fmt::format("too long to compare: {} blocks of {} frames like its "
                                      "longest ({:.0f} s) add up to more than 292 years; expected "
                                      "a capture of hours",
-                                     blocks, block, ns_to_s(dearest)));
+                                     blocks, tiling.length(tiling.blocks() - 1), ns_to_s(dearest)));
     }
 }
+
+// The generator state at the start of each resample of two series, drawn in turn as a single
+// thread would draw them; paired: B's resample is A's.
+void draw_states(std::uint64_t seed, const BlockTiling& a, const BlockTiling& b, bool paired,
+                 std::vector<std::uint64_t>& state_a, std::vector<std::uint64_t>& state_b) {
+    std::uint64_t state = seed;
+    BlockDraw scratch;
+    for (std::size_t k = 0; k < state_a.size(); ++k) {
+        state_a[k] = state;
+        if (a.values() > 0)
+            draw_blocks(a, state, scratch);
+        state_b[k] = paired ? state_a[k] : state;
+        if (!paired && b.values() > 0)
+            draw_blocks(b, state, scratch);
+    }
+}
+
+// A per-frame column other than the frame time (a latency, where the time went) and the
+// figures compared of it, resampled in blocks of its own values as the frame times are.
+struct ColumnSeries {
+    std::vector<std::int64_t> (*values)(const CaptureReport&);
+    std::vector<const Figure*> figures;
+    std::vector<std::int64_t> a, b;
+    BlockTiling tiling_a, tiling_b;
+    std::optional<BlockOrder> order_a, order_b;  // view a and b: built once the list is whole
+    bool paired = false;
+    std::vector<std::uint64_t> state_a, state_b;
+    std::vector<std::vector<double>> diffs;  // per figure, per resample
+
+    ColumnSeries(const Figure& f, const CaptureReport& ra, const CaptureReport& rb)
+        : values(f.column_values), figures{&f}, a(f.column_values(ra)), b(f.column_values(rb)) {}
+
+    void prepare(std::uint64_t seed, std::size_t resamples) {
+        if (a.empty() || b.empty())
+            return;  // not compared (figure_missing says why); no interval
+        tiling_a = BlockTiling(a.size(), bootstrap_block_frames(a.size()));
+        tiling_b = BlockTiling(b.size(), bootstrap_block_frames(b.size()));
+        paired = a == b;
+        state_a.resize(resamples);
+        state_b.resize(resamples);
+        draw_states(seed, tiling_a, tiling_b, paired, state_a, state_b);
+        order_a.emplace(a, tiling_a);
+        if (!paired)
+            order_b.emplace(b, tiling_b);
+        diffs.assign(figures.size(), std::vector<double>(resamples));
+    }
+
+    // Resample k (each k from one thread only).
+    void resample(std::size_t k, BlockDraw& draw_a, BlockDraw& draw_b) {
+        if (diffs.empty())
+            return;
+        std::uint64_t state = state_a[k];
+        draw_blocks(tiling_a, state, draw_a);
+        const BlockOrder::View va(*order_a, draw_a);
+        if (paired) {
+            for (std::vector<double>& d : diffs)
+                d[k] = 0;
+            return;
+        }
+        state = state_b[k];
+        draw_blocks(tiling_b, state, draw_b);
+        const BlockOrder::View vb(*order_b, draw_b);
+        for (std::size_t i = 0; i < figures.size(); ++i)
+            diffs[i][k] = *figures[i]->column_value(vb) - *figures[i]->column_value(va);
+    }
+};
 
 }  // namespace
 
@@ -734,6 +662,13 @@ std::vector<const Figure*> compared_figures(const CaptureReport& a, const Captur
                     {std::string(f->key), missing_a ? "A: " + *missing_a : "B: " + *missing_b});
             }
             continue;
+        }
+        if (f->unlike) {
+            if (auto why = f->unlike(a, b)) {
+                if (absent)
+                    absent->push_back({std::string(f->key), std::move(*why)});
+                continue;
+            }
         }
         if (timeline != ComparedTimeline::present && tool_figure(*f)) {
             if (absent) {
@@ -769,7 +704,24 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     const std::span<const std::int64_t> frames_b = series_of_b.ns;
     c.block_a = bootstrap_block_frames(frames_a.size());
     c.block_b = bootstrap_block_frames(frames_b.size());
-    const std::vector<const Figure*> names = compared_figures(a, b, c.timeline, &c.absent);
+    // The frame-time figures, resampled on the timeline compared, and the figures of another
+    // per-frame column (latency, where the time went), each column resampled on its own.
+    std::vector<const Figure*> names;
+    std::vector<ColumnSeries> columns;
+    for (const Figure* f : compared_figures(a, b, c.timeline, &c.absent)) {
+        if (f->frame_value) {
+            names.push_back(f);
+            continue;
+        }
+        const auto same = std::find_if(columns.begin(), columns.end(), [&](const ColumnSeries& s) {
+            return s.values == f->column_values;
+        });
+        if (same != columns.end()) {
+            same->figures.push_back(f);
+        } else {
+            columns.emplace_back(*f, a, b);
+        }
+    }
     std::vector<std::vector<double>> diffs(names.size(), std::vector<double>(resamples));
 
     // The figures of each side on the timeline compared: the report's own on the present
@@ -786,24 +738,17 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     // The generator state at the start of each resample of A and of B, drawn in the order a
     // single thread would draw them, so the threads change nothing but the time taken. The same
     // frames in the same order on both sides are one series: B's resample is A's, so nothing
-    // differs but what differs in the data (here, nothing).
+    // differs but what differs in the data (here, nothing). Each column has a generator of its
+    // own, seeded from the seed and the column's place.
     check_resample_totals(frames_a, c.block_a, a);
     check_resample_totals(frames_b, c.block_b, b);
     c.paired = std::equal(frames_a.begin(), frames_a.end(), frames_b.begin(), frames_b.end());
+    const BlockTiling tiling_a(frames_a.size(), c.block_a), tiling_b(frames_b.size(), c.block_b);
     std::vector<std::uint64_t> state_a(resamples), state_b(resamples);
-    std::uint64_t state = seed;
-    auto skip = [&](std::span<const std::int64_t> frames, std::size_t block) {
-        if (!frames.empty()) {
-            draw_block_starts(frames.size(), std::clamp<std::size_t>(block, 1, frames.size()),
-                              state, [](std::size_t) {});
-        }
-    };
-    for (std::size_t k = 0; k < resamples; ++k) {
-        state_a[k] = state;
-        skip(frames_a, c.block_a);
-        state_b[k] = c.paired ? state_a[k] : state;
-        if (!c.paired)
-            skip(frames_b, c.block_b);
+    draw_states(seed, tiling_a, tiling_b, c.paired, state_a, state_b);
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        std::uint64_t column_seed = seed + 0x9e3779b97f4a7c15ULL * (i + 1);
+        columns[i].prepare(next_random(column_seed), resamples);
     }
 
     // The series' tables, and the stutter table of every window a resample will have, before
@@ -838,21 +783,19 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     auto work = [&](bool report) {
         try {
             BlockSeries::Buffers buffers;
+            BlockDraw draw_a, draw_b;
             FrameStats sa, sb;
             for (std::size_t k = next++; k < resamples; k = next++) {
-                resampled_a.figures(state_a[k], buffers, sa.frame_time, sa.stutter, &sa.hitches,
-                                    &sa.variation);
-                sa.fps = fps_figures(sa.frame_time);
-                if (c.paired) {
+                resampled_a.figures(state_a[k], buffers, sa);
+                if (c.paired)
                     sb = sa;
-                } else {
-                    resampled_b.figures(state_b[k], buffers, sb.frame_time, sb.stutter, &sb.hitches,
-                                        &sb.variation);
-                    sb.fps = fps_figures(sb.frame_time);
-                }
+                else
+                    resampled_b.figures(state_b[k], buffers, sb);
                 for (std::size_t f = 0; f < names.size(); ++f) {
                     diffs[f][k] = *names[f]->frame_value(sb) - *names[f]->frame_value(sa);
                 }
+                for (ColumnSeries& column : columns)
+                    column.resample(k, draw_a, draw_b);
                 const std::size_t finished = ++done;
                 if (report && progress)
                     progress(static_cast<double>(finished) / static_cast<double>(resamples));
@@ -864,8 +807,7 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
             next = resamples;  // the others stop after their current resample
         }
     };
-    // One thread per core, at most kMaxThreads: each holds one resample's sorted values and
-    // per-frame counts (about 12 MB at a million frames).
+    // One thread per core, at most kMaxThreads.
     constexpr unsigned kMaxThreads = 8;
     threads = static_cast<unsigned>(
         std::min<std::size_t>({threads, kMaxThreads, std::max<std::size_t>(resamples, 1)}));
@@ -892,9 +834,23 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     if (progress)
         progress(1.0);
 
-    for (std::size_t f = 0; f < names.size(); ++f) {
-        c.figures.push_back(figure_difference(*names[f], *names[f]->frame_value(stats_a),
-                                              *names[f]->frame_value(stats_b), diffs[f]));
+    // In catalogue order, as compared_figures gave them.
+    std::size_t next_frame_figure = 0;
+    for (const Figure* f : compared_figures(a, b, c.timeline, nullptr)) {
+        if (f->frame_value) {
+            const std::size_t i = next_frame_figure++;
+            c.figures.push_back(figure_difference(*f, *f->frame_value(stats_a),
+                                                  *f->frame_value(stats_b), diffs[i]));
+            continue;
+        }
+        for (const ColumnSeries& column : columns) {
+            const auto it = std::find(column.figures.begin(), column.figures.end(), f);
+            if (it != column.figures.end()) {
+                c.figures.push_back(figure_difference(
+                    *f, *f->value(a), *f->value(b),
+                    column.diffs[static_cast<std::size_t>(it - column.figures.begin())]));
+            }
+        }
     }
     // The figures without a direction, by their values: the frames and the time on the timeline
     // compared, and the display's refresh rate (the capture's, whatever the timeline).
@@ -921,14 +877,12 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
 }
 
 FrameStats resampled_frame_stats(std::span<const std::int64_t> frame_ns, std::size_t block,
-                                 std::uint64_t state, bool wide_counts) {
+                                 std::uint64_t state) {
     BlockSeries series(frame_ns, block);
     BlockSeries::Buffers buffers;
-    buffers.wide_counts = wide_counts;
     series.prepare_window(series.window_of(state, buffers));
     FrameStats s;
-    series.figures(state, buffers, s.frame_time, s.stutter, &s.hitches, &s.variation);
-    s.fps = fps_figures(s.frame_time);
+    series.figures(state, buffers, s);
     return s;
 }
 

@@ -1,9 +1,9 @@
 // Comparison of two captures (before and after a change): each figure of B minus A, with a 95 %
-// interval from a moving-block bootstrap so a user can tell a real change from run-to-run noise.
+// interval from a block bootstrap so a user can tell a real change from run-to-run noise.
 // Frame times are autocorrelated (a slow stretch lasts many frames), so whole blocks of
-// consecutive frames are resampled, not single frames. The random generator is seeded and the
-// resampling uses only integer arithmetic on it, so a comparison gives the same interval on
-// every run and every platform.
+// consecutive frames are resampled, not single frames (core/block_bootstrap.hpp). The random
+// generator is seeded and the resampling uses only integer arithmetic on it, so a comparison
+// gives the same interval on every run and every platform.
 #pragma once
 
 #include <cstddef>
@@ -24,26 +24,27 @@ inline constexpr std::uint64_t kBootstrapSeed = 0x6c6f6f7073636f70;  // "loopsco
 // together, short enough to leave √N blocks to shuffle.
 std::size_t bootstrap_block_frames(std::size_t frames);
 
-// One moving-block resample of `frame_ns`: ceil(N / b) blocks of b consecutive frames, each
-// starting at a uniformly drawn index in [0, N − b], joined and cut to N frames.
-// `state` is the generator state (splitmix64), advanced by the call.
+// One resample of `frame_ns`: the series cut into ⌊N / b⌋ blocks of consecutive frames that
+// tile it, as many drawn uniformly with replacement and joined in the order drawn
+// (block_bootstrap.hpp). `state` is the generator state (splitmix64), advanced by the call.
 std::vector<std::int64_t> block_resample(std::span<const std::int64_t> frame_ns, std::size_t block,
                                          std::uint64_t& state);
 
 // The figures of the resample block_resample(frame_ns, block, state) draws, as the comparison
-// forms them from the drawn blocks without joining them: equal to the bit to what
-// compute_frame_stats(block_resample(frame_ns, block, state), {}, false) gives for every figure
-// the comparison reads. The hitches and the stutter frames are there in number only (their
-// details are not formed) and the refresh guess is left out. wide_counts: count each frame's
-// draws in four bytes even where one byte holds them, as happens only when 256 blocks start
-// within one block's length (for a test of that path, which real resamples never take).
+// forms them from the drawn blocks without joining them: what compute_frame_stats(
+// block_resample(frame_ns, block, state), {}, false) gives for every figure the comparison
+// reads — the same to the bit but for the standard deviation (from the blocks' own means and
+// squares, equal up to the rounding of the sums) and MangoHud's average (ascending.hpp). The
+// hitches and the stutter frames are there in number only (their details are not formed) and
+// the refresh guess is left out.
 FrameStats resampled_frame_stats(std::span<const std::int64_t> frame_ns, std::size_t block,
-                                 std::uint64_t state, bool wide_counts = false);
+                                 std::uint64_t state);
 
 struct Figure;
-// The figures compared: the catalogue's figures marked `compared`, all computed from frame
-// times alone (not frames, duration_s or the refresh grid, which a resample does not change
-// meaningfully).
+// The figures compared: the catalogue's figures marked `compared`, computed from frame times
+// alone (not frames, duration_s or the refresh grid, which a resample does not change
+// meaningfully) or from one other per-frame column (`column_values`), which is resampled on its
+// own.
 std::vector<const Figure*> compared_figures();
 // Those of them both captures have: the frames' figures for two per-frame captures, the
 // samples' figures (resampled in blocks of consecutive samples) for two sampled logs.

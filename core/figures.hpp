@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/analysis.hpp"
+#include "core/ascending.hpp"
 
 namespace loopscope {
 
@@ -73,6 +74,15 @@ struct Figure {
     // (the comparison); `compared` selects those the comparison shows.
     std::optional<double> (*frame_value)(const FrameStats&) = nullptr;
     bool compared = false;
+    // For a figure of another per-frame column (a latency, where the time went): the column's
+    // values over the range in frame order, and the figure from any set of them in ascending
+    // order, so that the comparison resamples the column in blocks as it resamples the frame
+    // times (`compared` as above; the figure's own number is still `value`).
+    std::vector<std::int64_t> (*column_values)(const CaptureReport&) = nullptr;
+    std::optional<double> (*column_value)(const AscendingValues&) = nullptr;
+    // Why two captures' values of the figure are not alike although each has one (their frames
+    // classified by different rules), so that the comparison leaves it out; nullopt: alike.
+    std::optional<std::string> (*unlike)(const CaptureReport& a, const CaptureReport& b) = nullptr;
     // For a figure of one cadence: which, and its number from that cadence's figures alone, so
     // the comparison recomputes it on resampled intervals of the cadence (`compared` as above).
     Cadence cadence = Cadence::none;

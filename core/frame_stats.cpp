@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 
+#include "core/ascending.hpp"
 #include "core/beside.hpp"
 #include "core/capture.hpp"
 #include "core/sort_ns.hpp"
@@ -16,20 +17,25 @@ namespace loopscope {
 
 namespace {
 
-// Mean of the values >= threshold, in ns; the sorted input makes that a suffix.
-double mean_at_or_above(std::span<const std::int64_t> sorted_ns, double threshold_ns) {
-    const auto first =
-        std::lower_bound(sorted_ns.begin(), sorted_ns.end(), threshold_ns,
-                         [](std::int64_t v, double t) { return static_cast<double>(v) < t; });
-    const auto count = static_cast<std::size_t>(sorted_ns.end() - first);
+// Mean of the values >= threshold, in ns: a run of the largest.
+double mean_at_or_above(const AscendingValues& values, double threshold_ns) {
+    const std::size_t first = values.rank_at_least(threshold_ns);
+    const std::size_t count = values.size() - first;
     if (count == 0)
         return 0.0;
-    const std::int64_t sum = std::accumulate(first, sorted_ns.end(), std::int64_t{0});
-    return static_cast<double>(sum) / static_cast<double>(count);
+    return static_cast<double>(values.sum_from(first)) / static_cast<double>(count);
 }
 
-std::int64_t integral_low_of_total(std::span<const std::int64_t> sorted_ns, std::int64_t total,
-                                   double share);
+// integral_low_frame_ns given the values' sum, which summary_of already has.
+std::int64_t integral_low_of_total(const AscendingValues& values, std::int64_t total,
+                                   double share) {
+    if (values.size() == 0)
+        return 0;
+    // The target as CapFrameX forms it from its quantile argument (0.99 for 1 %), total × (1 −
+    // quantile) in doubles, so that a sum landing on the target picks the same frame.
+    const double quantile = 1.0 - share;
+    return values.top_sum_reaching(static_cast<double>(total) * (1.0 - quantile));
+}
 
 double fps_of_ms(double ms) {
     return ms > 0 ? 1000.0 / ms : 0.0;
@@ -53,7 +59,7 @@ Moments moments_in_order(std::span<const std::int64_t> frame_ns) {
     return m;
 }
 
-FrameTimeSummary summary_of(const Moments& m, std::span<const std::int64_t> sorted) {
+FrameTimeSummary summary_of(const Moments& m, const AscendingValues& sorted) {
     FrameTimeSummary s;
     s.frames = sorted.size();
     s.total_ns = m.total_ns;
@@ -65,17 +71,15 @@ FrameTimeSummary summary_of(const Moments& m, std::span<const std::int64_t> sort
     s.mean_ms = ns_to_ms(mean_ns);
     s.stdev_ms = ns_to_ms(stdev_ns);
     s.cv = mean_ns > 0 ? stdev_ns / mean_ns : 0.0;
-    const double p99_ns = percentile_sorted(sorted, 0.99);
-    const double p999_ns = percentile_sorted(sorted, 0.999);
-    s.p50_ms = ns_to_ms(percentile_sorted(sorted, 0.50));
-    s.p90_ms = ns_to_ms(percentile_sorted(sorted, 0.90));
-    s.p95_ms = ns_to_ms(percentile_sorted(sorted, 0.95));
+    const double p99_ns = percentile_of(sorted, 0.99);
+    const double p999_ns = percentile_of(sorted, 0.999);
+    s.p50_ms = ns_to_ms(percentile_of(sorted, 0.50));
+    s.p90_ms = ns_to_ms(percentile_of(sorted, 0.90));
+    s.p95_ms = ns_to_ms(percentile_of(sorted, 0.95));
     s.p99_ms = ns_to_ms(p99_ns);
     s.p999_ms = ns_to_ms(p999_ns);
-    s.mean_at_or_above_q99_ms =
-        ns_to_ms(mean_at_or_above(sorted, quantile_r8_sorted(sorted, 0.99)));
-    s.mean_at_or_above_q999_ms =
-        ns_to_ms(mean_at_or_above(sorted, quantile_r8_sorted(sorted, 0.999)));
+    s.mean_at_or_above_q99_ms = ns_to_ms(mean_at_or_above(sorted, quantile_r8_of(sorted, 0.99)));
+    s.mean_at_or_above_q999_ms = ns_to_ms(mean_at_or_above(sorted, quantile_r8_of(sorted, 0.999)));
     s.integral_1_ms = ns_to_ms(integral_low_of_total(sorted, m.total_ns, 0.01));
     s.integral_01_ms = ns_to_ms(integral_low_of_total(sorted, m.total_ns, 0.001));
     s.tools = tool_figures(sorted, m.total_ns);
@@ -89,18 +93,18 @@ FrameTimeSummary summarize_frame_times_in_place(std::vector<std::int64_t>& value
         return {};
     const Moments m = moments_in_order(values);
     sort_ns(values);
-    return summary_of(m, values);
+    return summary_of(m, SortedValues(values));
 }
 
-FrameTimeSummary summarize_sorted_frame_times(std::span<const std::int64_t> sorted_ns,
-                                              std::int64_t total_ns, double squares_about_mean) {
-    if (sorted_ns.empty())
+FrameTimeSummary summarize_ascending(const AscendingValues& values, std::int64_t total_ns,
+                                     double squares_about_mean) {
+    if (values.size() == 0)
         return {};
     Moments m;
     m.total_ns = total_ns;
-    m.mean_ns = static_cast<double>(total_ns) / static_cast<double>(sorted_ns.size());
+    m.mean_ns = static_cast<double>(total_ns) / static_cast<double>(values.size());
     m.squares = squares_about_mean;
-    return summary_of(m, sorted_ns);
+    return summary_of(m, values);
 }
 
 FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns,
@@ -109,55 +113,37 @@ FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns,
         return {};
     const Moments m = moments_in_order(frame_ns);
     if (sorted_ns.size() == frame_ns.size())
-        return summary_of(m, sorted_ns);
+        return summary_of(m, SortedValues(sorted_ns));
     std::vector<std::int64_t> sorted(frame_ns.begin(), frame_ns.end());
     sort_ns(sorted);
-    return summary_of(m, sorted);
+    return summary_of(m, SortedValues(sorted));
 }
 
 double quantile_r8_sorted(std::span<const std::int64_t> sorted_ns, double p) {
-    if (sorted_ns.empty())
+    return quantile_r8_of(SortedValues(sorted_ns), p);
+}
+
+double quantile_r8_of(const AscendingValues& values, double p) {
+    if (values.size() == 0)
         return 0.0;
-    const double n = static_cast<double>(sorted_ns.size());
+    const double n = static_cast<double>(values.size());
     const double h = (n + 1.0 / 3.0) * p + 1.0 / 3.0;
     const double whole = std::floor(h);
     if (whole <= 0.0)
-        return static_cast<double>(sorted_ns.front());
+        return static_cast<double>(values.front());
     if (whole >= n)
-        return static_cast<double>(sorted_ns.back());
+        return static_cast<double>(values.back());
     const auto i = static_cast<std::size_t>(whole);
-    const double a = static_cast<double>(sorted_ns[i - 1]);
-    const double b = static_cast<double>(sorted_ns[i]);
+    const double a = static_cast<double>(values.at(i - 1));
+    const double b = static_cast<double>(values.at(i));
     return a + (h - whole) * (b - a);
 }
 
 std::int64_t integral_low_frame_ns(std::span<const std::int64_t> sorted_ns, double share) {
     return integral_low_of_total(
-        sorted_ns, std::accumulate(sorted_ns.begin(), sorted_ns.end(), std::int64_t{0}), share);
+        SortedValues(sorted_ns),
+        std::accumulate(sorted_ns.begin(), sorted_ns.end(), std::int64_t{0}), share);
 }
-
-namespace {
-
-// integral_low_frame_ns given the values' sum, which summary_of already has: the pass that
-// summed them again cost as much as the rest of a summary of sorted values.
-std::int64_t integral_low_of_total(std::span<const std::int64_t> sorted_ns, std::int64_t total,
-                                   double share) {
-    if (sorted_ns.empty())
-        return 0;
-    // The target as CapFrameX forms it from its quantile argument (0.99 for 1 %), total × (1 −
-    // quantile) in doubles, so that a sum landing on the target picks the same frame.
-    const double quantile = 1.0 - share;
-    const double target = static_cast<double>(total) * (1.0 - quantile);
-    std::int64_t sum = 0;
-    for (auto it = sorted_ns.rbegin(); it != sorted_ns.rend(); ++it) {
-        sum += *it;
-        if (static_cast<double>(sum) >= target)
-            return *it;
-    }
-    return sorted_ns.front();
-}
-
-}  // namespace
 
 FpsFigures fps_figures(const FrameTimeSummary& s) {
     FpsFigures f;

@@ -16,6 +16,8 @@
 
 namespace loopscope {
 
+class AscendingValues;  // core/ascending.hpp
+
 // Percentiles: percentile_sorted() of common/percentile.hpp, linear interpolation at h = p·(N−1)
 // (PresentMon's method), the same definition the timer probes use.
 
@@ -39,11 +41,11 @@ struct FrameTimeSummary {
 // can order them without sorting, as the comparison's resamples do); empty: a sorted copy is made.
 FrameTimeSummary summarize_frame_times(std::span<const std::int64_t> frame_ns,
                                        std::span<const std::int64_t> sorted_ns = {});
-// The same from the values in ascending order, their sum and the sum of (value − mean)² taken in
-// the series' order (the order decides its last bits), for a caller that forms the series' sums
-// without the series itself (the comparison's resamples, from their blocks).
-FrameTimeSummary summarize_sorted_frame_times(std::span<const std::int64_t> sorted_ns,
-                                              std::int64_t total_ns, double squares_about_mean);
+// The same from the values in ascending order however they are held (core/ascending.hpp), their
+// sum and the sum of their squares about the mean, for a caller that forms them without the
+// series itself (the comparison's resamples, from their blocks).
+FrameTimeSummary summarize_ascending(const AscendingValues& values, std::int64_t total_ns,
+                                     double squares_about_mean);
 // The same, sorting the caller's vector in place instead of a copy of it: one copy fewer of
 // every frame time, for a vector the caller no longer needs in its order.
 FrameTimeSummary summarize_frame_times_in_place(std::vector<std::int64_t>& frame_ns);
@@ -53,6 +55,7 @@ FrameTimeSummary summarize_frame_times_in_place(std::vector<std::int64_t>& frame
 // i = floor(h); the minimum when i <= 0, the maximum when i >= N, else x[i-1] + (h − i)·(x[i] −
 // x[i-1]) (0-based). Not PresentMon's method (percentile_sorted, h = p·(N−1)).
 double quantile_r8_sorted(std::span<const std::int64_t> sorted_ns, double p);
+double quantile_r8_of(const AscendingValues& values, double p);
 
 // The integral "x% low" frame (CapFrameX's GetPercentageHighIntegralSequence):
 // frames sorted longest first, their times summed until the sum reaches share × the total time;

@@ -7,8 +7,12 @@
 
 namespace loopscope {
 
+class AscendingValues;
+
 // p in [0, 1] (clamped); 0 for an empty span.
 double percentile_sorted(std::span<const std::int64_t> sorted_ns, double p);
+// The same of values in ascending order however they are held (core/ascending.hpp).
+double percentile_of(const AscendingValues& values, double p);
 
 // The same percentile rounded to whole nanoseconds, computed as x[⌊h⌋] plus the rounded
 // interpolation step, so that values far beyond 2^53 ns keep their last nanosecond.

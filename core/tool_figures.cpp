@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 
+#include "core/ascending.hpp"
 #include "core/units.hpp"
 
 namespace loopscope {
@@ -12,8 +13,8 @@ namespace loopscope {
 namespace {
 
 // The i-th longest (0-based) of ascending values.
-std::int64_t longest(std::span<const std::int64_t> sorted_ns, std::size_t i) {
-    return sorted_ns[sorted_ns.size() - 1 - i];
+std::int64_t longest(const AscendingValues& sorted_ns, std::size_t i) {
+    return sorted_ns.at(sorted_ns.size() - 1 - i);
 }
 
 double fps_of_ns(double ns) {
@@ -26,15 +27,13 @@ std::size_t frameview_count(std::size_t frames, std::size_t divisor) {
     return std::min(frames, frames / divisor + 1);
 }
 
-double frameview_low(std::span<const std::int64_t> sorted_ns, std::size_t divisor) {
+double frameview_low(const AscendingValues& sorted_ns, std::size_t divisor) {
     const std::size_t k = frameview_count(sorted_ns.size(), divisor);
-    std::int64_t sum = 0;
-    for (std::size_t i = 0; i < k; ++i)
-        sum += longest(sorted_ns, i);
+    const std::int64_t sum = sorted_ns.sum_from(sorted_ns.size() - k);
     return fps_of_ns(static_cast<double>(sum) / static_cast<double>(k));
 }
 
-double frameview_percentile(std::span<const std::int64_t> sorted_ns, std::size_t divisor) {
+double frameview_percentile(const AscendingValues& sorted_ns, std::size_t divisor) {
     const std::size_t k = frameview_count(sorted_ns.size(), divisor);
     return fps_of_ns(static_cast<double>(longest(sorted_ns, k - 1)));
 }
@@ -48,7 +47,7 @@ float mangohud_ms(std::int64_t ns) {
 // of two float32 values is exact in double, so each is formed there and rounded to float32 once,
 // as a float32 operation rounds it (and no multiply-add can fuse the two steps). A negative
 // index (p·N < 1) is what C++ leaves undefined; x86 builds truncate it toward zero: 0.
-double mangohud_percentile(std::span<const std::int64_t> sorted_ns, float p) {
+double mangohud_percentile(const AscendingValues& sorted_ns, float p) {
     const std::size_t n = sorted_ns.size();
     const auto scaled =
         static_cast<float>(static_cast<double>(p) * static_cast<double>(static_cast<float>(n)));
@@ -62,16 +61,14 @@ double mangohud_percentile(std::span<const std::int64_t> sorted_ns, float p) {
 
 // writeSummary's "Average FPS": the float32 sum of the frame times in its order (sorted by FPS
 // ascending: longest first), then 1000 / (sum / N), in float32.
-double mangohud_average(std::span<const std::int64_t> sorted_ns) {
-    float sum = 0.0f;
-    for (std::size_t i = 0; i < sorted_ns.size(); ++i)
-        sum += mangohud_ms(longest(sorted_ns, i));
+double mangohud_average(const AscendingValues& sorted_ns) {
+    const float sum = sorted_ns.mangohud_sum_ms();
     const float mean = sum / static_cast<float>(sorted_ns.size());
     return static_cast<double>(1000.0f / mean);
 }
 
 // MathNet's R-8 quantile of the FPS values 1000 / ft_ms, ascending (the longest frame first).
-double capframex_fps_quantile(std::span<const std::int64_t> sorted_ns, double p) {
+double capframex_fps_quantile(const AscendingValues& sorted_ns, double p) {
     const std::size_t n = sorted_ns.size();
     const auto fps = [&](std::size_t j) {  // the j-th lowest FPS value, 0-based
         return 1000.0 / ns_to_ms(static_cast<double>(longest(sorted_ns, j)));
@@ -88,9 +85,9 @@ double capframex_fps_quantile(std::span<const std::int64_t> sorted_ns, double p)
 }
 
 // StatisticsTracker::GetPercentile over the times in ms, ascending; then 1 / (ms / 1000).
-double presentmon_percentile_fps(std::span<const std::int64_t> sorted_ns, double p) {
+double presentmon_percentile_fps(const AscendingValues& sorted_ns, double p) {
     const std::size_t n = sorted_ns.size();
-    const auto ms = [&](std::size_t i) { return ns_to_ms(static_cast<double>(sorted_ns[i])); };
+    const auto ms = [&](std::size_t i) { return ns_to_ms(static_cast<double>(sorted_ns.at(i))); };
     double value = 0;
     if (n == 1) {
         value = ms(0);
@@ -105,14 +102,18 @@ double presentmon_percentile_fps(std::span<const std::int64_t> sorted_ns, double
 }
 
 // OCAT: the value at rank (int)(p·N) of the ascending times.
-double ocat_percentile_ms(std::span<const std::int64_t> sorted_ns, double p) {
+double ocat_percentile_ms(const AscendingValues& sorted_ns, double p) {
     const auto rank = static_cast<std::size_t>(p * static_cast<double>(sorted_ns.size()));
-    return ns_to_ms(static_cast<double>(sorted_ns[std::min(rank, sorted_ns.size() - 1)]));
+    return ns_to_ms(static_cast<double>(sorted_ns.at(std::min(rank, sorted_ns.size() - 1))));
 }
 
 }  // namespace
 
 ToolFigures tool_figures(std::span<const std::int64_t> sorted_ns, std::int64_t total_ns) {
+    return tool_figures(SortedValues(sorted_ns), total_ns);
+}
+
+ToolFigures tool_figures(const AscendingValues& sorted_ns, std::int64_t total_ns) {
     ToolFigures t;
     const std::size_t n = sorted_ns.size();
     if (n == 0)

@@ -58,6 +58,9 @@ struct ToolFigures {
 
 // The figures from the frame times in ascending order and their sum; all 0 for no frames.
 ToolFigures tool_figures(std::span<const std::int64_t> sorted_ns, std::int64_t total_ns);
+class AscendingValues;  // core/ascending.hpp
+// The same of values in ascending order however they are held.
+ToolFigures tool_figures(const AscendingValues& sorted_ns, std::int64_t total_ns);
 
 // OCAT's average FPS and frame time (Recording::PrintSummary): the frames over the time of the
 // last present on the recording's clock (its TimeInSeconds, which counts from the start of the

@@ -418,7 +418,7 @@ Json comparison_json(const Comparison& c) {
     }
     Json j{{"timeline", compared_timeline_name(c.timeline)},
            {"timeline_reason", c.timeline_reason},
-           {"method", "moving-block bootstrap of B - A, 95 % percentile interval"},
+           {"method", "non-overlapping block bootstrap of B - A, 95 % percentile interval"},
            {"resamples", c.resamples},
            {"block_frames_a", c.block_a},
            {"block_frames_b", c.block_b},

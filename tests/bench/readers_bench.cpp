@@ -29,12 +29,13 @@ struct GeneratedCapture {
     std::size_t bytes = 0;
     std::size_t game_frames = 0;
 
-    GeneratedCapture() {
+    // seed: of the frame-time jitter; name: the file's, in the benchmark's temporary folder.
+    explicit GeneratedCapture(std::uint64_t seed = 7, const char* name = "presentmon_1m.csv") {
         dir = (std::filesystem::temp_directory_path() /
                fmt::format("loopscope-readers-bench-{}", current_process_id()))
                   .string();
         std::filesystem::create_directories(dir);
-        path = dir + "/presentmon_1m.csv";
+        path = dir + "/" + name;
         std::FILE* f = std::fopen(path.c_str(), "wb");
         if (!f)
             std::abort();
@@ -44,7 +45,7 @@ struct GeneratedCapture {
             "TimeInSeconds,msInPresentAPI,msBetweenPresents,AllowsTearing,PresentMode,"
             "msUntilRenderComplete,msUntilDisplayed,msBetweenDisplayChange,msFlipDelay,"
             "msUntilRenderStart,msGPUActive,msGPUVideoActive,msSinceInput,QPCTime\n";
-        std::mt19937_64 rng(7);
+        std::mt19937_64 rng(seed);
         std::normal_distribution<double> jitter(0.0, 0.8);
         double t_s = 1.0;
         for (std::size_t i = 0; i < kPresents; ++i) {
@@ -71,7 +72,16 @@ struct GeneratedCapture {
         bytes += text.size();
         std::fclose(f);
     }
-    ~GeneratedCapture() { std::filesystem::remove_all(dir); }
+    // The last capture removed takes the folder, with the reports written into it.
+    ~GeneratedCapture() {
+        std::error_code ec;
+        std::filesystem::remove(path, ec);
+        for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+            if (entry.path().extension() == ".csv")
+                return;
+        }
+        std::filesystem::remove_all(dir, ec);
+    }
 };
 
 // LOOPSCOPE_BENCH_THREADS: the reader's threads (ReadOptions::threads, report --threads), so
@@ -91,6 +101,12 @@ ReadOptions bench_read_options() {
 
 const GeneratedCapture& capture_file() {
     static const GeneratedCapture c;
+    return c;
+}
+
+// A second capture of the same game, its jitter drawn anew: what a comparison is run on.
+const GeneratedCapture& second_capture_file() {
+    static const GeneratedCapture c(8, "presentmon_1m_b.csv");
     return c;
 }
 
@@ -146,8 +162,27 @@ void BM_ReportProcess(benchmark::State& state) {
     state.counters["presents"] = kPresents;
 }
 
+// The whole `loopscope report FILE FILE_B --format json -o OUT` process: both captures read and
+// analysed, then compared with the block bootstrap (200 resamples); the goal is at most twice
+// BM_ReportProcess.
+void BM_CompareProcess(benchmark::State& state) {
+    const GeneratedCapture& a = capture_file();
+    const GeneratedCapture& b = second_capture_file();
+    const std::string out = a.dir + "/comparison.json";
+    const std::string cmd =
+        fmt::format("'{}' report '{}' '{}' --format json -o '{}' --threads {} 2>/dev/null",
+                    LOOPSCOPE_BIN, a.path, b.path, out, bench_threads());
+    for (auto _ : state) {
+        if (std::system(cmd.c_str()) != 0)
+            state.SkipWithError("loopscope report A B failed");
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * (a.bytes + b.bytes)));
+    state.counters["presents"] = 2 * kPresents;
+}
+
 BENCHMARK(BM_WcL)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
 BENCHMARK(BM_ReportProcess)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
+BENCHMARK(BM_CompareProcess)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 BENCHMARK(BM_ReadCapture)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
 BENCHMARK(BM_ReadAndAnalyse)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
 
