@@ -454,6 +454,36 @@ std::optional<double> latency_value(const CaptureReport& r) {
     }
     return s->max_ms;
 }
+// The latency cells of the range that are a time, in frame order, and a latency figure of any
+// set of them: what the comparison resamples.
+template <LatencyKind K>
+std::vector<std::int64_t> latency_series(const CaptureReport& r) {
+    const std::vector<std::int64_t> all = latency_per_frame(*r.capture, K);
+    std::vector<std::int64_t> cells;
+    for (std::size_t i = r.range.begin; i < r.range.end && i < all.size(); ++i) {
+        if (all[i] >= 0)
+            cells.push_back(all[i]);
+    }
+    return cells;
+}
+template <LatencyStat S>
+std::optional<double> latency_of(const AscendingValues& v) {
+    if (v.size() == 0)
+        return std::nullopt;
+    switch (S) {
+        case LatencyStat::mean:
+            return ns_to_ms(static_cast<double>(v.sum_from(0)) / static_cast<double>(v.size()));
+        case LatencyStat::p50:
+            return ns_to_ms(percentile_of(v, 0.50));
+        case LatencyStat::p99:
+            return ns_to_ms(percentile_of(v, 0.99));
+        case LatencyStat::min:
+            return ns_to_ms(v.front());
+        case LatencyStat::max:
+            break;
+    }
+    return ns_to_ms(v.back());
+}
 template <LatencyKind K>
 std::string latency_text(const CaptureReport& r) {
     const LatencySummary& s = *r.latency.of(K);
@@ -519,6 +549,39 @@ std::optional<double> bound_share(const CaptureReport& r) {
             break;
     }
     return r.bottleneck.wait_share;
+}
+
+// Per classified frame of the range, 1 when it was bound by B: what the comparison resamples
+// for a share, which is the mean of any set of them.
+template <Bound B>
+std::vector<std::int64_t> bound_series(const CaptureReport& r) {
+    std::vector<std::int64_t> flags;
+    if (bottleneck_rule(*r.capture) == BottleneckRule::none)
+        return flags;
+    for (std::size_t i = r.range.begin; i < r.range.end && i < r.capture->frames(); ++i) {
+        const Bound bound = frame_bound(*r.capture, i);
+        if (bound != Bound::unknown)
+            flags.push_back(bound == B ? 1 : 0);
+    }
+    return flags;
+}
+std::optional<double> share_of(const AscendingValues& flags) {
+    if (flags.size() == 0)
+        return std::nullopt;
+    return static_cast<double>(flags.sum_from(0)) / static_cast<double>(flags.size());
+}
+// Two captures whose frames were classified by different rules (PresentMon 1.x's render
+// completion against 2.x's busy times) have shares of different things.
+std::optional<std::string> bound_unlike(const CaptureReport& a, const CaptureReport& b) {
+    const auto rule = [](const CaptureReport& r) {
+        return bottleneck_rule(*r.capture) == BottleneckRule::busy_wait
+                   ? "the busy and wait columns"
+                   : "msUntilRenderComplete";
+    };
+    if (bottleneck_rule(*a.capture) == bottleneck_rule(*b.capture))
+        return std::nullopt;
+    return fmt::format("A's frames are classified by {}, B's by {}: different rules", rule(a),
+                       rule(b));
 }
 
 // ---- Other tools' figures that users compare ----
@@ -1056,6 +1119,9 @@ const std::array kCatalogue = {
                "mean of PC latency over the frames whose cell is a time; FrameView's AvgPCLatency",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::pc, LatencyStat::mean>,
+           .compared = true,
+           .column_values = latency_series<LatencyKind::pc>,
+           .column_value = latency_of<LatencyStat::mean>,
            .missing = latency_missing<LatencyKind::pc>},
     Figure{.key = "pc_latency_p50_ms",
            .better = Better::lower,
@@ -1065,6 +1131,9 @@ const std::array kCatalogue = {
                          "whose cell is a time",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::pc, LatencyStat::p50>,
+           .compared = true,
+           .column_values = latency_series<LatencyKind::pc>,
+           .column_value = latency_of<LatencyStat::p50>,
            .missing = latency_missing<LatencyKind::pc>},
     Figure{.key = "pc_latency_p99_ms",
            .better = Better::lower,
@@ -1074,6 +1143,9 @@ const std::array kCatalogue = {
                          "whose cell is a time",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::pc, LatencyStat::p99>,
+           .compared = true,
+           .column_values = latency_series<LatencyKind::pc>,
+           .column_value = latency_of<LatencyStat::p99>,
            .missing = latency_missing<LatencyKind::pc>},
     Figure{
         .key = "pc_latency_min_ms",
@@ -1084,6 +1156,9 @@ const std::array kCatalogue = {
             "shortest of PC latency over the frames whose cell is a time; FrameView's MinPCLatency",
         .needs = kNeedsFrames,
         .value = latency_value<LatencyKind::pc, LatencyStat::min>,
+        .compared = true,
+        .column_values = latency_series<LatencyKind::pc>,
+        .column_value = latency_of<LatencyStat::min>,
         .missing = latency_missing<LatencyKind::pc>},
     Figure{
         .key = "pc_latency_max_ms",
@@ -1094,6 +1169,9 @@ const std::array kCatalogue = {
             "longest of PC latency over the frames whose cell is a time; FrameView's MaxPCLatency",
         .needs = kNeedsFrames,
         .value = latency_value<LatencyKind::pc, LatencyStat::max>,
+        .compared = true,
+        .column_values = latency_series<LatencyKind::pc>,
+        .column_value = latency_of<LatencyStat::max>,
         .missing = latency_missing<LatencyKind::pc>},
     Figure{.section = kLatencySection,
            .label = "click to photon",
@@ -1110,6 +1188,9 @@ const std::array kCatalogue = {
            .definition = "mean of click to photon over the frames whose cell is a time",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::click_to_photon, LatencyStat::mean>,
+           .compared = true,
+           .column_values = latency_series<LatencyKind::click_to_photon>,
+           .column_value = latency_of<LatencyStat::mean>,
            .missing = latency_missing<LatencyKind::click_to_photon>},
     Figure{.key = "click_to_photon_p99_ms",
            .better = Better::lower,
@@ -1119,6 +1200,9 @@ const std::array kCatalogue = {
                          "frames whose cell is a time",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::click_to_photon, LatencyStat::p99>,
+           .compared = true,
+           .column_values = latency_series<LatencyKind::click_to_photon>,
+           .column_value = latency_of<LatencyStat::p99>,
            .missing = latency_missing<LatencyKind::click_to_photon>},
     Figure{.section = kLatencySection,
            .label = "all input to photon",
@@ -1135,6 +1219,9 @@ const std::array kCatalogue = {
            .definition = "mean of all input to photon over the frames whose cell is a time",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::all_input_to_photon, LatencyStat::mean>,
+           .compared = true,
+           .column_values = latency_series<LatencyKind::all_input_to_photon>,
+           .column_value = latency_of<LatencyStat::mean>,
            .missing = latency_missing<LatencyKind::all_input_to_photon>},
     Figure{.key = "all_input_to_photon_p99_ms",
            .better = Better::lower,
@@ -1144,6 +1231,9 @@ const std::array kCatalogue = {
                          "the frames whose cell is a time",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::all_input_to_photon, LatencyStat::p99>,
+           .compared = true,
+           .column_values = latency_series<LatencyKind::all_input_to_photon>,
+           .column_value = latency_of<LatencyStat::p99>,
            .missing = latency_missing<LatencyKind::all_input_to_photon>},
     Figure{.section = kLatencySection,
            .label = "display latency",
@@ -1160,6 +1250,9 @@ const std::array kCatalogue = {
            .definition = "mean of display latency over the frames whose cell is a time",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::display, LatencyStat::mean>,
+           .compared = true,
+           .column_values = latency_series<LatencyKind::display>,
+           .column_value = latency_of<LatencyStat::mean>,
            .missing = latency_missing<LatencyKind::display>},
     Figure{.key = "display_latency_p99_ms",
            .better = Better::lower,
@@ -1169,6 +1262,9 @@ const std::array kCatalogue = {
                          "frames whose cell is a time",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::display, LatencyStat::p99>,
+           .compared = true,
+           .column_values = latency_series<LatencyKind::display>,
+           .column_value = latency_of<LatencyStat::p99>,
            .missing = latency_missing<LatencyKind::display>},
     Figure{.section = kLatencySection,
            .label = "render-present latency",
@@ -1186,6 +1282,9 @@ const std::array kCatalogue = {
                          "FrameView's RenderPresentLatency",
            .needs = kNeedsFrames,
            .value = latency_value<LatencyKind::render_present, LatencyStat::mean>,
+           .compared = true,
+           .column_values = latency_series<LatencyKind::render_present>,
+           .column_value = latency_of<LatencyStat::mean>,
            .missing = latency_missing<LatencyKind::render_present>},
     // Where the time goes (core/bottleneck.hpp). A shift between CPU- and GPU-bound frames is
     // neither better nor worse in itself, so the shares state no direction.
@@ -1201,6 +1300,10 @@ const std::array kCatalogue = {
            .definition = "share of the classified frames that were CPU-bound",
            .needs = kNeedsFrames,
            .value = bound_share<Bound::cpu>,
+           .compared = true,
+           .column_values = bound_series<Bound::cpu>,
+           .column_value = share_of,
+           .unlike = bound_unlike,
            .describe = bound_definition,
            .missing = bound_missing},
     Figure{.key = "gpu_bound_share",
@@ -1208,6 +1311,10 @@ const std::array kCatalogue = {
            .definition = "share of the classified frames that were GPU-bound",
            .needs = kNeedsFrames,
            .value = bound_share<Bound::gpu>,
+           .compared = true,
+           .column_values = bound_series<Bound::gpu>,
+           .column_value = share_of,
+           .unlike = bound_unlike,
            .describe = bound_definition,
            .missing = bound_missing},
     Figure{.key = "wait_bound_share",
@@ -1215,6 +1322,10 @@ const std::array kCatalogue = {
            .definition = "share of the classified frames that were wait-bound",
            .needs = kNeedsFrames,
            .value = bound_share<Bound::wait>,
+           .compared = true,
+           .column_values = bound_series<Bound::wait>,
+           .column_value = share_of,
+           .unlike = bound_unlike,
            .describe = bound_definition,
            .missing = bound_missing},
     Figure{.section = "Without start-up",

@@ -5,12 +5,16 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <numeric>
 #include <string>
 #include <vector>
 
 #include "core/analysis.hpp"
+#include "core/block_bootstrap.hpp"
 #include "core/comparison.hpp"
 #include "core/figures.hpp"
+#include "core/latency.hpp"
 #include "reports/readers.hpp"
 #include "reports/writer.hpp"
 #include "tests/test_support.hpp"
@@ -128,10 +132,13 @@ TEST(ComparisonVerdict, BetterOrWorseByTheFiguresDirection) {
 }
 
 TEST(ComparisonVerdict, EveryComparedFigureHasADirectionAndCountsHaveNone) {
-    // Frame times and FPS: an FPS figure is better higher, a time or a share of trouble lower.
+    // Frame times and FPS: an FPS figure is better higher, a time or a share of trouble lower;
+    // where the time went has no direction (more GPU-bound frames is neither).
     for (const Figure* f : compared_figures()) {
         SCOPED_TRACE(std::string(f->key));
-        const Better want = f->unit == "FPS" ? Better::higher : Better::lower;
+        const Better want = f->key.ends_with("_bound_share") ? Better::unknown
+                            : f->unit == "FPS"               ? Better::higher
+                                                             : Better::lower;
         EXPECT_EQ(figure_better(*f), want);
     }
     for (const char* key : {"frames", "duration_s", "refresh_hz", "samples"}) {
@@ -210,6 +217,123 @@ TEST(ComparisonTimeline, FrameGenerationAgainstNoneNamesTheTimeline) {
         out.commit();
     }
     EXPECT_NE(test::read_text(md).find("Compared on the display timeline"), std::string::npos);
+}
+
+// The latency figures are compared on their own column: the cells of the range that are a time,
+// resampled in blocks of their own. Re-computed here the plain way — the column read again, one
+// generator stream seeded as the comparison seeds its first column, each resample joined and
+// sorted — the intervals are the comparison's to the bit.
+TEST(ComparisonColumns, LatencyIsResampledOnItsOwnCells) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    const Capture ca = read_capture(test::capture(
+        "frameview_set/fv0026_alan-wake-2-no-rt-dlss-3-5-10_unlimited-dlaa-second-run-4k-"
+        "3840x2160.csv"));
+    const Capture cb = read_capture(
+        test::capture("frameview_set/fv0030_alan-wake-2-no-rt-dlss-3-5-10_unlimited-dlaa-"
+                      "3840x2160.csv"));
+    const CaptureReport a = analyse_capture(ca, {});
+    const CaptureReport b = analyse_capture(cb, {});
+    constexpr std::size_t kResamples = 60;
+    const Comparison c = compare_captures(a, b, kResamples, kBootstrapSeed, {}, 2);
+    const auto cells = [](const Capture& capture, const CaptureReport& r) {
+        std::vector<std::int64_t> v;
+        const std::vector<std::int64_t> all = latency_per_frame(capture, LatencyKind::pc);
+        for (std::size_t i = r.range.begin; i < r.range.end; ++i) {
+            if (all[i] >= 0)
+                v.push_back(all[i]);
+        }
+        return v;
+    };
+    const std::vector<std::int64_t> va = cells(ca, a), vb = cells(cb, b);
+    ASSERT_GT(va.size(), 1000u);
+    // The first column compared is PC latency's (the catalogue's first such figure).
+    std::uint64_t column_seed = kBootstrapSeed + 0x9e3779b97f4a7c15ULL;
+    std::uint64_t state = next_random(column_seed);
+    std::map<std::string, std::vector<double>> diffs;
+    for (std::size_t k = 0; k < kResamples; ++k) {
+        std::vector<std::int64_t> ra = block_resample(va, bootstrap_block_frames(va.size()), state);
+        std::vector<std::int64_t> rb = block_resample(vb, bootstrap_block_frames(vb.size()), state);
+        std::sort(ra.begin(), ra.end());
+        std::sort(rb.begin(), rb.end());
+        const auto mean = [](const std::vector<std::int64_t>& v) {
+            return ns_to_ms(
+                static_cast<double>(std::accumulate(v.begin(), v.end(), std::int64_t{0})) /
+                static_cast<double>(v.size()));
+        };
+        diffs["pc_latency_avg_ms"].push_back(mean(rb) - mean(ra));
+        diffs["pc_latency_p50_ms"].push_back(ns_to_ms(percentile_sorted(rb, 0.5)) -
+                                             ns_to_ms(percentile_sorted(ra, 0.5)));
+        diffs["pc_latency_p99_ms"].push_back(ns_to_ms(percentile_sorted(rb, 0.99)) -
+                                             ns_to_ms(percentile_sorted(ra, 0.99)));
+        diffs["pc_latency_min_ms"].push_back(ns_to_ms(rb.front()) - ns_to_ms(ra.front()));
+        diffs["pc_latency_max_ms"].push_back(ns_to_ms(rb.back()) - ns_to_ms(ra.back()));
+    }
+    int checked = 0;
+    for (auto& [key, d] : diffs) {
+        SCOPED_TRACE(key);
+        const auto it = std::find_if(c.figures.begin(), c.figures.end(),
+                                     [&](const FigureDifference& f) { return f.name == key; });
+        ASSERT_NE(it, c.figures.end());
+        EXPECT_EQ(it->a, *find_figure(key)->value(a));
+        EXPECT_EQ(it->b, *find_figure(key)->value(b));
+        std::sort(d.begin(), d.end());
+        const auto at = [&](double p) {
+            const double h = p * static_cast<double>(d.size() - 1);
+            const auto i = static_cast<std::size_t>(h);
+            return d[i] + (h - static_cast<double>(i)) * (d[i + 1] - d[i]);
+        };
+        EXPECT_EQ(it->low, at(0.025));
+        EXPECT_EQ(it->high, at(0.975));
+        EXPECT_LT(it->low, it->high);
+        ++checked;
+    }
+    EXPECT_EQ(checked, 5);
+    // FrameView's render-present latency is a column of its own, compared too.
+    EXPECT_TRUE(std::any_of(c.figures.begin(), c.figures.end(), [](const FigureDifference& f) {
+        return f.name == "render_present_latency_avg_ms" && f.has_interval;
+    }));
+
+    // A capture against itself: one column, resampled alike on both sides.
+    const Comparison same = compare_captures(a, a, 40);
+    for (const FigureDifference& d : same.figures) {
+        if (d.name.starts_with("pc_latency")) {
+            EXPECT_EQ(d.low, 0.0) << d.name;
+            EXPECT_EQ(d.high, 0.0) << d.name;
+        }
+    }
+}
+
+// Where the time went is compared where both captures classify their frames by the same rule;
+// the one recording in PresentMon 1.x and 2.x layouts is classified by two rules, so its shares
+// are left out with the reason.
+TEST(ComparisonColumns, BoundSharesNeedTheSameRule) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    const Capture v1 = read_capture(test::capture("IPMAuxTestData_test_case_9_v1.csv"));
+    const Capture v2 = read_capture(test::capture("IPMAuxTestData_test_case_9_v2.csv"));
+    const Comparison unlike =
+        compare_captures(analyse_capture(v1, {}), analyse_capture(v2, {}), 20);
+    for (const char* key : {"cpu_bound_share", "gpu_bound_share", "wait_bound_share"}) {
+        SCOPED_TRACE(key);
+        EXPECT_TRUE(std::none_of(unlike.figures.begin(), unlike.figures.end(),
+                                 [&](const FigureDifference& f) { return f.name == key; }));
+        const auto it = std::find_if(unlike.absent.begin(), unlike.absent.end(),
+                                     [&](const AbsentDifference& d) { return d.name == key; });
+        ASSERT_NE(it, unlike.absent.end());
+        EXPECT_NE(it->reason.find("different rules"), std::string::npos) << it->reason;
+    }
+    // Two captures with the busy columns: compared, with an interval, and no direction.
+    const Capture g = read_capture(test::capture("presentmon_gold_test_case_5.csv"));
+    const Capture t8 = read_capture(test::capture("IPMAuxTestData_test_case_8.csv"));
+    const CaptureReport rg = analyse_capture(g, {}), r8 = analyse_capture(t8, {});
+    const Comparison alike = compare_captures(rg, r8, 40);
+    const auto cpu =
+        std::find_if(alike.figures.begin(), alike.figures.end(),
+                     [](const FigureDifference& f) { return f.name == "cpu_bound_share"; });
+    ASSERT_NE(cpu, alike.figures.end());
+    EXPECT_TRUE(cpu->has_interval);
+    EXPECT_EQ(cpu->a, rg.bottleneck.cpu_share);
+    EXPECT_EQ(cpu->b, r8.bottleneck.cpu_share);
+    EXPECT_TRUE(cpu->verdict == Verdict::changed || cpu->verdict == Verdict::no_significant_change);
 }
 
 TEST(ComparisonWriters, HtmlOpensWithTheComparisonAndOverlaidPlots) {
