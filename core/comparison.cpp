@@ -295,7 +295,10 @@ class BlockSeries {
                 block.sum_ns += frame_ns[i];
                 if (i == start)
                     continue;
-                block.hitches += hitch(frame_ns[i], frame_ns[i - 1]) ? 1 : 0;
+                if (hitch(frame_ns[i], frame_ns[i - 1])) {
+                    ++block.hitches;
+                    block.hitch_ns += frame_ns[i];
+                }
                 const std::size_t bucket = variation_bucket(frame_ns[i], frame_ns[i - 1]);
                 if (bucket < kVariationEdgesNs.size())
                     ++block.variation[bucket];
@@ -333,6 +336,7 @@ class BlockSeries {
         StutterTable& t = stutter_[window];
         t.count.assign(tiling_.blocks(), 0);
         t.ns.assign(tiling_.blocks(), 0);
+        t.low_fps_ns.assign(tiling_.blocks(), 0);
         // capframex_stutter's time-share rule over the series (see it), counted per block over
         // its frames from `window` on: those have a full window of the block's own frames
         // behind them, in the series as in any resample.
@@ -353,6 +357,8 @@ class BlockSeries {
             if (2 * k * u(frame_ns_[i]) > 5 * u(window_sum)) {
                 ++t.count[j];
                 t.ns[j] += frame_ns_[i];
+            } else if (frame_ns_[i] > kCapFrameXLowFpsNs) {
+                t.low_fps_ns[j] += frame_ns_[i];
             }
         }
     }
@@ -388,8 +394,11 @@ class BlockSeries {
         for (std::size_t i = 0; i < b.draw.order.size(); ++i) {
             const Block& block = blocks_[b.draw.order[i]];
             count += block.hitches;
-            if (i > 0 && hitch(block.first_ns, blocks_[b.draw.order[i - 1]].last_ns))
+            s.hitches.hitch_ns += block.hitch_ns;
+            if (i > 0 && hitch(block.first_ns, blocks_[b.draw.order[i - 1]].last_ns)) {
                 ++count;
+                s.hitches.hitch_ns += block.first_ns;
+            }
         }
         s.hitches.hitches.resize(count);
         s.hitches.per_minute =
@@ -416,11 +425,13 @@ class BlockSeries {
   private:
     struct StutterTable {  // per block: its frames from the window on that stutter
         std::vector<std::uint32_t> count;
-        std::vector<std::int64_t> ns;  // their summed time
+        std::vector<std::int64_t> ns;          // their summed time
+        std::vector<std::int64_t> low_fps_ns;  // and the time of the others below 25 FPS
     };
     struct Block {
         std::int64_t sum_ns = 0, first_ns = 0, last_ns = 0;
         std::uint32_t hitches = 0;                                        // after its first frame
+        std::int64_t hitch_ns = 0;                                        // their time
         std::array<std::uint32_t, kVariationEdgesNs.size()> variation{};  // the same
     };
 
@@ -486,6 +497,7 @@ class BlockSeries {
             const std::size_t head = std::min(w, length);
             flagged += table.count[b.draw.order[i]];
             r.stutter_ns += table.ns[b.draw.order[i]];
+            r.low_fps_ns += table.low_fps_ns[b.draw.order[i]];
             // Resample positions [from, p + head): the head, the window before it and the frame
             // before that window (whose value the window's first sample may take), copied run
             // by run from the blocks they lie in.
@@ -525,6 +537,8 @@ class BlockSeries {
                 if (2 * k * u(frame(q)) > 5 * u(window_sum)) {
                     ++flagged;
                     r.stutter_ns += frame(q);
+                } else if (frame(q) > kCapFrameXLowFpsNs) {
+                    r.low_fps_ns += frame(q);
                 }
             }
         });

@@ -628,6 +628,17 @@ std::optional<double> unreal_mvp(const CaptureReport& r) {
         return std::nullopt;
     return unreal_missed_vsync_share(ft(r).frames, ft(r).total_ns, *target);
 }
+// The same two shares from frame statistics alone, in integers: what the comparison resamples.
+std::optional<double> hitch_time_of(const FrameStats& s) {
+    if (s.frame_time.total_ns <= 0)
+        return std::nullopt;
+    return static_cast<double>(s.hitches.hitch_ns) / static_cast<double>(s.frame_time.total_ns);
+}
+std::optional<double> low_fps_time_of(const FrameStats& s) {
+    if (s.frame_time.total_ns <= 0)
+        return std::nullopt;
+    return static_cast<double>(s.stutter.low_fps_ns) / static_cast<double>(s.frame_time.total_ns);
+}
 std::optional<double> capframex_low_fps(const CaptureReport& r) {
     if (ft(r).total_ns <= 0)
         return std::nullopt;
@@ -958,6 +969,8 @@ const std::array kCatalogue = {
                          "only Epic's API documentation was reachable, not its source)",
            .needs = kNeedsFrames,
            .value = unreal_hitch_share,
+           .frame_value = hitch_time_of,
+           .compared = true,
            .absent = "no frame time"},
     Figure{.key = "unreal_mvp_share",
            .better = Better::lower,
@@ -985,6 +998,8 @@ const std::array kCatalogue = {
                          "StutteringThreshold 25 FPS; CXWorld/CapFrameX 3ba66ff)",
            .needs = kNeedsFrames,
            .value = capframex_low_fps,
+           .frame_value = low_fps_time_of,
+           .compared = true,
            .text = [](const CaptureReport& r) { return percent(*capframex_low_fps(r)); },
            .absent = "no frame time"},
     // Variation

@@ -199,6 +199,8 @@ void capframex_rules(std::span<const std::int64_t> frame_ns, std::int64_t total,
         if (greater(2 * k, u(frame_ns[i]), 5, u(window_sum))) {
             r.frames.push_back(i);
             r.stutter_ns += frame_ns[i];
+        } else if (frame_ns[i] > kCapFrameXLowFpsNs) {
+            r.low_fps_ns += frame_ns[i];
         }
     }
 }
@@ -253,6 +255,7 @@ UnrealHitches unreal_hitches(std::span<const std::int64_t> frame_ns,
             h.previous_ns = frame_ns[i - 1];
             h.next_ns = i + 1 < frame_ns.size() ? frame_ns[i + 1] : -1;
             r.hitches.push_back(h);
+            r.hitch_ns += ft;
         }
         t += ft;
         total += ft;

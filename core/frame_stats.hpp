@@ -85,10 +85,15 @@ FpsFigures fps_figures(const FrameTimeSummary& summary);
 //   (CapFrameX's guard against huge outliers, SampleBasedMovingAverage since 2022). The share
 //   is the stuttering frames' time over the total time.
 // Compared in integers: ft > 2.5·Σ/k as 2·ft·k > 5·Σ, so no rounding decides a frame.
+// CapFrameX's "Low FPS" threshold, 25 FPS, as a frame time: 1000 / ft_ms < 25 is ft > 40 ms.
+inline constexpr std::int64_t kCapFrameXLowFpsNs = 40'000'000;
 struct CapFrameXStutter {
     std::size_t window = 0;
     std::vector<std::size_t> frames;  // indices into the series, flagged by the time-share rule
     std::int64_t stutter_ns = 0;      // summed frame time of those frames
+    // The time of the frames the time rule does not flag that run below 25 FPS (ft > 40 ms):
+    // CapFrameX's "Low FPS" time (capframex_low_fps_time_share), summed in integers.
+    std::int64_t low_fps_ns = 0;
     double time_share = 0;            // stutter_ns / total time
     std::size_t above_mean = 0;       // frames > 2.5 × the mean frame time
     double count_share = 0;           // above_mean / frames
@@ -109,6 +114,7 @@ struct Hitch {
 struct UnrealHitches {
     std::vector<Hitch> hitches;
     double per_minute = 0;  // hitches / total time in minutes
+    std::int64_t hitch_ns = 0;  // the hitches' summed frame time
 };
 // start_ns: each frame's start; empty means "sum of the frame times before it".
 UnrealHitches unreal_hitches(std::span<const std::int64_t> frame_ns,

@@ -336,6 +336,30 @@ TEST(ComparisonColumns, BoundSharesNeedTheSameRule) {
     EXPECT_TRUE(cpu->verdict == Verdict::changed || cpu->verdict == Verdict::no_significant_change);
 }
 
+// A figure the comparison resamples from frame statistics is the report's own figure: on every
+// shared capture, its value from the frame statistics equals the report's (to the last bits:
+// CapFrameX's low-FPS time is summed in double ms by its rule and in integer ns for resamples).
+TEST(ComparisonColumns, ResampledFiguresAreTheReportsFigures) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    int checked = 0;
+    for (const char* name : {"IPMAuxTestData_test_case_9_v1.csv", "presentmon_gold_test_case_5.csv",
+                             "frameview_police2.csv", "ocat_metro_exodus.csv",
+                             "IPMAuxTestData_F01TimeSpyDemoFS2080_gold.csv"}) {
+        SCOPED_TRACE(name);
+        const Capture capture = read_capture(test::capture(name));
+        const CaptureReport r = analyse_capture(capture, {});
+        for (const Figure* f : compared_figures()) {
+            if (!f->frame_value || !f->value || figure_missing(*f, r))
+                continue;
+            const std::optional<double> report = f->value(r), frames = f->frame_value(r.stats);
+            ASSERT_TRUE(report && frames) << f->key;
+            EXPECT_NEAR(*frames, *report, 1e-12 * std::max(1.0, std::abs(*report))) << f->key;
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 100);
+}
+
 TEST(ComparisonWriters, HtmlOpensWithTheComparisonAndOverlaidPlots) {
     const std::vector<std::int64_t> fa = noisy(3000, 12 * kMs, 7);
     std::vector<std::int64_t> fb = noisy(2500, 14 * kMs, 8);
