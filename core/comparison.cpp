@@ -337,6 +337,16 @@ class BlockSeries {
         t.count.assign(tiling_.blocks(), 0);
         t.ns.assign(tiling_.blocks(), 0);
         t.low_fps_ns.assign(tiling_.blocks(), 0);
+        t.tail_sum.assign(tiling_.blocks(), -1);
+        for (std::size_t b = 0; b < tiling_.blocks(); ++b) {
+            const std::size_t start = tiling_.start(b), end = start + tiling_.length(b);
+            if (end - start < window + 1)
+                continue;
+            std::int64_t sum = 0;
+            for (std::size_t i = end - window; i < end; ++i)
+                sum += averaged(i);
+            t.tail_sum[b] = sum;
+        }
         // capframex_stutter's time-share rule over the series (see it), counted per block over
         // its frames from `window` on: those have a full window of the block's own frames
         // behind them, in the series as in any resample.
@@ -427,6 +437,9 @@ class BlockSeries {
         std::vector<std::uint32_t> count;
         std::vector<std::int64_t> ns;          // their summed time
         std::vector<std::int64_t> low_fps_ns;  // and the time of the others below 25 FPS
+        // The moving average's samples of its last `window` frames summed, for a block of more
+        // than `window` frames (-1 otherwise): the window a following block's first frame has.
+        std::vector<std::int64_t> tail_sum;
     };
     struct Block {
         std::int64_t sum_ns = 0, first_ns = 0, last_ns = 0;
@@ -498,6 +511,29 @@ class BlockSeries {
             flagged += table.count[b.draw.order[i]];
             r.stutter_ns += table.ns[b.draw.order[i]];
             r.low_fps_ns += table.low_fps_ns[b.draw.order[i]];
+            // Most blocks follow one longer than the window: the window before the head is that
+            // block's last frames, their samples summed in the table, and each head frame's
+            // window gives up one of them (whose sample has its predecessor in its own block).
+            if (i > 0 && p >= w && table.tail_sum[b.draw.order[i - 1]] >= 0) {
+                const std::uint32_t previous = b.draw.order[i - 1];
+                const std::size_t start = tiling_.start(b.draw.order[i]);
+                const std::size_t previous_end = tiling_.start(previous) + tiling_.length(previous);
+                const std::int64_t previous_last = frame_ns_[previous_end - 1];
+                std::int64_t window_sum = table.tail_sum[previous];
+                for (std::size_t o = 0; o < head; ++o) {
+                    const std::int64_t ft = frame_ns_[start + o];
+                    window_sum += o > 0 ? averaged(start + o)
+                                        : (u(ft) > 3 * u(previous_last) ? previous_last : ft);
+                    window_sum -= averaged(previous_end - w + o);
+                    if (2 * w * u(ft) > 5 * u(window_sum)) {
+                        ++flagged;
+                        r.stutter_ns += ft;
+                    } else if (ft > kCapFrameXLowFpsNs) {
+                        r.low_fps_ns += ft;
+                    }
+                }
+                return;
+            }
             // Resample positions [from, p + head): the head, the window before it and the frame
             // before that window (whose value the window's first sample may take), copied run
             // by run from the blocks they lie in.

@@ -2,8 +2,11 @@
 # The speed goals as ratios: reading and analysing a generated 1,000,000-present PresentMon
 # capture in process (BM_ReadAndAnalyse) and as a whole `loopscope report` process
 # (BM_ReportProcess), each against `wc -l` on the same file in the same run (BM_WcL), which
-# only counts line breaks: the floor for anything that looks at every byte. Ratios, not times,
-# are what to compare between machines and between runs on a busy one.
+# only counts line breaks: the floor for anything that looks at every byte; and the comparison
+# of two million-frame captures against one capture's analysis (BM_ReportCompare1M against
+# BM_ReportAnalyse, in process) and as whole processes (BM_CompareProcess, `report A B`,
+# against BM_ReportProcess). Ratios, not times, are what to compare between machines and
+# between runs on a busy one.
 #
 #   tests/bench/ratios.sh [BUILD_DIR]     (default build/test; build it first)
 #
@@ -23,7 +26,7 @@ echo "reader threads: ${LOOPSCOPE_BENCH_THREADS:-default (one per hardware threa
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 reps=${LOOPSCOPE_BENCH_REPETITIONS:-5}
 echo "repetitions: $reps (medians)"
-out=$("$bench" --benchmark_filter='^BM_(WcL|ReadAndAnalyse|ReportProcess)/' \
+out=$("$bench" --benchmark_filter='^BM_(WcL|ReadAndAnalyse|ReportProcess|CompareProcess|ReportAnalyse|ReportCompare1M)/' \
     --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true 2>/dev/null)
 echo "$out" | grep -E '^BM_.*_(median|min|max|stddev|mean) '
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
@@ -41,4 +44,8 @@ echo "$out" | awk '
         if (!("BM_WcL" in t) || t["BM_WcL"] <= 0) { print "ratios.sh: no BM_WcL row" > "/dev/stderr"; exit 2 }
         printf "read + analyse in process: %.1f x wc -l (goal <= 3)\n", t["BM_ReadAndAnalyse"] / t["BM_WcL"]
         printf "whole report process:      %.1f x wc -l (goal <= 5)\n", t["BM_ReportProcess"] / t["BM_WcL"]
+        if (t["BM_ReportAnalyse"] > 0)
+            printf "comparison in process:     %.1f x one analysis (goal <= 2)\n", t["BM_ReportCompare1M"] / t["BM_ReportAnalyse"]
+        if (t["BM_ReportProcess"] > 0)
+            printf "comparison process:        %.1f x one report process (two captures read)\n", t["BM_CompareProcess"] / t["BM_ReportProcess"]
     }'
