@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <numeric>
 
 #include "core/sort_ns.hpp"
 #include "core/units.hpp"
@@ -46,23 +47,39 @@ BlockTiling::BlockTiling(std::size_t values, std::size_t block) : values_(values
 void draw_blocks(const BlockTiling& tiling, std::uint64_t& state, BlockDraw& draw) {
     const std::size_t k = tiling.blocks();
     draw.order.resize(k);
+    draw.cut.assign(k, 0);
     draw.times.assign(k, 0);
     draw.values = 0;
     for (std::size_t i = 0; i < k; ++i) {
         const auto j = static_cast<std::uint32_t>(uniform_below(k, state));
         draw.order[i] = j;
-        ++draw.times[j];
-        draw.values += tiling.length(j);
+        // One block is the whole series: it has no ends to weigh apart.
+        if (k > 1 && (j == 0 || j == k - 1))
+            draw.cut[i] = static_cast<std::uint32_t>(uniform_below(tiling.length(j), state));
+        if (draw.cut[i] == 0)
+            ++draw.times[j];
+        draw.values += tiling.length(j) - draw.cut[i];
     }
+}
+
+std::size_t piece_start(const BlockTiling& tiling, const BlockDraw& draw, std::size_t i) {
+    const std::uint32_t j = draw.order[i];
+    return tiling.start(j) + (j == 0 ? draw.cut[i] : 0);
+}
+
+std::size_t piece_length(const BlockTiling& tiling, const BlockDraw& draw, std::size_t i) {
+    return tiling.length(draw.order[i]) - draw.cut[i];
 }
 
 std::vector<std::int64_t> join_blocks(std::span<const std::int64_t> values,
                                       const BlockTiling& tiling, const BlockDraw& draw) {
     std::vector<std::int64_t> out;
     out.reserve(draw.values);
-    for (const std::uint32_t j : draw.order) {
-        const auto first = values.begin() + static_cast<std::ptrdiff_t>(tiling.start(j));
-        out.insert(out.end(), first, first + static_cast<std::ptrdiff_t>(tiling.length(j)));
+    for (std::size_t i = 0; i < draw.order.size(); ++i) {
+        const auto first =
+            values.begin() + static_cast<std::ptrdiff_t>(piece_start(tiling, draw, i));
+        out.insert(out.end(), first,
+                   first + static_cast<std::ptrdiff_t>(piece_length(tiling, draw, i)));
     }
     return out;
 }
@@ -131,6 +148,24 @@ BlockOrder::BlockOrder(std::span<const std::int64_t> values, const BlockTiling& 
             block_of_rank_[r] = ranked[r].block;
         }
     }
+    // The end blocks' values by place, for their pieces: a block's ranks ascending are its
+    // values in ascending order, so they go to its places sorted by value (equal values, of one
+    // block, are interchangeable).
+    for (const std::size_t j : {std::size_t{0}, k - 1}) {
+        std::vector<std::uint32_t>& rank_at = j == 0 ? first_block_ranks_ : last_block_ranks_;
+        const std::size_t start = tiling.start(j), length = tiling.length(j);
+        std::vector<std::uint32_t> places(length);
+        std::iota(places.begin(), places.end(), 0u);
+        std::stable_sort(places.begin(), places.end(), [&](std::uint32_t x, std::uint32_t y) {
+            return values[start + x] < values[start + y];
+        });
+        rank_at.resize(length);
+        std::size_t next = 0;
+        for (std::size_t r = 0; r < n && next < length; ++r) {
+            if (block_of_rank_[r] == j)
+                rank_at[places[next++]] = static_cast<std::uint32_t>(r);
+        }
+    }
 
     // As many buckets as blocks, within kMaxCells, with no bucket empty.
     const std::size_t wanted = std::clamp<std::size_t>(kMaxCells / k, 1, k);
@@ -156,6 +191,21 @@ BlockOrder::View::View(const BlockOrder& order, const BlockDraw& draw)
     const std::size_t k = order.tiling_.blocks();
     for (std::size_t j = 0; j < k; ++j)
         total_ += static_cast<std::int64_t>(draw.times[j]) * order.block_sum_[j];
+    for (std::size_t i = 0; i < draw.order.size(); ++i) {
+        if (draw.cut[i] == 0)
+            continue;
+        const std::uint32_t j = draw.order[i];
+        const std::vector<std::uint32_t>& rank_at =
+            j == 0 ? order.first_block_ranks_ : order.last_block_ranks_;
+        const std::size_t offset = piece_start(order.tiling_, draw, i) - order.tiling_.start(j);
+        for (std::size_t p = offset; p < offset + piece_length(order.tiling_, draw, i); ++p)
+            piece_ranks_.push_back(rank_at[p]);
+    }
+    std::sort(piece_ranks_.begin(), piece_ranks_.end());
+    piece_sums_.resize(piece_ranks_.size() + 1);
+    for (std::size_t e = 0; e < piece_ranks_.size(); ++e)
+        piece_sums_[e + 1] = piece_sums_[e] + order.ascending_[piece_ranks_[e]];
+    total_ += piece_sums_.back();
     below_.assign(order.buckets_ + 1, Below{});
     known_.assign(order.buckets_ + 1, 0);
     known_[0] = 1;
@@ -175,10 +225,24 @@ const BlockOrder::View::Below& BlockOrder::View::below(std::size_t g) const {
             count += static_cast<std::uint64_t>(times[j]) * counts[j];
             sum += static_cast<std::int64_t>(times[j]) * sums[j];
         }
-        below_[g] = {count, sum};
+        const std::size_t pieces = static_cast<std::size_t>(
+            std::lower_bound(piece_ranks_.begin(), piece_ranks_.end(), g * order_.bucket_ranks_) -
+            piece_ranks_.begin());
+        below_[g] = {count + pieces, sum + piece_sums_[pieces]};
         known_[g] = 1;
     }
     return below_[g];
+}
+
+// Walks go up through the ranks; `next_piece_rank` is where the walk stands in piece_ranks_,
+// started with first_piece_at.
+std::uint64_t BlockOrder::View::copies(std::size_t r, std::size_t& next_piece_rank) const {
+    std::uint64_t w = draw_.times[order_.block_of_rank_[r]];
+    while (next_piece_rank < piece_ranks_.size() && piece_ranks_[next_piece_rank] == r) {
+        ++w;
+        ++next_piece_rank;
+    }
+    return w;
 }
 
 BlockOrder::View::Below BlockOrder::View::below_rank(std::size_t r) const {
@@ -188,8 +252,9 @@ BlockOrder::View::Below BlockOrder::View::below_rank(std::size_t r) const {
     if (g >= order_.buckets_)
         return below(order_.buckets_);
     Below b = below(g);
+    std::size_t piece = first_piece_at(g * order_.bucket_ranks_);
     for (std::size_t q = g * order_.bucket_ranks_; q < r; ++q) {
-        const std::uint32_t w = draw_.times[order_.block_of_rank_[q]];
+        const std::uint64_t w = copies(q, piece);
         b.count += w;
         b.sum += static_cast<std::int64_t>(w) * order_.ascending_[q];
     }
@@ -212,8 +277,9 @@ std::int64_t BlockOrder::View::at(std::size_t rank) const {
     const std::size_t g = bucket_of_rank(rank);
     std::uint64_t seen = below(g).count;
     const std::size_t end = std::min(order_.size(), (g + 1) * order_.bucket_ranks_);
+    std::size_t piece = first_piece_at(g * order_.bucket_ranks_);
     for (std::size_t q = g * order_.bucket_ranks_; q < end; ++q) {
-        seen += draw_.times[order_.block_of_rank_[q]];
+        seen += copies(q, piece);
         if (seen > rank)
             return order_.ascending_[q];
     }
@@ -226,8 +292,9 @@ std::int64_t BlockOrder::View::sum_from(std::size_t rank) const {
     const std::size_t g = bucket_of_rank(rank);
     Below b = below(g);
     const std::size_t end = std::min(order_.size(), (g + 1) * order_.bucket_ranks_);
+    std::size_t piece = first_piece_at(g * order_.bucket_ranks_);
     for (std::size_t q = g * order_.bucket_ranks_; q < end; ++q) {
-        const std::uint32_t w = draw_.times[order_.block_of_rank_[q]];
+        const std::uint64_t w = copies(q, piece);
         const std::int64_t v = order_.ascending_[q];
         if (b.count + w > rank) {
             b.sum += static_cast<std::int64_t>(rank - b.count) * v;
@@ -273,9 +340,16 @@ std::int64_t BlockOrder::View::top_sum_reaching(double target) const {
     }
     std::int64_t sum = lo + 1 < buckets ? from(lo + 1) : 0;
     const std::size_t begin = lo * order_.bucket_ranks_;
-    for (std::size_t q = std::min(order_.size(), (lo + 1) * order_.bucket_ranks_); q > begin;) {
+    const std::size_t end = std::min(order_.size(), (lo + 1) * order_.bucket_ranks_);
+    // The pieces' ranks in this bucket, walked downward beside the ranks.
+    std::size_t piece = first_piece_at(end);
+    for (std::size_t q = end; q > begin;) {
         --q;
-        const std::uint32_t w = draw_.times[order_.block_of_rank_[q]];
+        std::uint64_t w = draw_.times[order_.block_of_rank_[q]];
+        while (piece > 0 && piece_ranks_[piece - 1] == q) {
+            ++w;
+            --piece;
+        }
         if (w == 0)
             continue;
         sum += static_cast<std::int64_t>(w) * order_.ascending_[q];
@@ -299,6 +373,10 @@ double BlockOrder::View::squares_about(double mean_ns) const {
         const double d = order_.block_mean_[j] - mean_ns;
         squares += static_cast<double>(w) * (order_.block_squares_[j] +
                                              static_cast<double>(order_.tiling_.length(j)) * d * d);
+    }
+    for (const std::uint32_t r : piece_ranks_) {
+        const double d = static_cast<double>(order_.ascending_[r]) - mean_ns;
+        squares += d * d;
     }
     return squares;
 }

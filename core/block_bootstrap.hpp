@@ -4,9 +4,15 @@
 // A series is cut into K = max(1, ⌊N / b⌋) blocks of consecutive values that tile it (the first
 // N mod K blocks one value longer than the rest), and a resample draws K of them uniformly with
 // replacement and joins them in the order drawn: the non-overlapping block bootstrap (Carlstein
-// 1986). A resample is then fully described by how often each block was drawn, which is what its
-// order statistics and sums depend on, and by the order of the draws, which the rules that look
-// at neighbouring frames need at the junctions.
+// 1986). The two end blocks are drawn as the moving-block bootstrap (Künsch 1989) draws the ends
+// of a series: in it a value i places from an end lies in i + 1 of the possible blocks, not b,
+// so a start-up frame counts for less. Each draw of the first block therefore leaves out a
+// uniform number of its leading values (0 to its length − 1), and each draw of the last block as
+// many of its trailing values: value i of an end block is drawn with the moving-block
+// bootstrap's weight, (i + 1) / b. A resample is then described by how often each block was drawn
+// whole, which its order statistics and sums are formed from, the end pieces, a few values
+// added to those, and the order of the draws, which the rules that look at neighbouring frames
+// need at the junctions.
 //
 // The series' values are ranked once and their ranks cut into G buckets; for each bucket
 // boundary the count and the sum of each block's values below it are kept. A resample's count
@@ -16,6 +22,7 @@
 // computation: no I/O.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -42,8 +49,11 @@ class BlockTiling {
 // One resample.
 struct BlockDraw {
     std::vector<std::uint32_t> order;  // the blocks drawn, in the order drawn
-    std::vector<std::uint32_t> times;  // per block of the tiling, how often it was drawn
-    std::size_t values = 0;            // the resample's length: the drawn blocks' lengths summed
+    // Per draw, the values of an end block left out (the first block's leading ones, the last
+    // block's trailing ones); 0 for every other block.
+    std::vector<std::uint32_t> cut;
+    std::vector<std::uint32_t> times;  // per block of the tiling, how often it was drawn whole
+    std::size_t values = 0;            // the resample's length: the drawn pieces' lengths summed
 };
 
 // splitmix64: tiny, fully specified, identical on every platform (std:: distributions are not).
@@ -53,6 +63,9 @@ std::uint64_t uniform_below(std::uint64_t bound, std::uint64_t& state);
 
 // Draws K blocks from `state` (advanced by the call) into `draw`.
 void draw_blocks(const BlockTiling& tiling, std::uint64_t& state, BlockDraw& draw);
+// Where the i-th drawn piece starts in the series, and its length.
+std::size_t piece_start(const BlockTiling& tiling, const BlockDraw& draw, std::size_t i);
+std::size_t piece_length(const BlockTiling& tiling, const BlockDraw& draw, std::size_t i);
 // The resample itself, the drawn blocks joined.
 std::vector<std::int64_t> join_blocks(std::span<const std::int64_t> values,
                                       const BlockTiling& tiling, const BlockDraw& draw);
@@ -86,6 +99,14 @@ class BlockOrder {
         };
         // The resample's values of global rank below bucket g's first, counted and summed.
         const Below& below(std::size_t g) const;
+        // How often the value of global rank r is in the resample, for a walk up the ranks.
+        std::uint64_t copies(std::size_t r, std::size_t& next_piece_rank) const;
+        // Where a walk from global rank r starts in piece_ranks_.
+        std::size_t first_piece_at(std::size_t r) const {
+            return static_cast<std::size_t>(
+                std::lower_bound(piece_ranks_.begin(), piece_ranks_.end(), r) -
+                piece_ranks_.begin());
+        }
         // The resample's count and sum of values of global rank below r.
         Below below_rank(std::size_t r) const;
         // The bucket holding resample rank `rank`: the last g with below(g).count <= rank.
@@ -94,6 +115,10 @@ class BlockOrder {
         const BlockOrder& order_;
         const BlockDraw& draw_;
         std::int64_t total_ = 0;
+        // The values of the end pieces (draws with a cut), as global ranks ascending, and the
+        // sums of their values before each.
+        std::vector<std::uint32_t> piece_ranks_;
+        std::vector<std::int64_t> piece_sums_;
         mutable std::vector<Below> below_;
         mutable std::vector<std::uint8_t> known_;
     };
@@ -107,6 +132,8 @@ class BlockOrder {
     std::size_t buckets_ = 0, bucket_ranks_ = 0;  // G, and the ranks in each (the last fewer)
     std::vector<std::int64_t> ascending_;         // the values ranked
     std::vector<std::uint32_t> block_of_rank_;    // the block each ranked value is in
+    // The ranks of the first and the last block's values, by place in the block.
+    std::vector<std::uint32_t> first_block_ranks_, last_block_ranks_;
     // Row g (g = 0..G), one entry per block: the block's values of global rank below g's first.
     std::vector<std::uint32_t> count_below_;
     std::vector<std::int64_t> sum_below_;

@@ -289,8 +289,6 @@ class BlockSeries {
         for (std::size_t j = 0; j < k; ++j) {
             Block& block = blocks_[j];
             const std::size_t start = tiling_.start(j), end = start + tiling_.length(j);
-            block.first_ns = frame_ns[start];
-            block.last_ns = frame_ns[end - 1];
             for (std::size_t i = start; i < end; ++i) {
                 block.sum_ns += frame_ns[i];
                 if (i == start)
@@ -311,7 +309,9 @@ class BlockSeries {
     // Scratch that one thread reuses from resample to resample.
     struct Buffers {
         BlockDraw draw;
-        std::vector<std::size_t> position;          // where each drawn block starts in it
+        // Per drawn piece: where it starts in the series, its length, where it starts in the
+        // resample (one more entry: the resample's length).
+        std::vector<std::size_t> start, length, position;
         std::vector<std::int64_t> resample;         // the straightforward path only
         std::vector<std::int64_t> local, averaged;  // the frames before and at a junction
     };
@@ -400,31 +400,37 @@ class BlockSeries {
         s.frame_time = summarize_ascending(ascending, total, ascending.squares_about(mean_ns));
         s.fps = fps_figures(s.frame_time);
         stutter_of(b, ascending, total, s.stutter);
+        // Hitches and variation: a whole block's own part from its table, an end piece's counted
+        // over its frames, and each junction decided from the frames on either side of it.
         std::size_t count = 0;
-        for (std::size_t i = 0; i < b.draw.order.size(); ++i) {
-            const Block& block = blocks_[b.draw.order[i]];
-            count += block.hitches;
-            s.hitches.hitch_ns += block.hitch_ns;
-            if (i > 0 && hitch(block.first_ns, blocks_[b.draw.order[i - 1]].last_ns)) {
+        VariationBuckets& variation = s.variation;
+        const auto count_pair = [&](std::int64_t frame, std::int64_t previous) {
+            if (hitch(frame, previous)) {
                 ++count;
-                s.hitches.hitch_ns += block.first_ns;
+                s.hitches.hitch_ns += frame;
             }
+            const std::size_t bucket = variation_bucket(frame, previous);
+            if (bucket < kVariationEdgesNs.size())
+                ++variation.counts[bucket];
+        };
+        for (std::size_t i = 0; i < b.draw.order.size(); ++i) {
+            const std::size_t start = b.start[i], length = b.length[i];
+            if (b.draw.cut[i] == 0) {
+                const Block& block = blocks_[b.draw.order[i]];
+                count += block.hitches;
+                s.hitches.hitch_ns += block.hitch_ns;
+                for (std::size_t e = 0; e < kVariationEdgesNs.size(); ++e)
+                    variation.counts[e] += block.variation[e];
+            } else {
+                for (std::size_t f = start + 1; f < start + length; ++f)
+                    count_pair(frame_ns_[f], frame_ns_[f - 1]);
+            }
+            if (i > 0)
+                count_pair(frame_ns_[start], frame_ns_[b.start[i - 1] + b.length[i - 1] - 1]);
         }
         s.hitches.hitches.resize(count);
         s.hitches.per_minute =
             total > 0 ? static_cast<double>(count) / (ns_to_s(total) / 60.0) : 0.0;
-        VariationBuckets& variation = s.variation;
-        for (std::size_t i = 0; i < b.draw.order.size(); ++i) {
-            const Block& block = blocks_[b.draw.order[i]];
-            for (std::size_t e = 0; e < kVariationEdgesNs.size(); ++e)
-                variation.counts[e] += block.variation[e];
-            if (i > 0) {
-                const std::size_t bucket =
-                    variation_bucket(block.first_ns, blocks_[b.draw.order[i - 1]].last_ns);
-                if (bucket < kVariationEdgesNs.size())
-                    ++variation.counts[bucket];
-            }
-        }
         variation.total = n - 1;
         std::size_t below = 0;
         for (std::size_t e = 0; e < kVariationEdgesNs.size(); ++e)
@@ -442,7 +448,7 @@ class BlockSeries {
         std::vector<std::int64_t> tail_sum;
     };
     struct Block {
-        std::int64_t sum_ns = 0, first_ns = 0, last_ns = 0;
+        std::int64_t sum_ns = 0;
         std::uint32_t hitches = 0;                                        // after its first frame
         std::int64_t hitch_ns = 0;                                        // their time
         std::array<std::uint32_t, kVariationEdgesNs.size()> variation{};  // the same
@@ -471,24 +477,34 @@ class BlockSeries {
     // The blocks drawn from `state`, into b.draw, and where each starts in the resample.
     void draw(std::uint64_t state, Buffers& b) const {
         draw_blocks(tiling_, state, b.draw);
-        b.position.resize(b.draw.order.size() + 1);
+        const std::size_t k = b.draw.order.size();
+        b.start.resize(k);
+        b.length.resize(k);
+        b.position.resize(k + 1);
         b.position[0] = 0;
-        for (std::size_t i = 0; i < b.draw.order.size(); ++i)
-            b.position[i + 1] = b.position[i] + tiling_.length(b.draw.order[i]);
+        for (std::size_t i = 0; i < k; ++i) {
+            b.start[i] = piece_start(tiling_, b.draw, i);
+            b.length[i] = piece_length(tiling_, b.draw, i);
+            b.position[i + 1] = b.position[i] + b.length[i];
+        }
     }
-    // f(i, start, length, position) for the i-th block drawn: where it starts in the series,
+    // f(i, start, length, position) for the i-th piece drawn: where it starts in the series,
     // its length and where it starts in the resample.
     template <class F>
     void for_each_block(const Buffers& b, F f) const {
-        for (std::size_t i = 0; i < b.draw.order.size(); ++i) {
-            const std::uint32_t j = b.draw.order[i];
-            f(i, tiling_.start(j), tiling_.length(j), b.position[i]);
-        }
+        for (std::size_t i = 0; i < b.draw.order.size(); ++i)
+            f(i, b.start[i], b.length[i], b.position[i]);
     }
     std::int64_t total_of(const Buffers& b) const {
         std::int64_t total = 0;
-        for (const std::uint32_t j : b.draw.order)
-            total += blocks_[j].sum_ns;
+        for (std::size_t i = 0; i < b.draw.order.size(); ++i) {
+            if (b.draw.cut[i] == 0) {
+                total += blocks_[b.draw.order[i]].sum_ns;
+            } else {
+                for (std::size_t f = b.start[i]; f < b.start[i] + b.length[i]; ++f)
+                    total += frame_ns_[f];
+            }
+        }
         return total;
     }
 
@@ -506,18 +522,23 @@ class BlockSeries {
         r.above_mean = n - ascending.rank_above(static_cast<std::int64_t>(limit));
         const StutterTable& table = stutter_.at(w);
         std::size_t flagged = 0;
-        for_each_block(b, [&](std::size_t i, std::size_t, std::size_t length, std::size_t p) {
-            const std::size_t head = std::min(w, length);
-            flagged += table.count[b.draw.order[i]];
-            r.stutter_ns += table.ns[b.draw.order[i]];
-            r.low_fps_ns += table.low_fps_ns[b.draw.order[i]];
+        for_each_block(b, [&](std::size_t i, std::size_t start, std::size_t length, std::size_t p) {
+            // A whole block's frames from the window on are the table's; an end piece's are all
+            // decided here.
+            const bool whole = b.draw.cut[i] == 0;
+            const std::size_t head = whole ? std::min(w, length) : length;
+            if (whole) {
+                flagged += table.count[b.draw.order[i]];
+                r.stutter_ns += table.ns[b.draw.order[i]];
+                r.low_fps_ns += table.low_fps_ns[b.draw.order[i]];
+            }
             // Most blocks follow one longer than the window: the window before the head is that
             // block's last frames, their samples summed in the table, and each head frame's
             // window gives up one of them (whose sample has its predecessor in its own block).
-            if (i > 0 && p >= w && table.tail_sum[b.draw.order[i - 1]] >= 0) {
+            if (whole && i > 0 && p >= w && b.draw.cut[i - 1] == 0 &&
+                table.tail_sum[b.draw.order[i - 1]] >= 0) {
                 const std::uint32_t previous = b.draw.order[i - 1];
-                const std::size_t start = tiling_.start(b.draw.order[i]);
-                const std::size_t previous_end = tiling_.start(previous) + tiling_.length(previous);
+                const std::size_t previous_end = b.start[i - 1] + b.length[i - 1];
                 const std::int64_t previous_last = frame_ns_[previous_end - 1];
                 std::int64_t window_sum = table.tail_sum[previous];
                 for (std::size_t o = 0; o < head; ++o) {
@@ -543,10 +564,9 @@ class BlockSeries {
             while (b.position[d] > from)
                 --d;
             for (std::size_t q = from; q < p + head; ++d) {
-                const std::uint32_t j = b.draw.order[d];
-                const std::size_t end = std::min(b.position[d] + tiling_.length(j), p + head);
-                const auto first = frame_ns_.begin() + static_cast<std::ptrdiff_t>(
-                                                           tiling_.start(j) + (q - b.position[d]));
+                const std::size_t end = std::min(b.position[d + 1], p + head);
+                const auto first = frame_ns_.begin() +
+                                   static_cast<std::ptrdiff_t>(b.start[d] + (q - b.position[d]));
                 b.local.insert(b.local.end(), first, first + static_cast<std::ptrdiff_t>(end - q));
                 q = end;
             }

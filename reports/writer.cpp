@@ -295,8 +295,9 @@ std::string comparison_method(const Comparison& c) {
     std::string text = fmt::format(
         "B - A with a 95 % interval from a block bootstrap ({} resamples; each capture cut into "
         "blocks of about {} / {} consecutive intervals of that timeline, or samples of a sampled "
-        "log, as many drawn with replacement; seed {}; a latency or busy column is resampled the "
-        "same way on its own). "
+        "log, as many drawn with replacement, an end block as a piece weighted as the moving-block "
+        "bootstrap weighs it; seed {}; a latency or busy column is resampled the same way on its "
+        "own). "
         "\"better\" or \"worse\" when the interval excludes 0, by the figure's direction "
         "(\"changed\" for a figure with none); \"no significant change\" when it holds 0. "
         "Frames, duration and refresh rate are compared by value: \"changed\" or "

@@ -418,7 +418,9 @@ Json comparison_json(const Comparison& c) {
     }
     Json j{{"timeline", compared_timeline_name(c.timeline)},
            {"timeline_reason", c.timeline_reason},
-           {"method", "non-overlapping block bootstrap of B - A, 95 % percentile interval"},
+           {"method",
+            "non-overlapping block bootstrap of B - A (end blocks weighted as the moving-block "
+            "bootstrap weighs them), 95 % percentile interval"},
            {"resamples", c.resamples},
            {"block_frames_a", c.block_a},
            {"block_frames_b", c.block_b},

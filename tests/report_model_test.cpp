@@ -15,6 +15,7 @@
 
 #include "common/errors.hpp"
 #include "core/analysis.hpp"
+#include "core/block_bootstrap.hpp"
 #include "core/comparison.hpp"
 #include "core/figures.hpp"
 #include "core/frame_stats.hpp"
@@ -541,36 +542,81 @@ TEST(ReportGate, AFailingConditionNamesTheFigureAndItsValue) {
 }
 
 TEST(ReportCompare, BlockResamplingIsReproducibleAndKeepsBlocksTogether) {
-    std::vector<std::int64_t> frames;
-    for (int i = 0; i < 100; ++i)
-        frames.push_back(i);
+    std::vector<std::int64_t> frames(100);
+    std::iota(frames.begin(), frames.end(), 0);
     std::uint64_t s1 = 42, s2 = 42;
-    const auto a = block_resample(frames, 10, s1);
-    const auto b = block_resample(frames, 10, s2);
-    EXPECT_EQ(a, b);
-    ASSERT_EQ(a.size(), 100u);
-    for (std::size_t blk = 0; blk < 10; ++blk) {
-        EXPECT_EQ(a[blk * 10] % 10, 0) << "blocks tile the series: each starts at a multiple of 10";
-        for (std::size_t k = 1; k < 10; ++k) {
-            EXPECT_EQ(a[blk * 10 + k], a[blk * 10] + static_cast<std::int64_t>(k));
-        }
-    }
-    // 103 values in blocks of about 10: ten blocks, the first three of 11, so a resample has
-    // between 100 and 110 values and every value can be drawn.
-    std::vector<std::int64_t> odd(103);
-    std::iota(odd.begin(), odd.end(), 0);
-    std::vector<int> seen(103, 0);
-    std::uint64_t s3 = 7;
-    for (int k = 0; k < 50; ++k) {
-        const auto r = block_resample(odd, 10, s3);
-        EXPECT_GE(r.size(), 100u);
-        EXPECT_LE(r.size(), 110u);
-        for (const std::int64_t v : r)
-            seen[static_cast<std::size_t>(v)] = 1;
-    }
-    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 103);
+    EXPECT_EQ(block_resample(frames, 10, s1), block_resample(frames, 10, s2));
     EXPECT_EQ(bootstrap_block_frames(10'000), 100u);
     EXPECT_EQ(bootstrap_block_frames(0), 1u);
+
+    // 103 values in blocks of about 10: ten blocks, the first three of 11. Each draw is a whole
+    // block but for the end blocks, of which a draw keeps a piece: the first block's last
+    // values, the last block's first ones. The joined resample is the pieces in order.
+    std::vector<std::int64_t> odd(103);
+    std::iota(odd.begin(), odd.end(), 0);
+    const BlockTiling tiling(odd.size(), 10);
+    ASSERT_EQ(tiling.blocks(), 10u);
+    EXPECT_EQ(tiling.length(0), 11u);
+    EXPECT_EQ(tiling.length(3), 10u);
+    EXPECT_EQ(tiling.start(9), 93u);
+    std::vector<int> seen(103, 0);
+    std::uint64_t state = 7;
+    for (int k = 0; k < 200; ++k) {
+        std::uint64_t again = state;
+        BlockDraw draw;
+        draw_blocks(tiling, state, draw);
+        const std::vector<std::int64_t> joined = block_resample(odd, 10, again);
+        EXPECT_EQ(again, state) << "block_resample draws as draw_blocks does";
+        ASSERT_EQ(joined.size(), draw.values);
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < draw.order.size(); ++i) {
+            const std::uint32_t j = draw.order[i];
+            const std::size_t start = piece_start(tiling, draw, i);
+            const std::size_t length = piece_length(tiling, draw, i);
+            if (j == 0) {
+                EXPECT_EQ(start + length, tiling.length(0));  // ends where the block ends
+            } else {
+                EXPECT_EQ(start, tiling.start(j));
+            }
+            if (j != 0 && j != 9) {
+                EXPECT_EQ(length, tiling.length(j));
+            }
+            EXPECT_GE(length, 1u);
+            for (std::size_t v = 0; v < length; ++v) {
+                EXPECT_EQ(joined[at + v], static_cast<std::int64_t>(start + v));
+                seen[start + v] = 1;
+            }
+            at += length;
+        }
+    }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 103);
+}
+
+// The moving-block bootstrap, whose blocks start anywhere, draws a value i places from an end
+// in i + 1 of its b possible blocks; the end pieces give it the same weight.
+TEST(ReportCompare, EndValuesAreDrawnWithTheMovingBlockWeight) {
+    const BlockTiling tiling(1000, 20);  // 50 blocks of 20
+    std::vector<double> drawn(1000, 0);
+    std::uint64_t state = 3;
+    BlockDraw draw;
+    constexpr int kResamples = 4000;
+    for (int k = 0; k < kResamples; ++k) {
+        draw_blocks(tiling, state, draw);
+        for (std::size_t i = 0; i < draw.order.size(); ++i) {
+            const std::size_t start = piece_start(tiling, draw, i);
+            for (std::size_t v = start; v < start + piece_length(tiling, draw, i); ++v)
+                drawn[v] += 1;
+        }
+    }
+    // An inner value: drawn once a resample on average.
+    const auto inner = [&](std::size_t v) { return drawn[v] / kResamples; };
+    EXPECT_NEAR(inner(500), 1.0, 0.1);
+    for (const std::size_t i : {0u, 4u, 9u, 19u}) {
+        SCOPED_TRACE(i);
+        const double want = static_cast<double>(i + 1) / 20.0;
+        EXPECT_NEAR(inner(i), want, 0.1 * want + 0.02);
+        EXPECT_NEAR(inner(999 - i), want, 0.1 * want + 0.02);
+    }
 }
 
 TEST(ReportCompare, ACaptureWithAFrameOfDaysIsComparedTheStraightforwardWay) {
