@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <map>
 #include <numeric>
 #include <string>
@@ -358,6 +359,51 @@ TEST(ComparisonColumns, ResampledFiguresAreTheReportsFigures) {
         }
     }
     EXPECT_GT(checked, 100);
+}
+
+// The intervals keep the widths of the moving-block bootstrap the comparison used before
+// (tests/golden/comparison_widths.json: its widths on 23 pairs of shared captures, recorded with
+// that release). Resampling alone moves a width by about 10 % either way (the old method with A
+// and B swapped: new/old widths 0.89-1.19 from the 10th to the 90th percentile), so the test
+// holds the median over every figure to 5 % and each pair's median to 20 %.
+TEST(ComparisonColumns, IntervalWidthsMatchTheMovingBlockBootstrap) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    std::ifstream in(std::string(LOOPSCOPE_SOURCE_DIR) + "/tests/golden/comparison_widths.json");
+    ASSERT_TRUE(in) << "tests/golden/comparison_widths.json";
+    const nlohmann::json golden = nlohmann::json::parse(in);
+    std::vector<double> all;
+    int pairs = 0;
+    for (const auto& pair : golden.at("pairs")) {
+        const std::string a_name = pair.at("a"), b_name = pair.at("b");
+        SCOPED_TRACE(a_name + " / " + b_name);
+        const Capture ca = read_capture(test::capture(a_name));
+        const Capture cb = read_capture(test::capture(b_name));
+        const Comparison c = compare_captures(analyse_capture(ca, {}), analyse_capture(cb, {}));
+        std::vector<double> ratios;
+        for (const FigureDifference& d : c.figures) {
+            const auto old = pair.at("widths").find(d.name);
+            if (old == pair.at("widths").end() || !d.has_interval || old->get<double>() <= 0)
+                continue;
+            ratios.push_back((d.high - d.low) / old->get<double>());
+        }
+        if (ratios.empty()) {
+            // One recording in two layouts: resampled alike before and now, every width 0.
+            for (const FigureDifference& d : c.figures)
+                EXPECT_EQ(d.high - d.low, 0.0) << d.name;
+            continue;
+        }
+        std::sort(ratios.begin(), ratios.end());
+        const double median = ratios[ratios.size() / 2];
+        EXPECT_GT(median, 0.8);
+        EXPECT_LT(median, 1.2);
+        all.insert(all.end(), ratios.begin(), ratios.end());
+        ++pairs;
+    }
+    EXPECT_GE(pairs, 20);  // with an interval of some width
+    std::sort(all.begin(), all.end());
+    const double median = all[all.size() / 2];
+    EXPECT_GT(median, 0.95);
+    EXPECT_LT(median, 1.05);
 }
 
 TEST(ComparisonWriters, HtmlOpensWithTheComparisonAndOverlaidPlots) {
