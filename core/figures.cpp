@@ -551,24 +551,29 @@ std::optional<double> bound_share(const CaptureReport& r) {
     return r.bottleneck.wait_share;
 }
 
-// Per classified frame of the range, 1 when it was bound by B: what the comparison resamples
-// for a share, which is the mean of any set of them.
-template <Bound B>
+// Per classified frame of the range, where its time went (bound_code): the one column the three
+// shares are resampled from, each share the count of its code over the frames.
+std::int64_t bound_code(Bound bound) {
+    return bound == Bound::cpu ? 0 : bound == Bound::gpu ? 1 : 2;
+}
 std::vector<std::int64_t> bound_series(const CaptureReport& r) {
-    std::vector<std::int64_t> flags;
+    std::vector<std::int64_t> codes;
     if (bottleneck_rule(*r.capture) == BottleneckRule::none)
-        return flags;
+        return codes;
     for (std::size_t i = r.range.begin; i < r.range.end && i < r.capture->frames(); ++i) {
         const Bound bound = frame_bound(*r.capture, i);
         if (bound != Bound::unknown)
-            flags.push_back(bound == B ? 1 : 0);
+            codes.push_back(bound_code(bound));
     }
-    return flags;
+    return codes;
 }
-std::optional<double> share_of(const AscendingValues& flags) {
-    if (flags.size() == 0)
+template <Bound B>
+std::optional<double> share_of(const AscendingValues& codes) {
+    if (codes.size() == 0)
         return std::nullopt;
-    return static_cast<double>(flags.sum_from(0)) / static_cast<double>(flags.size());
+    const std::int64_t code = bound_code(B);
+    const std::size_t below = code == 0 ? 0 : codes.rank_above(code - 1);
+    return static_cast<double>(codes.rank_above(code) - below) / static_cast<double>(codes.size());
 }
 // Two captures whose frames were classified by different rules (PresentMon 1.x's render
 // completion against 2.x's busy times) have shares of different things.
@@ -1316,8 +1321,8 @@ const std::array kCatalogue = {
            .needs = kNeedsFrames,
            .value = bound_share<Bound::cpu>,
            .compared = true,
-           .column_values = bound_series<Bound::cpu>,
-           .column_value = share_of,
+           .column_values = bound_series,
+           .column_value = share_of<Bound::cpu>,
            .unlike = bound_unlike,
            .describe = bound_definition,
            .missing = bound_missing},
@@ -1327,8 +1332,8 @@ const std::array kCatalogue = {
            .needs = kNeedsFrames,
            .value = bound_share<Bound::gpu>,
            .compared = true,
-           .column_values = bound_series<Bound::gpu>,
-           .column_value = share_of,
+           .column_values = bound_series,
+           .column_value = share_of<Bound::gpu>,
            .unlike = bound_unlike,
            .describe = bound_definition,
            .missing = bound_missing},
@@ -1338,8 +1343,8 @@ const std::array kCatalogue = {
            .needs = kNeedsFrames,
            .value = bound_share<Bound::wait>,
            .compared = true,
-           .column_values = bound_series<Bound::wait>,
-           .column_value = share_of,
+           .column_values = bound_series,
+           .column_value = share_of<Bound::wait>,
            .unlike = bound_unlike,
            .describe = bound_definition,
            .missing = bound_missing},
