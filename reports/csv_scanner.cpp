@@ -35,7 +35,9 @@ constexpr std::uint64_t kProgressFromBytes = 64u << 20;
     throw InputError(place.path ? *place.path : std::string(), place.line, column, what);
 }
 
-LineReader::LineReader(std::string path) : path_(std::move(path)) {
+LineReader::LineReader(std::string path) : LineReader(std::move(path), kChunkBytes) {}
+
+LineReader::LineReader(std::string path, std::size_t first_read_bytes) : path_(std::move(path)) {
     file_ = std::fopen(path_.c_str(), "rb");
     if (!file_)
         throw InputError(path_, fmt::format("cannot open: {}", std::strerror(errno)));
@@ -44,8 +46,8 @@ LineReader::LineReader(std::string path) : path_(std::move(path)) {
     // A small file gets a buffer its size (a power of two, so that doubling still meets the line
     // cap exactly): the vector zero-fills what it allocates, and opening many small files, as
     // format detection and fuzzing do, should not clear a whole chunk each time.
-    std::size_t initial = kChunkBytes;
-    if (!ec && size < kChunkBytes)
+    std::size_t initial = std::clamp(std::bit_ceil(first_read_bytes), kMinBufferBytes, kChunkBytes);
+    if (!ec && size < initial)
         initial = std::max<std::size_t>(kMinBufferBytes, std::bit_ceil(size + 1));
     buffer_.resize(initial);
     if (!ec)

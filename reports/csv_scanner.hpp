@@ -35,6 +35,11 @@ class LineReader {
   public:
     // Throws InputError when the file cannot be opened.
     explicit LineReader(std::string path);
+    // A reader of the first lines only (format detection): its first read takes at most
+    // `first_read_bytes` (a power of two) of the file rather than a whole chunk, which the
+    // reader that parses the file reads again; a longer line grows the buffer as it does for any
+    // reader.
+    LineReader(std::string path, std::size_t first_read_bytes);
     ~LineReader();
     LineReader(const LineReader&) = delete;
     LineReader& operator=(const LineReader&) = delete;
