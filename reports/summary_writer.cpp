@@ -8,6 +8,9 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
+#include <utility>
+#include <vector>
 
 #include "common/errors.hpp"
 #include "common/markdown_table.hpp"
@@ -132,6 +135,17 @@ Json number_or_null(const std::optional<double>& v) {
     return v ? Json(*v) : Json(nullptr);
 }
 
+// An object's entries in order. An ordered_json object is a vector of pairs whose key is const:
+// growing it copies the values it holds (all the rows, a row's figures) instead of moving them,
+// and each insertion by key first searches the entries for that key. The writer's keys are
+// distinct, so every object is made from its list of entries in one go.
+using Entries = std::vector<std::pair<std::string, Json>>;
+
+Json object_of(Entries&& entries) {
+    return Json::object_t(std::make_move_iterator(entries.begin()),
+                          std::make_move_iterator(entries.end()));
+}
+
 std::string dump(const Json& j, int indent) {
     try {
         return j.dump(indent);
@@ -143,44 +157,47 @@ std::string dump(const Json& j, int indent) {
 
 std::string json(const SummaryDocument& doc) {
     Json rows = Json::array();
+    rows.get_ref<Json::array_t&>().reserve(doc.rows.size());
     for (const CaptureSummary& r : doc.rows) {
-        Json row;
-        row["file"] = r.file;
-        row["format"] = r.format.empty() ? Json(nullptr) : Json(r.format);
-        row["labels"] = labels_json(r.labels);
-        row["error"] = r.failed() ? Json(r.error) : Json(nullptr);
-        Json figures = Json::object();
-        Json absent = Json::object();
+        Entries figures, absent;
+        figures.reserve(r.figures.size());
         for (const SummaryFigure& f : r.figures) {
-            figures[std::string(f.key)] = number_or_null(f.value);
+            figures.emplace_back(std::string(f.key), number_or_null(f.value));
             if (!f.value)
-                absent[std::string(f.key)] = f.absent;
+                absent.emplace_back(std::string(f.key), f.absent);
         }
-        row["figures"] = std::move(figures);
-        row["absent"] = std::move(absent);
-        rows.push_back(std::move(row));
+        Entries row;
+        row.reserve(6);
+        row.emplace_back("file", r.file);
+        row.emplace_back("format", r.format.empty() ? Json(nullptr) : Json(r.format));
+        row.emplace_back("labels", labels_json(r.labels));
+        row.emplace_back("error", r.failed() ? Json(r.error) : Json(nullptr));
+        row.emplace_back("figures", object_of(std::move(figures)));
+        row.emplace_back("absent", object_of(std::move(absent)));
+        rows.push_back(object_of(std::move(row)));
     }
-    Json j;
-    j["rows"] = std::move(rows);
+    Entries top;
+    top.emplace_back("rows", std::move(rows));
     if (!doc.group_by.empty()) {
         Json groups = Json::array();
         for (const SummaryGroup& g : doc.groups) {
-            Json group;
-            group["labels"] = labels_json(g.labels);
-            group["captures"] = g.captures;
-            group["failed"] = g.failed;
-            Json figures = Json::object();
+            Entries figures;
             for (const SummaryGroup::Mean& m : g.figures)
-                figures[std::string(m.key)] = number_or_null(m.value);
-            group["figures"] = std::move(figures);
-            groups.push_back(std::move(group));
+                figures.emplace_back(std::string(m.key), number_or_null(m.value));
+            Entries group;
+            group.emplace_back("labels", labels_json(g.labels));
+            group.emplace_back("captures", g.captures);
+            group.emplace_back("failed", g.failed);
+            group.emplace_back("figures", object_of(std::move(figures)));
+            groups.push_back(object_of(std::move(group)));
         }
-        j["groups"] = std::move(groups);
+        top.emplace_back("groups", std::move(groups));
     }
     Json skipped = Json::array();
     for (const SkippedFile& s : doc.skipped)
         skipped.push_back({{"file", s.file}, {"reason", s.reason}});
-    j["skipped"] = std::move(skipped);
+    top.emplace_back("skipped", std::move(skipped));
+    const Json j = object_of(std::move(top));
     return dump(j, 2) + "\n";
 }
 
