@@ -413,12 +413,9 @@ std::size_t count_rest(std::string_view line, std::size_t pos, const LinePlace& 
     std::size_t i = pos;
     bool any_quote = false;
 #if defined(__SSE2__)
-    for (; i + 16 <= line.size(); i += 16) {
-        std::uint32_t m = csv_x86::match16(line.data() + i, ',');
-        any_quote |= csv_x86::match16(line.data() + i, '"') != 0;
-        for (; m; m &= m - 1)
-            ++commas;
-    }
+    // The whole blocks up to the line's end (a line holds no break); the loops below count the
+    // bytes left from `i`.
+    commas += csv_x86::count_commas_before_break(line.data(), i, line.size(), any_quote);
 #endif
     for (; i + 8 <= line.size(); i += 8) {
         const std::uint64_t w = load8(line.data() + i);
