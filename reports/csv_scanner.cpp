@@ -44,8 +44,8 @@ LineReader::LineReader(std::string path, std::size_t first_read_bytes) : path_(s
     std::error_code ec;
     const auto size = std::filesystem::file_size(path_, ec);
     // A small file gets a buffer its size (a power of two, so that doubling still meets the line
-    // cap exactly): the vector zero-fills what it allocates, and opening many small files, as
-    // format detection and fuzzing do, should not clear a whole chunk each time.
+    // cap exactly): opening many small files, as format detection and fuzzing do, should not
+    // take a whole chunk each time.
     std::size_t initial = std::clamp(std::bit_ceil(first_read_bytes), kMinBufferBytes, kChunkBytes);
     if (!ec && size < initial)
         initial = std::max<std::size_t>(kMinBufferBytes, std::bit_ceil(size + 1));
