@@ -470,6 +470,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     // do not need the sorted values are computed meanwhile.
     const unsigned threads = threads_or_hardware(options.threads);
     const bool second_thread = threads > 1 && r.series.frame_ns.size() >= kFramesForSecondThread;
+    std::vector<std::int64_t> displayed_sorted;  // display_figures' displayed frames, sorted
     {
         std::vector<std::int64_t> sorted(r.series.frame_ns.begin(), r.series.frame_ns.end());
         OrderFigures order;
@@ -478,9 +479,10 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             [&] {
                 order = order_figures(r.series.frame_ns, r.series.start_ns);
                 if (have_display) {
-                    r.display = display_figures(slice(capture.display_ns), slice(capture.dropped),
-                                                slice(capture.animation_error_ns),
-                                                slice(capture.animation_error_known));
+                    r.display =
+                        display_figures(slice(capture.display_ns), slice(capture.dropped),
+                                        slice(capture.animation_error_ns),
+                                        slice(capture.animation_error_known), &displayed_sorted);
                 }
             },
             [&] { sort_ns(sorted); });
@@ -519,14 +521,23 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
 
     if (have_display) {
         if (refresh_from_display) {
-            std::vector<std::int64_t> shown;
-            shown.reserve(r.range.size());
-            for (const std::int64_t d : slice(capture.display_ns)) {
-                if (d >= 0)
-                    shown.push_back(d);
+            // Every display change counts, a frame marked dropped included; without such a frame
+            // these are the values display_figures sorted already.
+            const auto display = slice(capture.display_ns);
+            const auto dropped = slice(capture.dropped);
+            bool dropped_with_change = false;
+            for (std::size_t i = 0; i < dropped.size() && i < display.size(); ++i)
+                dropped_with_change |= dropped[i] != 0 && display[i] >= 0;
+            if (dropped_with_change) {
+                displayed_sorted.clear();
+                for (const std::int64_t d : display) {
+                    if (d >= 0)
+                        displayed_sorted.push_back(d);
+                }
+                sort_ns(displayed_sorted);
             }
-            if (!shown.empty()) {
-                r.stats.refresh = detect_refresh_rate(shown);
+            if (!displayed_sorted.empty()) {
+                r.stats.refresh = detect_refresh_rate_sorted(displayed_sorted);
                 r.refresh_column = source_column(capture.source.format, Timeline::display);
             }
         }

@@ -515,7 +515,8 @@ RefreshGuess classify_refresh(RefreshGuess grid, std::span<const std::int64_t> d
 DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
                                std::span<const std::uint8_t> dropped,
                                std::span<const std::int64_t> animation_error_ns,
-                               std::span<const std::uint8_t> animation_error_known) {
+                               std::span<const std::uint8_t> animation_error_known,
+                               std::vector<std::int64_t>* sorted_displayed_ns) {
     DisplayFigures d;
     if (display_ns.empty())
         return d;
@@ -533,6 +534,8 @@ DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
     d.displayed = shown.size();
     d.dropped_share = static_cast<double>(d.dropped) / static_cast<double>(display_ns.size());
     d.between_display_changes = summarize_frame_times_in_place(shown);
+    if (sorted_displayed_ns)
+        *sorted_displayed_ns = std::move(shown);
     std::vector<std::int64_t> abs_error;
     for (std::size_t i = 0; i < animation_error_ns.size(); ++i) {
         const bool known = animation_error_known.size() != animation_error_ns.size() ||

@@ -215,11 +215,14 @@ struct DisplayFigures {
 };
 // display_ns: -1 where not displayed; dropped: 1 where never displayed (may be empty: then
 // display_ns < 0 counts as dropped); animation_error_ns may be empty; animation_error_known: 1
-// where the error is a value, 0 where the cell was NA (empty: all are values).
+// where the error is a value, 0 where the cell was NA (empty: all are values). When
+// `sorted_displayed_ns` is given, it receives the displayed frames' display_ns sorted (the values
+// between_display_changes summarises), for a caller that needs them sorted too.
 DisplayFigures display_figures(std::span<const std::int64_t> display_ns,
                                std::span<const std::uint8_t> dropped,
                                std::span<const std::int64_t> animation_error_ns,
-                               std::span<const std::uint8_t> animation_error_known = {});
+                               std::span<const std::uint8_t> animation_error_known = {},
+                               std::vector<std::int64_t>* sorted_displayed_ns = nullptr);
 
 // One class of frames (application or generated) on its own cadence: a frame's interval is the
 // time since the previous frame of the same class (the frame times in between summed), so that

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/percentile.hpp"
+#include "core/sort_ns.hpp"
 #include "core/units.hpp"
 
 namespace loopscope {
@@ -93,7 +94,7 @@ std::optional<LatencySummary> latency_summary(const Capture& c, LatencyKind kind
     s.frames = v.size();
     if (v.empty())
         return s;
-    std::sort(v.begin(), v.end());
+    sort_ns(v);
     // The mean in double ms, as the tools sum their cells (integer ns sums could overflow only
     // past 292 years of latency, but the tools' own rounding is what is matched).
     double sum_ms = 0;

@@ -11,7 +11,7 @@ namespace {
 
 constexpr int kMaxDigitBits = 11;  // at most 2048 counters a pass: they stay in the L1 cache
 constexpr int kMaxPasses = 4;
-constexpr std::size_t kRadixFrom = 4096;  // below this, std::sort is as quick
+constexpr std::size_t kRadixFrom = 1024;  // below this, std::sort is as quick
 
 }  // namespace
 

@@ -35,17 +35,19 @@ constexpr std::uint64_t kProgressFromBytes = 64u << 20;
     throw InputError(place.path ? *place.path : std::string(), place.line, column, what);
 }
 
-LineReader::LineReader(std::string path) : path_(std::move(path)) {
+LineReader::LineReader(std::string path) : LineReader(std::move(path), kChunkBytes) {}
+
+LineReader::LineReader(std::string path, std::size_t first_read_bytes) : path_(std::move(path)) {
     file_ = std::fopen(path_.c_str(), "rb");
     if (!file_)
         throw InputError(path_, fmt::format("cannot open: {}", std::strerror(errno)));
     std::error_code ec;
     const auto size = std::filesystem::file_size(path_, ec);
     // A small file gets a buffer its size (a power of two, so that doubling still meets the line
-    // cap exactly): the vector zero-fills what it allocates, and opening many small files, as
-    // format detection and fuzzing do, should not clear a whole chunk each time.
-    std::size_t initial = kChunkBytes;
-    if (!ec && size < kChunkBytes)
+    // cap exactly): opening many small files, as format detection and fuzzing do, should not
+    // take a whole chunk each time.
+    std::size_t initial = std::clamp(std::bit_ceil(first_read_bytes), kMinBufferBytes, kChunkBytes);
+    if (!ec && size < initial)
         initial = std::max<std::size_t>(kMinBufferBytes, std::bit_ceil(size + 1));
     buffer_.resize(initial);
     if (!ec)
@@ -411,12 +413,9 @@ std::size_t count_rest(std::string_view line, std::size_t pos, const LinePlace& 
     std::size_t i = pos;
     bool any_quote = false;
 #if defined(__SSE2__)
-    for (; i + 16 <= line.size(); i += 16) {
-        std::uint32_t m = csv_x86::match16(line.data() + i, ',');
-        any_quote |= csv_x86::match16(line.data() + i, '"') != 0;
-        for (; m; m &= m - 1)
-            ++commas;
-    }
+    // The whole blocks up to the line's end (a line holds no break); the loops below count the
+    // bytes left from `i`.
+    commas += csv_x86::count_commas_before_break(line.data(), i, line.size(), any_quote);
 #endif
     for (; i + 8 <= line.size(); i += 8) {
         const std::uint64_t w = load8(line.data() + i);
@@ -1158,6 +1157,36 @@ inline int short_decimal_to_ns(std::string_view text, int ns_digits, std::int64_
     }
     return round_below_ns(whole_ns, below, kPow10[below_ns_digits], ns) ? 1 : -1;
 }
+
+// A cell of at most seven bytes ("33.252", "0.380": most of the time cells of a FrameView row),
+// too short for a word to be read within it: its few digits are taken one by one. 0 when the
+// cell has another shape or a value the general path should judge (which then gives its answer),
+// else 1 with `ns` set to what the general path sets.
+inline int tiny_decimal_to_ns(std::string_view text, int ns_digits, std::int64_t& ns) {
+    if (text.empty() || text.size() >= 8 || text.front() == '.')
+        return 0;
+    std::uint64_t m = 0;  // every digit, the point left out
+    int fraction_digits = 0;
+    bool point = false;
+    for (const char c : text) {
+        const unsigned digit = static_cast<unsigned>(static_cast<unsigned char>(c)) - '0';
+        if (digit < 10) {
+            m = m * 10 + digit;
+            fraction_digits += point ? 1 : 0;
+        } else if (c == '.' && !point) {
+            point = true;
+        } else {
+            return 0;
+        }
+    }
+    if ((point && fraction_digits == 0) || fraction_digits > ns_digits)
+        return 0;
+    const std::uint64_t scale = kPow10[ns_digits - fraction_digits];
+    if (m >= kPlainLimitNs / scale)
+        return 0;
+    ns = static_cast<std::int64_t>(m * scale);
+    return 1;
+}
 }  // namespace
 
 // Why the two paths agree: fast_float rounds the decimal to the nearest double (relative error
@@ -1167,6 +1196,8 @@ inline int short_decimal_to_ns(std::string_view text, int ns_digits, std::int64_
 // Here D < 10^15, and a result whose sub-nanosecond digits lie within (D+1)·10^-15 of a half (an
 // exact half included) goes to the double path, so both always give the same nanosecond.
 bool plain_decimal_to_ns(std::string_view text, int ns_digits, std::int64_t& ns) {
+    if (tiny_decimal_to_ns(text, ns_digits, ns) != 0)
+        return true;
     if (const int shaped = short_decimal_to_ns(text, ns_digits, ns); shaped != 0)
         return shaped > 0;
     const char* p = text.data();

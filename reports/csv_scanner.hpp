@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/platform.hpp"
@@ -27,6 +28,28 @@ TextEncoding encoding_of(std::string_view head);
 // surrogate without its pair becomes U+FFFD.
 std::size_t utf16_to_utf8(std::string_view in, bool big_endian, bool at_end, std::string& out);
 
+// An allocator for buffers that reads write into before any byte is looked at: the room it makes
+// in a vector is left as it is, not zero-filled.
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+    template <class U>
+    struct rebind {
+        using other = UninitializedAllocator<U>;
+    };
+    UninitializedAllocator() = default;
+    template <class U>
+    UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+    template <class U>
+    void construct(U* p) noexcept {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+using ReadBuffer = std::vector<char, UninitializedAllocator<char>>;
+
 // Reads a text file line by line. Strips a UTF-8 byte-order mark at the start (columns count
 // from the first character after it, as editors show them), and "\n" or "\r\n" at the end of
 // each line. A UTF-16 file (with its byte-order mark) is read as its UTF-8 text, the same lines
@@ -35,6 +58,11 @@ class LineReader {
   public:
     // Throws InputError when the file cannot be opened.
     explicit LineReader(std::string path);
+    // A reader of the first lines only (format detection): its first read takes at most
+    // `first_read_bytes` (a power of two) of the file rather than a whole chunk, which the
+    // reader that parses the file reads again; a longer line grows the buffer as it does for any
+    // reader.
+    LineReader(std::string path, std::size_t first_read_bytes);
     ~LineReader();
     LineReader(const LineReader&) = delete;
     LineReader& operator=(const LineReader&) = delete;
@@ -75,8 +103,8 @@ class LineReader {
 
     std::string path_;
     std::FILE* file_ = nullptr;
-    std::vector<char> buffer_;
-    std::vector<char> other_buffer_;  // next_block(): the buffer of the block given out last
+    ReadBuffer buffer_;
+    ReadBuffer other_buffer_;         // next_block(): the buffer of the block given out last
     bool block_given_ = false;        // a block in buffer_ is still in use
     std::size_t begin_ = 0;           // first unread byte in buffer_
     std::size_t end_ = 0;             // one past the last valid byte in buffer_

@@ -162,7 +162,10 @@ std::string detect_format_of(const std::string& path) {
     const char first = reject_binary(path);
     if (first == '{' || first == '[')
         return "capframex-json";
-    LineReader reader(path);
+    // The first lines decide: a header row and, after a CapFrameX preamble or above a summary's
+    // row, a few more, far less than the chunk a reader of the whole file starts with.
+    constexpr std::size_t kDetectionReadBytes = 64 << 10;
+    LineReader reader(path, kDetectionReadBytes);
     std::string_view line;
     while (reader.next(line)) {
         const std::string_view text = trim(line);

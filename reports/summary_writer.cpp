@@ -8,6 +8,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "common/errors.hpp"
 #include "common/markdown_table.hpp"
@@ -121,17 +127,6 @@ std::string tables(const SummaryDocument& doc) {
     return text;
 }
 
-Json labels_json(const Labels& labels) {
-    Json j = Json::object();
-    for (const auto& [k, v] : labels)
-        j[k] = v;
-    return j;
-}
-
-Json number_or_null(const std::optional<double>& v) {
-    return v ? Json(*v) : Json(nullptr);
-}
-
 std::string dump(const Json& j, int indent) {
     try {
         return j.dump(indent);
@@ -141,47 +136,226 @@ std::string dump(const Json& j, int indent) {
     }
 }
 
+// Whether every byte is printable ASCII other than '"' and '\\': eight bytes at a time, each
+// test a word operation that is non-zero when any of the eight bytes matches.
+bool plain_ascii(std::string_view text) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+    constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+    const auto any_below = [&](std::uint64_t w, unsigned char n) {
+        return (w - kOnes * n) & ~w & kHighs;
+    };
+    const auto any_equal = [&](std::uint64_t w, unsigned char c) {
+        return any_below(w ^ (kOnes * c), 1);
+    };
+    std::uint64_t other = 0;
+    std::size_t i = 0;
+    for (; i + 8 <= text.size(); i += 8) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, text.data() + i, 8);
+        other |= any_below(w, 0x20) | (w & kHighs) | any_equal(w, 0x7f) | any_equal(w, '"') |
+                 any_equal(w, '\\');
+    }
+    for (; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        other |= c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
+    }
+    return other == 0;
+}
+
+// JSON text in the layout of the JSON library's dump(2) (two spaces a level, `"key": value`, an
+// empty object or array as {} or []), written while the document is walked, without a tree of
+// every row's values first. Strings and numbers are the library's own text of them.
+class PrettyJson {
+  public:
+    explicit PrettyJson(std::string& out) : out_(out) {}
+
+    void begin(char bracket) {
+        before_value();
+        out_ += bracket;
+        empty_.push_back(true);
+    }
+    void end(char bracket) {
+        const bool empty = empty_.back();
+        empty_.pop_back();
+        if (!empty)
+            new_line();
+        out_ += bracket;
+    }
+    void key(std::string_view name) {
+        next_element();
+        string_text(name);
+        out_ += ": ";
+        after_key_ = true;
+    }
+    void string(std::string_view text) {
+        before_value();
+        string_text(text);
+    }
+    // A number's or null's text as the library writes it.
+    void raw(std::string_view text) {
+        before_value();
+        out_ += text;
+    }
+
+  private:
+    void before_value() {
+        if (after_key_)
+            after_key_ = false;
+        else if (!empty_.empty())
+            next_element();
+    }
+    void next_element() {
+        if (!empty_.back())
+            out_ += ',';
+        empty_.back() = false;
+        new_line();
+    }
+    void new_line() {
+        out_ += '\n';
+        out_.append(2 * empty_.size(), ' ');
+    }
+    // Printable ASCII without a quote or a backslash is written by the library as it is; any
+    // other string (an escape, UTF-8, invalid bytes that become U+FFFD) is the library's text.
+    void string_text(std::string_view text) {
+        if (plain_ascii(text)) {
+            out_ += '"';
+            out_ += text;
+            out_ += '"';
+        } else {
+            out_ += Json(std::string(text))
+                        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        }
+    }
+
+    std::string& out_;
+    std::vector<bool> empty_;  // each open object or array: nothing written in it yet
+    bool after_key_ = false;
+};
+
+// The library's text of each value (null for none, as for a NaN), in order: one array written by
+// the library, whose elements are then taken one by one (a number's text holds no comma).
+class NumberTexts {
+  public:
+    explicit NumberTexts(const std::vector<std::optional<double>>& values) {
+        Json array = Json::array();
+        for (const std::optional<double>& v : values)
+            array.push_back(v ? Json(*v) : Json(nullptr));
+        text_ = array.dump();
+    }
+    std::string_view next() {
+        const std::size_t end = text_.find_first_of(",]", at_);
+        const std::string_view number = std::string_view(text_).substr(at_, end - at_);
+        at_ = end + 1;
+        return number;
+    }
+
+  private:
+    std::string text_;
+    std::size_t at_ = 1;  // after the '['
+};
+
+// Labels as the library writes an object filled key by key: a key repeated keeps its first
+// place and takes the last value.
+void write_labels(PrettyJson& j, const Labels& labels) {
+    j.begin('{');
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const std::string& key = labels[i].first;
+        const auto same = [&](const auto& l) { return l.first == key; };
+        if (std::any_of(labels.begin(), labels.begin() + static_cast<std::ptrdiff_t>(i), same))
+            continue;
+        const auto last = std::find_if(labels.rbegin(), labels.rend(), same);
+        j.key(key);
+        j.string(last->second);
+    }
+    j.end('}');
+}
+
 std::string json(const SummaryDocument& doc) {
-    Json rows = Json::array();
+    std::string text;
+    PrettyJson j(text);
+    j.begin('{');
+    j.key("rows");
+    j.begin('[');
+    std::vector<std::optional<double>> values;
     for (const CaptureSummary& r : doc.rows) {
-        Json row;
-        row["file"] = r.file;
-        row["format"] = r.format.empty() ? Json(nullptr) : Json(r.format);
-        row["labels"] = labels_json(r.labels);
-        row["error"] = r.failed() ? Json(r.error) : Json(nullptr);
-        Json figures = Json::object();
-        Json absent = Json::object();
+        j.begin('{');
+        j.key("file");
+        j.string(r.file);
+        j.key("format");
+        if (r.format.empty())
+            j.raw("null");
+        else
+            j.string(r.format);
+        j.key("labels");
+        write_labels(j, r.labels);
+        j.key("error");
+        if (r.failed())
+            j.string(r.error);
+        else
+            j.raw("null");
+        values.clear();
+        for (const SummaryFigure& f : r.figures)
+            values.push_back(f.value);
+        NumberTexts numbers(values);
+        j.key("figures");
+        j.begin('{');
         for (const SummaryFigure& f : r.figures) {
-            figures[std::string(f.key)] = number_or_null(f.value);
-            if (!f.value)
-                absent[std::string(f.key)] = f.absent;
+            j.key(f.key);
+            j.raw(numbers.next());
         }
-        row["figures"] = std::move(figures);
-        row["absent"] = std::move(absent);
-        rows.push_back(std::move(row));
+        j.end('}');
+        j.key("absent");
+        j.begin('{');
+        for (const SummaryFigure& f : r.figures) {
+            if (!f.value) {
+                j.key(f.key);
+                j.string(f.absent);
+            }
+        }
+        j.end('}');
+        j.end('}');
     }
-    Json j;
-    j["rows"] = std::move(rows);
+    j.end(']');
     if (!doc.group_by.empty()) {
-        Json groups = Json::array();
+        j.key("groups");
+        j.begin('[');
         for (const SummaryGroup& g : doc.groups) {
-            Json group;
-            group["labels"] = labels_json(g.labels);
-            group["captures"] = g.captures;
-            group["failed"] = g.failed;
-            Json figures = Json::object();
+            j.begin('{');
+            j.key("labels");
+            write_labels(j, g.labels);
+            j.key("captures");
+            j.raw(std::to_string(g.captures));
+            j.key("failed");
+            j.raw(std::to_string(g.failed));
+            values.clear();
             for (const SummaryGroup::Mean& m : g.figures)
-                figures[std::string(m.key)] = number_or_null(m.value);
-            group["figures"] = std::move(figures);
-            groups.push_back(std::move(group));
+                values.push_back(m.value);
+            NumberTexts numbers(values);
+            j.key("figures");
+            j.begin('{');
+            for (const SummaryGroup::Mean& m : g.figures) {
+                j.key(m.key);
+                j.raw(numbers.next());
+            }
+            j.end('}');
+            j.end('}');
         }
-        j["groups"] = std::move(groups);
+        j.end(']');
     }
-    Json skipped = Json::array();
-    for (const SkippedFile& s : doc.skipped)
-        skipped.push_back({{"file", s.file}, {"reason", s.reason}});
-    j["skipped"] = std::move(skipped);
-    return dump(j, 2) + "\n";
+    j.key("skipped");
+    j.begin('[');
+    for (const SkippedFile& s : doc.skipped) {
+        j.begin('{');
+        j.key("file");
+        j.string(s.file);
+        j.key("reason");
+        j.string(s.reason);
+        j.end('}');
+    }
+    j.end(']');
+    j.end('}');
+    text += '\n';
+    return text;
 }
 
 // One line a capture and figure; labels as two parallel arrays, since ClickHouse's

@@ -56,6 +56,8 @@ TEST(SortNs, OrdersLikeStdSortAcrossSizesAndRanges) {
     const Case cases[] = {
         {10, 0, 100},                                                   // small: std::sort
         {5000, 16'000'000, 17'000'000},                                 // frame times, one pass
+        {1024, 16'000'000, 17'000'000},                                 // the fewest by radix
+        {1800, 60'000'000, 100'000'000},                                // latencies, 26 bits
         {100'000, 0, 2'000'000'000},                                    // up to 2 s: three passes
         {100'000, 5'000'000, 5'000'000 + (std::int64_t{1} << 27) - 1},  // 27 bits: 3 × 9
         {50'000, 0, (std::int64_t{1} << 34) - 1},                       // 34 bits: 4 × 9

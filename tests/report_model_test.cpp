@@ -198,6 +198,36 @@ TEST(ReportModel, RefreshRateComesFromDisplayChangesWhenTheCaptureHasThem) {
     EXPECT_EQ(r.refresh_column, "MsBetweenDisplayChange");
 }
 
+// The grid is judged on every display change, a frame marked dropped that has one included,
+// while the display figures leave dropped frames out.
+TEST(ReportModel, RefreshRateCountsTheDisplayChangesOfFramesMarkedDropped) {
+    std::vector<std::int64_t> frames(60, 16'666'667);
+    Capture c = make_capture(frames);
+    c.display_ns = frames;
+    c.dropped.assign(frames.size(), 0);
+    std::vector<std::int64_t> changes;
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+        if (i % 3 == 0) {
+            c.dropped[i] = 1;
+            c.display_ns[i] = 23'000'000;  // on no grid
+        }
+        changes.push_back(c.display_ns[i]);
+    }
+    const CaptureReport r = analyse_capture(c, {});
+    EXPECT_EQ(r.display.displayed, 40u);
+    EXPECT_DOUBLE_EQ(r.display.between_display_changes.max_ms, 16.666667);
+    const RefreshGuess all = detect_refresh_rate(changes);
+    EXPECT_EQ(r.stats.refresh.best_rate_hz, all.best_rate_hz);
+    EXPECT_DOUBLE_EQ(r.stats.refresh.best_on_grid_share, all.best_on_grid_share);
+    EXPECT_LT(r.stats.refresh.best_on_grid_share, 0.7) << r.stats.refresh.best_rate_hz;
+    // Without the dropped frames' changes, the same displayed frames are all on the 60 Hz grid.
+    for (std::size_t i = 0; i < frames.size(); i += 3)
+        c.display_ns[i] = -1;
+    const CaptureReport d = analyse_capture(c, {});
+    EXPECT_EQ(d.stats.refresh.best_rate_hz, 60);
+    EXPECT_DOUBLE_EQ(d.stats.refresh.best_on_grid_share, 1.0);
+}
+
 TEST(ReportModel, GeneratedFramesAreSplitFromApplicationFrames) {
     Capture c = make_capture(std::vector<std::int64_t>(8, 8 * kMs));
     c.generated = {0, 1, 0, 1, 0, 1, 0, 1};

@@ -73,6 +73,34 @@ TEST(TimeCell, RandomPlainCellsGiveTheDoublePathsNanosecond) {
     EXPECT_GT(integer_path, 200000);
 }
 
+TEST(TimeCell, EveryShortCellGivesTheDoublePathsNanosecondOrError) {
+    // Every cell of one to six bytes from digits, a point, a letter and a space (short cells are
+    // read digit by digit, below the word-wide reading), at every unit.
+    const std::string alphabet = "09.x ";
+    std::string text;
+    const auto each = [&](const auto& self, std::size_t left) -> void {
+        if (!text.empty()) {
+            for (const int ns_digits : {0, 3, 6, 9})
+                expect_same(text, ns_digits);
+        }
+        if (left == 0 || HasFailure())
+            return;
+        for (const char c : alphabet) {
+            text.push_back(c);
+            self(self, left - 1);
+            text.pop_back();
+        }
+    };
+    each(each, 6);
+    // Seven bytes, the longest read digit by digit, and eight, the shortest read a word at a time.
+    std::mt19937_64 rng(13);
+    for (int i = 0; i < 20000 && !HasFailure(); ++i) {
+        std::string cell = digits_of(rng, 7 + static_cast<int>(rng() % 2));
+        cell[rng() % cell.size()] = '.';
+        expect_same(cell, std::array{0, 3, 6, 9}[rng() % 4]);
+    }
+}
+
 TEST(TimeCell, CellsNextToAHalfNanosecondGiveTheDoublePathsNanosecond) {
     // Sub-nanosecond digits of 4999...9x and 5000...0x: a half, and a few units in the last
     // place either side of it, where a double's rounding could tip the result.

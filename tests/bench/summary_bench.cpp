@@ -10,8 +10,10 @@
 #include <filesystem>
 #include <string>
 
+#include "common/output_file.hpp"
 #include "common/platform.hpp"
 #include "reports/summary_reading.hpp"
+#include "reports/summary_writer.hpp"
 
 namespace {
 
@@ -116,8 +118,31 @@ void BM_SummaryInProcess(benchmark::State& state) {
     count(state, f);
 }
 
+// The JSON text of the folder's summary alone, from rows read once (what the process writes
+// after it has read every file, on one thread).
+void BM_SummaryWriteJson(benchmark::State& state) {
+    const Folder& f = folder();
+    if (!f.skip_reason.empty()) {
+        state.SkipWithError(f.skip_reason.c_str());
+        return;
+    }
+    SummaryDocument doc;
+    doc.rows = read_summaries(find_summary_inputs({f.dir}, {}), {}, {}, {}, 0).rows;
+    const std::string path = (fs::temp_directory_path() /
+                              fmt::format("loopscope-summary-bench-{}.json", current_process_id()))
+                                 .string();
+    for (auto _ : state) {
+        OutputFile out(path);
+        write_summary(doc, "json", out);
+        out.commit();
+    }
+    fs::remove(path);
+    state.counters["rows"] = static_cast<double>(doc.rows.size());
+}
+
 BENCHMARK(BM_SummaryWcL)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
 BENCHMARK(BM_SummaryProcess)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
 BENCHMARK(BM_SummaryInProcess)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
+BENCHMARK(BM_SummaryWriteJson)->Unit(benchmark::kMillisecond)->Iterations(20)->UseRealTime();
 
 }  // namespace
