@@ -94,9 +94,9 @@ struct CapFrameXStutter {
     // The time of the frames the time rule does not flag that run below 25 FPS (ft > 40 ms):
     // CapFrameX's "Low FPS" time (capframex_low_fps_time_share), summed in integers.
     std::int64_t low_fps_ns = 0;
-    double time_share = 0;            // stutter_ns / total time
-    std::size_t above_mean = 0;       // frames > 2.5 × the mean frame time
-    double count_share = 0;           // above_mean / frames
+    double time_share = 0;       // stutter_ns / total time
+    std::size_t above_mean = 0;  // frames > 2.5 × the mean frame time
+    double count_share = 0;      // above_mean / frames
 };
 std::size_t capframex_window(double mean_ms);
 CapFrameXStutter capframex_stutter(std::span<const std::int64_t> frame_ns);
@@ -113,7 +113,7 @@ struct Hitch {
 };
 struct UnrealHitches {
     std::vector<Hitch> hitches;
-    double per_minute = 0;  // hitches / total time in minutes
+    double per_minute = 0;      // hitches / total time in minutes
     std::int64_t hitch_ns = 0;  // the hitches' summed frame time
 };
 // start_ns: each frame's start; empty means "sum of the frame times before it".

@@ -104,10 +104,10 @@ class LineReader {
     std::string path_;
     std::FILE* file_ = nullptr;
     ReadBuffer buffer_;
-    ReadBuffer other_buffer_;         // next_block(): the buffer of the block given out last
-    bool block_given_ = false;        // a block in buffer_ is still in use
-    std::size_t begin_ = 0;           // first unread byte in buffer_
-    std::size_t end_ = 0;             // one past the last valid byte in buffer_
+    ReadBuffer other_buffer_;   // next_block(): the buffer of the block given out last
+    bool block_given_ = false;  // a block in buffer_ is still in use
+    std::size_t begin_ = 0;     // first unread byte in buffer_
+    std::size_t end_ = 0;       // one past the last valid byte in buffer_
     bool eof_ = false;
     bool had_break_ = false;
     std::int64_t line_number_ = 0;

@@ -15,8 +15,8 @@
 #include "common/output_file.hpp"
 #include "core/capture.hpp"
 #include "core/loop_engine.hpp"
-#include "reports/readers.hpp"
 #include "recorder/trace_text.hpp"
+#include "reports/readers.hpp"
 #include "reports/trace_writer.hpp"
 #include "tests/test_support.hpp"
 

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
@@ -25,8 +25,11 @@ namespace {
 // Real captures of several layouts: PresentMon 1.x (present times), 2.4+ (CPU start in ms),
 // OCAT, CapFrameX CSV, FrameView (whose clock counts from long before the capture).
 const std::vector<std::string> kCaptures = {
-    "IPMAuxTestData_test_case_9_v1.csv", "IPMAuxTestData_F01TimeSpyDemoFS2080_gold.csv",
-    "IPMAuxTestData_test_case_8.csv", "ocat_metro_exodus.csv", "capframex_legacy_re2.csv",
+    "IPMAuxTestData_test_case_9_v1.csv",
+    "IPMAuxTestData_F01TimeSpyDemoFS2080_gold.csv",
+    "IPMAuxTestData_test_case_8.csv",
+    "ocat_metro_exodus.csv",
+    "capframex_legacy_re2.csv",
     "frameview_police2.csv",
     "frameview_set/fv0066_cyberpunk-no-rt_30fps-xess-quality.csv",
     "frameview_set/fv0441_remnant-ii_unlimited-fsr-fg-performance.csv"};
@@ -120,8 +123,8 @@ TEST(TimeAxis, TheReportCommandSelectsTheHitchItLists) {
         // The terminal's printed time (3 decimals) lands on it too.
         const auto text = test::run_loopscope("report '" + path + "'");
         ASSERT_EQ(text.exit_code, 0) << text.err;
-        const std::regex row(fmt::format(R"(\n\s+{}\s+(-?[0-9]+\.[0-9]{{3}})\s)",
-                                         h["frame"].get<std::int64_t>()));
+        const std::regex row(
+            fmt::format(R"(\n\s+{}\s+(-?[0-9]+\.[0-9]{{3}})\s)", h["frame"].get<std::int64_t>()));
         std::smatch m;
         ASSERT_TRUE(std::regex_search(text.out, m, row)) << text.out;
         const double printed = std::stod(m[1]);
@@ -135,10 +138,9 @@ TEST(TimeAxis, TheReportCommandSelectsTheHitchItLists) {
 TEST(TimeAxis, ChromeTraceAndHtmlGiveTheReportsTimes) {
     LOOPSCOPE_REQUIRE_REAL_CAPTURES();
     const std::string dir = test::make_temp_dir("loopscope-time-axis");
-    for (const char* name :
-         {"IPMAuxTestData_test_case_9_v1.csv", "IPMAuxTestData_test_case_8.csv",
-          "IPMAuxTestData_F01TimeSpyDemoFS2080_gold.csv",
-          "frameview_set/fv0066_cyberpunk-no-rt_30fps-xess-quality.csv"}) {
+    for (const char* name : {"IPMAuxTestData_test_case_9_v1.csv", "IPMAuxTestData_test_case_8.csv",
+                             "IPMAuxTestData_F01TimeSpyDemoFS2080_gold.csv",
+                             "frameview_set/fv0066_cyberpunk-no-rt_30fps-xess-quality.csv"}) {
         SCOPED_TRACE(name);
         const std::string path = test::capture(name);
         const auto all = test::run_loopscope("report --format json '" + path + "'");
@@ -162,15 +164,15 @@ TEST(TimeAxis, ChromeTraceAndHtmlGiveTheReportsTimes) {
         }
 
         const std::string html_path = dir + "/r.html";
-        const auto html = test::run_loopscope("report --format html -o '" + html_path + "' '" +
-                                              path + "'");
+        const auto html =
+            test::run_loopscope("report --format html -o '" + html_path + "' '" + path + "'");
         ASSERT_EQ(html.exit_code, 0) << html.err;
         const std::string page = test::read_text(html_path);
         EXPECT_NE(page.find("time since the first frame (s)"), std::string::npos);
         const auto& h = hitches[0];
-        const std::string cell = fmt::format(
-            "<tr><td>{}</td><td>{:.3f}</td>", h["frame"].get<std::int64_t>(),
-            std::floor(h["time_s"].get<double>() * 1e3 + 1e-9) / 1e3);
+        const std::string cell =
+            fmt::format("<tr><td>{}</td><td>{:.3f}</td>", h["frame"].get<std::int64_t>(),
+                        std::floor(h["time_s"].get<double>() * 1e3 + 1e-9) / 1e3);
         EXPECT_NE(page.find(cell), std::string::npos) << cell;
     }
     std::filesystem::remove_all(dir);

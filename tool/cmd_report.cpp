@@ -47,7 +47,7 @@ struct ReportArgs {
     unsigned threads = 0;  // 0 = one per hardware thread
     bool strict = false;
     double target_fps = 0;  // 0: none given (the detected refresh rate, if any)
-    ManyArgs many;         // --summary, labels, --history (tool/report_many.hpp)
+    ManyArgs many;          // --summary, labels, --history (tool/report_many.hpp)
 };
 
 void list_streams(const ReportArgs& args) {
@@ -93,8 +93,9 @@ int run_report(const ReportArgs& args) {
                 args.inputs.size()));
         }
     } else if (!args.fail_if.empty()) {
-        throw UsageError("--fail-if gates one capture's report; with --summary use "
-                         "--history FILE.db --fail-if-regressed FIGURE");
+        throw UsageError(
+            "--fail-if gates one capture's report; with --summary use "
+            "--history FILE.db --fail-if-regressed FIGURE");
     }
     if (args.format == "html" && args.output == "-") {
         throw UsageError("--format html writes a file: give it with -o FILE");
@@ -208,8 +209,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand(
         "report",
         "Frame-pacing report of a capture (loopscope trace, PresentMon, OCAT, FrameView, "
-        "CapFrameX, MangoHud, MSI Afterburner, plain list), or of two captures side by side (A then B) with the "
-        "difference in each figure and a bootstrap interval for it.");
+        "CapFrameX, MangoHud, MSI Afterburner, plain list), or of two captures side by side "
+        "(A then B) with the difference in each figure and a bootstrap interval for it.");
     cmd->add_option("FILE", args->inputs,
                     "A capture, or two to compare (A before, B after); - reads standard input. "
                     "With --summary, any number of captures and folders")

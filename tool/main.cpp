@@ -57,8 +57,8 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         fmt::print(stderr, "loopscope: error: {}\n",
-                   loopscope::parse_error_message(
-                       app, e, std::vector<std::string>(argv + 1, argv + argc)));
+                   loopscope::parse_error_message(app, e,
+                                                  std::vector<std::string>(argv + 1, argv + argc)));
         return loopscope::kExitBadInput;
     } catch (const loopscope::InputError& e) {
         fmt::print(stderr, "loopscope: error: {}\n", e.what());

@@ -57,7 +57,7 @@ struct Document {
     // frame-time graph draws frame i from began_ns[i] for its frame time, the hitch markers
     // stand there, and a selection takes the frames that began in it, as --from / --to does.
     std::vector<std::int64_t> began_ns;
-    PlotSeries frame_ns;             // present-to-present frame time (a copy: the pyramid's source)
+    PlotSeries frame_ns;  // present-to-present frame time (a copy: the pyramid's source)
     // Loop series, only when the capture carries loop columns (loopscope traces, live run).
     PlotSeries acc_after_ns;
     PlotSeries steps;

@@ -134,10 +134,10 @@ void draw_loop_verdict(const Document& doc) {
         const auto steps = static_cast<long long>(f->max_steps_per_frame);
         const auto clamp = static_cast<long long>(f->clamp_frames);
         const auto cap = static_cast<long long>(f->cap_frames);
-        fitted_text({fmt::format("steps/frame max {}   guards: clamp {}, cap {} frames", steps,
-                                 clamp, cap),
-                     fmt::format("steps max {}, clamp {}, cap {}", steps, clamp, cap),
-                     fmt::format("max {} {}/{}", steps, clamp, cap)});
+        fitted_text(
+            {fmt::format("steps/frame max {}   guards: clamp {}, cap {} frames", steps, clamp, cap),
+             fmt::format("steps max {}, clamp {}, cap {}", steps, clamp, cap),
+             fmt::format("max {} {}/{}", steps, clamp, cap)});
         if (f->onset_frame) {
             ImGui::TextColored(ImVec4(1.0f, 0.35f, 1.0f, 1.0f), "%s from frame %lld",
                                std::string(loop_state_name(f->state)).c_str(),
