@@ -35,9 +35,7 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-std::string quoted(const std::string& path) {
-    return "'" + path + "'";
-}
+using test::quoted;
 
 // A TCP port nothing listens on now (bound, read, released).
 int free_port() {

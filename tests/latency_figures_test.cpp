@@ -24,61 +24,14 @@
 #include "core/figures.hpp"
 #include "core/tool_figures.hpp"
 #include "reports/readers.hpp"
+#include "tests/csv_table.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {
 namespace {
 
-// ---- A small CSV table, read independently of the readers ----------------------------------
-
-struct Table {
-    std::vector<std::string> header;
-    std::vector<std::vector<std::string>> rows;
-    int column(const std::string& name) const {
-        for (std::size_t i = 0; i < header.size(); ++i) {
-            if (header[i] == name)
-                return static_cast<int>(i);
-        }
-        return -1;
-    }
-    const std::string& cell(std::size_t row, const std::string& name) const {
-        static const std::string none;
-        const int c = column(name);
-        return c < 0 ? none : rows[row][static_cast<std::size_t>(c)];
-    }
-};
-
-std::vector<std::string> split_csv(const std::string& line) {
-    std::vector<std::string> out(1);
-    bool quoted = false;
-    for (const char c : line) {
-        if (c == '"')
-            quoted = !quoted;
-        else if (c == ',' && !quoted)
-            out.emplace_back();
-        else if (c != '\r')
-            out.back() += c;
-    }
-    return out;
-}
-
-Table read_table(const std::string& path, const std::string& first) {
-    std::ifstream in(path);
-    Table t;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.starts_with("\xEF\xBB\xBF"))
-            line.erase(0, 3);
-        auto cells = split_csv(line);
-        if (t.header.empty()) {
-            if (!cells.empty() && cells[0] == first)
-                t.header = std::move(cells);
-        } else if (cells.size() > 1) {
-            t.rows.push_back(std::move(cells));
-        }
-    }
-    return t;
-}
+using test::read_table;
+using test::Table;
 
 // A cell's value in ms when the whole cell is a finite number below 2^63 ns.
 std::optional<double> number(const std::string& text) {

@@ -19,9 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string quoted(const std::string& path) {
-    return "'" + path + "'";
-}
+using test::quoted;
 
 std::string line_of(const std::string& path, int n) {
     std::ifstream in(path, std::ios::binary);

@@ -19,9 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-std::string quoted(const std::string& path) {
-    return "'" + path + "'";
-}
+using test::quoted;
 
 TEST(SummaryCli, TestDataFolderOneRowACaptureTheRestSkipped) {
     // Every capture of tests/data in a folder tree, with two files that are not captures.

@@ -13,7 +13,12 @@ struct RunResult {
     std::string err;  // standard error
 };
 
-// Runs `loopscope ARGS` through the shell (ARGS is shell text, quote paths yourself).
+// A path in single quotes, for the shell text of run_loopscope (paths without a quote).
+inline std::string quoted(const std::string& path) {
+    return "'" + path + "'";
+}
+
+// Runs `loopscope ARGS` through the shell (ARGS is shell text, quote paths yourself: quoted).
 RunResult run_loopscope(const std::string& args);
 // The same behind a shell prefix such as "env -u DISPLAY timeout 60".
 RunResult run_loopscope_env(const std::string& prefix, const std::string& args);

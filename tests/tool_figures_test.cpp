@@ -27,6 +27,7 @@
 #include "core/tool_figures.hpp"
 #include "reports/readers.hpp"
 #include "reports/writer.hpp"
+#include "tests/csv_table.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {
@@ -36,48 +37,8 @@ constexpr std::int64_t kMs = 1'000'000;
 
 // ---- Independent re-implementations -------------------------------------------------------
 
-// One CSV line split at commas outside double quotes (quotes dropped).
-std::vector<std::string> split_csv(const std::string& line) {
-    std::vector<std::string> out(1);
-    bool quoted = false;
-    for (const char c : line) {
-        if (c == '"')
-            quoted = !quoted;
-        else if (c == ',' && !quoted)
-            out.emplace_back();
-        else if (c != '\r')
-            out.back() += c;
-    }
-    return out;
-}
-
-// The cells of one column of a CSV whose header row is the first row starting with `first`.
-struct Table {
-    std::vector<std::string> header;
-    std::vector<std::vector<std::string>> rows;
-    int column(const std::string& name) const {
-        for (std::size_t i = 0; i < header.size(); ++i) {
-            if (header[i] == name)
-                return static_cast<int>(i);
-        }
-        return -1;
-    }
-};
-Table read_table(const std::string& path, const std::string& first) {
-    std::ifstream in(path);
-    Table t;
-    std::string line;
-    while (std::getline(in, line)) {
-        auto cells = split_csv(line);
-        if (t.header.empty()) {
-            if (!cells.empty() && cells[0] == first)
-                t.header = std::move(cells);
-        } else if (cells.size() > 1) {
-            t.rows.push_back(std::move(cells));
-        }
-    }
-    return t;
-}
+using test::read_table;
+using test::Table;
 
 std::vector<double> column_ms(const Table& t, const std::string& name) {
     const int c = t.column(name);
