@@ -34,22 +34,17 @@ FrameSpan frame_span(const CaptureReport& report, std::size_t i) {
     return SpanRule(*report.capture).at(report, i);
 }
 
-std::vector<FrameSpan> frame_spans_at(const CaptureReport& report,
-                                      std::span<const std::size_t> indices) {
-    const Capture& c = *report.capture;
-    const SpanRule rule(c);
+namespace {
+
+// The spans of `indices`, in their order (repeats allowed): find(wanted, found) fills the span of
+// each distinct index, `wanted` ascending.
+template <class Find>
+std::vector<FrameSpan> spans_at(std::span<const std::size_t> indices, Find find) {
     std::vector<std::size_t> wanted(indices.begin(), indices.end());
     std::sort(wanted.begin(), wanted.end());
     wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-    // Series indices in order are capture rows in order: one walk places them all.
-    FrameBegins begins(c.frame_ns, c.start_ns, c.start_ends_frame_time);
     std::vector<FrameSpan> found(wanted.size());
-    for (std::size_t k = 0; k < wanted.size(); ++k) {
-        const std::size_t i = wanted[k];
-        const auto row = static_cast<std::size_t>(report.series.frame_number[i]);
-        const std::int64_t begin = begins.at(row);
-        found[k] = {rule.at(report, i).frame, begin, begin + report.series.frame_ns[i]};
-    }
+    find(wanted, found);
     std::vector<FrameSpan> spans;
     spans.reserve(indices.size());
     for (const std::size_t i : indices) {
@@ -57,6 +52,25 @@ std::vector<FrameSpan> frame_spans_at(const CaptureReport& report,
         spans.push_back(found[static_cast<std::size_t>(at)]);
     }
     return spans;
+}
+
+}  // namespace
+
+std::vector<FrameSpan> frame_spans_at(const CaptureReport& report,
+                                      std::span<const std::size_t> indices) {
+    return spans_at(
+        indices, [&](const std::vector<std::size_t>& wanted, std::vector<FrameSpan>& found) {
+            const Capture& c = *report.capture;
+            const SpanRule rule(c);
+            // Series indices in order are capture rows in order: one walk places them all.
+            FrameBegins begins(c.frame_ns, c.start_ns, c.start_ends_frame_time);
+            for (std::size_t k = 0; k < wanted.size(); ++k) {
+                const std::size_t i = wanted[k];
+                const auto row = static_cast<std::size_t>(report.series.frame_number[i]);
+                const std::int64_t begin = begins.at(row);
+                found[k] = {rule.at(report, i).frame, begin, begin + report.series.frame_ns[i]};
+            }
+        });
 }
 
 namespace {
@@ -106,26 +120,19 @@ std::vector<FrameSpan> laid_out_frame_spans_at(const CaptureReport& report,
                                                std::span<const std::size_t> indices) {
     if (indices.empty())
         return {};
-    std::vector<std::size_t> wanted(indices.begin(), indices.end());
-    std::sort(wanted.begin(), wanted.end());
-    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-    std::vector<FrameSpan> found(wanted.size());
-    std::size_t next = 0;
-    // Each span is placed after the one before, so the walk goes up to the last one wanted.
-    lay_out(report, [&](std::size_t i, const FrameSpan& s) {
-        if (wanted[next] == i) {
-            found[next] = s;
-            ++next;
-        }
-        return next < wanted.size();
-    });
-    std::vector<FrameSpan> spans;
-    spans.reserve(indices.size());
-    for (const std::size_t i : indices) {
-        const auto at = std::lower_bound(wanted.begin(), wanted.end(), i) - wanted.begin();
-        spans.push_back(found[static_cast<std::size_t>(at)]);
-    }
-    return spans;
+    return spans_at(indices,
+                    [&](const std::vector<std::size_t>& wanted, std::vector<FrameSpan>& found) {
+                        std::size_t next = 0;
+                        // Each span is placed after the one before, so the walk goes up to the last
+                        // one wanted.
+                        lay_out(report, [&](std::size_t i, const FrameSpan& s) {
+                            if (wanted[next] == i) {
+                                found[next] = s;
+                                ++next;
+                            }
+                            return next < wanted.size();
+                        });
+                    });
 }
 
 }  // namespace loopscope
