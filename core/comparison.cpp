@@ -281,18 +281,14 @@ class BlockSeries {
         if (direct_)
             return;
         order_.emplace(frame_ns, tiling_);
-        // Each block's own part of the rules, which every resample drawing it shares: its sum,
-        // its hitches and variation buckets after its first frame, and its ends for the
-        // junctions.
+        // Each block's own part of the rules, which every resample drawing it whole shares: its
+        // hitches and variation buckets after its first frame.
         const std::size_t k = tiling_.blocks();
         blocks_.resize(k);
         for (std::size_t j = 0; j < k; ++j) {
             Block& block = blocks_[j];
             const std::size_t start = tiling_.start(j), end = start + tiling_.length(j);
-            for (std::size_t i = start; i < end; ++i) {
-                block.sum_ns += frame_ns[i];
-                if (i == start)
-                    continue;
+            for (std::size_t i = start + 1; i < end; ++i) {
                 if (hitch(frame_ns[i], frame_ns[i - 1])) {
                     ++block.hitches;
                     block.hitch_ns += frame_ns[i];
@@ -448,7 +444,6 @@ class BlockSeries {
         std::vector<std::int64_t> tail_sum;
     };
     struct Block {
-        std::int64_t sum_ns = 0;
         std::uint32_t hitches = 0;                                        // after its first frame
         std::int64_t hitch_ns = 0;                                        // their time
         std::array<std::uint32_t, kVariationEdgesNs.size()> variation{};  // the same
@@ -496,16 +491,7 @@ class BlockSeries {
             f(i, b.start[i], b.length[i], b.position[i]);
     }
     std::int64_t total_of(const Buffers& b) const {
-        std::int64_t total = 0;
-        for (std::size_t i = 0; i < b.draw.order.size(); ++i) {
-            if (b.draw.cut[i] == 0) {
-                total += blocks_[b.draw.order[i]].sum_ns;
-            } else {
-                for (std::size_t f = b.start[i]; f < b.start[i] + b.length[i]; ++f)
-                    total += frame_ns_[f];
-            }
-        }
-        return total;
+        return BlockOrder::View(*order_, b.draw).total();
     }
 
     // capframex_stutter over the resample. Count share: the frames over 2.5 × the mean are the
@@ -778,7 +764,8 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     // per-frame column (latency, where the time went), each column resampled on its own.
     std::vector<const Figure*> names;
     std::vector<ColumnSeries> columns;
-    for (const Figure* f : compared_figures(a, b, c.timeline, &c.absent)) {
+    const std::vector<const Figure*> compared = compared_figures(a, b, c.timeline, &c.absent);
+    for (const Figure* f : compared) {
         if (f->frame_value) {
             names.push_back(f);
             continue;
@@ -906,7 +893,7 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
 
     // In catalogue order, as compared_figures gave them.
     std::size_t next_frame_figure = 0;
-    for (const Figure* f : compared_figures(a, b, c.timeline, nullptr)) {
+    for (const Figure* f : compared) {
         if (f->frame_value) {
             const std::size_t i = next_frame_figure++;
             c.figures.push_back(figure_difference(*f, *f->frame_value(stats_a),
