@@ -62,6 +62,25 @@ struct DataQuality {
         return n;
     }
 };
+// A stretch of the game's own time that it named (the recorder's ScopedZone: trace format v2,
+// live protocol v2), on the capture's time axis (the same as start_ns: since the first row's
+// time stamp). Zones nest on one thread; `depth` is 0 for an outermost zone.
+struct Zone {
+    std::string label;
+    std::int64_t begin_ns = 0;
+    std::int64_t end_ns = 0;
+    std::int64_t frame = -1;  // the frame it began in (the trace's frame column), -1 unknown
+    std::uint32_t thread = 0;  // the recorder's number for the game thread that opened it
+    std::uint32_t depth = 0;
+};
+
+// An instant the game named (the recorder's mark()), on the same time axis.
+struct Mark {
+    std::string label;
+    std::int64_t t_ns = 0;
+    std::int64_t frame = -1;  // the frame it fell in, -1 unknown
+};
+
 // The per-frame time columns a Capture keeps in `time_columns`.
 enum class TimeColumn : std::uint8_t {
     click_to_photon,      // PresentMon 2.x (Ms)ClickToPhotonLatency
@@ -178,6 +197,10 @@ struct Capture {
 
     // Loop columns, only for loopscope traces (same length as frame_ns).
     std::vector<FrameRecord> loop;
+    // The game's zones and marks (a loopscope trace v2 or a live stream v2; empty otherwise),
+    // each sorted by its begin (zones) or time (marks).
+    std::vector<Zone> zones;
+    std::vector<Mark> marks;
     // Instead of `loop`, when the reader was asked not to keep the records (a report over the
     // whole trace in a format without per-frame loop columns): the loop figures of all the
     // frames, computed while reading (core/analysis.hpp, TraceLoopFigures), in constant memory.
