@@ -136,15 +136,59 @@ struct ClickHouseClient::Handle {
 
 namespace {
 
+struct Reply {
+    std::string body;
+    std::size_t max_bytes = 0;
+    bool too_large = false;
+};
+
 std::size_t append_body(char* data, std::size_t size, std::size_t count, void* out) {
-    static_cast<std::string*>(out)->append(data, size * count);
+    auto* reply = static_cast<Reply*>(out);
+    const std::size_t n = size * count;
+    if (n > reply->max_bytes - reply->body.size()) {
+        // Fewer bytes taken than given: libcurl stops the transfer.
+        reply->too_large = true;
+        return 0;
+    }
+    reply->body.append(data, n);
+    return n;
+}
+
+// When a byte last moved either way (a body byte up or down, or a header line), for the stall
+// timeout. libcurl's own low-speed check averages over several seconds, so it ends a stall
+// seconds late; this one ends it within about a second of the limit.
+struct Movement {
+    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+    curl_off_t down = 0, up = 0;
+    long stall_s = 0;
+    bool stalled = false;
+};
+
+int on_progress(void* data, curl_off_t, curl_off_t down, curl_off_t, curl_off_t up) {
+    auto* m = static_cast<Movement*>(data);
+    const auto now = std::chrono::steady_clock::now();
+    if (down != m->down || up != m->up) {
+        m->down = down;
+        m->up = up;
+        m->last = now;
+        return 0;
+    }
+    if (now - m->last >= std::chrono::seconds(m->stall_s)) {
+        m->stalled = true;
+        return 1;  // ends the transfer
+    }
+    return 0;
+}
+
+std::size_t on_header(char*, std::size_t size, std::size_t count, void* data) {
+    static_cast<Movement*>(data)->last = std::chrono::steady_clock::now();
     return size * count;
 }
 
 }  // namespace
 
-ClickHouseClient::ClickHouseClient(ClickHouseUrl url)
-    : url_(std::move(url)), handle_(std::make_unique<Handle>()) {
+ClickHouseClient::ClickHouseClient(ClickHouseUrl url, ClickHouseLimits limits)
+    : url_(std::move(url)), limits_(limits), handle_(std::make_unique<Handle>()) {
     static std::once_flag global;
     std::call_once(global, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
     handle_->curl = curl_easy_init();
@@ -156,10 +200,14 @@ ClickHouseClient::~ClickHouseClient() = default;
 
 namespace {
 
-std::string post(CURL* curl, const ClickHouseUrl& url, const std::string& query_param,
-                 std::string_view body, std::string_view what) {
-    std::string target =
-        fmt::format("http://{}:{}/?output_format_json_quote_64bit_integers=0", url.host, url.port);
+std::string post(CURL* curl, const ClickHouseUrl& url, const ClickHouseLimits& limits,
+                 const std::string& query_param, std::string_view body, std::string_view what) {
+    // Progress headers every second while the server works: a long statement keeps bytes moving,
+    // so the stall timeout below only ends a server that has stopped.
+    std::string target = fmt::format(
+        "http://{}:{}/?output_format_json_quote_64bit_integers=0&send_progress_in_http_headers=1"
+        "&http_headers_progress_interval_ms=1000",
+        url.host, url.port);
     if (!query_param.empty()) {
         char* escaped =
             curl_easy_escape(curl, query_param.data(), static_cast<int>(query_param.size()));
@@ -167,7 +215,8 @@ std::string post(CURL* curl, const ClickHouseUrl& url, const std::string& query_
         target += escaped;
         curl_free(escaped);
     }
-    std::string answer;
+    Reply reply;
+    reply.max_bytes = limits.max_reply_bytes;
     std::array<char, CURL_ERROR_SIZE> error{};
     curl_easy_reset(curl);
     curl_easy_setopt(curl, CURLOPT_URL, target.c_str());
@@ -175,15 +224,35 @@ std::string post(CURL* curl, const ClickHouseUrl& url, const std::string& query_
     curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
     curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, append_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &answer);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reply);
     curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error.data());
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 10L);
+    // libcurl calls the progress function at least once a second, moving or not.
+    Movement movement;
+    movement.stall_s = limits.stall_timeout_s;
+    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &movement);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &movement);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     // No "Expect: 100-continue" round trip before a large body.
     curl_slist* headers = curl_slist_append(nullptr, "Expect:");
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
     const CURLcode code = curl_easy_perform(curl);
     curl_slist_free_all(headers);
+    if (reply.too_large) {
+        throw ClickHouseError(fmt::format("{}: {} failed: the server's reply exceeds {} MiB",
+                                          url.text, what, limits.max_reply_bytes >> 20),
+                              true);
+    }
+    if (movement.stalled) {
+        throw ClickHouseError(
+            fmt::format("{}: {} failed: nothing moved for {} s (the stall timeout; see "
+                        "docs/history.md)",
+                        url.text, what, limits.stall_timeout_s),
+            true);
+    }
     if (code != CURLE_OK) {
         throw ClickHouseError(fmt::format("{}: cannot reach the server: {}", url.text,
                                           error[0] != 0 ? error.data() : curl_easy_strerror(code)),
@@ -192,23 +261,23 @@ std::string post(CURL* curl, const ClickHouseUrl& url, const std::string& query_
     long status = 0;
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
     if (status != 200) {
-        throw ClickHouseError(
-            fmt::format("{}: {} failed (HTTP {}): {}", url.text, what, status, first_line(answer)));
+        throw ClickHouseError(fmt::format("{}: {} failed (HTTP {}): {}", url.text, what, status,
+                                          first_line(reply.body)));
     }
-    return answer;
+    return std::move(reply.body);
 }
 
 }  // namespace
 
 std::string ClickHouseClient::query(std::string_view sql) {
-    return post(handle_->curl, url_, {}, sql, "a query");
+    return post(handle_->curl, url_, limits_, {}, sql, "a query");
 }
 
 void ClickHouseClient::insert(std::string_view table, std::string_view format,
                               std::string_view data) {
     const std::string statement =
         fmt::format("INSERT INTO {} FORMAT {}", table_name(url_.database, table), format);
-    post(handle_->curl, url_, statement, data, fmt::format("storing into {}", table));
+    post(handle_->curl, url_, limits_, statement, data, fmt::format("storing into {}", table));
 }
 
 #else  // no libcurl: the Windows cross build
@@ -221,7 +290,8 @@ UsageError no_curl() {
 }
 }  // namespace
 
-ClickHouseClient::ClickHouseClient(ClickHouseUrl url) : url_(std::move(url)) {
+ClickHouseClient::ClickHouseClient(ClickHouseUrl url, ClickHouseLimits limits)
+    : url_(std::move(url)), limits_(limits) {
     throw no_curl();
 }
 ClickHouseClient::~ClickHouseClient() = default;
@@ -290,9 +360,29 @@ void create_clickhouse_tables(ClickHouseClient& client) {
                     "  capture_id String,\n  store_id UInt64,\n  stored_utc DateTime('UTC'),\n"
                     "  source_file String,\n  source_hash String,\n  format String,\n"
                     "  label_keys Array(String),\n  label_values Array(String),\n  frames UInt64,\n"
-                    "  loopscope_version String)\n"
+                    "  loopscope_version String,\n  run_label_keys Array(String),\n"
+                    "  run_label_values Array(String))\n"
                     "ENGINE = MergeTree ORDER BY (capture_id, store_id)",
                     table_name(db, kClickHouseCaptures)));
+    // A table an older loopscope made has no run labels: the columns are added (18.16 has no
+    // ADD COLUMN IF NOT EXISTS, so the columns are looked up first; a concurrent store adding
+    // them too makes the ALTER fail, and the second look finds them).
+    const auto missing = [&] {
+        return client.query(fmt::format("SELECT count() FROM system.columns WHERE database = {} "
+                                        "AND table = {} AND name = 'run_label_values'",
+                                        sql_string(db), sql_string(kClickHouseCaptures))) == "0\n";
+    };
+    if (missing()) {
+        try {
+            client.query(
+                fmt::format("ALTER TABLE {} ADD COLUMN run_label_keys Array(String), "
+                            "ADD COLUMN run_label_values Array(String)",
+                            table_name(db, kClickHouseCaptures)));
+        } catch (const ClickHouseError&) {
+            if (missing())
+                throw;
+        }
+    }
 }
 
 std::string clickhouse_capture_id(const std::string& source_hash, const Labels& labels) {
@@ -342,7 +432,8 @@ std::string datetime_text(std::string utc) {
 
 ClickHouseStore send_capture_frames(ClickHouseClient& client, const CaptureReport& report,
                                     const CaptureSummary& row, const std::string& source_hash,
-                                    const std::string& loopscope_version) {
+                                    const std::string& loopscope_version,
+                                    const Labels& run_labels) {
     const Capture& capture = *report.capture;
     Labels labels = row.labels;
     std::sort(labels.begin(), labels.end());
@@ -415,6 +506,15 @@ ClickHouseStore send_capture_frames(ClickHouseClient& client, const CaptureRepor
     commit["label_values"] = std::move(values);
     commit["frames"] = frames;
     commit["loopscope_version"] = loopscope_version;
+    Labels sorted_run_labels = run_labels;
+    std::sort(sorted_run_labels.begin(), sorted_run_labels.end());
+    Json run_keys = Json::array(), run_values = Json::array();
+    for (const auto& [k, v] : sorted_run_labels) {
+        run_keys.push_back(k);
+        run_values.push_back(v);
+    }
+    commit["run_label_keys"] = std::move(run_keys);
+    commit["run_label_values"] = std::move(run_values);
     store.commit_row = commit.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return store;
 }

@@ -44,10 +44,23 @@ class ClickHouseError : public std::runtime_error {
     bool unreachable_ = false;
 };
 
+// What a request may take: a server that accepts and then sends nothing, or sends without end,
+// must not hold the command for good. There is no limit on a request's whole duration: a long
+// upload that keeps moving is never cut.
+struct ClickHouseLimits {
+    // A request fails after this long with no byte moving either way. The statements' URL asks
+    // the server to send progress headers while it works, so a busy server is not taken for a
+    // stalled one.
+    long stall_timeout_s = 60;
+    // A reply larger than this is refused (the replies of these statements are small: a fleet's
+    // groups).
+    std::size_t max_reply_bytes = std::size_t{64} << 20;
+};
+
 // One HTTP connection's worth of requests (not shared between threads).
 class ClickHouseClient {
   public:
-    explicit ClickHouseClient(ClickHouseUrl url);
+    explicit ClickHouseClient(ClickHouseUrl url, ClickHouseLimits limits = {});
     ~ClickHouseClient();
     ClickHouseClient(const ClickHouseClient&) = delete;
     ClickHouseClient& operator=(const ClickHouseClient&) = delete;
@@ -63,6 +76,7 @@ class ClickHouseClient {
 
   private:
     ClickHouseUrl url_;
+    ClickHouseLimits limits_;
     std::unique_ptr<Handle> handle_;
 };
 
@@ -91,10 +105,12 @@ struct ClickHouseStore {
 // Sends the analysed frames of `report` (its series: the frames its figures are over, with their
 // capture frame numbers, starts, whether displayed and generated, and a trace's loop columns)
 // and the row's figures, without the commit row; a sampled log (not per frame) has no frames to
-// send, only its figures. Throws ClickHouseError.
+// send, only its figures. The run labels go in the commit row, not in the capture's identity.
+// Throws ClickHouseError.
 ClickHouseStore send_capture_frames(ClickHouseClient& client, const CaptureReport& report,
                                     const CaptureSummary& row, const std::string& source_hash,
-                                    const std::string& loopscope_version);
+                                    const std::string& loopscope_version,
+                                    const Labels& run_labels = {});
 
 // Writes the commit rows of the stores (one INSERT): from then on queries see them.
 void commit_clickhouse_stores(ClickHouseClient& client, const std::vector<ClickHouseStore>& stores);

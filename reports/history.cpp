@@ -94,7 +94,14 @@ constexpr const char* kMigrations[] = {
     "UPDATE run_figures SET key = 'app_stutter_time_share' WHERE key = 'app_stutter_share';"
     "UPDATE run_figures SET key = 'displayed_stutter_time_share' "
     "WHERE key = 'displayed_stutter_share';",
+    // 2 -> 3: run labels (a build number, a commit): stored and listed, not part of the series.
+    "CREATE TABLE run_run_labels ("
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    " key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (run_id, key));",
 };
+
+// The tables of loopscope's schema at version 1 and later (a later version adds tables).
+constexpr const char* kSchemaTables[] = {"runs", "run_labels", "run_figures"};
 static_assert(std::size(kMigrations) == kHistorySchemaVersion);
 
 }  // namespace
@@ -187,30 +194,85 @@ History::History(const std::string& path, bool create) : db_(std::make_unique<Db
         db_->fail("cannot open the history database");
     sqlite3_busy_timeout(db_->db, 10000);  // another loopscope storing at the same time
     // Reading the version is the first read: a file that is not a database fails here.
-    int version = 0;
-    {
+    const auto read_version = [&] {
         sqlite3_stmt* stmt = nullptr;
         if (sqlite3_prepare_v2(db_->db, "PRAGMA user_version", -1, &stmt, nullptr) != SQLITE_OK ||
             sqlite3_step(stmt) != SQLITE_ROW) {
             sqlite3_finalize(stmt);
             db_->fail("not a loopscope history database");
         }
-        version = sqlite3_column_int(stmt, 0);
+        const int v = sqlite3_column_int(stmt, 0);
         sqlite3_finalize(stmt);
-    }
-    if (version > kHistorySchemaVersion) {
-        throw InputError(path, fmt::format("the history has schema version {}, written by a newer "
-                                           "loopscope; this one reads versions up to {}",
-                                           version, kHistorySchemaVersion));
-    }
+        return v;
+    };
+    // Refuses a version this build cannot read and a database that is another program's: the
+    // file is left as it was.
+    const auto check_version = [&](int v) {
+        if (v > kHistorySchemaVersion) {
+            throw InputError(path,
+                             fmt::format("the history has schema version {}, written by a newer "
+                                         "loopscope; this one reads versions up to {}",
+                                         v, kHistorySchemaVersion));
+        }
+        if (v < 0) {
+            throw InputError(path, fmt::format("not a loopscope history database: its schema "
+                                               "version (PRAGMA user_version) is {}; loopscope "
+                                               "writes 1 to {}",
+                                               v, kHistorySchemaVersion));
+        }
+    };
+    const auto check_tables = [&](int v) {
+        std::vector<std::string> tables;
+        {
+            Statement s(*db_,
+                        "SELECT name FROM sqlite_master WHERE type = 'table' "
+                        "AND name NOT LIKE 'sqlite_%' ORDER BY name");
+            while (s.step())
+                tables.push_back(s.text(0));
+        }
+        const auto has = [&](std::string_view t) {
+            return std::find(tables.begin(), tables.end(), t) != tables.end();
+        };
+        if (v == 0 && !tables.empty()) {
+            throw InputError(path, fmt::format("not a loopscope history database: it has tables "
+                                               "({}) but no loopscope schema version; left "
+                                               "untouched",
+                                               fmt::join(tables, ", ")));
+        }
+        if (v > 0 && !std::all_of(std::begin(kSchemaTables), std::end(kSchemaTables), has)) {
+            const std::string have =
+                tables.empty() ? "none" : fmt::format("{}", fmt::join(tables, ", "));
+            throw InputError(path, fmt::format("not a loopscope history database: schema version "
+                                               "{} without loopscope's tables (it has: {}); left "
+                                               "untouched",
+                                               v, have));
+        }
+    };
+    int version = read_version();
+    check_version(version);
     db_->exec("PRAGMA foreign_keys = ON", "cannot open the history database");
+    if (version == kHistorySchemaVersion)
+        check_tables(version);
     if (version < kHistorySchemaVersion) {
-        db_->exec("BEGIN IMMEDIATE", "cannot migrate the history");
-        for (int v = version; v < kHistorySchemaVersion; ++v)
-            db_->exec(kMigrations[v], "cannot migrate the history");
-        db_->exec(fmt::format("PRAGMA user_version = {}", kHistorySchemaVersion).c_str(),
-                  "cannot migrate the history");
-        db_->exec("COMMIT", "cannot migrate the history");
+        // Two loopscopes creating or migrating one database at once: the second waits for the
+        // first's transaction (the busy timeout), then reads the version and the tables again,
+        // inside its own, and finds the work done.
+        db_->exec("BEGIN EXCLUSIVE", "cannot migrate the history");
+        try {
+            version = read_version();
+            check_version(version);
+            check_tables(version);
+            for (int v = version; v < kHistorySchemaVersion; ++v)
+                db_->exec(kMigrations[v], "cannot migrate the history");
+            if (version < kHistorySchemaVersion) {
+                db_->exec(fmt::format("PRAGMA user_version = {}", kHistorySchemaVersion).c_str(),
+                          "cannot migrate the history");
+            }
+            db_->exec("COMMIT", "cannot migrate the history");
+        } catch (...) {
+            sqlite3_exec(db_->db, "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
     }
 }
 
@@ -262,6 +324,11 @@ void History::store(const HistoryRun& run) {
         l.bind(1, id).bind(2, k).bind(3, v);
         l.step();
     }
+    for (const auto& [k, v] : run.run_labels) {
+        Statement l(*db_, "INSERT INTO run_run_labels (run_id, key, value) VALUES (?1, ?2, ?3)");
+        l.bind(1, id).bind(2, k).bind(3, v);
+        l.step();
+    }
     for (const auto& [k, v] : run.figures) {
         Statement one(*db_, "INSERT INTO run_figures (run_id, key, value) VALUES (?1, ?2, ?3)");
         one.bind(1, id).bind(2, k).bind(3, v);
@@ -269,7 +336,7 @@ void History::store(const HistoryRun& run) {
     }
 }
 
-std::vector<HistoryRun> History::runs(const Labels& filter) {
+std::vector<HistoryRun> History::runs(const Labels& filter, const Labels& run_filter) {
     std::vector<HistoryRun> runs;
     std::map<std::int64_t, std::size_t> index;
     {
@@ -300,6 +367,14 @@ std::vector<HistoryRun> History::runs(const Labels& filter) {
         }
     }
     {
+        Statement s(*db_, "SELECT run_id, key, value FROM run_run_labels ORDER BY run_id, key");
+        while (s.step()) {
+            const auto it = index.find(s.integer(0));
+            if (it != index.end())
+                runs[it->second].run_labels.emplace_back(s.text(1), s.text(2));
+        }
+    }
+    {
         Statement s(*db_, "SELECT run_id, key, value FROM run_figures ORDER BY run_id");
         while (s.step()) {
             const auto it = index.find(s.integer(0));
@@ -307,13 +382,16 @@ std::vector<HistoryRun> History::runs(const Labels& filter) {
                 runs[it->second].figures.emplace_back(s.text(1), s.real(2));
         }
     }
-    std::erase_if(runs, [&](const HistoryRun& r) {
-        for (const auto& [k, v] : filter) {
-            const std::string* have = find_label(r.labels, k);
-            if (have == nullptr || *have != v)
-                return true;
+    const auto holds = [](const Labels& have, const Labels& wanted) {
+        for (const auto& [k, v] : wanted) {
+            const std::string* value = find_label(have, k);
+            if (value == nullptr || *value != v)
+                return false;
         }
-        return false;
+        return true;
+    };
+    std::erase_if(runs, [&](const HistoryRun& r) {
+        return !holds(r.labels, filter) || !holds(r.run_labels, run_filter);
     });
     return runs;
 }
@@ -334,7 +412,7 @@ std::vector<double> History::baseline(const Labels&, std::string_view, std::stri
     return {};
 }
 void History::store(const HistoryRun&) {}
-std::vector<HistoryRun> History::runs(const Labels&) {
+std::vector<HistoryRun> History::runs(const Labels&, const Labels&) {
     return {};
 }
 

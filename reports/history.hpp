@@ -16,7 +16,7 @@
 namespace loopscope {
 
 // The schema this build writes; a database with a higher version is refused.
-inline constexpr int kHistorySchemaVersion = 2;
+inline constexpr int kHistorySchemaVersion = 3;
 
 // A hash of the file's bytes that names the capture ("fnv1a64:0123456789abcdef"). Throws
 // InputError when the file cannot be read.
@@ -28,7 +28,8 @@ struct HistoryRun {
     std::string source_file;
     std::string source_hash;
     std::string format;
-    Labels labels;  // sorted by key
+    Labels labels;      // sorted by key; the series: the gate compares runs of equal labels
+    Labels run_labels;  // sorted by key; this run's alone (a build number), not of the series
     std::string loopscope_version;
     std::string machine_json;  // "" when unknown
     std::string verdict;       // "stored", "passed", "regressed", "no-baseline"
@@ -56,8 +57,9 @@ class History {
     // Stores a run; one with the same hash and labels is replaced (it is the same run).
     void store(const HistoryRun& run);
 
-    // Every run that has all of `filter`'s labels with those values, oldest first.
-    std::vector<HistoryRun> runs(const Labels& filter);
+    // Every run that has all of `filter`'s labels and `run_filter`'s run labels with those
+    // values, oldest first.
+    std::vector<HistoryRun> runs(const Labels& filter, const Labels& run_filter = {});
 
     void begin();
     void commit();

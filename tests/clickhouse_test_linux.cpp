@@ -7,12 +7,14 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -366,6 +368,33 @@ TEST(ClickHouseStore, StoringACaptureAgainReplacesIt) {
               "2");
 }
 
+TEST(ClickHouseStore, RunLabelsAreStoredOutsideTheCapturesIdentity) {
+    Server server;
+    LOOPSCOPE_REQUIRE_CLICKHOUSE(server);
+    // The commit table as an older loopscope made it, without the run labels' columns.
+    ClickHouseClient client(server.url("runs"));
+    client.query("CREATE DATABASE runs");
+    client.query(
+        "CREATE TABLE runs.loopscope_captures (capture_id String, store_id UInt64, stored_utc "
+        "DateTime('UTC'), source_file String, source_hash String, format String, label_keys "
+        "Array(String), label_values Array(String), frames UInt64, loopscope_version String) "
+        "ENGINE = MergeTree ORDER BY (capture_id, store_id)");
+    const std::string capture = quoted(test::test_data("presentmon24.csv"));
+    const std::string store =
+        " --label game=a --store " + server.url_text("runs") + " -o /dev/null";
+    for (const std::string build : {"7", "8"}) {
+        const auto r = test::run_loopscope("report " + capture + " --run-label build=" + build +
+                                           " --run-label commit=c" + build + store);
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+    // One capture (the run labels are not part of its identity), its newest store's run labels.
+    EXPECT_EQ(scalar(client,
+                     "SELECT uniqExact(capture_id), argMax(run_label_keys, store_id), "
+                     "argMax(run_label_values, store_id), argMax(label_values, store_id) FROM "
+                     "runs.loopscope_captures FORMAT TSV"),
+              "1\t['build','commit']\t['8','c8']\t['a']");
+}
+
 TEST(ClickHouseStore, AStoreWithoutItsCommitRowIsNotSeen) {
     Server server;
     LOOPSCOPE_REQUIRE_CLICKHOUSE(server);
@@ -457,6 +486,146 @@ TEST(ClickHouseStore, AnUnreachableServerExitsOneAfterWritingTheReport) {
     const auto fleet = test::run_loopscope("fleet " + url + " --group-by game");
     EXPECT_EQ(fleet.exit_code, 1);
     EXPECT_NE(fleet.err.find("cannot reach the server"), std::string::npos) << fleet.err;
+    fs::remove_all(dir);
+}
+
+// A server on 127.0.0.1 that accepts and then misbehaves: kSilent reads the request and never
+// answers; kEndless answers 200 and sends a body without end. It stops by itself after
+// kLifetime or (kEndless) 2 GiB sent, or when the test ends, whichever is first.
+class FakeServer {
+  public:
+    enum class Mode { kSilent, kEndless };
+    static constexpr auto kLifetime = std::chrono::seconds(30);
+
+    explicit FakeServer(Mode mode) : mode_(mode) {
+        listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof addr;
+        if (listen_fd_ < 0 || bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
+            listen(listen_fd_, 8) != 0 ||
+            getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+            return;
+        }
+        port_ = ntohs(addr.sin_port);
+        thread_ = std::thread([this] { serve(); });
+    }
+    ~FakeServer() {
+        stop_ = true;
+        if (thread_.joinable())
+            thread_.join();
+        if (listen_fd_ >= 0)
+            close(listen_fd_);
+    }
+    int port() const { return port_; }
+    int accepted() const { return accepted_; }
+
+  private:
+    bool expired() const { return stop_ || std::chrono::steady_clock::now() > deadline_; }
+
+    void serve() {
+        std::vector<int> clients;
+        while (!expired()) {
+            pollfd p{listen_fd_, POLLIN, 0};
+            if (poll(&p, 1, 50) == 1) {
+                const int fd = accept(listen_fd_, nullptr, nullptr);
+                if (fd >= 0) {
+                    ++accepted_;
+                    clients.push_back(fd);
+                    if (mode_ == Mode::kEndless)
+                        send_without_end(fd);
+                }
+            }
+            // The silent server drains what its clients send and answers nothing.
+            for (const int fd : clients) {
+                char buffer[4096];
+                while (recv(fd, buffer, sizeof buffer, MSG_DONTWAIT) > 0) {
+                }
+            }
+        }
+        for (const int fd : clients)
+            close(fd);
+    }
+
+    void send_without_end(int fd) {
+        char request[4096];
+        recv(fd, request, sizeof request, 0);  // the request's start; the rest is never read
+        const std::string head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n";
+        send(fd, head.data(), head.size(), MSG_NOSIGNAL);
+        const std::string chunk(65536, 'x');
+        std::uint64_t sent = 0;
+        while (!expired() && sent < (std::uint64_t{2} << 30)) {
+            pollfd p{fd, POLLOUT, 0};
+            if (poll(&p, 1, 50) != 1)
+                continue;
+            const ssize_t n = send(fd, chunk.data(), chunk.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+            if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+                break;  // the client has gone
+            if (n > 0)
+                sent += static_cast<std::uint64_t>(n);
+        }
+    }
+
+    Mode mode_;
+    int listen_fd_ = -1;
+    int port_ = 0;
+    std::atomic<bool> stop_{false};
+    std::atomic<int> accepted_{0};
+    std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::now() + kLifetime;
+    std::thread thread_;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+TEST(ClickHouseStore, AServerThatNeverAnswersFailsAfterTheStallTimeout) {
+    FakeServer server(FakeServer::Mode::kSilent);
+    ASSERT_NE(server.port(), 0);
+    const std::string url = "clickhouse://127.0.0.1:" + std::to_string(server.port()) + "/db";
+    const std::string dir = test::make_temp_dir("silent");
+    auto start = std::chrono::steady_clock::now();
+    const auto one = test::run_loopscope(
+        "report " + quoted(test::test_data("presentmon24.csv")) + " --store " + url +
+        " --store-stall-timeout 1 --format json -o " + quoted(dir + "/one.json"));
+    const double took_s = seconds_since(start);
+    EXPECT_EQ(one.exit_code, 1) << one.err;
+    EXPECT_EQ(std::count(one.err.begin(), one.err.end(), '\n'), 1) << one.err;
+    EXPECT_NE(one.err.find("nothing moved for 1 s"), std::string::npos) << one.err;
+    EXPECT_NE(one.err.find("1 of 1 capture not stored"), std::string::npos) << one.err;
+    EXPECT_TRUE(Json::parse(test::read_text(dir + "/one.json")).contains("figures"));
+    EXPECT_GE(server.accepted(), 1);
+    // One stall timeout (the server is not tried again for the capture), not the default's 60 s.
+    EXPECT_GE(took_s, 1.0);
+    EXPECT_LT(took_s, 15.0);
+    start = std::chrono::steady_clock::now();
+    const auto fleet = test::run_loopscope("fleet " + url + " --stall-timeout 1");
+    EXPECT_EQ(fleet.exit_code, 1);
+    EXPECT_NE(fleet.err.find("nothing moved for 1 s"), std::string::npos) << fleet.err;
+    EXPECT_LT(seconds_since(start), 15.0);
+    fs::remove_all(dir);
+}
+
+TEST(ClickHouseStore, AReplyWithoutEndIsCutAtItsBound) {
+    FakeServer server(FakeServer::Mode::kEndless);
+    ASSERT_NE(server.port(), 0);
+    const std::string url = "clickhouse://127.0.0.1:" + std::to_string(server.port()) + "/db";
+    const auto start = std::chrono::steady_clock::now();
+    const auto fleet = test::run_loopscope("fleet " + url + " --group-by game");
+    EXPECT_EQ(fleet.exit_code, 1);
+    EXPECT_EQ(std::count(fleet.err.begin(), fleet.err.end(), '\n'), 1) << fleet.err;
+    EXPECT_NE(fleet.err.find("the server's reply exceeds 64 MiB"), std::string::npos) << fleet.err;
+    EXPECT_TRUE(fleet.out.empty());
+    EXPECT_LT(seconds_since(start), 25.0);
+    // report --store: the local report all the same, then the one line.
+    const std::string dir = test::make_temp_dir("endless");
+    const auto one =
+        test::run_loopscope("report " + quoted(test::test_data("presentmon24.csv")) + " --store " +
+                            url + " --format json -o " + quoted(dir + "/one.json"));
+    EXPECT_EQ(one.exit_code, 1) << one.err;
+    EXPECT_NE(one.err.find("the server's reply exceeds 64 MiB"), std::string::npos) << one.err;
+    EXPECT_TRUE(Json::parse(test::read_text(dir + "/one.json")).contains("figures"));
     fs::remove_all(dir);
 }
 

@@ -4,6 +4,8 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <thread>
+#include <vector>
 
 #include "common/errors.hpp"
 #include "reports/history.hpp"
@@ -100,11 +102,10 @@ TEST(History, RefusesANewerSchemaAndWhatIsNotADatabase) {
     std::filesystem::remove_all(dir);
 }
 
-TEST(History, MigratesAnUnversionedDatabaseForward) {
+TEST(History, CreatesTheSchemaInAnEmptyDatabase) {
     const std::string dir = test::make_temp_dir("history");
-    const std::string path = dir + "/old.db";
-    exec(path, "CREATE TABLE other (x INTEGER)");  // an SQLite file at version 0
-    EXPECT_EQ(user_version(path), 0);
+    const std::string path = dir + "/empty.db";
+    exec(path, "PRAGMA user_version = 0");  // an SQLite file without tables
     {
         History h(path, false);
         h.begin();
@@ -113,6 +114,94 @@ TEST(History, MigratesAnUnversionedDatabaseForward) {
         EXPECT_EQ(h.runs({}).size(), 1u);
     }
     EXPECT_EQ(user_version(path), kHistorySchemaVersion);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(History, RefusesAnotherProgramsDatabaseLeavingItUntouched) {
+    const std::string dir = test::make_temp_dir("history");
+    const std::string path = dir + "/other.db";
+    exec(path, "CREATE TABLE notes (x INTEGER); INSERT INTO notes VALUES (1)");
+    const std::string before = test::read_text(path);
+    try {
+        History h(path, true);
+        FAIL() << "another program's database was taken";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("not a loopscope history database"), std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("notes"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(test::read_text(path), before);
+    EXPECT_EQ(user_version(path), 0);
+    // Another program that versions its schema too.
+    exec(path, "PRAGMA user_version = 2");
+    const std::string versioned = test::read_text(path);
+    EXPECT_THROW(History(path, true), InputError);
+    EXPECT_EQ(test::read_text(path), versioned);
+    // A negative version is no loopscope's, old or new.
+    const std::string negative = dir + "/negative.db";
+    exec(negative, "PRAGMA user_version = -3");
+    try {
+        History h(negative, true);
+        FAIL() << "a negative schema version was opened";
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("is -3"), std::string::npos) << what;
+        EXPECT_EQ(what.find("newer"), std::string::npos) << what;
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST(History, ConcurrentCreatorsOfOneNewDatabaseLoseNoRun) {
+    // Each round: a new file, several connections creating it at once (threads, one connection
+    // each, as separate processes would have), each storing its run.
+    constexpr int kRounds = 10;
+    constexpr int kWriters = 4;
+    const std::string dir = test::make_temp_dir("history");
+    for (int round = 0; round < kRounds; ++round) {
+        const std::string path = dir + "/h" + std::to_string(round) + ".db";
+        std::vector<std::string> errors(kWriters);
+        std::vector<std::thread> writers;
+        for (int w = 0; w < kWriters; ++w) {
+            writers.emplace_back([&, w] {
+                try {
+                    History h(path, true);
+                    h.begin();
+                    h.store(make_run("run" + std::to_string(w), {}, 16.0 + w));
+                    h.commit();
+                } catch (const std::exception& e) {
+                    errors[static_cast<std::size_t>(w)] = e.what();
+                }
+            });
+        }
+        for (std::thread& t : writers)
+            t.join();
+        for (const std::string& e : errors)
+            EXPECT_TRUE(e.empty()) << "round " << round << ": " << e;
+        History h(path, false);
+        EXPECT_EQ(h.runs({}).size(), static_cast<std::size_t>(kWriters)) << "round " << round;
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST(History, RunLabelsAreStoredAndFilteredApartFromTheSeries) {
+    const std::string dir = test::make_temp_dir("history");
+    const std::string path = dir + "/h.db";
+    History h(path, true);
+    h.begin();
+    for (int i = 0; i < 3; ++i) {
+        HistoryRun r = make_run("r" + std::to_string(i), {{"scene", "city"}}, 16.0 + i);
+        r.run_labels = {{"build", std::to_string(100 + i)}};
+        h.store(r);
+    }
+    h.commit();
+    // The baseline is the series of the labels, whatever the run labels.
+    EXPECT_EQ(h.baseline({{"scene", "city"}}, "p99_ms", "", 5),
+              (std::vector<double>{18.0, 17.0, 16.0}));
+    const auto one = h.runs({}, {{"build", "101"}});
+    ASSERT_EQ(one.size(), 1u);
+    EXPECT_EQ(one[0].source_hash, "r1");
+    EXPECT_EQ(one[0].run_labels, (Labels{{"build", "101"}}));
+    EXPECT_TRUE(h.runs({}, {{"build", "999"}}).empty());
     std::filesystem::remove_all(dir);
 }
 
@@ -127,7 +216,8 @@ TEST(History, MigrationRenamesTheStutterKeysOfVersionOne) {
         h.store(r);
         h.commit();
     }
-    exec(path, "PRAGMA user_version = 1");
+    // Version 1 had no run labels' table.
+    exec(path, "DROP TABLE run_run_labels; PRAGMA user_version = 1");
     {
         History h(path, false);
         const auto runs = h.runs({});

@@ -197,22 +197,36 @@ TEST(SummaryCli, HistoryRegressionGateAgainstFiveRuns) {
     const std::string dir = test::make_temp_dir("history");
     const std::string db = quoted(dir + "/h.db");
     const std::string labels = " --label scene=city --label gpu=a";
-    // An empty history: no baseline, exit 2 with one line; the run is stored all the same.
+    // An empty history (a new pipeline): nothing to compare with, exit 0 with one note; the
+    // run is stored all the same. --require-baseline makes it an error (exit 2), stored too.
     write_run(dir + "/run0.txt", 16.6, 100);
     auto r = test::run_loopscope("report -o /dev/null --history " + db + labels +
-                                 " --fail-if-regressed p99_ms " + quoted(dir + "/run0.txt"));
+                                 " --fail-if-regressed p99_ms --require-baseline " +
+                                 quoted(dir + "/run0.txt"));
     EXPECT_EQ(r.exit_code, 2) << r.err;
-    EXPECT_NE(r.err.find("no baseline"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("error: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("nothing to compare with yet: 0 of 2 runs"), std::string::npos) << r.err;
+    r = test::run_loopscope("report -o /dev/null --history " + db + labels +
+                            " --run-label build=0 --fail-if-regressed p99_ms " +
+                            quoted(dir + "/run0.txt"));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("note: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("nothing to compare with yet: 0 of 2 runs"), std::string::npos) << r.err;
+    // Each run labelled with its build (a run label, not of the series): the gate still finds
+    // its baseline among the runs of the same --label values.
     for (int i = 1; i <= 5; ++i) {
         const std::string run = dir + "/run" + std::to_string(i) + ".txt";
         write_run(run, 16.6, 100 + static_cast<std::uint32_t>(i));
-        r = test::run_loopscope("report -o /dev/null --history " + db + labels + " " + quoted(run));
+        r = test::run_loopscope("report -o /dev/null --history " + db + labels +
+                                " --run-label build=" + std::to_string(i) + " " + quoted(run));
         ASSERT_EQ(r.exit_code, 0) << r.err;
     }
     // A run 25 % slower (every frame time): exit 3 naming the figure and the numbers.
     write_run(dir + "/slow.txt", 16.6, 200, 1.25);
     r = test::run_loopscope("report -o /dev/null --history " + db + labels +
-                            " --fail-if-regressed p99_ms:2% --fail-if-regressed avg_fps:5% " +
+                            " --run-label build=6 --run-label commit=abc --fail-if-regressed "
+                            "p99_ms:2% --fail-if-regressed avg_fps:5% " +
                             quoted(dir + "/slow.txt"));
     EXPECT_EQ(r.exit_code, 3) << r.err;
     EXPECT_NE(r.err.find("p99_ms regressed"), std::string::npos) << r.err;
@@ -225,11 +239,12 @@ TEST(SummaryCli, HistoryRegressionGateAgainstFiveRuns) {
                             " --fail-if-regressed p99_ms:2% " + quoted(dir + "/run3.txt"));
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("within the baseline"), std::string::npos) << r.err;
-    // Other labels: no baseline.
+    // Other labels: nothing to compare with.
     r = test::run_loopscope("report -o /dev/null --history " + db +
                             " --label scene=forest --fail-if-regressed p99_ms " +
                             quoted(dir + "/run3.txt"));
-    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("nothing to compare with yet: 0 of 2 runs"), std::string::npos) << r.err;
 
     // The listing: every run stored, with its verdict; run3 stored once (replaced).
     r = test::run_loopscope("history " + db + " --format json --label scene=city");
@@ -242,6 +257,19 @@ TEST(SummaryCli, HistoryRegressionGateAgainstFiveRuns) {
     EXPECT_TRUE(j["runs"][6]["file"].get<std::string>().ends_with("run3.txt"));
     EXPECT_EQ(j["runs"][6]["labels"]["gpu"], "a");
     EXPECT_TRUE(j["runs"][6]["figures"]["p99_ms"].is_number());
+    // Run labels: listed apart from the labels, and a filter of their own.
+    EXPECT_EQ(j["runs"][5]["run_labels"]["build"], "6");
+    EXPECT_EQ(j["runs"][5]["run_labels"]["commit"], "abc");
+    EXPECT_FALSE(j["runs"][5]["labels"].contains("build"));
+    EXPECT_TRUE(j["runs"][6]["run_labels"].empty());
+    r = test::run_loopscope("history " + db + " --format json --run-label build=6");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ASSERT_EQ(Json::parse(r.out)["runs"].size(), 1u) << r.out;
+    EXPECT_TRUE(Json::parse(r.out)["runs"][0]["file"].get<std::string>().ends_with("slow.txt"));
+    r = test::run_loopscope("history " + db + " --format csv --run-label build=2");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("run:build"), std::string::npos) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2) << r.out;
     r = test::run_loopscope("history " + db + " --figure p99_ms --format html -o " +
                             quoted(dir + "/h.html"));
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -296,6 +324,42 @@ TEST(SummaryCli, HistoryKeepsTheMachinesContextAndRefusesAnotherJson) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("context"), std::string::npos) << r.err;
     std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace loopscope
+
+namespace loopscope {
+namespace {
+
+TEST(SummaryCli, JsonThatIsNotACaptureIsSkippedInAFolder) {
+    // tests/data holds expected_streams.json, the readers' expectations: JSON, not a capture.
+    const auto r =
+        test::run_loopscope("report " + quoted(test::test_data_dir()) + " --summary --format json");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    bool skipped = false;
+    for (const auto& s : j["skipped"]) {
+        if (s["file"].get<std::string>().ends_with("expected_streams.json")) {
+            skipped = true;
+            EXPECT_NE(s["reason"].get<std::string>().find("not a CapFrameX session"),
+                      std::string::npos)
+                << s;
+        }
+    }
+    EXPECT_TRUE(skipped) << r.out;
+    bool capframex = false;
+    for (const auto& row : j["rows"]) {
+        EXPECT_FALSE(row["file"].get<std::string>().ends_with("expected_streams.json"));
+        capframex = capframex || row["file"].get<std::string>().ends_with("capframex.json");
+    }
+    EXPECT_TRUE(capframex) << r.out;
+    // Given by name, the same file is an error naming it.
+    const auto one =
+        test::run_loopscope("report " + quoted(test::test_data("expected_streams.json")));
+    EXPECT_EQ(one.exit_code, 2);
+    EXPECT_NE(one.err.find("expected_streams.json"), std::string::npos) << one.err;
+    EXPECT_NE(one.err.find("not a CapFrameX session"), std::string::npos) << one.err;
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ struct FleetArgs {
     std::vector<std::string> where;
     std::string format = "terminal";
     std::string output = "-";
+    long stall_timeout_s = ClickHouseLimits{}.stall_timeout_s;
 };
 
 constexpr std::array<std::string_view, 5> kFormats = {"terminal", "md", "csv", "json", "html"};
@@ -157,7 +158,7 @@ int run_fleet(const FleetArgs& args) {
     }
     std::vector<FleetGroup> groups;
     try {
-        ClickHouseClient client(url);
+        ClickHouseClient client(url, ClickHouseLimits{.stall_timeout_s = args.stall_timeout_s});
         groups = fleet_groups(client, args.group_by, where);
     } catch (const ClickHouseError& e) {
         fmt::print(stderr, "loopscope: error: {}\n", e.what());
@@ -201,6 +202,10 @@ void add_fleet_command(CLI::App& app, int& exit_code) {
         ->capture_default_str();
     cmd->add_option("-o,--output", args->output,
                     "Output file; '-' is standard output, the default (html needs a file)")
+        ->capture_default_str();
+    cmd->add_option("--stall-timeout", args->stall_timeout_s,
+                    "Seconds a request to ClickHouse may go without a byte moving before it fails")
+        ->check(CLI::Range(1L, 86400L))
         ->capture_default_str();
     cmd->callback([args, &exit_code] { exit_code = run_fleet(*args); });
 }

@@ -29,6 +29,7 @@ namespace {
 struct HistoryArgs {
     std::string database;
     std::vector<std::string> labels;
+    std::vector<std::string> run_labels;
     std::vector<std::string> figures;
     std::string format = "terminal";
     std::string output = "-";
@@ -52,15 +53,23 @@ std::vector<std::string> shown_figures(const HistoryArgs& args,
     return keys;
 }
 
-std::vector<std::string> label_keys(const std::vector<HistoryRun>& runs) {
+std::vector<std::string> label_keys(const std::vector<HistoryRun>& runs,
+                                    Labels HistoryRun::*which = &HistoryRun::labels) {
     std::vector<std::string> keys;
     for (const HistoryRun& r : runs) {
-        for (const auto& [k, v] : r.labels) {
+        for (const auto& [k, v] : r.*which) {
             if (std::find(keys.begin(), keys.end(), k) == keys.end())
                 keys.push_back(k);
         }
     }
     return keys;
+}
+
+// A run label's column: "run:" before its key, apart from the labels of the series.
+std::string run_label_column(const std::string& key) {
+    std::string column = "run:";
+    column += key;
+    return column;
 }
 
 std::string labels_name(const Labels& labels) {
@@ -72,12 +81,15 @@ std::string labels_name(const Labels& labels) {
 
 std::string table(const std::vector<HistoryRun>& runs, const std::vector<std::string>& figures) {
     const std::vector<std::string> labels = label_keys(runs);
+    const std::vector<std::string> run_labels = label_keys(runs, &HistoryRun::run_labels);
     MarkdownTable t;
     t.add_column("run");
     t.add_column("added (UTC)", MarkdownTable::Align::left);
     t.add_column("capture", MarkdownTable::Align::left);
     for (const std::string& l : labels)
         t.add_column(l, MarkdownTable::Align::left);
+    for (const std::string& l : run_labels)
+        t.add_column(run_label_column(l), MarkdownTable::Align::left);
     for (const std::string& f : figures)
         t.add_column(f);
     t.add_column("verdict", MarkdownTable::Align::left);
@@ -85,6 +97,10 @@ std::string table(const std::vector<HistoryRun>& runs, const std::vector<std::st
         std::vector<std::string> cells{std::to_string(r.id), r.added_utc, printable(r.source_file)};
         for (const std::string& l : labels) {
             const std::string* v = find_label(r.labels, l);
+            cells.push_back(v ? printable(*v) : "-");
+        }
+        for (const std::string& l : run_labels) {
+            const std::string* v = find_label(r.run_labels, l);
             cells.push_back(v ? printable(*v) : "-");
         }
         for (const std::string& f : figures) {
@@ -99,24 +115,32 @@ std::string table(const std::vector<HistoryRun>& runs, const std::vector<std::st
 
 std::string csv(const std::vector<HistoryRun>& runs, const std::vector<std::string>& figures) {
     const std::vector<std::string> labels = label_keys(runs);
+    const std::vector<std::string> run_labels = label_keys(runs, &HistoryRun::run_labels);
     std::string text = "run,added_utc,file,hash,format,loopscope_version";
+    // Appended piece by piece: GCC 12's -Wrestrict misfires at -O3 on `text += "," + s`.
     for (const std::string& l : labels)
-        text += "," + csv_field(l);
+        text.append(",").append(csv_field(l));
+    for (const std::string& l : run_labels)
+        text.append(",").append(csv_field(run_label_column(l)));
     for (const std::string& f : figures)
-        text += "," + csv_field(f);
+        text.append(",").append(csv_field(f));
     text += ",verdict\n";
     for (const HistoryRun& r : runs) {
         text += fmt::format("{},{},{},{},{},{}", r.id, r.added_utc, csv_field(r.source_file),
                             r.source_hash, csv_field(r.format), csv_field(r.loopscope_version));
         for (const std::string& l : labels) {
             const std::string* v = find_label(r.labels, l);
-            text += "," + (v ? csv_field(*v) : std::string());
+            text.append(",").append(v ? csv_field(*v) : std::string());
+        }
+        for (const std::string& l : run_labels) {
+            const std::string* v = find_label(r.run_labels, l);
+            text.append(",").append(v ? csv_field(*v) : std::string());
         }
         for (const std::string& f : figures) {
             const std::optional<double> v = r.figure(f);
             text += v ? fmt::format(",{}", *v) : std::string(",");
         }
-        text += "," + r.verdict + "\n";
+        text.append(",").append(r.verdict).append("\n");
     }
     return text;
 }
@@ -136,6 +160,10 @@ std::string json(const std::vector<HistoryRun>& runs, const std::vector<std::str
         for (const auto& [k, v] : r.labels)
             labels[k] = v;
         j["labels"] = std::move(labels);
+        Json run_labels = Json::object();
+        for (const auto& [k, v] : r.run_labels)
+            run_labels[k] = v;
+        j["run_labels"] = std::move(run_labels);
         j["loopscope_version"] = r.loopscope_version;
         j["machine"] = r.machine_json.empty() ? Json(nullptr) : Json::parse(r.machine_json);
         j["verdict"] = r.verdict;
@@ -251,6 +279,11 @@ int run_history(const HistoryArgs& args) {
         const auto [k, v] = parse_label(l);
         set_label(filter, k, v);
     }
+    Labels run_filter;
+    for (const std::string& l : args.run_labels) {
+        const auto [k, v] = parse_label(l);
+        set_label(run_filter, k, v);
+    }
     for (const std::string& f : args.figures) {
         const Figure* figure = find_figure(f);
         if (figure == nullptr || figure->value == nullptr) {
@@ -258,7 +291,7 @@ int run_history(const HistoryArgs& args) {
         }
     }
     History history(args.database, false);
-    const std::vector<HistoryRun> runs = history.runs(filter);
+    const std::vector<HistoryRun> runs = history.runs(filter, run_filter);
     const std::vector<std::string> figures = shown_figures(args, runs);
     std::string text;
     if (args.format == "json")
@@ -286,6 +319,11 @@ void add_history_command(CLI::App& app, int& exit_code) {
     cmd->add_option("FILE.db", args->database, "The history database")->required();
     cmd->add_option("--label", args->labels,
                     "Only the runs with this label KEY=VALUE; may be repeated")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("--run-label", args->run_labels,
+                    "Only the runs with this run label KEY=VALUE (report --run-label); may be "
+                    "repeated")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("--figure", args->figures,

@@ -184,7 +184,9 @@ int run_report(const ReportArgs& args) {
         stored = store_reports_in_history(rows, args.many);
     }
     if (wants_store(args.many)) {
-        ClickHouseSink sink(args.many.store);
+        ClickHouseSink sink(args.many.store,
+                            ClickHouseLimits{.stall_timeout_s = args.many.store_stall_timeout_s},
+                            command_line_run_labels(args.many));
         sink.open();
         for (std::size_t i = 0; i < report.captures.size(); ++i) {
             sink.add(*captures[i], report.captures[i],
@@ -244,8 +246,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("--target-fps", args->target_fps,
-                    "Target frame rate Unreal's missed-vsync share (unreal_mvp_share) is judged "
-                    "against (default: the detected fixed refresh rate)")
+                    "Judge Unreal's missed-vsync share (unreal_mvp_share) against this frame rate "
+                    "(default: the detected fixed refresh rate)")
         ->check(CLI::Range(1.0, 10000.0));
     cmd->add_flag("--strict", args->strict,
                   "Refuse a capture holding cells that are not the numbers their column holds "

@@ -30,6 +30,12 @@ void add_many_options(CLI::App& cmd, ManyArgs& args) {
                    "A label KEY=VALUE for every capture of this command; may be repeated")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd.add_option("--run-label", args.run_labels,
+                   "A label KEY=VALUE of this run alone (a build number, a commit): stored with "
+                   "--history and --store, not part of the series the gate compares; may be "
+                   "repeated")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd.add_option("--labels-from-path", args.labels_from_path,
                    "Labels from the folders below a folder given: game/config/... names the "
                    "first folder 'game', the second 'config'; '_' skips one");
@@ -54,10 +60,18 @@ void add_many_options(CLI::App& cmd, ManyArgs& args) {
                    "Runs of the history the gate compares with, newest first")
         ->check(CLI::Range(2u, 1000u))
         ->capture_default_str();
+    cmd.add_flag("--require-baseline", args.require_baseline,
+                 "With --fail-if-regressed: fewer than 2 earlier runs to compare with is an error "
+                 "(exit 2), not a note");
     cmd.add_option("--store", args.store,
                    "Send each capture's frames, figures and labels to ClickHouse, "
                    "clickhouse://HOST:PORT/DATABASE (tables created if missing; a capture stored "
                    "again is replaced; see docs/history.md)");
+    cmd.add_option("--store-stall-timeout", args.store_stall_timeout_s,
+                   "With --store: seconds a request to ClickHouse may go without a byte moving "
+                   "before it fails (an upload that keeps moving is never cut)")
+        ->check(CLI::Range(1L, 86400L))
+        ->capture_default_str();
 }
 
 bool wants_summary(const ManyArgs& args) {
@@ -81,8 +95,23 @@ Labels command_line_labels(const ManyArgs& args) {
     return labels;
 }
 
+Labels command_line_run_labels(const ManyArgs& args) {
+    Labels labels;
+    for (const std::string& l : args.run_labels) {
+        const auto [k, v] = parse_label(l);
+        set_label(labels, k, v);
+    }
+    std::sort(labels.begin(), labels.end());
+    return labels;
+}
+
 void check_many_args(const ManyArgs& args) {
     command_line_labels(args);
+    command_line_run_labels(args);
+    if (!args.run_labels.empty() && args.history.empty() && args.store.empty())
+        throw UsageError("--run-label is stored with a run: give --history FILE.db or --store");
+    if (args.require_baseline && args.fail_if_regressed.empty())
+        throw UsageError("--require-baseline goes with --fail-if-regressed");
     if (!args.labels_from_path.empty())
         parse_path_pattern(args.labels_from_path);
     if (!args.group_by.empty() && !args.summary)
@@ -131,6 +160,21 @@ std::string machine_context(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+// "game=x gpu=y": labels for a line of text.
+std::string labels_line(const Labels& labels) {
+    std::string line;
+    for (const auto& [k, v] : labels) {
+        if (!line.empty())
+            line += ' ';
+        line.append(k).append("=").append(v);
+    }
+    return line;
+}
+
+}  // namespace
+
 int store_reports_in_history(const std::vector<CaptureSummary>& rows, const ManyArgs& args) {
     check_many_args(args);
     std::vector<RegressionCheck> checks;
@@ -150,6 +194,7 @@ int store_reports_in_history(const std::vector<CaptureSummary>& rows, const Many
         run.format = row.format;
         run.labels = row.labels;
         std::sort(run.labels.begin(), run.labels.end());
+        run.run_labels = command_line_run_labels(args);
         run.loopscope_version = LOOPSCOPE_VERSION;
         run.machine_json = machine;
         for (const SummaryFigure& f : row.figures) {
@@ -177,16 +222,24 @@ int store_reports_in_history(const std::vector<CaptureSummary>& rows, const Many
             const std::vector<double> baseline =
                 history.baseline(run.labels, check.figure, run.source_hash, args.baseline_runs);
             if (baseline.size() < 2) {
+                // A new history (a new pipeline, new labels) has nothing to compare with: a note
+                // and this run stored as the start of the baseline, unless asked to fail.
                 const std::string line = fmt::format(
-                    "no baseline for {} in {}: {} earlier run{} with the labels '{}' (the gate "
-                    "needs 2 to measure run-to-run variation)",
-                    check.figure, args.history, baseline.size(), baseline.size() == 1 ? "" : "s",
-                    fmt::join(args.labels, " "));
-                fmt::print(stderr, "loopscope: {}\n", line);
+                    "nothing to compare with yet: {} of 2 runs of {} in {} with the labels '{}' "
+                    "(the gate needs 2 to measure run-to-run variation)",
+                    baseline.size(), check.figure, args.history, labels_line(run.labels));
+                if (args.require_baseline) {
+                    fmt::print(stderr,
+                               "loopscope: error: {}: {}; store more runs without "
+                               "--require-baseline first\n",
+                               row.file, line);
+                    exit_code = std::max<int>(exit_code, kExitBadInput);
+                } else {
+                    fmt::print(stderr, "loopscope: note: {}: {}\n", row.file, line);
+                }
                 details.push_back(line);
                 if (run.verdict != "regressed")
                     run.verdict = "no-baseline";
-                exit_code = std::max<int>(exit_code, kExitBadInput);
                 continue;
             }
             const RegressionResult result = test_regression(check, *value, baseline);
@@ -227,7 +280,8 @@ int run_report_summary(const std::vector<std::string>& inputs, const std::string
     std::optional<ClickHouseSink> sink;
     CaptureVisitor visit;
     if (wants_store(args)) {
-        sink.emplace(args.store);
+        sink.emplace(args.store, ClickHouseLimits{.stall_timeout_s = args.store_stall_timeout_s},
+                     command_line_run_labels(args));
         sink->open();
         visit = [&](const Capture& c, const CaptureReport& r, const CaptureSummary& row) {
             sink->add(c, r, row);

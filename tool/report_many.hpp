@@ -8,6 +8,7 @@
 
 #include "core/analysis.hpp"
 #include "core/summary.hpp"
+#include "reports/clickhouse.hpp"
 #include "reports/readers.hpp"
 
 namespace CLI {
@@ -18,14 +19,17 @@ namespace loopscope {
 
 struct ManyArgs {
     bool summary = false;
-    std::vector<std::string> labels;  // KEY=VALUE
+    std::vector<std::string> labels;      // KEY=VALUE
+    std::vector<std::string> run_labels;  // KEY=VALUE, not part of the series
     std::string labels_from_path;
     std::vector<std::string> group_by;
     std::string history;  // FILE.db
     std::string machine;  // probe JSON
     std::vector<std::string> fail_if_regressed;
     unsigned baseline_runs = 5;
+    bool require_baseline = false;
     std::string store;  // clickhouse://HOST:PORT/DATABASE
+    long store_stall_timeout_s = ClickHouseLimits{}.stall_timeout_s;
 };
 
 void add_many_options(CLI::App& cmd, ManyArgs& args);
@@ -49,5 +53,7 @@ int run_report_summary(const std::vector<std::string>& inputs, const std::string
 int store_reports_in_history(const std::vector<CaptureSummary>& rows, const ManyArgs& args);
 
 Labels command_line_labels(const ManyArgs& args);
+// The --run-label options, sorted by key.
+Labels command_line_run_labels(const ManyArgs& args);
 
 }  // namespace loopscope

@@ -8,12 +8,14 @@
 
 namespace loopscope {
 
-ClickHouseSink::ClickHouseSink(const std::string& url)
-    : url_(parse_clickhouse_url("--store", url)) {}
+ClickHouseSink::ClickHouseSink(const std::string& url, ClickHouseLimits limits, Labels run_labels)
+    : url_(parse_clickhouse_url("--store", url)),
+      limits_(limits),
+      run_labels_(std::move(run_labels)) {}
 
 void ClickHouseSink::open() {
     try {
-        ClickHouseClient client(url_);
+        ClickHouseClient client(url_, limits_);
         create_clickhouse_tables(client);
     } catch (const ClickHouseError& e) {
         unreachable_ = true;
@@ -45,9 +47,9 @@ void ClickHouseSink::add(const Capture&, const CaptureReport& report, const Capt
         }
     }
     try {
-        ClickHouseClient client(url_);
-        ClickHouseStore store = send_capture_frames(client, report, row,
-                                                    capture_file_hash(row.file), LOOPSCOPE_VERSION);
+        ClickHouseClient client(url_, limits_);
+        ClickHouseStore store = send_capture_frames(
+            client, report, row, capture_file_hash(row.file), LOOPSCOPE_VERSION, run_labels_);
         const std::lock_guard lock(mutex_);
         stores_.push_back(std::move(store));
     } catch (const ClickHouseError& e) {
@@ -68,7 +70,7 @@ int ClickHouseSink::finish() {
     if (!unreachable_ && !stores_.empty()) {
         bool committed = false;
         try {
-            ClickHouseClient client(url_);
+            ClickHouseClient client(url_, limits_);
             commit_clickhouse_stores(client, stores_);
             committed = true;
             delete_replaced_stores(client, stores_);

@@ -18,7 +18,7 @@ namespace loopscope {
 class ClickHouseSink {
   public:
     // Checks the URL (UsageError); connects only in open().
-    explicit ClickHouseSink(const std::string& url);
+    ClickHouseSink(const std::string& url, ClickHouseLimits limits, Labels run_labels = {});
     // Creates the database and tables when missing; a failure is kept for finish().
     void open();
     // Sends one capture's frames and figures (safe to call from several threads at once).
@@ -30,6 +30,8 @@ class ClickHouseSink {
     void fail(const std::string& file, const std::string& message);
 
     ClickHouseUrl url_;
+    ClickHouseLimits limits_;
+    Labels run_labels_;
     std::mutex mutex_;
     std::atomic<bool> unreachable_{false};
     std::string first_error_;
