@@ -13,6 +13,11 @@
 #include "common/errors.hpp"
 #include "common/platform.hpp"
 
+#ifndef _WIN32
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
 namespace loopscope {
 
 namespace {
@@ -64,6 +69,37 @@ std::filesystem::path final_target(const std::filesystem::path& path) {
     return p;  // a loop of links: the open below fails and names the path
 }
 
+// The replaced file's owner and group given to its replacement, as editors do: a report another
+// user owns stays theirs when root rewrites it. Only where the process may (root, or a group it
+// belongs to); otherwise the new file is the writer's, as any new file is.
+void keep_owner(const std::string& replaced, const std::string& replacement) {
+#ifndef _WIN32
+    struct stat old_file {};
+    struct stat new_file {};
+    if (::stat(replaced.c_str(), &old_file) != 0 || ::stat(replacement.c_str(), &new_file) != 0)
+        return;
+    if (old_file.st_uid == new_file.st_uid && old_file.st_gid == new_file.st_gid)
+        return;
+    if (::chown(replacement.c_str(), old_file.st_uid, old_file.st_gid) != 0) {
+        // Not allowed to give the file away: the group alone, when it is one of ours.
+        [[maybe_unused]] const int ignored =
+            ::chown(replacement.c_str(), static_cast<uid_t>(-1), old_file.st_gid);
+    }
+#else
+    (void)replaced;
+    (void)replacement;
+#endif
+}
+
+// A size for a message: "256 MiB", "1.5 MiB", "12 KiB", "300 bytes".
+std::string size_text(std::uint64_t bytes) {
+    if (bytes >= (std::uint64_t{1} << 20))
+        return fmt::format("{:.4g} MiB", static_cast<double>(bytes) / (1 << 20));
+    if (bytes >= 1024)
+        return fmt::format("{:.4g} KiB", static_cast<double>(bytes) / 1024);
+    return fmt::format("{} bytes", bytes);
+}
+
 }  // namespace
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
@@ -109,8 +145,10 @@ OutputFile::~OutputFile() {
 }
 
 void OutputFile::write(std::string_view text) {
-    if (!text.empty())
-        std::fwrite(text.data(), 1, text.size(), file_);
+    if (!text.empty() && std::fwrite(text.data(), 1, text.size(), file_) != text.size() &&
+        write_errno_ == 0) {
+        write_errno_ = errno != 0 ? errno : EIO;
+    }
 }
 
 void OutputFile::commit() {
@@ -125,10 +163,15 @@ void OutputFile::commit() {
         return;
     }
     const bool write_failed = std::ferror(file_) != 0;
+    errno = 0;
     const bool close_failed = std::fclose(file_) != 0;
+    const int close_errno = errno;
     file_ = nullptr;
     if (write_failed || close_failed) {
-        throw UsageError(fmt::format("cannot write '{}': write failed", path_));
+        // The reason of the first write that failed (a full disk: "No space left on device"),
+        // else of the flush on closing.
+        const int reason = write_errno_ != 0 ? write_errno_ : close_errno != 0 ? close_errno : EIO;
+        throw UsageError(fmt::format("cannot write '{}': {}", path_, std::strerror(reason)));
     }
     if (direct_) {
         committed_ = true;
@@ -138,6 +181,8 @@ void OutputFile::commit() {
     // A file that is replaced keeps its permissions (a report kept private stays private).
     const auto existing = std::filesystem::status(target_path_, ec);
     if (!ec && std::filesystem::is_regular_file(existing)) {
+        keep_owner(target_path_, tmp_path_);
+        // After the owner: chown may clear the set-user-ID and set-group-ID bits.
         std::filesystem::permissions(tmp_path_, existing.permissions(),
                                      std::filesystem::perm_options::replace, ec);
     }
@@ -168,7 +213,8 @@ void refuse_output_over_input(const std::string& output, std::span<const std::st
 
 SpooledInput::SpooledInput(std::string path,
                            const std::function<void(std::string_view head)>& check_head,
-                           std::optional<std::uint64_t> keep_free_bytes)
+                           std::optional<std::uint64_t> keep_free_bytes,
+                           std::uint64_t max_copy_bytes)
     : path_(std::move(path)) {
     std::FILE* in = nullptr;
     if (path_ == "-") {
@@ -240,11 +286,20 @@ SpooledInput::SpooledInput(std::string path,
         if (const auto space = n > 0 ? space_of_folder() : std::nullopt;
             space && space->available < keep_free + n) {
             fail(fmt::format(
-                "stopped copying it after {:.1f} MiB: the temporary folder '{}' would have less "
-                "than {:.0f} MiB free; give the capture as a file (read in place), or set TMPDIR "
-                "(TMP on Windows) to a folder with room",
+                "stopped copying it after {:.1f} MiB: the temporary folder '{}' {}; give the "
+                "capture as a file (read in place), or set TMPDIR (TMP on Windows) to a folder "
+                "with room",
                 static_cast<double>(copied_bytes) / (1 << 20), copy_folder.string(),
-                static_cast<double>(keep_free) / (1 << 20)));
+                keep_free == 0
+                    ? fmt::format("has no room for the next {}", size_text(n))
+                    : fmt::format("would have less than {} free", size_text(keep_free))));
+        }
+        if (copied_bytes + n > max_copy_bytes) {
+            fail(fmt::format(
+                "stopped copying it after {:.1f} MiB, the most an input read from a pipe may "
+                "hold (it is copied to be read; docs/input-formats.md): give the capture as a "
+                "file (read in place)",
+                static_cast<double>(copied_bytes) / (1 << 20)));
         }
         copied_bytes += n;
         if (n > 0 && std::fwrite(block.data(), 1, n, out) != n) {

@@ -3,7 +3,7 @@
 // destructor removes the temporary file. The path "-" writes to standard output instead, and a
 // path that names a device or a pipe (/dev/null, a FIFO) is written in place. A path that is a
 // symbolic link replaces the file the link names (the link stays), and a file replaced keeps its
-// permissions.
+// permissions, and its owner and group where the process may set them (as root may).
 #pragma once
 
 #include <cstdint>
@@ -39,6 +39,7 @@ class OutputFile {
     std::FILE* file_ = nullptr;
     bool committed_ = false;
     bool direct_ = false;  // a device or pipe, written in place (no temporary, no rename)
+    int write_errno_ = 0;  // the first failed write's reason
 };
 
 // Throws UsageError when `output` (an option's value, named by `option`) is the same file as one
@@ -50,6 +51,9 @@ void refuse_output_over_input(const std::string& output, std::span<const std::st
 // a FIFO, a character device): the readers open a capture several times (format detection, then
 // the reader), so such an input is copied once, in blocks, into a file in the temporary folder.
 // A regular file is used in place. The copy is removed on destruction and on Ctrl+C / SIGTERM.
+// The most an input read from a pipe is copied (1 GiB: a PresentMon log of hours).
+inline constexpr std::uint64_t kSpooledInputMaxBytes = std::uint64_t{1} << 30;
+
 class SpooledInput {
   public:
     // Throws InputError naming `path` when it cannot be opened or read. `check_head`, when given,
@@ -58,9 +62,13 @@ class SpooledInput {
     // The copy stops, with an InputError that says so, before a block would leave the temporary
     // folder's file system with less than `keep_free_bytes` free; by default the smaller of
     // 256 MiB and 5 % of that file system, so a long input never fills the folder others use.
+    // It stops too past `max_copy_bytes` (kSpooledInputMaxBytes by default): an input without
+    // end (`yes 16.6 | loopscope report -`) is refused after that much, not after taking all the
+    // room there is.
     explicit SpooledInput(std::string path,
                           const std::function<void(std::string_view head)>& check_head = {},
-                          std::optional<std::uint64_t> keep_free_bytes = std::nullopt);
+                          std::optional<std::uint64_t> keep_free_bytes = std::nullopt,
+                          std::uint64_t max_copy_bytes = kSpooledInputMaxBytes);
     ~SpooledInput();
     SpooledInput(const SpooledInput&) = delete;
     SpooledInput& operator=(const SpooledInput&) = delete;

@@ -3,6 +3,7 @@
 #include "reports/readers.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -10,6 +11,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -33,6 +35,91 @@ const char* const kKnownFormats =
     "CapFrameX CSV (a header row with Application, ProcessID, SwapChainAddress, "
     "MsBetweenPresents or FrameTime ...), CapFrameX JSON, a MangoHud CSV, an MSI Afterburner log "
     "('Hardware monitoring log'), or a plain list of frame times (one number a line)";
+
+// The top-level keys of a JSON object, read as they stream by until one of CapFrameX's appears.
+class TopLevelKeys : public nlohmann::json_sax<nlohmann::json> {
+  public:
+    bool capframex = false;     // a key of CapFrameX's session at the top level
+    bool whole = false;         // the top-level value ended within what was read
+    bool object = false;        // the top-level value is an object
+    std::size_t keys_seen = 0;  // top-level keys before the answer
+
+    bool null() override { return scalar(); }
+    bool boolean(bool) override { return scalar(); }
+    bool number_integer(number_integer_t) override { return scalar(); }
+    bool number_unsigned(number_unsigned_t) override { return scalar(); }
+    bool number_float(number_float_t, const string_t&) override { return scalar(); }
+    bool string(string_t&) override { return scalar(); }
+    bool binary(binary_t&) override { return scalar(); }
+    bool start_object(std::size_t) override {
+        if (depth_ == 0)
+            object = true;
+        ++depth_;
+        return true;
+    }
+    bool end_object() override { return end(); }
+    bool start_array(std::size_t) override {
+        ++depth_;
+        return true;
+    }
+    bool end_array() override { return end(); }
+    bool key(string_t& k) override {
+        if (depth_ != 1)
+            return true;
+        ++keys_seen;
+        // CapFrameX writes Hash, Info, Runs first; the reader needs only Runs.
+        capframex = k == "Runs" || k == "Info" || k == "Hash";
+        return !capframex;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+        return false;
+    }
+
+  private:
+    bool scalar() {
+        whole = depth_ == 0;
+        return true;
+    }
+    bool end() {
+        whole = --depth_ == 0;
+        return true;
+    }
+    std::size_t depth_ = 0;
+};
+
+// JSON is taken for a CapFrameX session unless its first MiB shows it is not: an array or a
+// value other than an object at the top, or an object whose top-level keys read so far (at least
+// one, or all of them) hold none of CapFrameX's. A malformed start is left to the reader, which
+// says where.
+void require_capframex_shape(const std::string& path) {
+    constexpr std::size_t kShapeReadBytes = 1 << 20;
+    std::ifstream in(path, std::ios::binary);
+    std::string head(kShapeReadBytes, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    if (head.starts_with("\xEF\xBB\xBF"))
+        head.erase(0, 3);
+    TopLevelKeys sax;
+    nlohmann::json::sax_parse(head, &sax, nlohmann::json::input_format_t::json, false);
+    if (sax.capframex)
+        return;
+    if (!sax.object && sax.whole) {
+        throw InputError(path,
+                         "JSON that is not a CapFrameX session (its top level is not an object "
+                         "with Runs)");
+    }
+    if (sax.object && (sax.keys_seen > 0 || sax.whole)) {
+        throw InputError(path,
+                         "JSON that is not a CapFrameX session (no Hash, Info or Runs at its top "
+                         "level)");
+    }
+    if (!sax.object && head.find_first_not_of(" \t\r\n") != std::string::npos &&
+        head[head.find_first_not_of(" \t\r\n")] == '[') {
+        throw InputError(path,
+                         "JSON that is not a CapFrameX session (an array at its top level, not "
+                         "an object with Runs)");
+    }
+}
 
 }  // namespace
 
@@ -160,8 +247,10 @@ std::string detect_format_of(const std::string& path) {
     // JSON is known by its first character, before any line is read: a minified capture is
     // one line of any length, past the line limit of the CSV readers.
     const char first = reject_binary(path);
-    if (first == '{' || first == '[')
+    if (first == '{' || first == '[') {
+        require_capframex_shape(path);
         return "capframex-json";
+    }
     // The first lines decide: a header row and, after a CapFrameX preamble or above a summary's
     // row, a few more, far less than the chunk a reader of the whole file starts with.
     constexpr std::size_t kDetectionReadBytes = 64 << 10;
@@ -174,8 +263,10 @@ std::string detect_format_of(const std::string& path) {
         const std::int64_t n = reader.line_number();
         if (line.substr(0, 17) == "# loopscope-trace")
             return "loopscope-trace";
-        if (text.front() == '{' || text.front() == '[')
+        if (text.front() == '{' || text.front() == '[') {
+            require_capframex_shape(path);
             return "capframex-json";
+        }
         if (line.substr(0, 2) == "//") {
             // CapFrameX's preamble: the header row after it decides the layout.
             while (reader.next(line) && (line.empty() || line.substr(0, 2) == "//")) {

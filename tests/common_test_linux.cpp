@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
@@ -152,5 +154,89 @@ TEST(SpooledInput, StopsCopyingBeforeTheTemporaryFolderFills) {
         EXPECT_TRUE(input.spooled());
         EXPECT_EQ(std::filesystem::file_size(input.path()), 4000u);
     }
+    std::filesystem::remove_all(dir);
+}
+
+// An input without end through a pipe: the copy stops at its bound with one line, and leaves no
+// copy behind. The writer stops by itself once the reader has gone (or after 64 MiB).
+TEST(SpooledInput, StopsAnEndlessPipeAtItsBound) {
+    const auto dir = test::make_temp_dir("loopscope-spool");
+    const auto fifo = dir + "/endless.fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    const auto previous = std::signal(SIGPIPE, SIG_IGN);  // EPIPE instead, when the reader goes
+    std::thread writer([fifo] {
+        const int fd = open(fifo.c_str(), O_WRONLY);
+        if (fd < 0)
+            return;
+        std::string text;
+        for (int i = 0; i < 8192; ++i)
+            text += "16.6\n";
+        for (std::size_t sent = 0; sent < (std::size_t{64} << 20);) {
+            const ssize_t n = write(fd, text.data(), text.size());
+            if (n <= 0)
+                break;
+            sent += static_cast<std::size_t>(n);
+        }
+        close(fd);
+    });
+    try {
+        const SpooledInput input(fifo, {}, 0, std::uint64_t{1} << 20);
+        ADD_FAILURE() << "an endless input must stop at the bound";
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("stopped copying it after 1.0 MiB, the most an input read from a pipe "
+                            "may hold"),
+                  std::string::npos)
+            << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+    writer.join();
+    std::signal(SIGPIPE, previous);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(SpooledInput, EndlessInputToTheProgramStopsWithOneLine) {
+    // `yes 16.6 | loopscope report - --unit ms` through a FIFO (the test's shell gives the
+    // program /dev/null as standard input): the default bound, 1 GiB.
+    const auto dir = test::make_temp_dir("loopscope-spool");
+    const auto fifo = dir + "/endless.fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    // The feeder ends when the program closes the FIFO (SIGPIPE), or after 120 s.
+    const auto r = test::run_loopscope_env(
+        "(timeout 120 yes 16.6 >" + test::quoted(fifo) + " &);  timeout 120",
+        "report " + test::quoted(fifo) + " --unit ms");
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("stopped copying it after 1024.0 MiB"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+    std::filesystem::remove_all(dir);
+}
+
+TEST(OutputFile, ReplacingAnotherUsersFileKeepsItsOwnerAndGroup) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "giving a file to another user needs root";
+    const auto dir = test::make_temp_dir("loopscope-out");
+    const auto path = dir + "/report.json";
+    test::write_text(path, "old");
+    constexpr uid_t kUser = 4321;
+    constexpr gid_t kGroup = 4322;
+    ASSERT_EQ(chown(path.c_str(), kUser, kGroup), 0);
+    ASSERT_EQ(chmod(path.c_str(), 0640), 0);
+    {
+        OutputFile out(path);
+        out.write("new");
+        out.commit();
+    }
+    struct stat st {};
+    ASSERT_EQ(stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, kUser);
+    EXPECT_EQ(st.st_gid, kGroup);
+    EXPECT_EQ(st.st_mode & 07777, 0640u);
+    EXPECT_EQ(test::read_text(path), "new");
+    // A new file is the writer's.
+    const auto fresh = dir + "/fresh.json";
+    write_file_atomically(fresh, "x");
+    ASSERT_EQ(stat(fresh.c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, geteuid());
     std::filesystem::remove_all(dir);
 }
