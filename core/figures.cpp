@@ -11,6 +11,7 @@
 #include "common/errors.hpp"
 #include "core/bottleneck.hpp"
 #include "core/latency.hpp"
+#include "core/near_name.hpp"
 #include "core/percentile.hpp"
 #include "core/tool_figures.hpp"
 #include "core/units.hpp"
@@ -2554,6 +2555,14 @@ std::string unknown_figure_text(std::string_view key) {
         if (r.old_key == key)
             return fmt::format("figure '{}' was renamed: use {}", key, r.replaced_by);
     }
+    std::vector<std::string_view> keys;
+    for (const Figure& f : kCatalogue) {
+        if (!f.key.empty())
+            keys.push_back(f.key);
+    }
+    // A likely meant name, as the options' messages give, instead of every name.
+    if (const auto meant = likely_meant_name(key, keys))
+        return fmt::format("unknown figure '{}' (did you mean '{}'?)", key, *meant);
     return fmt::format("unknown figure '{}'; valid figures: {}", key, figure_keys());
 }
 

@@ -92,9 +92,11 @@ RegressionResult test_regression(const RegressionCheck& check, double value,
     // The change in the worse direction, as a positive number when worse.
     const double worse_bound = higher_better ? -r.change_high : r.change_low;
     r.regressed = worse_bound > r.tolerance;
-    const std::string unit = figure != nullptr && !figure->unit.empty()
-                                 ? " " + std::string(figure->unit)
-                                 : std::string();
+    // Built by append: GCC 12 at -O3 takes `" " + std::string(...)` for an overlapping copy
+    // (a false -Wrestrict).
+    std::string unit;
+    if (figure != nullptr && !figure->unit.empty())
+        unit.append(" ").append(figure->unit);
     r.message = fmt::format(
         "{} {}: {:.4g}{} against a baseline of {:.4g}{} ({} runs, sd {:.3g}): change {:+.4g}{}, "
         "95 % interval [{:+.4g}, {:+.4g}], tolerance {:.4g}{} ({} is better)",

@@ -116,7 +116,7 @@ class TerminalWriter final : public ReportWriter {
         std::size_t width = 4;
         for (const LowsTableRow& row : rows)
             width = std::max(width, row.tool.size());
-        text += "\n" + heading(kLowsTableTitle) + "\n";
+        text.append("\n").append(heading(kLowsTableTitle)).append("\n");
         text += fmt::format("  {:<{}}  {:>9}  {:>9}  {}\n", "tool", width, "1% low", "0.1% low",
                             dim("rule (x = 1% or 0.1%)"));
         for (const LowsTableRow& row : rows) {

@@ -20,6 +20,42 @@ fi
 step "Building the program, the tests and the benchmarks ([done/total] steps)"
 NINJA_STATUS="build [%f/%t] " cmake --build --preset "$preset" -j "$(nproc)"
 step "Running the tests (ctest)"
-ctest --preset "$preset" -j "$(nproc)"
+junit="$PWD/$build_dir/ctest-junit.xml"
+status=0
+ctest --preset "$preset" -j "$(nproc)" --output-junit "$junit" || status=$?
+# Each skipped test with its reason: the line after GoogleTest's "file:line: Skipped" (the
+# GTEST_SKIP message), else the first line the test printed.
+skipped_tests() {
+    awk '
+        function unescape(s) {
+            gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s)
+            gsub(/&apos;/, "\047", s); gsub(/&amp;/, "\\&", s); return s
+        }
+        /<testcase / {
+            match($0, /name="[^"]*"/); name = substr($0, RSTART + 6, RLENGTH - 7)
+            skipped = 0; inside = 0; after_skip = 0; reason = ""; first = ""
+        }
+        /<skipped / { skipped = 1 }
+        /<system-out>/ { inside = 1; sub(/.*<system-out>/, "") }
+        inside {
+            line = $0
+            if (line ~ /<\/system-out>/) { sub(/<\/system-out>.*/, "", line); inside = 0 }
+            if (after_skip && reason == "" && line != "") reason = line
+            if (line ~ /: Skipped$/) after_skip = 1
+            if (first == "" && line != "") first = line
+        }
+        /<\/testcase>/ && skipped {
+            if (reason == "") reason = first
+            printf "  %s: %s\n", unescape(name), unescape(reason)
+        }
+    ' "$junit"
+}
+if [ -f "$junit" ] && grep -q '<skipped' "$junit"; then
+    step "Skipped tests and why"
+    skipped_tests
+fi
+if [ "$status" -ne 0 ]; then
+    exit "$status"
+fi
 step "The program is $build_dir/tool/loopscope; run the tests again without rebuilding:" \
     "ctest --test-dir $build_dir"

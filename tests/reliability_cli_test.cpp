@@ -193,7 +193,9 @@ TEST(Reliability, HtmlOfACaptureWhoseStartsDoNotAdvanceEnds) {
 
 TEST(Reliability, JsonNestedMillionsOfLevelsDeepIsRefusedAtADepthLimit) {
     const std::string dir = make_temp_dir("loopscope-rel");
-    write_text(dir + "/deep.json", std::string(2'000'000, '[') + std::string(2'000'000, ']'));
+    // Under CapFrameX's Runs key, so that it is read as a session (a top-level array is not one).
+    write_text(dir + "/deep.json",
+               "{\"Runs\": " + std::string(2'000'000, '[') + std::string(2'000'000, ']') + "}");
     const RunResult r = run_loopscope("report '" + dir + "/deep.json'");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("nested deeper than 64 levels"), std::string::npos) << r.err;
@@ -274,6 +276,35 @@ TEST(Reliability, TheLiveBallTakesBoundedStepsUnderATinyDt) {
     EXPECT_NE(states.current.x, 0.5);  // it moved
 }
 #endif
+
+// Messages that name the problem: the figure meant, a number too large, both guards of a frame.
+TEST(Reliability, MessagesSayWhatWasMeantAndWhy) {
+    const std::string plain = "'" + test_data("plain.txt") + "'";
+    RunResult r = run_loopscope("report " + plain + " --fail-if 'p99>20'");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("unknown figure 'p99' (did you mean 'p99_ms'?)"), std::string::npos)
+        << r.err;
+    EXPECT_LT(r.err.size(), 200u) << r.err;  // not every figure's name
+    r = run_loopscope("report " + plain + " --fail-if-regressed avg_fsp --history /nonexistent.db");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("did you mean 'avg_fps'?"), std::string::npos) << r.err;
+    r = run_loopscope("report " + plain + " --fail-if 'zzzz>1'");
+    EXPECT_NE(r.err.find("valid figures: "), std::string::npos) << r.err;  // nothing near
+    r = run_loopscope("run --frames 99999999999999999999");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("'99999999999999999999': too large"), std::string::npos) << r.err;
+    r = run_loopscope("report " + plain + " -o /dev/full");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("cannot write '/dev/full': No space left on device"), std::string::npos)
+        << r.err;
+    const std::string dir = make_temp_dir("loopscope-rel");
+    // A 350 ms frame: the clamp drops 100 ms, the step cap (6 steps) 150 ms more.
+    write_text(dir + "/spike.txt", "16.6\n16.6\n350\n16.6\n16.6\n");
+    r = run_loopscope("replay '" + dir + "/spike.txt' --max-steps 6");
+    EXPECT_NE(r.out.find("clamp dropped 100.000 ms, cap dropped 150.000 ms"), std::string::npos)
+        << r.out;
+    fs::remove_all(dir);
+}
 
 }  // namespace
 }  // namespace loopscope::test

@@ -114,7 +114,9 @@ void LiveClient::read_handshake(std::int64_t deadline_ns, int timeout_ms) {
                                              version, live_v1::kVersion));
     }
     if (get_u32(buffer_.data() + 12) != live_v1::kRowBytes)
-        throw InputError(where_, "live stream rows of an unexpected size");
+        throw InputError(where_, fmt::format("live stream rows of {} bytes, this loopscope reads "
+                                             "rows of {} bytes",
+                                             get_u32(buffer_.data() + 12), live_v1::kRowBytes));
     used_ = 16;
     const auto text = [&](std::string& out) {
         need(4);

@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "common/errors.hpp"
 #include "core/duration.hpp"
@@ -45,6 +46,10 @@ std::int64_t parse_count(const std::string& option, const std::string& text) {
     std::int64_t value = 0;
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec == std::errc::result_out_of_range && ptr == end && !text.starts_with('-')) {
+        throw UsageError(fmt::format("invalid {} '{}': too large (at most {})", option, text,
+                                     std::numeric_limits<std::int64_t>::max()));
+    }
     if (text.empty() || ec != std::errc() || ptr != end || value < 0) {
         throw UsageError(
             fmt::format("invalid {} '{}': expected a whole number >= 0", option, text));

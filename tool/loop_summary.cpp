@@ -113,8 +113,10 @@ std::string format_loop_summary(const LoopFigures& f, const LoopConfig& c) {
         out += fmt::format("  frame {} at {}:", g.frame, format_duration(g.start_ns));
         if (g.clamp_lost_ns > 0)
             out += fmt::format(" clamp dropped {}", format_duration(g.clamp_lost_ns));
-        if (g.cap_dropped_ns > 0)
-            out += fmt::format(" cap dropped {}", format_duration(g.cap_dropped_ns));
+        if (g.cap_dropped_ns > 0) {
+            out += fmt::format("{} cap dropped {}", g.clamp_lost_ns > 0 ? "," : "",
+                               format_duration(g.cap_dropped_ns));
+        }
         out += "\n";
     }
     if (f.engagement_frames > static_cast<std::int64_t>(shown)) {

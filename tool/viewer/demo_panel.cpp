@@ -84,9 +84,13 @@ void LoopsDemo::draw_lane(Lane& lane, bool wall_lane, float height) {
         s1(s0.x + (wall_lane ? scene * 2.5f : scene), s0.y + scene);
     draw->AddRectFilled(s0, s1, IM_COL32(22, 24, 28, 255));
     draw->AddRect(s0, s1, IM_COL32(255, 255, 255, 60));
+    // The bounce scene shows the heights its plot shows (0 to 1.6): a variable step gains
+    // height at each bounce, and a scene of 0 to 1 lost that ball above its top.
+    const double lo = wall_lane ? -0.3 : 0.0, hi = wall_lane ? 1.3 : 1.6;
+    const double scene_top = wall_lane ? 1.0 : hi;
     const auto to_scene = [&](double x, double y) {
         return ImVec2(s0.x + static_cast<float>(x) * (s1.x - s0.x),
-                      s1.y - static_cast<float>(y) * (s1.y - s0.y));
+                      s1.y - static_cast<float>(y / scene_top) * (s1.y - s0.y));
     };
     if (wall_lane) {
         draw->AddLine(ImVec2(s1.x, s0.y), ImVec2(s1.x, s1.y), kWallColour, 3.0f);
@@ -95,13 +99,24 @@ void LoopsDemo::draw_lane(Lane& lane, bool wall_lane, float height) {
     if (!lane.trail.empty()) {
         const auto& now = lane.trail.back();
         draw->PushClipRect(ImVec2(s0.x - 40, s0.y), ImVec2(s1.x + 40, s1.y), true);
-        draw->AddCircleFilled(to_scene(now.x, wall_lane ? 0.5 : now.y), 7.0f, colour);
+        constexpr float kRadius = 7.0f;
+        ImVec2 at = to_scene(now.x, wall_lane ? 0.5 : now.y);
+        if (wall_lane) {
+            draw->AddCircleFilled(at, kRadius, colour);
+        } else {
+            // The whole ball inside the scene: resting on its floor, or, higher than the scene
+            // shows, a ring at its top.
+            at.y = std::clamp(at.y, s0.y + kRadius, s1.y - kRadius);
+            if (now.y > scene_top)
+                draw->AddCircle(at, kRadius, colour, 0, 2.0f);
+            else
+                draw->AddCircleFilled(at, kRadius, colour);
+        }
         draw->PopClipRect();
     }
     // Trail: rendered position over the last seconds, one dot per rendered frame.
     const ImVec2 p0(s1.x + 70.0f, pos.y + pad), p1(pos.x + width - pad, pos.y + height - pad);
     draw->AddRectFilled(p0, p1, IM_COL32(22, 24, 28, 255));
-    const double lo = wall_lane ? -0.3 : 0.0, hi = wall_lane ? 1.3 : 1.6;
     const auto to_plot = [&](double t, double v) {
         const double u = (t - (demo_time_s_ - kTrailSeconds)) / kTrailSeconds;
         return ImVec2(p0.x + static_cast<float>(u) * (p1.x - p0.x),

@@ -1,0 +1,18 @@
+// The name a user most likely meant by one that is not known ("p99" for "p99_ms", "avg_fsp" for
+// "avg_fps"), for messages that suggest it instead of listing every name.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace loopscope {
+
+// A candidate that is `typed` followed by '_' and more (a name without its unit suffix: the
+// shortest such), else the candidate nearest by edit distance (letter case ignored) when it is
+// within a third of the word (1 to 3 edits), else none.
+std::optional<std::string> likely_meant_name(std::string_view typed,
+                                             std::span<const std::string_view> candidates);
+
+}  // namespace loopscope
