@@ -9,6 +9,8 @@ expected_figures.json beside this script, is what tests/report_golden_test.cpp c
 program's JSON report with.
 
     python3 tests/golden/golden_figures.py /path/to/captures > tests/golden/expected_figures.json
+    python3 tests/golden/golden_figures.py tests/data presentmon1.csv presentmon1_xess_fg.csv \
+        capframex_legacy.csv > tests/golden/expected_figures_test_data.json
 """
 import csv
 import json
@@ -502,9 +504,12 @@ def mangohud_figures(path):
 
 def main():
     captures = sys.argv[1]
+    # Optional names after the folder: only those files (tests/data holds formats this script
+    # does not read; its PresentMon 1.x files go to expected_figures_test_data.json).
+    only = set(sys.argv[2:])
     expected = {}
     for name in sorted(os.listdir(captures)):
-        if not name.endswith(".csv"):
+        if not name.endswith(".csv") or (only and name not in only):
             continue
         path = os.path.join(captures, name)
         if name.startswith("mangohud"):
