@@ -28,18 +28,29 @@ bool progress_wanted() {
     return stderr_is_terminal();
 }
 
-namespace {
-
-// "about 12 s left", once a twentieth is done and a second has passed (earlier guesses jump).
-std::string time_left(double fraction, std::int64_t elapsed_ns) {
-    if (fraction < 0.05 || fraction >= 1.0 || elapsed_ns < 1'000'000'000)
+std::string TimeLeft::update(double fraction, std::int64_t now_ns) {
+    if (start_ns_ < 0)
+        start_ns_ = now_ns;
+    if (readings_.empty() || now_ns - readings_.back().ns >= 100'000'000)
+        readings_.push_back({now_ns, fraction});
+    // The oldest reading kept is the last one at or before the window's start.
+    std::size_t first = 0;
+    while (first + 1 < readings_.size() && now_ns - readings_[first + 1].ns >= kTimeLeftWindowNs)
+        ++first;
+    readings_.erase(readings_.begin(), readings_.begin() + static_cast<std::ptrdiff_t>(first));
+    if (fraction < 0.05 || fraction >= 1.0 || now_ns - start_ns_ < 1'000'000'000)
         return {};
-    const double left_s = static_cast<double>(elapsed_ns) / 1e9 * (1.0 - fraction) / fraction;
-    return left_s < 90 ? fmt::format("about {:.0f} s left", std::max(left_s, 1.0))
+    const Reading& from = readings_.front();
+    const double done = fraction - from.fraction;
+    const std::int64_t took_ns = now_ns - from.ns;
+    if (done <= 0 || took_ns <= 0)
+        return {};
+    const double left_s = static_cast<double>(took_ns) / 1e9 * (1.0 - fraction) / done;
+    if (left_s < 1)
+        return "less than 1 s left";
+    return left_s < 90 ? fmt::format("about {:.0f} s left", left_s)
                        : fmt::format("about {:.0f} min left", left_s / 60.0);
 }
-
-}  // namespace
 
 Progress::Progress(std::string label, bool enabled) : label_(std::move(label)), enabled_(enabled) {}
 
@@ -54,11 +65,9 @@ void Progress::update(double fraction, std::string_view detail) {
     const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::steady_clock::now().time_since_epoch())
                             .count();
-    if (start_ns_ < 0)
-        start_ns_ = now_ns;
     fraction = std::clamp(fraction, 0.0, 1.0);
     std::string text(detail);
-    if (const std::string left = time_left(fraction, now_ns - start_ns_); !left.empty())
+    if (const std::string left = left_.update(fraction, now_ns); !left.empty())
         text += (text.empty() ? "" : ", ") + left;
     if (!stderr_is_terminal()) {
         // A log gets a line at each tenth, not a redraw sequence it cannot show.

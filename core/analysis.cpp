@@ -325,12 +325,6 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                            have_starts ? std::span<const std::int64_t>(capture.start_ns)
                                        : std::span<const std::int64_t>{},
                            options.from, options.to, capture.start_ends_frame_time);
-    // Frames a layout writes that PresentMon 2.x would not (see Capture) are outside every range.
-    if (capture.trailing_frames_not_reported > 0 && capture.trailing_frames_not_reported < n) {
-        const std::size_t reported = n - capture.trailing_frames_not_reported;
-        r.range.end = std::min(r.range.end, reported);
-        r.range.begin = std::min(r.range.begin, r.range.end);
-    }
 
     const bool have_display = capture.display_ns.size() == n;
     if (options.timeline == Timeline::display && !have_display) {
@@ -557,11 +551,12 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     if (r.generation_examinable) {
         const auto frames = slice(capture.frame_ns);
         std::vector<GenerationColumn> columns;
-        const auto add = [&](const char* name, const std::vector<std::int64_t>& v, bool intervals) {
+        const auto add = [&](const char* name, const std::vector<std::int64_t>& v, bool intervals,
+                             bool decisive = false) {
             if (v.size() == n)
-                columns.push_back({name, slice(v), intervals});
+                columns.push_back({name, slice(v), intervals, decisive});
         };
-        add("MsPCLatency", capture.pc_latency_ns, false);
+        add("MsPCLatency", capture.pc_latency_ns, false, true);
         add(r.frame_time_column.c_str(), capture.frame_ns, true);
         add("MsInPresentAPI", capture.in_present_api_ns, false);
         add("MsRenderPresentLatency", capture.render_present_latency_ns, false);
@@ -580,6 +575,21 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             r.application = summarise_cadence(
                 iv, iv.size(), std::accumulate(iv.begin(), iv.end(), std::int64_t{0}));
         }
+    }
+
+    // Frame times alone say when the game presented, not when the display changed: a grid they
+    // sit on is the loop's cadence (a limiter, a fixed step), not a refresh rate, so nothing is
+    // judged against it (missed vsync needs --target-fps then).
+    if (!has_display_information(capture)) {
+        RefreshGuess& g = r.stats.refresh;
+        // Only a grid that explains the intervals is a cadence grid; a near miss is none.
+        g.best_rate_hz = g.state == RefreshGuess::State::fixed ? g.rate_hz : 0;
+        g.best_on_grid_share = g.state == RefreshGuess::State::fixed ? g.on_grid_share : 0;
+        g.state = RefreshGuess::State::unknown;
+        g.rate_hz = 0;
+        g.on_grid_share = 0;
+        g.also_fits_hz.clear();
+        g.absent = RefreshGuess::Absent::no_display;
     }
 
     if (capture.generated.size() == n && options.timeline == Timeline::present) {
@@ -614,7 +624,8 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                 application_total_ns(r.application_intervals_ns, slice(capture.frame_ns), true));
         }
     }
-    if ((r.has_generated || r.generation.detected) && have_display) {
+    // Measured, not estimated: given wherever frame generation is marked, detected or possible.
+    if ((r.has_generated || r.generation.detected || r.generation.possible) && have_display) {
         r.displayed_intervals_ns = displayed_intervals(slice(capture.display_ns));
         const auto frames = slice(capture.frame_ns);
         r.displayed =

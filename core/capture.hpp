@@ -86,7 +86,7 @@ enum class TimeColumn : std::uint8_t {
     click_to_photon,      // PresentMon 2.x (Ms)ClickToPhotonLatency
     all_input_to_photon,  // (Ms)AllInputToPhotonLatency
     // PresentMon 2.x DisplayLatency: the application's frame start to the frame's display
-    // (2.4+ has no such column: there it is MsCPUBusy + MsUntilDisplayed, see core/latency.hpp)
+    // (2.4+ has no such column: it is derived there, see core/latency.cpp)
     display_latency,
     cpu_wait,     // PresentMon 2.x (Ms)CPUWait
     gpu_busy,     // (Ms)GPUBusy
@@ -145,15 +145,14 @@ struct Capture {
     // Time from the application's frame start to its Present call (PresentMon 2.x CPUBusy, 2.4+
     // MsCPUBusy); -1 where the cell was NA.
     std::vector<std::int64_t> cpu_busy_ns;
+    // Time from the frame's CPU start to the start of its present (PresentMon 2.4+ TimeInQPC −
+    // CPUStartQPC, at the QPC frequency the file's own times give); -1 where unknown. On a
+    // generated frame it differs from MsCPUBusy, which PresentMon sets to 0 (or NA) there.
+    std::vector<std::int64_t> cpu_start_to_present_ns;
     // How many frames at the start have no frame time, though their rows hold other columns: a
     // PresentMon 2.x "v2 metrics" capture's frame times are rebuilt from its present times
     // (CPU start + CPUBusy), and its first frame has no earlier present in the file.
     std::size_t leading_frames_without_time = 0;
-    // Frames at the end that PresentMon 2.x would not have written, kept by the reader but left
-    // out of the analysis so that every PresentMon layout of one recording gives the same
-    // frames: PresentMon 1.x writes each swap chain's last present, which 2.x never completes.
-    // Counted per capture (the chosen stream's last row).
-    std::size_t trailing_frames_not_reported = 0;
     // 1 where the frame was presented with SyncInterval 0 and AllowsTearing 1 (PresentMon
     // family): its display change did not wait for a refresh.
     std::vector<std::uint8_t> tearing;
@@ -224,6 +223,15 @@ struct Capture {
 // capture's first row is timed against a present before the capture began, so it counts.
 inline bool first_frame_is_frame_time(const Capture& capture) {
     return capture.source.format != "loopscope-trace";
+}
+
+// Whether a capture says anything of the display: when frames changed it, were dropped, how they
+// were presented (mode, sync interval, tearing) or how long until they were displayed. Without
+// any of these its frame times are the game's alone.
+inline bool has_display_information(const Capture& capture) {
+    return !capture.display_ns.empty() || !capture.dropped.empty() ||
+           !capture.present_mode.empty() || !capture.waits_for_vblank.empty() ||
+           !capture.tearing.empty() || !capture.until_displayed_ns.empty();
 }
 
 // Whether a capture has a game loop's columns (a loopscope trace read with them): its records,

@@ -741,6 +741,45 @@ std::vector<const Figure*> compared_figures(const CaptureReport& a, const Captur
     return figures;
 }
 
+std::optional<RecordingAlignment> align_one_recording(const Capture& a, const Capture& b) {
+    const std::size_t na = a.frames(), nb = b.frames();
+    if (na == nb || !a.per_frame || !b.per_frame || has_loop_columns(a) || has_loop_columns(b))
+        return std::nullopt;
+    const std::size_t common = std::min(na, nb);
+    // A frame without a time in one layout (the first of a rebuilt present timeline, a
+    // generated frame) is not compared; every other must agree.
+    std::size_t compared = 0;
+    bool varies = false;
+    std::int64_t first_ns = -1;
+    for (std::size_t i = 0; i < common; ++i) {
+        const std::int64_t fa = a.frame_ns[i], fb = b.frame_ns[i];
+        if (fa <= 0 || fb <= 0)
+            continue;
+        if (std::abs(fa - fb) > kSameRecordingToleranceNs)
+            return std::nullopt;
+        ++compared;
+        if (first_ns < 0)
+            first_ns = fa;
+        varies = varies || std::abs(fa - first_ns) > kSameRecordingToleranceNs;
+    }
+    if (compared < kSameRecordingMinFrames || !varies || compared * 2 < common)
+        return std::nullopt;
+    RecordingAlignment r;
+    r.frames_a = common;
+    r.frames_b = common;
+    const bool a_longer = na > nb;
+    const std::size_t extra = (a_longer ? na : nb) - common;
+    const char* longer = a_longer ? "A" : "B";
+    r.note = fmt::format(
+        "; A and B are two layouts of one recording (every present both hold is at the same "
+        "time since the first, within {} us), so the comparison is over the {} frames both "
+        "hold: {}'s last {}, after {}'s last, {} left out of it ({}'s own report keeps {})",
+        kSameRecordingToleranceNs / 1000, common, longer,
+        extra == 1 ? std::string("present") : fmt::format("{} presents", extra),
+        a_longer ? "B" : "A", extra == 1 ? "is" : "are", longer, extra == 1 ? "it" : "them");
+    return r;
+}
+
 Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std::size_t resamples,
                             std::uint64_t seed, const std::function<void(double)>& progress,
                             unsigned threads) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -80,6 +81,24 @@ TimelineSeries timeline_series(const CaptureReport& report, ComparedTimeline tim
 // what each capture has.
 ComparedTimeline choose_timeline(const CaptureReport& a, const CaptureReport& b,
                                  std::string* reason = nullptr);
+
+// Two captures that are two layouts of one recording (a tool writing the same presents in two
+// column layouts): the frames both hold. One layout may hold presents the other never wrote at
+// its end (PresentMon 2.x never writes a swap chain's last present; 1.x does). Each capture keeps
+// every row; only a comparison of the two is cut to the frames both hold, so that it compares
+// the same presents. nullopt unless the two differ in length and every present both hold is at
+// the same time since the first one (each frame time within kSameRecordingToleranceNs), over at
+// least kSameRecordingMinFrames frames whose times are not all equal; captures with a game
+// loop's columns are never aligned.
+inline constexpr std::int64_t kSameRecordingToleranceNs = 1'000;
+inline constexpr std::size_t kSameRecordingMinFrames = 32;
+struct RecordingAlignment {
+    std::size_t frames_a = 0;  // frames [0, frames_a) of A are compared
+    std::size_t frames_b = 0;
+    // What was left out and why, to append to the comparison's timeline_reason ("; ...").
+    std::string note;
+};
+std::optional<RecordingAlignment> align_one_recording(const Capture& a, const Capture& b);
 
 // The resamples run on every core the machine has; the result is the same whatever the number
 // of threads (each resample's generator state is fixed before any of them runs). `progress`,

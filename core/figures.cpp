@@ -254,6 +254,13 @@ std::string stutter_text(const FrameStats& s) {
                        s.stutter.frames.size());
 }
 
+// The grid frame times without display information sit on, named as what it is.
+std::string cadence_grid_text(const RefreshGuess& g) {
+    return g.best_rate_hz > 0 ? fmt::format("cadence grid {} Hz ({} of the intervals on it)",
+                                            g.best_rate_hz, percent(g.best_on_grid_share))
+                              : std::string("no cadence grid");
+}
+
 // Why the report claims no refresh rate, with the evidence, naming the column looked at.
 std::string refresh_absence(const CaptureReport& r) {
     const RefreshGuess& g = r.stats.refresh;
@@ -281,6 +288,11 @@ std::string refresh_absence(const CaptureReport& r) {
                               "display changes do not follow the presents: unknown",
                               kRefreshMaxOffGridShare * 100.0, g.best_rate_hz,
                               percent(g.best_on_grid_share));
+        case RefreshGuess::Absent::no_display:
+            return head + cadence_grid_text(g) +
+                   "; frame times without display information (no display-change, dropped, "
+                   "present-mode or sync column) show the loop's pacing, never a display's "
+                   "refresh rate, missed vsync or dropped frames (--target-fps names a rate)";
         case RefreshGuess::Absent::no_candidate:
         case RefreshGuess::Absent::no:
             break;
@@ -310,6 +322,8 @@ std::string refresh_text(const CaptureReport& r) {
         case RefreshGuess::State::unknown:
             break;
     }
+    if (g.absent == RefreshGuess::Absent::no_display)
+        return "none (no display information); " + cadence_grid_text(g);
     return "unknown";
 }
 
@@ -327,13 +341,20 @@ constexpr std::string_view kGenerationRule =
     "k-peaks exactly k frames apart covering >= 16 frames; a column shows frame generation when "
     "cycles cover >= 25 % of its known frames (k = 2-4 on the present-to-present times unless "
     "they sit on a fixed refresh grid, k = 2 on MsPCLatency, MsInPresentAPI, "
-    "MsRenderPresentLatency, msUntilRenderComplete, msGPUActive, MsUntilDisplayed)";
+    "MsRenderPresentLatency, msUntilRenderComplete, msGPUActive, MsUntilDisplayed); detected "
+    "when MsPCLatency shows it, possible when only other columns do";
 
 // The verdict for a capture without FrameType: detected with its evidence, or not detectable.
 std::string generation_verdict(const CaptureReport& r) {
     const GenerationDetection& g = r.generation;
     if (g.detected)
         return "detected: " + evidence_text(g.evidence.front());
+    if (g.possible) {
+        return "possible, not detected: " + evidence_text(g.evidence.front()) +
+               "; only cycles of MsPCLatency are explained by frame generation alone (these can "
+               "also come from displays waiting every other frame, an alternating present call "
+               "or a frame cap's pattern), so the presents are analysed as they are";
+    }
     if (!g.examined)
         return "not detectable from this capture (no per-frame column with enough known values)";
     const GenerationEvidence& e = g.evidence.front();
@@ -419,7 +440,8 @@ std::string_view latency_tools(LatencyKind kind) {
         case LatencyKind::all_input_to_photon:
             return "AllInputToPhotonLatency (PresentMon 2.x)";
         case LatencyKind::display:
-            return "DisplayLatency (PresentMon 2.x; 2.4+: MsCPUBusy + MsUntilDisplayed)";
+            return "DisplayLatency (PresentMon 2.x; 2.4+: TimeInQPC - CPUStartQPC + "
+                   "MsUntilDisplayed)";
         case LatencyKind::render_present:
             break;
     }
@@ -1386,12 +1408,21 @@ const std::array kCatalogue = {
                    return "FrameType Application; interval = time since the previous "
                           "application frame";
                }
-               return fmt::format(
+               std::string d = fmt::format(
                    "{}interval = time between the app's frame starts ({}); FPS = frames / sum of "
                    "those intervals",
                    r.has_generated ? "FrameType Application; " : "",
                    r.capture->source.format == "presentmon-2.4" ? "MsBetweenAppStart"
                                                                 : "FrameTime");
+               // The same application frames as a present timeline rebuilt from the
+               // application's presents, by another measure: say how the two differ.
+               if (r.capture->leading_frames_without_time > 0 && r.timeline == Timeline::present) {
+                   d += "; not the present timeline's times between the application's Present "
+                        "calls: a frame start to the next, and the first frame counts (its "
+                        "interval began before the file's first row), where the present "
+                        "timeline has no time for it";
+               }
+               return d;
            }},
     Figure{.key = "generated_fps",
            .section = "Frame generation",

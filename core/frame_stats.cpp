@@ -745,8 +745,10 @@ GenerationDetection detect_frame_generation(std::span<const GenerationColumn> co
                 have = true;
             }
         }
-        if (have)
+        if (have) {
+            best.decisive = c.decisive;
             d.evidence.push_back(std::move(best));
+        }
     }
     d.examined = !d.evidence.empty();
     std::stable_sort(d.evidence.begin(), d.evidence.end(),
@@ -757,6 +759,14 @@ GenerationDetection detect_frame_generation(std::span<const GenerationColumn> co
                      });
     if (!d.examined || !d.evidence.front().shows_generation)
         return d;
+    const auto decisive =
+        std::find_if(d.evidence.begin(), d.evidence.end(),
+                     [](const GenerationEvidence& e) { return e.shows_generation && e.decisive; });
+    if (decisive == d.evidence.end()) {
+        d.possible = true;
+        return d;
+    }
+    std::rotate(d.evidence.begin(), decisive, decisive + 1);
     d.detected = true;
     const GenerationEvidence& e = d.evidence.front();
     d.period = e.period;

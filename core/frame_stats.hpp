@@ -167,8 +167,10 @@ struct RefreshGuess {
     // (independent flip, variable refresh, tearing; follows_share); unknown: neither holds.
     enum class State { fixed, follows_presents, unknown };
     // Why there is no rate: no_candidate (no intervals), off_grid (no grid explains them),
-    // tearing, follows (display changes follow their presents).
-    enum class Absent { no, no_candidate, off_grid, tearing, follows };
+    // tearing, follows (display changes follow their presents), no_display (frame times of a
+    // capture without display information: a grid they sit on is the loop's cadence, kept in
+    // best_rate_hz / best_on_grid_share, not a display's refresh).
+    enum class Absent { no, no_candidate, off_grid, tearing, follows, no_display };
     State state = State::unknown;
     int rate_hz = 0;  // 0 unless fixed; `absent` says why
     double on_grid_share = 0;
@@ -295,6 +297,11 @@ struct GenerationColumn {
     std::string name;
     std::span<const std::int64_t> values_ns;
     bool present_intervals = false;  // the present-to-present times: periods 2..kMaxPeriod
+    // A column whose cycles frame generation explains and nothing else does (the PC latency:
+    // a generated frame carries the latency of the input its application frame sampled). Cycles
+    // of any other column alone also come from other causes (an above-refresh game's displays
+    // waiting every other frame, the present call's cost alternating, a frame cap's pattern).
+    bool decisive = false;
 };
 struct GenerationEvidence {
     std::string column;
@@ -310,6 +317,7 @@ struct GenerationEvidence {
     bool on_refresh_grid = false;
     double covered_on_grid_share = 0;
     bool shows_generation = false;
+    bool decisive = false;                 // from a decisive column (GenerationColumn::decisive)
     std::vector<std::size_t> peaks;        // the first peak of each counted cycle's chain
     std::vector<std::size_t> chain_peaks;  // and its number of peaks (same length)
 };
@@ -318,7 +326,11 @@ GenerationEvidence generation_evidence(std::string name, std::span<const std::in
                                        int period);
 struct GenerationDetection {
     bool examined = false;  // some column had kGenerationMinKnownFrames known frames
+    // Detected: a decisive column shows frame generation's cycles (evidence.front() is it).
     bool detected = false;
+    // Possible: only columns that are not decisive show them (evidence.front(), the strongest):
+    // weaker evidence, said as such; the frames are treated as presents, nothing is estimated.
+    bool possible = false;
     // Every column examined (at its strongest period), strongest first; the first decides.
     std::vector<GenerationEvidence> evidence;
     // When detected: the application's cadence estimated from the first evidence's cycles. One

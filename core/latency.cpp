@@ -15,13 +15,24 @@ bool is_24(const Capture& c) {
     return c.source.format == "presentmon-2.4";
 }
 
-// 2.4+ has no DisplayLatency column; the same recording in the 2.x layout has DisplayLatency =
-// MsCPUBusy + MsUntilDisplayed on every displayed frame (PresentMon's Tests/Gold test_case_5 in
-// both layouts, 561 of 561 displayed frames within 0.002 ms).
+// 2.4+ has no DisplayLatency column. PresentMon defines DisplayLatency as the screen time less
+// the frame's CPU start, and MsUntilDisplayed as the screen time less the present's start
+// (TimeInQPC), so DisplayLatency = (TimeInQPC − CPUStartQPC) + MsUntilDisplayed. MsCPUBusy
+// equals TimeInQPC − CPUStartQPC only on application frames without frame generation (it is 0
+// on generated frames, and the application's own present where frames are generated), so it
+// stands in only where no frame is generated and the file has no TimeInQPC.
+bool offset_from_present_times(const Capture& c) {
+    return c.cpu_start_to_present_ns.size() == c.frames();
+}
+bool no_generated_frames(const Capture& c) {
+    return c.generated.size() == c.frames() &&
+           std::none_of(c.generated.begin(), c.generated.end(), [](std::uint8_t g) { return g; });
+}
 bool derives_display_latency(const Capture& c) {
-    return c.time_column(TimeColumn::display_latency).empty() && is_24(c) &&
-           c.cpu_busy_ns.size() == c.frames() && c.until_displayed_ns.size() == c.frames() &&
-           c.frames() > 0;
+    return c.time_column(TimeColumn::display_latency).empty() && is_24(c) && c.frames() > 0 &&
+           c.until_displayed_ns.size() == c.frames() &&
+           (offset_from_present_times(c) ||
+            (c.cpu_busy_ns.size() == c.frames() && no_generated_frames(c)));
 }
 
 const std::vector<std::int64_t>* stored(const Capture& c, LatencyKind kind) {
@@ -56,7 +67,11 @@ std::string_view latency_column(const Capture& c, LatencyKind kind) {
         case LatencyKind::display:
             if (has)
                 return "DisplayLatency";
-            return derives_display_latency(c) ? "MsCPUBusy + MsUntilDisplayed" : "";
+            if (!derives_display_latency(c))
+                return "";
+            return offset_from_present_times(c)
+                       ? "TimeInQPC - CPUStartQPC + MsUntilDisplayed"
+                       : "MsCPUBusy + MsUntilDisplayed (no generated frame)";
         case LatencyKind::render_present:
             return has ? "MsRenderPresentLatency" : "";
     }
@@ -68,8 +83,10 @@ std::vector<std::int64_t> latency_per_frame(const Capture& c, LatencyKind kind) 
         return {};
     if (kind == LatencyKind::display && c.time_column(TimeColumn::display_latency).empty()) {
         std::vector<std::int64_t> out(c.frames(), -1);
+        const std::vector<std::int64_t>& offset =
+            offset_from_present_times(c) ? c.cpu_start_to_present_ns : c.cpu_busy_ns;
         for (std::size_t i = 0; i < c.frames(); ++i) {
-            const std::int64_t busy = c.cpu_busy_ns[i];
+            const std::int64_t busy = offset[i];
             const std::int64_t until = c.until_displayed_ns[i];
             if (busy >= 0 && until >= 0 && (c.dropped.empty() || !c.dropped[i]))
                 out[i] = busy + until;

@@ -109,6 +109,11 @@ std::optional<DiagnosisLine> wait_line(const TimerReport& r, std::int64_t target
                          std::string(kOneShotHeading)};
 }
 
+// "both runs" for two, "all N runs" for more.
+std::string runs_text(std::size_t runs) {
+    return runs == 2 ? std::string("both runs") : fmt::format("all {} runs", runs);
+}
+
 DiagnosisLine limiters_line(const TimerReport& r) {
     std::string text;
     for (const LimiterRecommendation& rec : r.recommendations) {
@@ -116,13 +121,25 @@ DiagnosisLine limiters_line(const TimerReport& r) {
             text += "; ";
         text += fmt::format("{} Hz: {}", rec.rate_hz,
                             rec.limiter ? *rec.limiter : "none met the bound");
+        // What the advice rests on: the frames each limiter ran at this rate, over the runs.
+        std::int64_t frames = 0;
+        for (const LimiterRow& row : r.limiters) {
+            if (row.rate_hz == rec.rate_hz)
+                frames = std::max(frames, row.error.count);
+        }
+        std::vector<std::string> basis;
+        if (frames > 0)
+            basis.push_back(fmt::format("{} frames a limiter", frames));
         if (!rec.repeats.empty()) {
             bool same = true;
             for (const auto& repeat : rec.repeats)
                 same = same && repeat == rec.limiter;
-            text += same ? fmt::format(" (the same in all {} runs)", rec.repeats.size())
-                         : fmt::format(" (not stable: the {} runs differed)", rec.repeats.size());
+            basis.push_back(
+                same ? fmt::format("the same in {}", runs_text(rec.repeats.size()))
+                     : fmt::format("not stable: the {} runs differed", rec.repeats.size()));
         }
+        for (std::size_t i = 0; i < basis.size(); ++i)
+            text += (i == 0 ? " (" : ", ") + basis[i] + (i + 1 == basis.size() ? ")" : "");
     }
     return {"Limiter",
             fmt::format("{} (least CPU per frame with p99 |error| <= {})", text,

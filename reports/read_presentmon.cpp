@@ -90,6 +90,9 @@ struct Layout {
     // 2.4+ MsBetweenAppStart; 0 on generated frames.
     int app_interval = -1;
     int cpu_busy = -1;  // the application's frame start to its Present call (ms): 2.x CPUBusy
+    // 2.4+ TimeInQPC, the present's start in ticks, read where the frame start is CPUStartQPC:
+    // the two give the time from the frame's CPU start to its present (Capture).
+    int present_qpc = -1;
     int sync_interval = -1, allows_tearing = -1;  // SyncInterval, AllowsTearing
     // Evidence columns (Capture's pc_latency_ns …) and PresentMode, wherever a layout has them.
     int pc_latency = -1, in_present_api = -1, until_displayed_time = -1,
@@ -202,8 +205,10 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
                        {"TimeInSeconds", StartUnit::seconds},
                        {"TimeInMs", StartUnit::ms},
                        {"TimeInQPC", StartUnit::qpc_preceding}});
-        if (l.start_unit == StartUnit::qpc_following)
+        if (l.start_unit == StartUnit::qpc_following) {
             l.qpc_interval = col("MsBetweenAppStart");
+            l.present_qpc = col("TimeInQPC");
+        }
         if (l.start_unit == StartUnit::qpc_preceding)
             l.qpc_interval = l.frame;
     } else {  // presentmon-1, ocat, frameview, capframex-csv
@@ -235,7 +240,7 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
     }
     for (const int at : {l.app, l.pid, l.swap, l.frame, l.display, l.dropped, l.until_displayed,
                          l.frame_type, l.animation_error, l.start, l.qpc_interval, l.app_interval,
-                         l.cpu_busy, l.sync_interval, l.allows_tearing}) {
+                         l.cpu_busy, l.sync_interval, l.allows_tearing, l.present_qpc}) {
         l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     }
     for (const int at : {l.pc_latency, l.in_present_api, l.until_displayed_time,
@@ -767,6 +772,13 @@ class RowParser {
         c.frame_ns.push_back(frame_ns);
         if (l_.start >= 0)
             c.start_ns.push_back(parse_start(l_, fields_, place_, s, rows, in_piece_));
+        if (l_.present_qpc >= 0) {
+            // Raw ticks until the frequency is known (convert_qpc_starts); -1 where unknown.
+            std::int64_t ticks = 0;
+            const bool known =
+                read_integer_cell(fields_[l_.present_qpc], ticks) == CellState::value && ticks >= 0;
+            c.cpu_start_to_present_ns.push_back(known ? ticks : -1);
+        }
         parse_display_side(l_, fields_, place_, c, rows.bad);
         parse_evidence(l_, fields_, c);
         parse_latency(l_, fields_, place_, c, rows.bad);
@@ -909,6 +921,7 @@ std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, b
         append(gc.generated, c.generated);
         append(gc.app_interval_ns, c.app_interval_ns);
         append(gc.cpu_busy_ns, c.cpu_busy_ns);
+        append(gc.cpu_start_to_present_ns, c.cpu_start_to_present_ns);
         append(gc.tearing, c.tearing);
         append(gc.animation_error_ns, c.animation_error_ns);
         append(gc.animation_error_known, c.animation_error_known);
@@ -1137,6 +1150,23 @@ void convert_qpc_starts(ParsedRows& rows, const Layout& l, const std::string& pa
         ticks_per_ms = 1e4;  // 10 MHz, what Windows 10 and later report
         metadata["qpc_frequency_hz"] = "10000000 (assumed)";
     }
+    // Each present's start (TimeInQPC, raw ticks) less its frame's CPU start, while the starts
+    // are still ticks; only at a rate the file's own times give: at an assumed one the time
+    // would be a guess, so the column is left empty (its figures absent).
+    for (auto& s : rows.streams) {
+        std::vector<std::int64_t>& offset = s.capture.cpu_start_to_present_ns;
+        if (offset.size() != s.capture.start_ns.size() || !derived) {
+            offset.clear();
+            continue;
+        }
+        for (std::size_t i = 0; i < offset.size(); ++i) {
+            const std::int64_t start = s.capture.start_ns[i];
+            const bool known = offset[i] >= 0 && start != kNoStart && offset[i] >= start;
+            offset[i] =
+                known ? std::llround(static_cast<double>(offset[i] - start) * 1e6 / ticks_per_ms)
+                      : -1;
+        }
+    }
     // The rate spans each stream's first and last ticks: a time far outside that span (ticks
     // out of order), at a low rate, converts past the int64 range, where rounding it is
     // undefined. Such a column is refused, as a time cell past 292 years is.
@@ -1282,11 +1312,6 @@ std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l, const std
             attribute_time_on_screen(s.capture);
         if (l.format == "presentmon-2")
             rebuild_present_timeline(s.capture);
-        // PresentMon 2.x completes a present when the swap chain's next one arrives, so a
-        // stream's last present is never written; 1.x writes it. It is left out of the analysis
-        // so that every layout of one recording gives the same frames.
-        if (l.format == "presentmon-1")
-            s.capture.trailing_frames_not_reported = 1;
         out.push_back(std::move(s.capture));
     }
     if (out.empty()) {

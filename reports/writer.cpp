@@ -134,6 +134,28 @@ std::vector<std::string> capture_notes(const CaptureReport& r) {
             "percentiles, lows, stutter and hitches cannot be computed from it and are not "
             "shown.");
     }
+    // The range's first frames without a frame time: counted (every command gives the capture's
+    // rows as its frames), said here once, left out of the frame-time figures.
+    if (r.capture->per_frame && r.range.size() > 0) {
+        const Capture& c = *r.capture;
+        std::size_t without = 0;
+        std::string why;
+        if (!first_frame_is_frame_time(c) && r.range.begin == 0) {
+            without = 1;
+            why = "a trace's frame 0 has no frame before it";
+        } else if (c.leading_frames_without_time > r.range.begin) {
+            without = c.leading_frames_without_time - r.range.begin;
+            why = "the first present has no earlier one in the file";
+        }
+        if (without > 0 && without < r.range.size()) {
+            notes.push_back(fmt::format(
+                "Capture frames {}-{} are {} frames; the first {} no frame time ({}), so the "
+                "frame-time figures leave {} out.",
+                r.range.begin, r.range.end - 1, r.range.size(),
+                without == 1 ? std::string("has") : fmt::format("{} have", without), why,
+                without == 1 ? "it" : "them"));
+        }
+    }
     if (r.timeline == Timeline::display && r.dropped_in_range > 0) {
         notes.push_back(fmt::format(
             "Display timeline: {} frames were never displayed (dropped) and are counted as "

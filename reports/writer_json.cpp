@@ -74,6 +74,8 @@ Json refresh_absent_name(RefreshGuess::Absent absent) {
             return "follows_presents";
         case RefreshGuess::Absent::no_candidate:
             return "no_candidate";
+        case RefreshGuess::Absent::no_display:
+            return "no_display_information";
         case RefreshGuess::Absent::no:
             break;
     }
@@ -325,11 +327,15 @@ Json capture_json(const CaptureReport& r) {
                                     {"peak_mean_ms", e.peak_mean_ms},
                                     {"other_mean_ms", e.other_mean_ms},
                                     {"on_refresh_grid", e.on_refresh_grid},
-                                    {"shows_generation", e.shows_generation}});
+                                    {"shows_generation", e.shows_generation},
+                                    {"decisive", e.decisive}});
         }
         Json fg{{"marked", false},
                 {"detected", g.detected},
-                {"verdict", g.detected ? "detected" : "not detectable from this capture"},
+                {"possible", g.possible},
+                {"verdict", g.detected   ? "detected"
+                            : g.possible ? "possible"
+                                         : "not detectable from this capture"},
                 {"rule",
                  fmt::format("k-peaks (above every value within k-1 frames by 1/{} of their own) "
                              "chained exactly k frames apart over >= {} frames cover >= {:.0f} "

@@ -10,12 +10,42 @@
 #include "common/errors.hpp"
 #include "common/markdown_table.hpp"
 #include "common/output_file.hpp"
+#include "common/terminal.hpp"
 #include "common/text_position.hpp"
 #include "core/duration.hpp"
 #include "core/sort_ns.hpp"
 #include "tests/test_support.hpp"
 
 using namespace loopscope;
+
+// The time left follows the rate of the last two seconds: a task whose first half took 1 s and
+// whose second half runs at 5 % a second has about 8 s left at 60 %, not the 2 s the rate since
+// the start gives; nothing is said before 1 s or while nothing moves.
+TEST(TimeLeft, FollowsTheRecentRateNotTheOneSinceTheStart) {
+    constexpr std::int64_t kMs = 1'000'000;
+    TimeLeft left;
+    std::string text;
+    for (std::int64_t t = 0; t <= 1000; t += 50) {  // 0 to 50 % in the first second
+        text = left.update(0.5 * static_cast<double>(t) / 1000.0, t * kMs);
+        if (t < 1000) {
+            EXPECT_EQ(text, "") << t;
+        }
+    }
+    for (std::int64_t t = 1050; t <= 3000; t += 50)  // then 5 % a second
+        text = left.update(0.5 + 0.05 * static_cast<double>(t - 1000) / 1000.0, t * kMs);
+    EXPECT_EQ(text, "about 8 s left");
+    // Stalled: the fraction has not moved over the window.
+    TimeLeft stalled;
+    stalled.update(0.2, 0);
+    for (std::int64_t t = 100; t <= 5000; t += 100)
+        text = stalled.update(0.3, t * kMs);
+    EXPECT_EQ(text, "");
+    // Near the end: less than a second, said so.
+    TimeLeft steady;
+    for (std::int64_t t = 0; t <= 9500; t += 100)
+        text = steady.update(static_cast<double>(t) / 10000.0, t * kMs);
+    EXPECT_EQ(text, "less than 1 s left");
+}
 
 TEST(Duration, ParsesEveryUnitToIntegerNanoseconds) {
     EXPECT_EQ(parse_duration_ns("250ns"), 250);

@@ -92,6 +92,43 @@ TEST(Diagnose, QuickRunWritesEveryFileOfTheReport) {
     // The traces read back through the report command.
     const RunResult report = run_loopscope("report '" + out + "/traces/hitch-200ms.csv'");
     EXPECT_EQ(report.exit_code, 0) << report.err;
+    // A trace has frame times only, no display information: no trace diagnose writes gives a
+    // refresh rate or missed vsync.
+    for (const char* name :
+         {"steady-60", "display-144-sim-60", "hitch-200ms", "spiral-clamp-cap"}) {
+        SCOPED_TRACE(name);
+        const RunResult json =
+            run_loopscope("report --format json '" + out + "/traces/" + name + ".csv'");
+        ASSERT_EQ(json.exit_code, 0) << json.err;
+        const auto figures = nlohmann::json::parse(json.out)["figures"];
+        EXPECT_TRUE(figures["refresh_hz"].is_null()) << figures["refresh_hz"];
+        EXPECT_TRUE(figures["unreal_mvp_share"].is_null()) << figures["unreal_mvp_share"];
+        EXPECT_TRUE(figures["dropped_share"].is_null()) << figures["dropped_share"];
+    }
+    std::filesystem::remove_all(dir);
+}
+
+// A trace run on the virtual clock: frame times exactly on a 60 Hz grid, and still no refresh
+// rate and no missed vsync (the terminal says "cadence grid"); --target-fps names a rate.
+TEST(Diagnose, AVirtualClockTraceGivesNoRefreshRateAndNoMissedVsync) {
+    const std::string dir = make_temp_dir("loopscope-virtual");
+    const RunResult run =
+        run_loopscope("run --clock virtual --scenario steady-60 -o '" + dir + "/steady.csv'");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const RunResult text = run_loopscope("report '" + dir + "/steady.csv'");
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE(text.out.find("none (no display information); cadence grid"), std::string::npos)
+        << text.out;
+    EXPECT_EQ(text.out.find("fixed, 60 Hz"), std::string::npos) << text.out;
+    const RunResult json = run_loopscope("report --format json '" + dir + "/steady.csv'");
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    const auto doc = nlohmann::json::parse(json.out);
+    EXPECT_TRUE(doc["figures"]["refresh_hz"].is_null());
+    EXPECT_TRUE(doc["figures"]["unreal_mvp_share"].is_null());
+    const RunResult target =
+        run_loopscope("report --format json --target-fps 60 '" + dir + "/steady.csv'");
+    ASSERT_EQ(target.exit_code, 0) << target.err;
+    EXPECT_TRUE(nlohmann::json::parse(target.out)["figures"]["unreal_mvp_share"].is_number());
     std::filesystem::remove_all(dir);
 }
 

@@ -5,13 +5,18 @@
 // recordings.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <map>
+#include <numeric>
 #include <string>
 #include <vector>
 
 #include "core/analysis.hpp"
+#include "core/comparison.hpp"
+#include "core/latency.hpp"
 #include "reports/readers.hpp"
 #include "tests/test_support.hpp"
 
@@ -108,14 +113,29 @@ TEST(LayoutsAgree, PresentTimelineIsTheSameInEveryLayout) {
     const CaptureReport r1 = analyse_capture(v1, {});
     const CaptureReport r2 = analyse_capture(v2, {});
     const CaptureReport r24 = analyse_capture(v24, {});
-    // 1.x writes the swap chain's last present, which 2.x never completes: it is left out.
+    // 1.x writes the swap chain's last present, which 2.x never completes: the 1.x report keeps
+    // it (every row is a frame), and every present both hold has the same time.
     EXPECT_EQ(v1.frames(), v24.frames() + 1);
-    ASSERT_EQ(r1.series.frame_ns.size(), r24.series.frame_ns.size());
+    ASSERT_EQ(r1.series.frame_ns.size(), r24.series.frame_ns.size() + 1);
     for (std::size_t i = 0; i < r24.series.frame_ns.size(); ++i) {
         EXPECT_EQ(r1.series.frame_ns[i], r24.series.frame_ns[i]) << "frame " << i;
         EXPECT_EQ(r1.series.frame_number[i], r24.series.frame_number[i]);
     }
-    EXPECT_EQ(r1.stats.frame_time.p99_ms, r24.stats.frame_time.p99_ms);
+    // A comparison of the two is cut to the presents both hold, and then their figures agree.
+    const auto aligned = align_one_recording(v1, v24);
+    ASSERT_TRUE(aligned.has_value());
+    EXPECT_EQ(aligned->frames_a, v24.frames());
+    EXPECT_EQ(aligned->frames_b, v24.frames());
+    EXPECT_NE(aligned->note.find("A's last present, after B's last, is left out"),
+              std::string::npos)
+        << aligned->note;
+    AnalysisOptions cut;
+    cut.to = RangeBound{RangeBound::Kind::frame, static_cast<std::int64_t>(aligned->frames_a)};
+    EXPECT_EQ(analyse_capture(v1, cut).stats.frame_time.p99_ms, r24.stats.frame_time.p99_ms);
+    // The 2.x layout against 1.x: aligned too (its first frame has no time and is skipped).
+    const auto v2_aligned = align_one_recording(v2, v1);
+    ASSERT_TRUE(v2_aligned.has_value());
+    EXPECT_EQ(v2_aligned->frames_b, v2.frames());
     // 2.x has no present-to-present column: rebuilt from CPU start + CPUBusy, it gives every
     // frame but the first (no earlier present in the file) the time 2.4+ gives it.
     ASSERT_EQ(r2.series.frame_ns.size() + 1, r24.series.frame_ns.size());
@@ -149,6 +169,112 @@ TEST(LayoutsAgree, GeneratedFramesOfTheV2LayoutAreCountedNotZeroMsFrames) {
     EXPECT_EQ(r.application.frames, app.size());
     const FrameTimeSummary expected = summarize_frame_times(app);
     EXPECT_NEAR(r.application.interval.mean_ms, expected.mean_ms, 1e-9 * expected.mean_ms);
+}
+
+// PresentMon's CPUBusy is the application's present start less its frame's CPU start, so the
+// 2.x layout's rebuilt present (CPUStartQPC + CPUBusy) is the application's present: with frame
+// generation too, each application frame's rebuilt present is a present the 1.x layout of the
+// same recording holds (TimeInSeconds), within 1 us. (The two layouts write the presents in
+// different orders, so they are matched by time, on one offset between the two clocks' zeros.)
+TEST(LayoutsAgree, RebuiltPresentsOfTheV2LayoutAreThe1xPresentsWithFrameGeneration) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    const Capture v1 = read("IPMAuxTestData_test_case_9_v1.csv");
+    const Capture v2 = read("IPMAuxTestData_test_case_9_v2.csv");
+    ASSERT_EQ(v2.generated.size(), v2.frames());
+    std::vector<std::int64_t> presents_v1 = v1.start_ns;  // TimeInSeconds: the present times
+    std::sort(presents_v1.begin(), presents_v1.end());
+    std::vector<std::int64_t> rebuilt;
+    for (std::size_t i = v2.leading_frames_without_time - 1; i < v2.frames(); ++i) {
+        if (v2.generated[i] == 0)
+            rebuilt.push_back(v2.start_ns[i]);
+    }
+    ASSERT_GT(rebuilt.size(), 4000u);
+    const auto matched = [&](std::int64_t offset) {
+        std::size_t n = 0;
+        for (const std::int64_t p : rebuilt) {
+            const auto at =
+                std::lower_bound(presents_v1.begin(), presents_v1.end(), p + offset - 1'000);
+            n += at != presents_v1.end() && *at <= p + offset + 1'000 ? 1 : 0;
+        }
+        return n;
+    };
+    // The offset that puts the first rebuilt present on one of the first 1.x presents.
+    std::size_t best = 0;
+    for (std::size_t j = 0; j < 16 && j < presents_v1.size(); ++j)
+        best = std::max(best, matched(presents_v1[j] - rebuilt.front()));
+    EXPECT_EQ(best, rebuilt.size());
+}
+
+// PresentMon defines DisplayLatency as the screen time less the frame's CPU start and
+// MsUntilDisplayed as the screen time less the present's start (TimeInQPC), so the 2.4+ layout's
+// derived display latency is (TimeInQPC - CPUStartQPC) + MsUntilDisplayed: on every displayed
+// frame of the recording in both layouts it equals the 2.x layout's own DisplayLatency cell.
+TEST(LayoutsAgree, DerivedDisplayLatencyEqualsTheOtherLayoutsColumnOnEveryFrame) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    const Capture v2 = read("presentmon_gold_test_case_5_v2.csv");
+    const Capture v24 = read("presentmon_gold_test_case_5.csv");
+    ASSERT_EQ(latency_column(v24, LatencyKind::display),
+              "TimeInQPC - CPUStartQPC + MsUntilDisplayed");
+    ASSERT_EQ(v24.cpu_start_to_present_ns.size(), v24.frames());
+    const std::vector<std::int64_t> derived = latency_per_frame(v24, LatencyKind::display);
+    const std::vector<std::int64_t>& written = v2.time_column(TimeColumn::display_latency);
+    ASSERT_EQ(derived.size(), written.size());
+    std::size_t compared = 0;
+    for (std::size_t i = 0; i < derived.size(); ++i) {
+        EXPECT_EQ(derived[i] < 0, written[i] < 0) << "frame " << i;
+        if (derived[i] < 0 || written[i] < 0)
+            continue;
+        ++compared;
+        // Cells are rounded to 0.1 us; the ticks are 0.1 us.
+        EXPECT_LE(std::llabs(derived[i] - written[i]), 300) << "frame " << i;
+    }
+    EXPECT_GT(compared, 150u);
+}
+
+// With frame generation MsCPUBusy is 0 on generated frames (and the application's own present
+// elsewhere), so MsCPUBusy + MsUntilDisplayed is not the display latency there: the derived
+// column follows the present's own start. A 2.4+ capture written here with the cells PresentMon
+// writes for such frames.
+TEST(LayoutsAgree, DerivedDisplayLatencyHoldsOnGeneratedFrames) {
+    const std::string dir = test::make_temp_dir("layouts");
+    const std::string path = dir + "/fg24.csv";
+    std::ofstream out(path);
+    out << "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,"
+           "AllowsTearing,PresentMode,FrameType,TimeInQPC,MsBetweenPresents,"
+           "MsBetweenDisplayChange,MsInPresentAPI,MsUntilDisplayed,CPUStartQPC,"
+           "MsBetweenAppStart,MsCPUBusy\n";
+    // 10 MHz ticks. The application starts a frame every 20 ms (200,000 ticks) and presents
+    // 6 ms later; the generated frame is presented 10 ms after that, with the same CPU start.
+    std::vector<double> expected_ms;
+    std::int64_t cpu = 1'000'000;
+    for (int i = 0; i < 201; ++i) {  // the last an application frame
+        const bool generated = i % 2 == 1;
+        if (!generated && i > 0)
+            cpu += 200'000;
+        const std::int64_t present = cpu + (generated ? 160'000 : 60'000);
+        const double until_ms = generated ? 4.5 : 12.25;
+        out << "Game.exe,1,0x1,DXGI,1,0,0,Hardware: Independent Flip,"
+            << (generated ? "Intel XeSS-FG" : "Application") << "," << present << ",10.0000,"
+            << "10.0000,0.1000," << until_ms << "," << cpu << ","
+            << (generated ? "0.0000" : "20.0000") << "," << (generated ? "0.0000" : "6.0000")
+            << "\n";
+        expected_ms.push_back(static_cast<double>(present - cpu) / 1e4 + until_ms);
+    }
+    out.close();
+    const Capture c = read_capture(path);
+    ASSERT_EQ(c.metadata.at("qpc_frequency_hz"), "10000000 (from the file's times)");
+    const std::vector<std::int64_t> derived = latency_per_frame(c, LatencyKind::display);
+    ASSERT_EQ(derived.size(), expected_ms.size());
+    for (std::size_t i = 0; i < derived.size(); ++i)
+        EXPECT_EQ(derived[i], std::llround(expected_ms[i] * 1e6)) << "frame " << i;
+    // 6 + 12.25 on application frames, 16 + 4.5 on generated ones (MsCPUBusy +
+    // MsUntilDisplayed would give 18.25 and 4.5).
+    const CaptureReport r = analyse_capture(c, {});
+    ASSERT_TRUE(r.latency.display.has_value());
+    const double mean = std::accumulate(expected_ms.begin(), expected_ms.end(), 0.0) /
+                        static_cast<double>(expected_ms.size());
+    EXPECT_NEAR(r.latency.display->mean_ms, mean, 1e-9);
+    EXPECT_GT(mean, 19.0);
 }
 
 }  // namespace

@@ -168,5 +168,41 @@ TEST(ReplayCommand, ARunsTraceReplaysToTheSameLoopColumns) {
     fs::remove_all(dir);
 }
 
+// A trace states the loop it ran: replay uses it unless an option says otherwise, and says
+// which setting came from where. tests/data/loopscope.trace states fixed-interp, dt 1/60 s,
+// clamp 250 ms, max_steps 5.
+TEST(ReplayCommand, TheTracesLoopIsTheDefaultAndOptionsOverrideIt) {
+    const std::string trace = test::test_data("loopscope.trace");
+    const auto stated = test::run_loopscope("replay '" + trace + "'");
+    ASSERT_EQ(stated.exit_code, 0) << stated.err;
+    EXPECT_NE(stated.out.find("max steps 5, timescale 1\n"), std::string::npos) << stated.out;
+    EXPECT_NE(stated.out.find("Loop settings from: the trace's metadata (policy, dt, clamp, "
+                              "max steps, timescale)\n"),
+              std::string::npos)
+        << stated.out;
+    // The cap of 5 holds: no frame takes more steps.
+    EXPECT_NE(stated.out.find("Steps per frame: mean"), std::string::npos);
+    EXPECT_EQ(stated.out.find("max steps unlimited"), std::string::npos);
+    const auto given =
+        test::run_loopscope("replay --max-steps 3 --policy fixed-extrap '" + trace + "'");
+    ASSERT_EQ(given.exit_code, 0) << given.err;
+    EXPECT_NE(given.out.find("Loop: policy fixed-extrap, dt 16.667 ms (16666667 ns), clamp "
+                             "250.000 ms, max steps 3, timescale 1\n"),
+              std::string::npos)
+        << given.out;
+    EXPECT_NE(given.out.find("Loop settings from: the options (policy, max steps); the trace's "
+                             "metadata (dt, clamp, timescale)\n"),
+              std::string::npos)
+        << given.out;
+    // A capture without a loop: the defaults, said so.
+    const auto plain = test::run_loopscope("replay '" + test::test_data("presentmon1.csv") + "'");
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    EXPECT_NE(plain.out.find(
+                  "Loop settings from: the defaults, the input stating no loop (policy, dt, clamp, "
+                  "max steps, timescale)"),
+              std::string::npos)
+        << plain.out;
+}
+
 }  // namespace
 }  // namespace loopscope

@@ -74,5 +74,20 @@ TEST(ReportGolden, FiguresMatchTheIndependentComputation) {
     }
 }
 
+// The PresentMon 1.x layouts among the synthetic captures (tests/data), every row a frame: the
+// same independent computation (expected_figures_test_data.json), CapFrameX's figures included.
+TEST(ReportGolden, TestDataPresentMon1xFiguresMatchTheIndependentComputation) {
+    const json expected = json::parse(test::read_text(
+        std::string(LOOPSCOPE_SOURCE_DIR) + "/tests/golden/expected_figures_test_data.json"));
+    ASSERT_EQ(expected.size(), 3u);
+    EXPECT_EQ(expected.at("presentmon1.csv").at("frames"), 420);
+    for (const auto& [name, figures] : expected.items()) {
+        SCOPED_TRACE(name);
+        const auto r = test::run_loopscope("report --format json '" + test::test_data(name) + "'");
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        expect_matches(figures, json::parse(r.out), name);
+    }
+}
+
 }  // namespace
 }  // namespace loopscope

@@ -265,7 +265,8 @@ TEST(ReportModel, NoRefreshGridLeavesTheRefreshFiguresAbsentNotZero) {
     const auto row = std::find_if(rows.begin(), rows.end(),
                                   [](const SummaryRow& x) { return x.label == "refresh rate"; });
     ASSERT_NE(row, rows.end());
-    EXPECT_EQ(row->value, "unknown");
+    // Frame times only: no display information, and no grid to name as their cadence.
+    EXPECT_EQ(row->value, "none (no display information); no cadence grid");
     EXPECT_EQ(r.stats.refresh.state, RefreshGuess::State::unknown);
 }
 
@@ -307,6 +308,47 @@ TEST(ReportModel, IntervalsOffOneGridGiveNoRefreshRateAndSayWhy) {
     fixed.display_ns = steady;
     fixed.dropped.assign(steady.size(), 0);
     EXPECT_EQ(analyse_capture(fixed, {}).stats.refresh.rate_hz, 60);
+}
+
+// Frame times alone (no display-change, dropped, present-mode or sync column: a trace, a plain
+// list) say when the game presented, not when a display changed: a grid they sit on is a
+// cadence grid, said so, never a refresh rate, and nothing is judged against it (missed vsync)
+// unless --target-fps names a rate.
+TEST(ReportModel, FrameTimesWithoutDisplayInformationGiveACadenceGridNotARefreshRate) {
+    std::vector<std::int64_t> steady;
+    for (int i = 0; i < 240; ++i)
+        steady.push_back(i % 10 == 9 ? 33'333'333 : 16'666'667);  // a missed vsync, were it one
+    const Capture c = make_capture(steady);
+    ASSERT_FALSE(has_display_information(c));
+    const CaptureReport r = analyse_capture(c, {});
+    EXPECT_EQ(r.stats.refresh.state, RefreshGuess::State::unknown);
+    EXPECT_EQ(r.stats.refresh.absent, RefreshGuess::Absent::no_display);
+    EXPECT_EQ(r.stats.refresh.rate_hz, 0);
+    EXPECT_EQ(r.stats.refresh.best_rate_hz, 60);  // the grid, kept as the evidence
+    for (const char* key : {"refresh_hz", "on_grid_share", "unreal_mvp_share"}) {
+        const FigureValue v = figure_value(r, key);
+        EXPECT_FALSE(v.has_value()) << key;
+        EXPECT_NE(v.reason.find("cadence grid 60 Hz"), std::string::npos)
+            << key << ": " << v.reason;
+    }
+    bool said = false;
+    for (const SummaryRow& row : summary_rows(r)) {
+        if (row.label == "refresh rate") {
+            said = true;
+            EXPECT_EQ(row.value.rfind("none (no display information); cadence grid 60 Hz", 0), 0u)
+                << row.value;
+        }
+    }
+    EXPECT_TRUE(said);
+    // A rate named on the command line is judged against.
+    AnalysisOptions target;
+    target.target_fps = 60;
+    EXPECT_TRUE(figure_value(analyse_capture(c, target), "unreal_mvp_share").has_value());
+    // The same frame times with a display column: a refresh rate.
+    Capture shown = c;
+    shown.display_ns = steady;
+    shown.dropped.assign(steady.size(), 0);
+    EXPECT_EQ(analyse_capture(shown, {}).stats.refresh.rate_hz, 60);
 }
 
 // Tearing allowed (SyncInterval 0 with AllowsTearing) on most frames: display changes do not

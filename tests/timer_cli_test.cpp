@@ -122,7 +122,7 @@ TEST(TimerCli, QuickRunHasEveryMeasurementWithSaneFigures) {
     for (const auto& rec : t.at("recommendations")) {
         ASSERT_EQ(rec.at("repeats").size(), 2u) << rec.dump();
         const std::string text = rec.at("text");
-        EXPECT_TRUE(text.find("; the same in each of the 2 runs") != std::string::npos ||
+        EXPECT_TRUE(text.find("; the same in both runs") != std::string::npos ||
                     text.find("; not stable: the first run gives") != std::string::npos)
             << text;
     }

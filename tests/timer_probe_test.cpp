@@ -186,7 +186,7 @@ TEST(TimerProbe, ARecommendationSaysWhetherEveryRunGivesTheSame) {
     std::vector<LimiterRecommendation> first = recs, second = recs;
     second[1].limiter = std::nullopt;
     note_repeat_stability(recs, {first, second});
-    EXPECT_EQ(recs[0].text, "60 Hz: sleep; the same in each of the 2 runs");
+    EXPECT_EQ(recs[0].text, "60 Hz: sleep; the same in both runs");
     EXPECT_EQ(recs[1].text,
               "144 Hz: spin; not stable: the first run gives spin, the second run gives none");
     ASSERT_EQ(recs[1].repeats.size(), 2u);

@@ -288,7 +288,7 @@ void add_diagnose_command(CLI::App& app, int& exit_code) {
     cmd->add_option("-o,--output", args->output_dir, "Output folder (created if missing)")
         ->capture_default_str();
     cmd->add_flag("--quick", args->quick,
-                  "A shorter run: about 13 s instead of about 35 s, with fewer samples");
+                  "A shorter run: about 24 s instead of about 70 s, with fewer samples");
     cmd->callback([args, &exit_code] { exit_code = run_diagnose(*args); });
 }
 

@@ -74,7 +74,7 @@ void add_probe_timers_command(CLI::App& probe, int& exit_code) {
     CLI::App* cmd = probe.add_subcommand(
         "timers",
         "Measure how late sleeps, periodic timers and frame limiters wake up, and what limiting\n"
-        "a frame rate costs in CPU time (about 13 s; --quick about 2.5 s).");
+        "a frame rate costs in CPU time (about 52 s; --quick about 14 s).");
     cmd->add_flag("--quick", options->quick, "A short run (about 2.5 s) with fewer samples");
     cmd->add_option("--json", options->json_path, "Write the results as JSON to FILE ('-': stdout)")
         ->type_name("FILE");

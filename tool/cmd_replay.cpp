@@ -8,11 +8,14 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "common/errors.hpp"
 #include "common/markdown_table.hpp"
 #include "common/output_file.hpp"
+#include "core/analysis.hpp"
 #include "core/duration.hpp"
 #include "core/loop_figures.hpp"
 #include "core/loop_scenarios.hpp"
@@ -125,9 +128,40 @@ std::string sweep_table(std::span<const std::int64_t> frames, const LoopConfig& 
         policy_name(base.policy), base.timescale, format_duration(step_cost_ns), table.render());
 }
 
+// Where each knob of the replay's loop came from: the options, the trace's metadata or the
+// engine's defaults. One line, printed after the summary's "Loop:" line.
+std::string loop_sources(const LoopOptions& o, bool from_trace) {
+    std::vector<std::string> given, rest;
+    for (const auto& [option, knob] : {std::pair{&o.policy, "policy"},
+                                       {&o.dt, "dt"},
+                                       {&o.clamp, "clamp"},
+                                       {&o.max_steps, "max steps"},
+                                       {&o.timescale, "timescale"}}) {
+        (option->empty() ? rest : given).push_back(knob);
+    }
+    const auto list = [](const std::vector<std::string>& knobs) {
+        std::string out;
+        for (std::size_t i = 0; i < knobs.size(); ++i)
+            out += (i == 0 ? "" : ", ") + knobs[i];
+        return out;
+    };
+    std::string text = "Loop settings from:";
+    if (!given.empty())
+        text += fmt::format(" the options ({})", list(given));
+    if (!rest.empty()) {
+        text += fmt::format(
+            "{} {} ({})", given.empty() ? "" : ";",
+            from_trace ? "the trace's metadata" : "the defaults, the input stating no loop",
+            list(rest));
+    }
+    return text + "\n";
+}
+
 int replay_command(const ReplayArgs& args) {
     check_plain_unit("--unit", args.unit);
-    const LoopConfig config = loop_config(args.loop);
+    // Checked before anything is read, so a bad option leaves no file behind; the trace's own
+    // loop, once read, is the base the options then change.
+    LoopConfig config = loop_config(args.loop);
     std::FILE* summary_out = summary_stream(args.loop);
     std::int64_t step_cost_ns = 0;
     if (!args.step_cost.empty()) {
@@ -149,6 +183,11 @@ int replay_command(const ReplayArgs& args) {
         fmt::print(stderr, "loopscope: warning: {}\n", w);
     for (const std::string& w : data_quality_notes(capture.data_quality))
         fmt::print(stderr, "loopscope: {}: {}\n", args.input, w);
+    // A trace states the loop it ran: that loop, not the engine's defaults, is what a replay
+    // without options reproduces.
+    const std::optional<LoopConfig> stated = loop_config_from_metadata(capture);
+    if (stated)
+        config = loop_config(args.loop, *stated);
 
     // The records stream into the trace and the summary; none is kept.
     std::optional<OutputFile> out;
@@ -197,7 +236,13 @@ int replay_command(const ReplayArgs& args) {
     if (!args.loop.output.empty() && args.loop.output != "-") {
         text += fmt::format("Trace: {} ({} frames)\n", args.loop.output, summary.frames());
     }
-    text += summary.text();
+    // The summary begins with its "Loop:" line; where each setting came from follows it.
+    std::string summary_text = summary.text();
+    const std::size_t loop_line_end = summary_text.find('\n');
+    summary_text.insert(
+        loop_line_end == std::string::npos ? summary_text.size() : loop_line_end + 1,
+        loop_sources(args.loop, stated.has_value()));
+    text += summary_text;
     if (!args.loop.json.empty()) {
         LoopRunSource source{"replay",
                              {{"input", args.input},

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -157,12 +158,29 @@ int run_report(const ReportArgs& args) {
         report.captures.push_back(analyse_capture(*captures.back(), analysis));
     }
     if (report.captures.size() == 2) {
+        // Two layouts of one recording are compared over the presents both hold; each report
+        // keeps all of its own. A range the user gave is the range compared.
+        const std::optional<RecordingAlignment> aligned =
+            args.from.empty() && args.to.empty() ? align_one_recording(*captures[0], *captures[1])
+                                                 : std::nullopt;
+        std::optional<CaptureReport> aligned_a, aligned_b;
+        if (aligned) {
+            AnalysisOptions cut = analysis;
+            cut.to =
+                RangeBound{RangeBound::Kind::frame, static_cast<std::int64_t>(aligned->frames_a)};
+            aligned_a = analyse_capture(*captures[0], cut);
+            cut.to.value = static_cast<std::int64_t>(aligned->frames_b);
+            aligned_b = analyse_capture(*captures[1], cut);
+        }
         // A million frames a side takes seconds: show how far the resamples are.
         Progress progress("comparing (block bootstrap)");
         report.comparison =
-            compare_captures(report.captures[0], report.captures[1], kBootstrapResamples,
+            compare_captures(aligned_a ? *aligned_a : report.captures[0],
+                             aligned_b ? *aligned_b : report.captures[1], kBootstrapResamples,
                              kBootstrapSeed, [&](double done) { progress.update(done); });
         progress.done();
+        if (aligned)
+            report.comparison->timeline_reason += aligned->note;
     }
     const std::vector<GateFailure> failures = evaluate_gate(gate, report.captures.back());
 

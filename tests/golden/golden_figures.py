@@ -9,6 +9,8 @@ expected_figures.json beside this script, is what tests/report_golden_test.cpp c
 program's JSON report with.
 
     python3 tests/golden/golden_figures.py /path/to/captures > tests/golden/expected_figures.json
+    python3 tests/golden/golden_figures.py tests/data presentmon1.csv presentmon1_xess_fg.csv \
+        capframex_legacy.csv > tests/golden/expected_figures_test_data.json
 """
 import csv
 import json
@@ -261,7 +263,7 @@ def time_cell(text):
 
 
 def latency_and_bound(header, col, cells, frame_col, type_col, dropped_col, until_col,
-                      display_col):
+                      display_col, all_rows):
     """The latency figures, the CPU / GPU / wait-bound shares and OCAT's longest run of missed
     frames over the stream's rows (docs/reports.md, "Latency", "Where the time goes")."""
     lower = {name.lower(): i for i, name in enumerate(header)}
@@ -299,7 +301,18 @@ def latency_and_bound(header, col, cells, frame_col, type_col, dropped_col, unti
     display = []
     if "DisplayLatency" in col:
         display = [time_cell(r[col["DisplayLatency"]]) for r in cells]
-    elif "MsBetweenAppStart" in col and "MsCPUBusy" in col and until_col is not None:
+    elif "TimeInQPC" in col and "CPUStartQPC" in col and until_col is not None:
+        # PresentMon: DisplayLatency = screen time - CPU start; MsUntilDisplayed = screen time -
+        # present start (TimeInQPC). The tick rate as the reader derives it, from the file.
+        ticks_per_ms = qpc_ticks_per_ms(all_rows, col, col["MsBetweenAppStart"])[0]
+        for r in cells:
+            until = time_cell(r[until_col])
+            ticks = int(r[col["TimeInQPC"]]) - int(r[col["CPUStartQPC"]])
+            display.append(math.floor(ticks * 1e6 / ticks_per_ms + 0.5) + until
+                           if until is not None and ticks >= 0 else None)
+    elif "MsBetweenAppStart" in col and "MsCPUBusy" in col and until_col is not None and all(
+            r[type_col] == "Application" for r in cells):
+        # Without TimeInQPC: MsCPUBusy is the same span where no frame is generated.
         for r in cells:
             busy, until = time_cell(r[col["MsCPUBusy"]]), time_cell(r[until_col])
             display.append(busy + until if busy is not None and until is not None else None)
@@ -374,9 +387,6 @@ def presentmon_figures(path):
     # on screen, i.e. the display-change interval of the next displayed frame. Its present
     # timeline is rebuilt: each present is CPUBusy after its frame's CPU start.
     v2_metrics = header[frame_col] == "FrameTime"
-    presentmon_1 = header[frame_col] == "msBetweenPresents" and not any(
-        c in col for c in ("FlipToken", "Render Queue Depth", "Motherboard")) and not any(
-        c.startswith("GPU0Clk") for c in col) and not read_lines(path)[0].startswith("//")
     until_col = col.get("MsUntilDisplayed")
     if v2_metrics:
         ticks_per_ms = qpc_ticks_per_ms(rows, col, frame_col)
@@ -429,23 +439,12 @@ def presentmon_figures(path):
             elif not dropped:
                 s["display"].append(ms_to_ns(cell))
                 s["pairs"][-1][1] = ms_to_ns(cell)
-        s["last_displayed"] = display_col is not None and not missing(row[display_col]) and not dropped
-        s["last_dropped"] = 1 if dropped else 0
         s["dropped"] += 1 if dropped else 0
     key, best = None, None
     for k, s in streams.items():  # dicts keep file order: the first of equals wins
         if best is None or s["rows"] > best["rows"]:
             key, best = k, s
     frames = best["frames"]
-    if presentmon_1:
-        # PresentMon 2.x never writes a swap chain's last present; 1.x does, and it is left out.
-        frames.pop()
-        best["numbers"].pop()
-        if best["display"] and best.get("last_displayed"):
-            best["display"].pop()
-        best["dropped"] -= best.get("last_dropped", 0)
-        best["pairs"].pop()
-        best["cells"].pop()
     pairs = best["pairs"]
     if v2_metrics:
         best["display"] = best["display"][:-1]  # each value belongs to the next displayed frame
@@ -485,7 +484,7 @@ def presentmon_figures(path):
         out["display"] = {"displayed_frames": len(best["display"]),
                           "dropped_frames": best["dropped"]}
     out["figures"] = latency_and_bound(header, col, best["cells"], frame_col, type_col,
-                                       dropped_col, until_col, display_col)
+                                       dropped_col, until_col, display_col, rows)
     out["figures"]["unreal_hitch_time_share"] = (
         sum(h["frame_time_ms"] for h in hitches) * 1e6 / total if total > 0 else None)
     return out
@@ -505,9 +504,12 @@ def mangohud_figures(path):
 
 def main():
     captures = sys.argv[1]
+    # Optional names after the folder: only those files (tests/data holds formats this script
+    # does not read; its PresentMon 1.x files go to expected_figures_test_data.json).
+    only = set(sys.argv[2:])
     expected = {}
     for name in sorted(os.listdir(captures)):
-        if not name.endswith(".csv"):
+        if not name.endswith(".csv") or (only and name not in only):
             continue
         path = os.path.join(captures, name)
         if name.startswith("mangohud"):

@@ -29,7 +29,7 @@ class ProbePanel {
     ProbePanel& operator=(const ProbePanel&) = delete;
 
     // Starts a run on the background thread; ignored while one runs. quick: the clock probe for
-    // 1 s and the timer probe's quick run (as `loopscope probe --quick`), else 5 s and about 13 s.
+    // 1 s and the timer probe's quick run (as `loopscope probe --quick`), else 5 s and about 52 s.
     void start(Which which, bool quick);
     // A run is under way, or finished but its results are not yet taken in by poll() and laid
     // out.
