@@ -109,6 +109,14 @@ std::string part_phrase(const CausePart& p) {
 
 // The evidence of the frame whose Present call a part is: how its GPU and display fared.
 void present_evidence(const Capture& c, std::int64_t p, std::vector<CauseEvidence>& ev) {
+    if (is_generated(c, p)) {
+        // A generated frame's busy and wait cells are 0, not measurements of its GPU.
+        ev.push_back({"generation", p,
+                      fmt::format("frame {} is a generated frame: its Present call is the frame "
+                                  "generator's",
+                                  p)});
+        return;
+    }
     const auto busy = cell(c.time_column(TimeColumn::gpu_busy), c, p);
     const auto wait = cell(c.time_column(TimeColumn::gpu_wait), c, p);
     if (busy && wait)
