@@ -14,7 +14,7 @@
 #include "core/analysis.hpp"
 #include "core/figures.hpp"
 #include "core/hitch_cause.hpp"
-#include "core/summary.hpp"
+#include "common/errors.hpp"
 #include "reports/readers.hpp"
 #include "tests/csv_table.hpp"
 #include "tests/test_support.hpp"
@@ -139,7 +139,11 @@ TEST(HitchCause, ShaderCompileIsCutOutOfTheCpuPart) {
 }
 
 TEST(HitchCause, PsoFixtureReadsAShaderCompilePart) {
-    const Capture c = read_capture(test::test_data("hitch_cause/presentmon26_pso.csv"));
+    // A made-up PresentMon 2.6 capture (no shared capture compiles shaders): frame 6 presents
+    // 94 ms after frame 5, 1 ms of it in frame 5's Present call and 93 ms of CPU work, 70 ms of
+    // it compiling 12 pipeline state objects.
+    const Capture c =
+        read_capture(std::string(LOOPSCOPE_SOURCE_DIR) + "/tests/golden/presentmon26_pso.csv");
     const CaptureReport r = analyse_capture(c, {});
     ASSERT_EQ(r.stats.hitches.hitches.size(), 1u);
     const std::vector<HitchCause> causes = report_hitch_causes(r);
@@ -404,7 +408,12 @@ TEST(HitchCauseGolden, SharedCapturesAgreeWithTheirTimeStamps) {
         for (const auto& e : std::filesystem::directory_iterator(dir)) {
             if (e.path().extension() != ".csv")
                 continue;
-            const std::string format = detect_format(e.path().string());
+            std::string format;
+            try {
+                format = detect_format(e.path().string());
+            } catch (const InputError&) {
+                continue;  // FrameView's summary of whole captures: no frames
+            }
             if (format == "presentmon-2" || format == "presentmon-2.4" || format == "frameview")
                 files.push_back(e.path().string());
         }
