@@ -81,6 +81,15 @@ struct Mark {
     std::int64_t frame = -1;  // the frame it fell in, -1 unknown
 };
 
+// Telemetry a per-frame log carries beside its frames (FrameView: GPU and CPU clocks,
+// utilisation, temperatures, power). The tool samples it and repeats each sample on the rows
+// until the next, so a row's value is the last sample taken before it.
+struct TelemetryColumn {
+    std::string name;            // the column as in the header ("GPU0Clk(MHz)")
+    std::vector<double> values;  // one per frame; NaN where the row has none (NA)
+    double median = 0;           // of the known values (NaN when there are none)
+};
+
 // The per-frame time columns a Capture keeps in `time_columns`.
 enum class TimeColumn : std::uint8_t {
     click_to_photon,      // PresentMon 2.x (Ms)ClickToPhotonLatency
@@ -92,8 +101,9 @@ enum class TimeColumn : std::uint8_t {
     gpu_busy,     // (Ms)GPUBusy
     gpu_wait,     // (Ms)GPUWait
     gpu_latency,  // (Ms)GPULatency
+    pso_compile,  // PresentMon 2.6 MsPsoCompileTime: the frame's time compiling shaders (PSOs)
 };
-inline constexpr std::size_t kTimeColumns = 7;
+inline constexpr std::size_t kTimeColumns = 8;
 
 inline constexpr std::uint8_t kPresentModeOther = 0;
 inline constexpr std::uint8_t kPresentModeComposed = 1;
@@ -165,6 +175,7 @@ struct Capture {
     std::vector<std::int64_t> render_present_latency_ns;  // FrameView MsRenderPresentLatency
     std::vector<std::int64_t> until_render_complete_ns;   // PresentMon 1.x msUntilRenderComplete
     std::vector<std::int64_t> gpu_active_ns;              // PresentMon 1.x msGPUActive
+    std::vector<TelemetryColumn> telemetry;               // FrameView's sampled sensors
     // Latency and where the frame's time went (core/latency.hpp, core/bottleneck.hpp), by
     // TimeColumn, in the same convention: an empty column without the capture's column, -1
     // where the cell was NA or not a time >= 0 (those are counted in data_quality); no columns

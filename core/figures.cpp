@@ -10,6 +10,7 @@
 
 #include "common/errors.hpp"
 #include "core/bottleneck.hpp"
+#include "core/hitch_cause.hpp"
 #include "core/latency.hpp"
 #include "core/near_name.hpp"
 #include "core/percentile.hpp"
@@ -610,6 +611,144 @@ std::optional<std::string> bound_unlike(const CaptureReport& a, const CaptureRep
         return std::nullopt;
     return fmt::format("A's frames are classified by {}, B's by {}: different rules", rule(a),
                        rule(b));
+}
+
+// ---- Why the hitches (core/hitch_cause.hpp) ----
+constexpr std::string_view kHitchCauseSection = "Why the hitches";
+// Each hitch's cause, in hitch order.
+std::vector<HitchCause> hitch_causes(const CaptureReport& r) {
+    std::vector<HitchCause> out;
+    for (const Hitch& h : r.stats.hitches.hitches) {
+        const std::size_t frame = h.index < r.series.frame_number.size()
+                                      ? static_cast<std::size_t>(r.series.frame_number[h.index])
+                                      : r.capture->frames();
+        out.push_back(hitch_cause(*r.capture, frame, h.frame_ns, r.timeline == Timeline::present));
+    }
+    return out;
+}
+std::int64_t kind_ns(const HitchCause& cause, std::string_view kind) {
+    std::int64_t ns = 0;
+    for (const CausePart& p : cause.parts)
+        ns += p.kind == kind ? p.ns : 0;
+    return ns;
+}
+// Whether the capture's columns can give a part of this kind at all.
+std::optional<std::string> part_kind_missing(const CaptureReport& r, std::string_view kind) {
+    const Capture& c = *r.capture;
+    const CauseRule rule = cause_rule(c);
+    if (kind == kPartUnexplained)
+        return std::nullopt;
+    if (kind == kPartZone)
+        return c.zones.empty()
+                   ? std::optional<std::string>("the capture holds no zones of the game")
+                   : std::nullopt;
+    if (r.timeline != Timeline::present)
+        return std::string(
+            "the display timeline's intervals are not split by the present-side "
+            "columns");
+    const bool loop_kind =
+        kind == kPartSteps || kind == kPartRender || kind == kPartWait || kind == kPartAfterSteps;
+    if (loop_kind)
+        return rule == CauseRule::loop_phases ? std::nullopt
+                                              : std::optional<std::string>(
+                                                    "the capture has no loop records (loopscope "
+                                                    "traces: step_cost_ns, render_ns, wait_ns)");
+    if (rule != CauseRule::present_call)
+        return std::string("the capture has no Present-call column (MsInPresentAPI, CPUWait)");
+    if (kind == kPartShaderCompile && c.time_column(TimeColumn::pso_compile).size() != c.frames())
+        return std::string("the capture has no MsPsoCompileTime column (PresentMon 2.6+)");
+    return std::nullopt;
+}
+template <std::size_t K>
+std::optional<std::string> part_missing(const CaptureReport& r) {
+    return part_kind_missing(r, kPartKinds[K]);
+}
+template <std::size_t K>
+std::optional<double> part_ms(const CaptureReport& r) {
+    std::int64_t ns = 0;
+    for (const HitchCause& cause : hitch_causes(r))
+        ns += kind_ns(cause, kPartKinds[K]);
+    return ns_to_ms(ns);
+}
+template <std::size_t K>
+std::optional<double> part_share(const CaptureReport& r) {
+    std::int64_t ns = 0, total = 0;
+    const std::vector<HitchCause> causes = hitch_causes(r);
+    for (const HitchCause& cause : causes) {
+        ns += kind_ns(cause, kPartKinds[K]);
+        total += cause.total_ns();
+    }
+    if (total <= 0)
+        return std::nullopt;
+    return static_cast<double>(ns) / static_cast<double>(total);
+}
+// Per frame of the series, the time of this kind in its hitch's cause (0 off hitches): the
+// column the comparison resamples, in blocks, for the summed figure.
+template <std::size_t K>
+std::vector<std::int64_t> part_series(const CaptureReport& r) {
+    std::vector<std::int64_t> out(r.series.frame_ns.size(), 0);
+    const std::vector<HitchCause> causes = hitch_causes(r);
+    for (std::size_t k = 0; k < causes.size(); ++k) {
+        const std::size_t at = r.stats.hitches.hitches[k].index;
+        if (at < out.size())
+            out[at] = kind_ns(causes[k], kPartKinds[K]);
+    }
+    return out;
+}
+std::optional<double> summed_ms(const AscendingValues& values) {
+    return ns_to_ms(values.size() > 0 ? values.sum_from(0) : std::int64_t{0});
+}
+std::string hitch_cause_text(const CaptureReport& r) {
+    const std::vector<HitchCause> causes = hitch_causes(r);
+    std::int64_t total = 0;
+    for (const HitchCause& cause : causes)
+        total += cause.total_ns();
+    std::string out;
+    for (const char* kind : kPartKinds) {
+        std::int64_t ns = 0;
+        for (const HitchCause& cause : causes)
+            ns += kind_ns(cause, kind);
+        if (ns > 0)
+            out += fmt::format("{}{} {:.1f} ms ({})", out.empty() ? "" : ", ", kind, ns_to_ms(ns),
+                               percent(static_cast<double>(ns) / static_cast<double>(total)));
+    }
+    return out.empty() ? std::string("no hitch") : out;
+}
+std::optional<std::string> hitch_cause_missing(const CaptureReport& r) {
+    if (r.stats.hitches.hitches.empty())
+        return std::string("no hitch");
+    return std::nullopt;
+}
+// The zones that took the most hitch time, largest first (at most five).
+std::string top_zones_text(const CaptureReport& r) {
+    std::vector<std::pair<std::string, std::pair<std::int64_t, std::size_t>>> zones;
+    for (const HitchCause& cause : hitch_causes(r)) {
+        for (const CausePart& p : cause.parts) {
+            if (p.kind != kPartZone)
+                continue;
+            auto it = std::find_if(zones.begin(), zones.end(),
+                                   [&](const auto& z) { return z.first == p.label; });
+            if (it == zones.end())
+                zones.push_back({p.label, {p.ns, 1}});
+            else
+                it->second.first += p.ns, ++it->second.second;
+        }
+    }
+    std::stable_sort(zones.begin(), zones.end(),
+                     [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+    std::string out;
+    for (std::size_t k = 0; k < zones.size() && k < 5; ++k)
+        out += fmt::format("{}\"{}\" {:.1f} ms in {} hitch{}", k == 0 ? "" : ", ", zones[k].first,
+                           ns_to_ms(zones[k].second.first), zones[k].second.second,
+                           zones[k].second.second == 1 ? "" : "es");
+    return out.empty() ? std::string("no zone overlaps a hitch") : out;
+}
+std::optional<std::string> top_zones_missing(const CaptureReport& r) {
+    if (auto why = hitch_cause_missing(r))
+        return why;
+    if (r.capture->zones.empty())
+        return std::string("the capture holds no zones of the game");
+    return std::nullopt;
 }
 
 // ---- Other tools' figures that users compare ----
@@ -1371,6 +1510,185 @@ const std::array kCatalogue = {
            .unlike = bound_unlike,
            .describe = bound_definition,
            .missing = bound_missing},
+    // Why the hitches (core/hitch_cause.hpp): the hitches' time by the kind of part that
+    // explains it; the ms are compared with intervals (their per-frame column resampled in
+    // blocks), the shares by value alone.
+    Figure{.section = kHitchCauseSection,
+           .label = "hitch time by cause",
+           .definition = "the Unreal hitches' time cut into disjoint parts from the capture's "
+                         "columns (docs/reports.md, \"Why each hitch\"), summed by part kind",
+           .needs = kNeedsFrames,
+           .text = hitch_cause_text,
+           .missing = hitch_cause_missing},
+    Figure{.section = kHitchCauseSection,
+           .label = "top zones in hitches",
+           .definition = "the game's zones (ScopedZone) by their time inside hitches, largest "
+                         "first (at most five)",
+           .needs = kNeedsFrames,
+           .text = top_zones_text,
+           .missing = top_zones_missing},
+    Figure{.key = "hitch_present_ms",
+           .better = Better::lower,
+           .section = kHitchCauseSection,
+           .unit = "ms",
+           .definition = "time of the hitches' `present` parts, summed",
+           .needs = kNeedsFrames,
+           .value = part_ms<0>,
+           .compared = true,
+           .column_values = part_series<0>,
+           .column_value = summed_ms,
+           .missing = part_missing<0>},
+    Figure{.key = "hitch_present_share",
+           .section = kHitchCauseSection,
+           .definition = "share of the hitches' time in `present` parts",
+           .needs = kNeedsFrames,
+           .value = part_share<0>,
+           .absent = "no hitch",
+           .missing = part_missing<0>},
+    Figure{.key = "hitch_cpu_ms",
+           .better = Better::lower,
+           .section = kHitchCauseSection,
+           .unit = "ms",
+           .definition = "time of the hitches' `cpu` parts, summed",
+           .needs = kNeedsFrames,
+           .value = part_ms<1>,
+           .compared = true,
+           .column_values = part_series<1>,
+           .column_value = summed_ms,
+           .missing = part_missing<1>},
+    Figure{.key = "hitch_cpu_share",
+           .section = kHitchCauseSection,
+           .definition = "share of the hitches' time in `cpu` parts",
+           .needs = kNeedsFrames,
+           .value = part_share<1>,
+           .absent = "no hitch",
+           .missing = part_missing<1>},
+    Figure{.key = "hitch_shader_compile_ms",
+           .better = Better::lower,
+           .section = kHitchCauseSection,
+           .unit = "ms",
+           .definition = "time of the hitches' `shader_compile` parts, summed",
+           .needs = kNeedsFrames,
+           .value = part_ms<2>,
+           .compared = true,
+           .column_values = part_series<2>,
+           .column_value = summed_ms,
+           .missing = part_missing<2>},
+    Figure{.key = "hitch_shader_compile_share",
+           .section = kHitchCauseSection,
+           .definition = "share of the hitches' time in `shader_compile` parts",
+           .needs = kNeedsFrames,
+           .value = part_share<2>,
+           .absent = "no hitch",
+           .missing = part_missing<2>},
+    Figure{.key = "hitch_zone_ms",
+           .better = Better::lower,
+           .section = kHitchCauseSection,
+           .unit = "ms",
+           .definition = "time of the hitches' `zone` parts, summed",
+           .needs = kNeedsFrames,
+           .value = part_ms<3>,
+           .compared = true,
+           .column_values = part_series<3>,
+           .column_value = summed_ms,
+           .missing = part_missing<3>},
+    Figure{.key = "hitch_zone_share",
+           .section = kHitchCauseSection,
+           .definition = "share of the hitches' time in `zone` parts",
+           .needs = kNeedsFrames,
+           .value = part_share<3>,
+           .absent = "no hitch",
+           .missing = part_missing<3>},
+    Figure{.key = "hitch_steps_ms",
+           .better = Better::lower,
+           .section = kHitchCauseSection,
+           .unit = "ms",
+           .definition = "time of the hitches' `steps` parts, summed",
+           .needs = kNeedsFrames,
+           .value = part_ms<4>,
+           .compared = true,
+           .column_values = part_series<4>,
+           .column_value = summed_ms,
+           .missing = part_missing<4>},
+    Figure{.key = "hitch_steps_share",
+           .section = kHitchCauseSection,
+           .definition = "share of the hitches' time in `steps` parts",
+           .needs = kNeedsFrames,
+           .value = part_share<4>,
+           .absent = "no hitch",
+           .missing = part_missing<4>},
+    Figure{.key = "hitch_render_ms",
+           .better = Better::lower,
+           .section = kHitchCauseSection,
+           .unit = "ms",
+           .definition = "time of the hitches' `render` parts, summed",
+           .needs = kNeedsFrames,
+           .value = part_ms<5>,
+           .compared = true,
+           .column_values = part_series<5>,
+           .column_value = summed_ms,
+           .missing = part_missing<5>},
+    Figure{.key = "hitch_render_share",
+           .section = kHitchCauseSection,
+           .definition = "share of the hitches' time in `render` parts",
+           .needs = kNeedsFrames,
+           .value = part_share<5>,
+           .absent = "no hitch",
+           .missing = part_missing<5>},
+    Figure{.key = "hitch_wait_ms",
+           .better = Better::lower,
+           .section = kHitchCauseSection,
+           .unit = "ms",
+           .definition = "time of the hitches' `wait` parts, summed",
+           .needs = kNeedsFrames,
+           .value = part_ms<6>,
+           .compared = true,
+           .column_values = part_series<6>,
+           .column_value = summed_ms,
+           .missing = part_missing<6>},
+    Figure{.key = "hitch_wait_share",
+           .section = kHitchCauseSection,
+           .definition = "share of the hitches' time in `wait` parts",
+           .needs = kNeedsFrames,
+           .value = part_share<6>,
+           .absent = "no hitch",
+           .missing = part_missing<6>},
+    Figure{.key = "hitch_after_steps_ms",
+           .better = Better::lower,
+           .section = kHitchCauseSection,
+           .unit = "ms",
+           .definition = "time of the hitches' `after_steps` parts, summed",
+           .needs = kNeedsFrames,
+           .value = part_ms<7>,
+           .compared = true,
+           .column_values = part_series<7>,
+           .column_value = summed_ms,
+           .missing = part_missing<7>},
+    Figure{.key = "hitch_after_steps_share",
+           .section = kHitchCauseSection,
+           .definition = "share of the hitches' time in `after_steps` parts",
+           .needs = kNeedsFrames,
+           .value = part_share<7>,
+           .absent = "no hitch",
+           .missing = part_missing<7>},
+    Figure{.key = "hitch_unexplained_ms",
+           .better = Better::lower,
+           .section = kHitchCauseSection,
+           .unit = "ms",
+           .definition = "time of the hitches' `unexplained` parts, summed",
+           .needs = kNeedsFrames,
+           .value = part_ms<8>,
+           .compared = true,
+           .column_values = part_series<8>,
+           .column_value = summed_ms,
+           .missing = part_missing<8>},
+    Figure{.key = "hitch_unexplained_share",
+           .section = kHitchCauseSection,
+           .definition = "share of the hitches' time in `unexplained` parts",
+           .needs = kNeedsFrames,
+           .value = part_share<8>,
+           .absent = "no hitch",
+           .missing = part_missing<8>},
     Figure{.section = "Without start-up",
            .label = "bound by",
            .definition = "where the time goes, without the start-up segment",
@@ -2679,6 +2997,24 @@ FigureValue figure_value(const CaptureReport& r, std::string_view key) {
     }
     v.number = f->value(r);
     return v;
+}
+
+std::vector<HitchCause> report_hitch_causes(const CaptureReport& r) {
+    return hitch_causes(r);
+}
+
+std::string dominant_hitch_cause(const CaptureReport& r) {
+    const std::vector<HitchCause> causes = hitch_causes(r);
+    std::string best;
+    std::int64_t best_ns = 0;
+    for (const char* kind : kPartKinds) {
+        std::int64_t ns = 0;
+        for (const HitchCause& cause : causes)
+            ns += kind_ns(cause, kind);
+        if (ns > best_ns)
+            best = kind, best_ns = ns;
+    }
+    return best;
 }
 
 bool figure_is_count(const Figure& f) {

@@ -13,6 +13,7 @@
 
 #include "core/analysis.hpp"
 #include "core/ascending.hpp"
+#include "core/hitch_cause.hpp"
 
 namespace loopscope {
 
@@ -129,6 +130,11 @@ struct FigureValue {
 };
 // Throws UsageError for an unknown key (listing the valid ones).
 FigureValue figure_value(const CaptureReport& report, std::string_view key);
+
+// Each Unreal hitch's cause (core/hitch_cause.hpp), in hitch order, and the part kind that holds
+// the most of the hitches' time ("" without hitches): a folder summary's dominant hitch cause.
+std::vector<HitchCause> report_hitch_causes(const CaptureReport& report);
+std::string dominant_hitch_cause(const CaptureReport& report);
 
 // The figure's direction: its `better`, else by unit for an entry that states none (FPS: higher,
 // ms: lower), else unknown (frames, a refresh rate: neither way is better).

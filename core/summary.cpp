@@ -109,6 +109,8 @@ CaptureSummary summarise_capture(const CaptureReport& report, std::string file, 
         }
         row.figures.push_back(std::move(figure));
     }
+    if (report.capture->per_frame)
+        row.hitch_cause = dominant_hitch_cause(report);
     return row;
 }
 

@@ -50,6 +50,9 @@ struct CaptureSummary {
     std::string error;  // why the file could not be read; empty for a capture
     // Every keyed figure of the catalogue in catalogue order (empty for a failed file).
     std::vector<SummaryFigure> figures;
+    // The part kind that holds the most of the capture's hitch time (core/hitch_cause.hpp):
+    // "present", "cpu", ...; "" without hitches (or for a failed file).
+    std::string hitch_cause;
 
     bool failed() const { return !error.empty(); }
     std::optional<double> figure(std::string_view key) const;

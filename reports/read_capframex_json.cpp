@@ -1,6 +1,7 @@
 // CapFrameX's JSON session: {Hash, Info: {ProcessName, GameName, ...}, Runs: [{CaptureData:
 // {TimeInSeconds: [...], MsBetweenPresents: [...], MsBetweenDisplayChange: [...], Dropped:
-// [...]}}]}. Each run is one stream (named "run N"); the arrays are parallel, one entry a frame.
+// [...], MsInPresentAPI, MsUntilRenderComplete, MsUntilDisplayed: [...]}}]}. Each run is one
+// stream (named "run N"); the arrays are parallel, one entry a frame.
 // nlohmann-json's SAX interface keeps only these arrays and the Info strings, so memory grows
 // with the frames, not with everything else a session holds (sensor data, ...).
 #include <nlohmann/json.hpp>
@@ -30,6 +31,9 @@ struct Run {
     std::map<std::pair<std::string, std::size_t>, std::string> not_numbers;
     std::vector<std::uint8_t> dropped;
     bool has_time = false, has_frame = false, has_display = false, has_dropped = false;
+    // Evidence arrays (Capture's in_present_api_ns, ...): where a hitch's time went.
+    std::vector<double> in_present_ms, until_render_complete_ms, until_displayed_ms;
+    bool has_in_present = false, has_until_render_complete = false, has_until_displayed = false;
 };
 
 // Tracks where in the document each value sits and keeps the arrays and Info strings that
@@ -156,6 +160,12 @@ class SessionSax : public nlohmann::json_sax<nlohmann::json> {
             t = &r.frame_ms, r.has_frame = true;
         if (name == "MsBetweenDisplayChange")
             t = &r.display_ms, r.has_display = true;
+        if (name == "MsInPresentAPI")
+            t = &r.in_present_ms, r.has_in_present = true;
+        if (name == "MsUntilRenderComplete")
+            t = &r.until_render_complete_ms, r.has_until_render_complete = true;
+        if (name == "MsUntilDisplayed")
+            t = &r.until_displayed_ms, r.has_until_displayed = true;
         if (!t)
             return true;
         if (!is_number || !std::isfinite(v)) {
@@ -216,6 +226,19 @@ FileStreams read_capframex_json_streams(const std::string& path) {
         check_length(r.has_time, r.time_s.size(), "TimeInSeconds");
         check_length(r.has_display, r.display_ms.size(), "MsBetweenDisplayChange");
         check_length(r.has_dropped, r.dropped.size(), "Dropped");
+        check_length(r.has_in_present, r.in_present_ms.size(), "MsInPresentAPI");
+        check_length(r.has_until_render_complete, r.until_render_complete_ms.size(),
+                     "MsUntilRenderComplete");
+        check_length(r.has_until_displayed, r.until_displayed_ms.size(), "MsUntilDisplayed");
+        // An evidence entry that is not a time >= 0 is only unknown (-1), as in the CSV layouts.
+        const auto evidence = [](bool has, const std::vector<double>& ms, std::size_t k,
+                                 std::vector<std::int64_t>& to) {
+            if (!has)
+                return;
+            const double ns = ms[k] * 1e6;
+            to.push_back(std::isfinite(ns) && ns >= 0 && ns < kInt64RangeNs ? round_to_int64(ns)
+                                                                            : -1);
+        };
         Capture c;
         c.source.format = "capframex-json";
         c.source.file = path;
@@ -252,6 +275,10 @@ FileStreams read_capframex_json_streams(const std::string& path) {
                                      : c.start_ns.empty() ? 0
                                                           : c.start_ns.back() + *frame);
             }
+            evidence(r.has_in_present, r.in_present_ms, k, c.in_present_api_ns);
+            evidence(r.has_until_render_complete, r.until_render_complete_ms, k,
+                     c.until_render_complete_ns);
+            evidence(r.has_until_displayed, r.until_displayed_ms, k, c.until_displayed_ns);
             const bool dropped = r.has_dropped && r.dropped[k] != 0;
             if (r.has_dropped || r.has_display)
                 c.dropped.push_back(dropped ? 1 : 0);

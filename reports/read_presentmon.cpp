@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cctype>
 #include <charconv>
@@ -100,7 +101,9 @@ struct Layout {
     // Latency and where-the-time-goes columns (Capture's time_columns): figures of their
     // own, so a cell that is not a time is counted as a bad cell.
     int click_to_photon = -1, all_input_to_photon = -1, display_latency = -1, cpu_wait = -1,
-        gpu_busy = -1, gpu_wait = -1, gpu_latency = -1;
+        gpu_busy = -1, gpu_wait = -1, gpu_latency = -1, pso_compile = -1;
+    // Sampled sensors (Capture::telemetry), in the order of kTelemetryColumns, those present.
+    std::vector<int> telemetry;
     // PresentMon 2.x DisplayedTime: how long this frame stayed on screen, i.e. the time between
     // display changes of the next displayed frame; moved there when the streams are finished.
     bool display_is_time_on_screen = false;
@@ -143,6 +146,12 @@ void pick_start(Layout& layout, std::initializer_list<std::pair<const char*, Sta
     }
 }
 
+// FrameView's sampled sensors that can say what the machine was doing at a hitch.
+constexpr std::array<std::string_view, 12> kTelemetryColumns = {
+    "GPU0Clk(MHz)",        "GPU0MemClk(MHz)", "GPU0Util(%)",         "GPU0Temp(C)",
+    "GPUOnlyPwr(W) (API)", "NV Pwr(W) (API)", "AMDPwr(W) (API)",     "PCAT Power Total(W)",
+    "CPUClk(MHz)",         "CPUUtil(%)",      "CPU Package Temp(C)", "CPU Package Power(W)"};
+
 // Resolves the columns a layout needs; throws the layout error when a required one is missing.
 Layout make_layout(const std::string& format, std::vector<std::string> columns,
                    const std::string& path, std::int64_t line) {
@@ -162,6 +171,10 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
     l.render_present_latency = col("MsRenderPresentLatency");
     l.until_render_complete = col("msUntilRenderComplete");
     l.gpu_active = col("msGPUActive");
+    for (const std::string_view name : kTelemetryColumns) {
+        if (const int at = col(name); at >= 0)
+            l.telemetry.push_back(at);
+    }
     l.present_mode = col("PresentMode");
     if (format == "presentmon-2") {
         l.frame = col("FrameTime");
@@ -200,6 +213,7 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
         l.gpu_busy = col("MsGPUBusy");
         l.gpu_wait = col("MsGPUWait");
         l.gpu_latency = col("MsGPULatency");
+        l.pso_compile = col("MsPsoCompileTime");  // PresentMon 2.6+
         pick_start(l, {{"CPUStartTime", StartUnit::ms},
                        {"CPUStartQPC", StartUnit::qpc_following},
                        {"TimeInSeconds", StartUnit::seconds},
@@ -243,12 +257,15 @@ Layout make_layout(const std::string& format, std::vector<std::string> columns,
                          l.cpu_busy, l.sync_interval, l.allows_tearing, l.present_qpc}) {
         l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     }
-    for (const int at : {l.pc_latency, l.in_present_api, l.until_displayed_time,
-                         l.render_present_latency, l.until_render_complete, l.gpu_active,
-                         l.present_mode, l.click_to_photon, l.all_input_to_photon,
-                         l.display_latency, l.cpu_wait, l.gpu_busy, l.gpu_wait, l.gpu_latency}) {
+    for (const int at :
+         {l.pc_latency, l.in_present_api, l.until_displayed_time, l.render_present_latency,
+          l.until_render_complete, l.gpu_active, l.present_mode, l.click_to_photon,
+          l.all_input_to_photon, l.display_latency, l.cpu_wait, l.gpu_busy, l.gpu_wait,
+          l.gpu_latency, l.pso_compile}) {
         l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     }
+    for (const int at : l.telemetry)
+        l.needed_fields = std::max(l.needed_fields, static_cast<std::size_t>(at + 1));
     // A row may leave out OCAT's info columns, never a column the layout reads: a shorter row
     // is an error, not a row whose missing cells are read from the one before.
     l.min_fields = std::max(l.min_fields, l.needed_fields);
@@ -585,6 +602,18 @@ std::int64_t evidence_ns(std::string_view text) {
     return std::llround(ms * 1e6);
 }
 
+// A sensor's cell: NaN where it is NA or not a number (FrameView pads some with a space).
+double sensor_value(std::string_view text) {
+    while (!text.empty() && text.front() == ' ')
+        text.remove_prefix(1);
+    while (!text.empty() && text.back() == ' ')
+        text.remove_suffix(1);
+    double v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    return ec == std::errc{} && end == text.data() + text.size() && std::isfinite(v) ? v
+                                                                                     : std::nan("");
+}
+
 std::uint8_t present_mode_of(std::string_view mode) {
     if (mode.starts_with("Composed"))
         return kPresentModeComposed;
@@ -608,6 +637,13 @@ void parse_evidence(const Layout& l, const std::vector<Field>& fields, Capture& 
         const std::string_view sync = fields[l.sync_interval].text;
         c.waits_for_vblank.push_back(!sync.empty() && sync != "0" && !is_missing(sync) ? 1 : 0);
     }
+    if (c.telemetry.size() != l.telemetry.size()) {
+        c.telemetry.resize(l.telemetry.size());
+        for (std::size_t k = 0; k < l.telemetry.size(); ++k)
+            c.telemetry[k].name = l.columns[static_cast<std::size_t>(l.telemetry[k])];
+    }
+    for (std::size_t k = 0; k < l.telemetry.size(); ++k)
+        c.telemetry[k].values.push_back(sensor_value(fields[l.telemetry[k]].text));
 }
 
 // The latency and busy / wait columns of a row, each kept only where the layout has the column:
@@ -635,6 +671,7 @@ void parse_latency(const Layout& l, const std::vector<Field>& fields, const Line
     keep(l.gpu_busy, TimeColumn::gpu_busy, kBusyAbsent);
     keep(l.gpu_wait, TimeColumn::gpu_wait, kBusyAbsent);
     keep(l.gpu_latency, TimeColumn::gpu_latency, kBusyAbsent);
+    keep(l.pso_compile, TimeColumn::pso_compile, kBusyAbsent);
 }
 
 // The display side of a row: dropped, time between display changes, generated frame,
@@ -931,6 +968,13 @@ std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, b
         append(gc.render_present_latency_ns, c.render_present_latency_ns);
         append(gc.until_render_complete_ns, c.until_render_complete_ns);
         append(gc.gpu_active_ns, c.gpu_active_ns);
+        if (gc.telemetry.size() < c.telemetry.size()) {
+            gc.telemetry.resize(c.telemetry.size());
+            for (std::size_t k = 0; k < c.telemetry.size(); ++k)
+                gc.telemetry[k].name = c.telemetry[k].name;
+        }
+        for (std::size_t k = 0; k < c.telemetry.size(); ++k)
+            append(gc.telemetry[k].values, c.telemetry[k].values);
         for (std::size_t k = 0; k < c.time_columns.size(); ++k) {
             if (!c.time_columns[k].empty())
                 append(gc.time_column_to_fill(static_cast<TimeColumn>(k)), c.time_columns[k]);
@@ -985,6 +1029,8 @@ void reserve_columns(ParsedRows& rows, double scale) {
         grow(c.render_present_latency_ns);
         grow(c.until_render_complete_ns);
         grow(c.gpu_active_ns);
+        for (TelemetryColumn& t : c.telemetry)
+            grow(t.values);
         for (std::vector<std::int64_t>& column : c.time_columns)
             grow(column);
         grow(c.present_mode);
@@ -1231,6 +1277,27 @@ void rebuild_present_timeline(Capture& c) {
     c.start_ends_frame_time = true;
 }
 
+// The median of the values that are numbers (the mean of the middle two for an even count),
+// NaN without any.
+double median_of_known(const std::vector<double>& values) {
+    std::vector<double> known;
+    known.reserve(values.size());
+    for (const double v : values) {
+        if (!std::isnan(v))
+            known.push_back(v);
+    }
+    if (known.empty())
+        return std::nan("");
+    const std::size_t mid = known.size() / 2;
+    std::nth_element(known.begin(), known.begin() + static_cast<std::ptrdiff_t>(mid), known.end());
+    const double upper = known[mid];
+    if (known.size() % 2 == 1)
+        return upper;
+    return (*std::max_element(known.begin(), known.begin() + static_cast<std::ptrdiff_t>(mid)) +
+            upper) /
+           2;
+}
+
 // A start plus a time, or nullopt past the int64 range.
 std::optional<std::int64_t> add_ns(std::int64_t a, std::int64_t b) {
     std::int64_t sum = 0;
@@ -1312,6 +1379,8 @@ std::vector<Capture> finish_streams(ParsedRows& rows, const Layout& l, const std
             attribute_time_on_screen(s.capture);
         if (l.format == "presentmon-2")
             rebuild_present_timeline(s.capture);
+        for (TelemetryColumn& t : s.capture.telemetry)
+            t.median = median_of_known(t.values);
         out.push_back(std::move(s.capture));
     }
     if (out.empty()) {

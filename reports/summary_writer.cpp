@@ -71,6 +71,11 @@ std::string tables(const SummaryDocument& doc) {
     t.add_column("format", MarkdownTable::Align::left);
     for (std::string_view k : keys)
         t.add_column(std::string(k));
+    const bool any_cause =
+        std::any_of(doc.rows.begin(), doc.rows.end(),
+                    [](const CaptureSummary& r) { return !r.hitch_cause.empty(); });
+    if (any_cause)
+        t.add_column("hitch cause", MarkdownTable::Align::left);
     if (any_failed)
         t.add_column("error", MarkdownTable::Align::left);
     for (const CaptureSummary& r : doc.rows) {
@@ -80,6 +85,8 @@ std::string tables(const SummaryDocument& doc) {
         cells.push_back(r.format.empty() ? "-" : r.format);
         for (std::string_view k : keys)
             cells.push_back(r.failed() ? std::string() : cell(k, r.figure(k)));
+        if (any_cause)
+            cells.push_back(r.hitch_cause.empty() ? "-" : r.hitch_cause);
         if (any_failed) {
             // The error names the file first ("file:line:column: ..."); the row names it already.
             std::string_view error = r.error;
@@ -293,6 +300,11 @@ std::string json(const SummaryDocument& doc) {
             j.string(r.error);
         else
             j.raw("null");
+        j.key("hitch_cause");
+        if (r.hitch_cause.empty())
+            j.raw("null");
+        else
+            j.string(r.hitch_cause);
         values.clear();
         for (const SummaryFigure& f : r.figures)
             values.push_back(f.value);
@@ -398,7 +410,7 @@ std::string csv(const SummaryDocument& doc) {
         text.append(",").append(csv_field(l));
     for (std::string_view k : keys)
         text += fmt::format(",{}", k);
-    text += ",error\n";
+    text += ",hitch_cause,error\n";
     for (const CaptureSummary& r : doc.rows) {
         text.append(csv_field(r.file)).append(",").append(csv_field(r.format));
         for (const std::string& l : labels) {
@@ -409,7 +421,8 @@ std::string csv(const SummaryDocument& doc) {
             const std::optional<double> v = r.figure(k);
             text += v ? fmt::format(",{}", *v) : std::string(",");
         }
-        text.append(",").append(csv_field(r.error)).append("\n");
+        text.append(",").append(csv_field(r.hitch_cause)).append(",").append(csv_field(r.error)).append("
+");
     }
     return text;
 }

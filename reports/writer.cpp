@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "common/errors.hpp"
@@ -126,13 +127,20 @@ std::vector<std::string> capture_notes(const CaptureReport& r) {
             "This log is sampled: each row holds the time of one frame, the latest when the row "
             "was logged, not every frame. Its figures are of those samples (section "
             "\"Samples\"); per-frame percentiles, lows, stutter and hitches cannot be computed "
-            "from it and are not shown.");
+            "from it and are not shown, and no per-frame cause of a hitch exists in it.");
     } else if (!r.capture->per_frame) {
         notes.push_back(
             "This log is sampled: each row holds a polling interval's frame rate, not one row "
             "per frame. Its figures are of those intervals (section \"Samples\"); per-frame "
             "percentiles, lows, stutter and hitches cannot be computed from it and are not "
-            "shown.");
+            "shown, and no per-frame cause of a hitch exists in it.");
+    }
+    if (has_loop_columns(*r.capture) && r.capture->loop.empty() &&
+        !r.stats.hitches.hitches.empty()) {
+        notes.push_back(
+            "The hitches are not split into the loop's phases (steps, render, wait): a report of "
+            "the whole trace in this format keeps only the loop figures while reading, to bound "
+            "its memory. --from 0, or the csv or html format, keeps the loop records.");
     }
     // The range's first frames without a frame time: counted (every command gives the capture's
     // rows as its frames), said here once, left out of the frame-time figures.
@@ -245,15 +253,30 @@ std::vector<SummaryRow> summary_rows(const CaptureReport& r) {
     return rows;
 }
 
-std::string hitch_bound(const CaptureReport& r, const Hitch& h) {
+HitchCause report_hitch_cause(const CaptureReport& r, const Hitch& h) {
     if (h.index >= r.series.frame_number.size())
-        return {};
+        return hitch_cause(*r.capture, r.capture->frames(), h.frame_ns);
     const auto frame = static_cast<std::size_t>(r.series.frame_number[h.index]);
-    return frame < r.capture->frames() ? frame_bound_text(*r.capture, frame) : std::string();
+    return hitch_cause(*r.capture, frame, h.frame_ns, r.timeline == Timeline::present);
 }
 
-bool hitches_have_bound(const CaptureReport& r) {
-    return bottleneck_rule(*r.capture) != BottleneckRule::none;
+std::string hitch_parts_text(const HitchCause& cause) {
+    std::vector<const CausePart*> order;
+    for (const CausePart& p : cause.parts)
+        order.push_back(&p);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const CausePart* a, const CausePart* b) { return a->ns > b->ns; });
+    std::string out;
+    for (const CausePart* p : order) {
+        out += out.empty() ? "" : ", ";
+        out += p->kind;
+        if (!p->label.empty())
+            out += " \"" + printable(p->label) + "\"";
+        out += fmt::format(" {:.1f} ms", ns_to_ms(p->ns));
+        if (p->frame >= 0)
+            out += fmt::format(" (frame {})", p->frame);
+    }
+    return out;
 }
 
 std::vector<LowsTableRow> lows_table_rows(const CaptureReport& r) {

@@ -13,6 +13,7 @@
 #include "common/output_file.hpp"
 #include "core/analysis.hpp"
 #include "core/figures.hpp"
+#include "core/hitch_cause.hpp"
 
 namespace loopscope {
 
@@ -64,11 +65,13 @@ struct LowsTableRow {
 };
 std::vector<LowsTableRow> lows_table_rows(const CaptureReport& report);
 inline constexpr std::string_view kLowsTableTitle = "Which 1% low";
-// Where a hitch's time went, from the capture's busy and wait columns (core/bottleneck.hpp):
-// "GPU busy 74.1 ms: GPU-bound", or "" when they do not say (no such columns, a generated
-// frame). Every writer that lists hitches shows it when the capture can have it.
-std::string hitch_bound(const CaptureReport& report, const Hitch& hitch);
-bool hitches_have_bound(const CaptureReport& report);
+// Why a hitch took as long as it did (core/hitch_cause.hpp): disjoint parts of its interval
+// that add up to it, from the capture's columns, with evidence beside them. Every writer that
+// lists hitches shows its summary and parts.
+HitchCause report_hitch_cause(const CaptureReport& report, const Hitch& hitch);
+// The parts as one line, largest first: "present 75.4 ms (frame 1615), cpu 30.7 ms (frame
+// 1616)"; a zone's label in quotes.
+std::string hitch_parts_text(const HitchCause& cause);
 // "F1_24.exe (pid 6508, swap chain 0x22F3D290B80)" or the file name when there is no process.
 // The text with control bytes (NUL, ESC, ...) written as \xNN: a name from a capture must not
 // reach a terminal as an escape sequence or cut a line.

@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/units.hpp"
@@ -26,7 +28,7 @@ class CsvWriter final : public ReportWriter {
         fmt::memory_buffer buf;
         fmt::format_to(fmt::appender(buf),
                        "capture,frame,start_s,frame_time_ms,fps,change_ms,capframex_stutter_time,"
-                       "unreal_hitch,startup,generated");
+                       "unreal_hitch,startup,generated,hitch_cause");
         // Where each frame's time went (core/bottleneck.hpp), where a capture has the columns.
         const bool any_bound =
             std::any_of(report.captures.begin(), report.captures.end(), [](const CaptureReport& r) {
@@ -47,8 +49,13 @@ class CsvWriter final : public ReportWriter {
             std::vector<std::uint8_t> stutter(n, 0), hitch(n, 0);
             for (const std::size_t i : r.stats.stutter.frames)
                 stutter[i] = 1;
-            for (const Hitch& h : r.stats.hitches.hitches)
+            // Each hitch's cause kind (its largest part), by position in the series.
+            std::vector<std::pair<std::size_t, std::string>> causes;
+            for (const Hitch& h : r.stats.hitches.hitches) {
                 hitch[h.index] = 1;
+                causes.emplace_back(h.index, report_hitch_cause(r, h).kind);
+            }
+            std::size_t next_cause = 0;
             const auto& gen = r.capture->generated;
             const bool per_frame = r.capture->per_frame;
             // Only a FrameType column says whether a frame was generated; without one the cell
@@ -80,6 +87,10 @@ class CsvWriter final : public ReportWriter {
                                flag(stutter[i] != 0), flag(hitch[i] != 0),
                                flag(i < r.startup.frames),
                                marks_generated ? (gen[frame] ? "1" : "0") : std::string_view());
+                std::string_view cause;
+                if (next_cause < causes.size() && causes[next_cause].first == i)
+                    cause = causes[next_cause++].second;
+                fmt::format_to(fmt::appender(buf), FMT_COMPILE(",{}"), cause);
                 if (any_bound) {
                     const Bound b = frame_bound(*r.capture, frame);
                     fmt::format_to(fmt::appender(buf), FMT_COMPILE(",{}"),

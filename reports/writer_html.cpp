@@ -505,22 +505,20 @@ std::string hitch_table(const CaptureReport& r, const std::vector<FrameSpan>& sp
         hitches.size());
     if (hitches.empty())
         return s + "<p>None.</p>\n";
-    const bool bound = hitches_have_bound(r);
-    s += fmt::format(
-        "<table><tr><th>frame</th><th>time (s)</th><th>length (ms)</th><th>before (ms)</th>"
-        "<th>after (ms)</th>{}</tr>\n",
-        bound ? "<th>where the time went</th>" : "");
+    s += "<table><tr><th>frame</th><th>time (s)</th><th>length (ms)</th><th>before (ms)</th>"
+         "<th>after (ms)</th><th>why</th><th>parts</th></tr>\n";
     const std::size_t rows = std::min(hitches.size(), kHitchRows);
     for (std::size_t i = 0; i < rows; ++i) {
         const Hitch& h = hitches[i];
         const FrameSpan& long_frame = spans[i];
-        const std::string why = bound ? hitch_bound(r, h) : std::string();
+        const HitchCause cause = report_hitch_cause(r, h);
         s += fmt::format(
-            "<tr><td>{}</td><td>{:.3f}</td><td>{:.3f}</td><td>{:.3f}</td><td>{}</td>{}</tr>\n",
+            "<tr><td>{}</td><td>{:.3f}</td><td>{:.3f}</td><td>{:.3f}</td><td>{}</td><td>{}</td>"
+            "<td>{}</td></tr>\n",
             long_frame.frame, seconds_down_to_ms(long_frame.begin_ns), ns_to_ms(h.frame_ns),
             ns_to_ms(h.previous_ns),
             h.next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(h.next_ns)) : "-",
-            bound ? "<td>" + html_escape(why.empty() ? "-" : why) + "</td>" : std::string());
+            html_escape(cause.summary), html_escape(hitch_parts_text(cause)));
     }
     s += "</table>\n";
     if (hitches.size() > kHitchRows) {

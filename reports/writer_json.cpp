@@ -31,6 +31,27 @@ Json fps_json(const FpsFigures& f) {
                 {"low01_integral", f.low01_integral}};
 }
 
+Json cause_json(const HitchCause& cause) {
+    Json parts = Json::array();
+    for (const CausePart& p : cause.parts) {
+        Json part{{"kind", p.kind},
+                  {"ms", ns_to_ms(p.ns)},
+                  {"frame", p.frame >= 0 ? Json(p.frame) : Json()},
+                  {"source", p.source.empty() ? Json() : Json(p.source)}};
+        if (!p.label.empty())
+            part["label"] = p.label;
+        parts.push_back(std::move(part));
+    }
+    Json evidence = Json::array();
+    for (const CauseEvidence& e : cause.evidence)
+        evidence.push_back(Json{
+            {"kind", e.kind}, {"frame", e.frame >= 0 ? Json(e.frame) : Json()}, {"text", e.text}});
+    return Json{{"kind", cause.kind},
+                {"summary", cause.summary},
+                {"parts", std::move(parts)},
+                {"evidence", std::move(evidence)}};
+}
+
 Json stutter_json(const FrameStats& s, const CaptureReport& r) {
     Json hitches = Json::array();
     std::vector<std::size_t> at;
@@ -40,13 +61,13 @@ Json stutter_json(const FrameStats& s, const CaptureReport& r) {
     for (std::size_t k = 0; k < s.hitches.hitches.size(); ++k) {
         const Hitch& h = s.hitches.hitches[k];
         const FrameSpan& long_frame = spans[k];
-        const std::string why = hitch_bound(r, h);
+        const HitchCause cause = report_hitch_cause(r, h);
         hitches.push_back(Json{{"frame", long_frame.frame},
                                {"time_s", ns_to_s(long_frame.begin_ns)},
                                {"frame_time_ms", ns_to_ms(h.frame_ns)},
                                {"previous_ms", ns_to_ms(h.previous_ns)},
                                {"next_ms", h.next_ns >= 0 ? Json(ns_to_ms(h.next_ns)) : Json()},
-                               {"bound", why.empty() ? Json() : Json(why)}});
+                               {"cause", cause_json(cause)}});
     }
     return Json{{"capframex_time_frames", s.stutter.frames.size()},
                 {"capframex_count_frames", s.stutter.above_mean},
@@ -440,9 +461,10 @@ Json comparison_json(const Comparison& c) {
 class JsonWriter final : public ReportWriter {
   public:
     void write(const Report& report, OutputFile& out) const override {
-        Json j;
+        // The schema's version: 2 gives each hitch its cause (which replaced `bound`).
+        Json j{{"schema", "loopscope-report/2"}};
         if (report.captures.size() == 1) {
-            j = capture_json(report.captures.front());
+            j.update(capture_json(report.captures.front()));
         } else {
             Json list = Json::array();
             for (const CaptureReport& r : report.captures)

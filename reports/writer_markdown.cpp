@@ -55,9 +55,8 @@ class MarkdownWriter final : public ReportWriter {
                      {"frame", "time (s)", "length (ms)", "before (ms)", "after (ms)"}) {
                     h.add_column(c);
                 }
-                const bool bound = hitches_have_bound(r);
-                if (bound)
-                    h.add_column("where the time went", MarkdownTable::Align::left);
+                h.add_column("why", MarkdownTable::Align::left);
+                h.add_column("parts", MarkdownTable::Align::left);
                 std::vector<std::size_t> at;
                 for (const Hitch& x : hitches)
                     at.push_back(x.index);
@@ -71,10 +70,9 @@ class MarkdownWriter final : public ReportWriter {
                         fmt::format("{:.3f}", ns_to_ms(x.frame_ns)),
                         fmt::format("{:.3f}", ns_to_ms(x.previous_ns)),
                         x.next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(x.next_ns)) : "-"};
-                    if (bound) {
-                        const std::string why = hitch_bound(r, x);
-                        row.push_back(why.empty() ? "-" : why);
-                    }
+                    const HitchCause cause = report_hitch_cause(r, x);
+                    row.push_back(printable(cause.summary));
+                    row.push_back(hitch_parts_text(cause));
                     h.add_row(row);
                 }
                 text += fmt::format("\n### Hitches ({})\n\n", hitches.size()) + h.render();

@@ -86,10 +86,8 @@ class TerminalWriter final : public ReportWriter {
                 worst.resize(kHitchesShown);
             text += fmt::format("\n{}\n", heading(fmt::format("Hitches (longest {} of {})",
                                                               worst.size(), hitches.size())));
-            const bool bound = hitches_have_bound(r);
-            text += fmt::format("  {:>8}  {:>10}  {:>10}  {:>10}  {:>10}{}\n", "frame", "time s",
-                                "length ms", "before ms", "after ms",
-                                bound ? "  where the time went" : "");
+            text += fmt::format("  {:>8}  {:>10}  {:>10}  {:>10}  {:>10}  {}\n", "frame", "time s",
+                                "length ms", "before ms", "after ms", "why (parts)");
             std::vector<std::size_t> at;
             for (const Hitch* h : worst)
                 at.push_back(h->index);
@@ -97,13 +95,14 @@ class TerminalWriter final : public ReportWriter {
             for (std::size_t k = 0; k < worst.size(); ++k) {
                 const Hitch* h = worst[k];
                 const FrameSpan& long_frame = spans[k];
-                const std::string why = bound ? hitch_bound(r, *h) : std::string();
+                const HitchCause cause = report_hitch_cause(r, *h);
                 text += fmt::format(
-                    "  {:>8}  {:>10.3f}  {:>10}  {:>10.3f}  {:>10}{}\n", long_frame.frame,
+                    "  {:>8}  {:>10.3f}  {:>10}  {:>10.3f}  {:>10}  {}\n", long_frame.frame,
                     seconds_down_to_ms(long_frame.begin_ns),
                     warn(fmt::format("{:.3f}", ns_to_ms(h->frame_ns))), ns_to_ms(h->previous_ns),
                     h->next_ns >= 0 ? fmt::format("{:.3f}", ns_to_ms(h->next_ns)) : "-",
-                    bound ? "  " + (why.empty() ? std::string("-") : why) : std::string());
+                    printable(cause.summary));
+                text += fmt::format("  {:>8}  {}\n", "", "parts: " + hitch_parts_text(cause));
             }
         }
     }

@@ -246,8 +246,8 @@ TEST(ReportCli, FiguresACaptureCannotHaveAreNullInJson) {
 }
 
 // The cells of the per-frame CSV: "capture,frame,start_s,frame_time_ms,fps,change_ms,
-// capframex_stutter_time,unreal_hitch,startup,generated" and, where a capture has busy and wait
-// columns, "bound"; the cells after change_ms for the second frame.
+// capframex_stutter_time,unreal_hitch,startup,generated,hitch_cause" and, where a capture has
+// busy and wait columns, "bound"; the cells after change_ms for the second frame.
 std::string flag_cells_of_second_frame(const std::string& input) {
     const auto r = test::run_loopscope("report --format csv " + quoted(input));
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -265,12 +265,12 @@ std::string flag_cells_of_second_frame(const std::string& input) {
 TEST(ReportCli, CellsACaptureCannotHaveAreEmptyInCsv) {
     // PresentMon 1.x cannot mark generated frames: no 0 that would say "application frame".
     // Its msUntilRenderComplete and msInPresentAPI say where the frame's time went.
-    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("presentmon1.csv")), "0,0,1,,cpu");
+    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("presentmon1.csv")), "0,0,1,,,cpu");
     // PresentMon 2.4+ with FrameType marks them (frame 1 is generated), and a generated frame
     // is not the application's work: its bound cell is empty.
-    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("presentmon24_framegen.csv")), "0,0,1,1,");
+    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("presentmon24_framegen.csv")), "0,0,1,1,,");
     // A sampled log's rows are not frames: no stutter, hitch or start-up flags.
-    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("mangohud.csv")), ",,,");
+    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("mangohud.csv")), ",,,,");
 }
 
 TEST(ReportCli, ATraceWithoutLoopConfigurationGetsNoInventedPolicyOrSpiral) {

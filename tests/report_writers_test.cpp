@@ -118,8 +118,13 @@ TEST(ReportWriters, CsvHasOneRowPerFrameWithTheDerivedFlags) {
     const std::size_t at = csv.find("\nA,150,");
     const std::string row = csv.substr(at + 1, csv.find('\n', at + 1) - at - 1);
     EXPECT_NE(row.find(",120.0000,"), std::string::npos) << row;
-    // Stutter, hitch, not start-up; the capture has no FrameType column, so `generated` is empty.
-    EXPECT_TRUE(row.ends_with(",1,1,0,")) << row;
+    // Stutter, hitch, not start-up; the capture has no FrameType column, so `generated` is
+    // empty; no column splits its frame time, so its hitch cause is `unexplained`.
+    EXPECT_TRUE(row.ends_with(",1,1,0,,unexplained")) << row;
+    // Off hitches the cause cell is empty.
+    const std::size_t other = csv.find("\nA,149,");
+    const std::string before = csv.substr(other + 1, csv.find('\n', other + 1) - other - 1);
+    EXPECT_TRUE(before.ends_with(",0,0,0,,")) << before;
 }
 
 // The stutter capture as a loopscope trace of the fixed-interp policy: one step a frame, alpha

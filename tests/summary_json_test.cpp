@@ -36,6 +36,7 @@ std::string library_text(const SummaryDocument& doc) {
         row["format"] = r.format.empty() ? Json(nullptr) : Json(r.format);
         row["labels"] = labels_json(r.labels);
         row["error"] = r.failed() ? Json(r.error) : Json(nullptr);
+        row["hitch_cause"] = r.hitch_cause.empty() ? Json(nullptr) : Json(r.hitch_cause);
         Json figures = Json::object();
         Json absent = Json::object();
         for (const SummaryFigure& f : r.figures) {
