@@ -479,31 +479,46 @@ struct Recorder::Impl {
             shared->drain();
             return;
         }
+        bool behind = false;
         if (head - consumed_seen >= shared->ring.size() / 2) {
             consumed_seen = shared->consumed.load(std::memory_order_acquire);
-            if (head - consumed_seen >= shared->ring.size() / 2)
-                shared->wake.notify_one();
+            behind = head - consumed_seen >= shared->ring.size() / 2;
         }
+        if (events_head - events_consumed_seen >= shared->events.size() / 2) {
+            events_consumed_seen = shared->events_consumed.load(std::memory_order_acquire);
+            behind = behind || events_head - events_consumed_seen >= shared->events.size() / 2;
+        }
+        if (behind)
+            shared->wake.notify_one();
     }
 
-    // A zone or a mark into its ring, handed over with the next rows; dropped and counted when
-    // the ring is full (a writer far behind) or no sink takes it.
-    void put_event(const trace_v1::EventRecord& e) {
+    // A zone or a mark goes into its ring, handed over with the next rows (or at once when half
+    // the ring waits); dropped and counted when the ring is full (a writer far behind) or no
+    // sink takes it.
+    // The ring's next free record, filled in place (no copy of a whole record); nullptr, with
+    // the drop counted, when there is none. commit_event() then puts it in.
+    trace_v1::EventRecord* event_slot() {
         const std::size_t size = shared->events.size();
         if (!accepting || shared->failed.load(std::memory_order_relaxed) ||
             (flush_every == 0 && events_head == size)) {
             ++events_dropped;
-            return;
+            return nullptr;
         }
         if (events_head - events_consumed_seen == size) {
             events_consumed_seen = shared->events_consumed.load(std::memory_order_acquire);
             if (events_head - events_consumed_seen == size) {
                 ++events_dropped;
-                return;
+                return nullptr;
             }
         }
-        shared->events[static_cast<std::size_t>(events_head % size)] = e;
+        return &shared->events[static_cast<std::size_t>(events_head % size)];
+    }
+    void commit_event() {
         ++events_head;
+        // A game that records more zones and marks than half their ring between two hand-overs
+        // hands them over early, with the rows so far, rather than drop them.
+        if (flush_every > 0 && events_head - events_published >= shared->events.size() / 2)
+            publish();
     }
 
     // Waits (at most close_timeout_ms) until the writer has taken every row handed over;
@@ -679,13 +694,17 @@ void Recorder::mark(const char* label) {
 }
 void Recorder::mark(const char* label, std::int64_t now) {
     Impl& m = *impl_;
-    trace_v1::EventRecord e;
-    e.kind = trace_v1::EventKind::mark;
-    e.frame = m.next_frame - 1;
-    e.begin_ns = e.end_ns = m.reading(now, m.open_frame()) - m.start_ns;
-    e.depth = m.zone_depth;
-    trace_v1::set_label(e, label);
-    m.put_event(e);
+    now = m.reading(now, m.open_frame());
+    trace_v1::EventRecord* e = m.event_slot();
+    if (!e)
+        return;
+    e->kind = trace_v1::EventKind::mark;
+    e->thread = 0;
+    e->depth = m.zone_depth;
+    e->frame = m.next_frame - 1;
+    e->begin_ns = e->end_ns = now - m.start_ns;
+    trace_v1::set_label(*e, label);
+    m.commit_event();
 }
 
 Recorder::ZoneStart Recorder::begin_zone() {
@@ -695,16 +714,20 @@ Recorder::ZoneStart Recorder::begin_zone() {
 }
 void Recorder::end_zone(const char* label, const ZoneStart& start) {
     Impl& m = *impl_;
-    trace_v1::EventRecord e;
-    e.kind = trace_v1::EventKind::zone;
-    e.frame = start.frame;
-    e.begin_ns = start.ns - m.start_ns;
-    e.end_ns = m.reading(m.now(), m.open_frame()) - m.start_ns;
+    const std::int64_t now = m.reading(m.now(), m.open_frame());
     if (m.zone_depth > 0)
         --m.zone_depth;
-    e.depth = m.zone_depth;
-    trace_v1::set_label(e, label);
-    m.put_event(e);
+    trace_v1::EventRecord* e = m.event_slot();
+    if (!e)
+        return;
+    e->kind = trace_v1::EventKind::zone;
+    e->thread = 0;
+    e->depth = m.zone_depth;
+    e->frame = start.frame;
+    e->begin_ns = start.ns - m.start_ns;
+    e->end_ns = now - m.start_ns;
+    trace_v1::set_label(*e, label);
+    m.commit_event();
 }
 std::int64_t Recorder::dropped_events() const {
     return impl_->events_dropped;

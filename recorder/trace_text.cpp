@@ -112,17 +112,15 @@ std::string utc_now_iso8601() {
 void set_label(EventRecord& e, const char* label) {
     std::size_t n = 0;
     if (label) {
-        while (n < std::size_t(kMaxLabelBytes) && label[n] != '\0')
-            ++n;
+        for (; n < std::size_t(kMaxLabelBytes) && label[n] != '\0'; ++n) {
+            const auto c = static_cast<unsigned char>(label[n]);
+            e.label[n] = c < 0x20 || c == 0x7F ? ' ' : label[n];
+        }
         // Cut before a UTF-8 character that would not fit whole.
         if (n == std::size_t(kMaxLabelBytes) && label[n] != '\0') {
             while (n > 0 && (static_cast<unsigned char>(label[n]) & 0xC0) == 0x80)
                 --n;
         }
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto c = static_cast<unsigned char>(label[i]);
-        e.label[i] = c < 0x20 || c == 0x7F ? ' ' : label[i];
     }
     e.label_bytes = static_cast<std::uint32_t>(n);
 }

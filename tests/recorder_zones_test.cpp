@@ -105,7 +105,7 @@ TEST(RecorderZones, ANinetyMillisecondLoadIsAZoneInItsHitchAndTheMarkIsRead) {
     ASSERT_EQ(c.loop.size(), 180u);
     EXPECT_EQ(c.loop[f].render_ns, 3'000'000 + ZoneGame::kLoadNs);
 
-    const auto report = test::run_loopscope("report '" + game.path + "' --format json");
+    const auto report = test::run_loopscope("report " + test::quoted(game.path) + " --format json");
     EXPECT_EQ(report.exit_code, 0) << report.err;
     std::filesystem::remove_all(dir);
 }
@@ -113,8 +113,8 @@ TEST(RecorderZones, ANinetyMillisecondLoadIsAZoneInItsHitchAndTheMarkIsRead) {
 TEST(RecorderZones, TheChromeTraceHasTheZonesAsSlicesAndTheMarkAsAnInstant) {
     const std::string dir = test::make_temp_dir("recorder-zones-chrome");
     const ZoneGame game = write_zone_game(dir);
-    const auto r =
-        test::run_loopscope("report '" + game.path + "' --format chrome -o '" + dir + "/t.json'");
+    const auto r = test::run_loopscope("report " + test::quoted(game.path) +
+                                       " --format chrome -o " + test::quoted(dir + "/t.json"));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string json = test::read_text(dir + "/t.json");
     EXPECT_NE(json.find(R"("tid":2,"name":"asset load","cat":"zone")"), std::string::npos);

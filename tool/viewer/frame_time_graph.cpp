@@ -49,10 +49,14 @@ std::string draw_zones_and_marks(const PlotArea& area, const TimeView& view, con
         const float y0 = y1 - kBand + 1.0f;
         draw->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), kZoneColour);
         draw->AddRect(ImVec2(x0, y0), ImVec2(x1, y1), kZoneEdgeColour);
+        // Inside the band where it fits, else above it (an outermost zone's only, so that nested
+        // labels do not pile up).
         const ImVec2 text = ImGui::CalcTextSize(z.label.c_str());
         if (text.x + 4.0f < x1 - x0)
             draw->AddText(ImVec2(x0 + 2.0f, y0 - 1.0f), IM_COL32(255, 255, 255, 230),
                           z.label.c_str());
+        else if (z.depth == 0)
+            draw->AddText(ImVec2(x0, y0 - text.y - 1.0f), kZoneEdgeColour, z.label.c_str());
         if (area.hovered && ImGui::GetIO().MousePos.x >= x0 && ImGui::GetIO().MousePos.x <= x1 &&
             ImGui::GetIO().MousePos.y >= y0 && ImGui::GetIO().MousePos.y <= y1) {
             hovered = fmt::format("zone \"{}\": {:.3f} ms, from frame {}", z.label,
