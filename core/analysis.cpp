@@ -490,7 +490,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
         // The figures without the start-up segment (its refresh rate and frame numbers are set
         // below): their sorted values are the range's without the segment's few, so the same
         // copy serves, instead of a second sort.
-        if (capture.per_frame) {
+        if (may_hold_startup(capture)) {
             const std::size_t before_onset = series_frames_before_onset(r);
             r.startup = before_onset < r.series.frame_ns.size()
                             ? detect_startup(r.series.frame_ns.first(before_onset))

@@ -211,6 +211,9 @@ struct Capture {
     // each sorted by its begin (zones) or time (marks).
     std::vector<Zone> zones;
     std::vector<Mark> marks;
+    // The capture began while the program was running (a live stream joined mid-run), so its
+    // first frames are no start-up.
+    bool attached_mid_run = false;
     // Instead of `loop`, when the reader was asked not to keep the records (a report over the
     // whole trace in a format without per-frame loop columns): the loop figures of all the
     // frames, computed while reading (core/analysis.hpp, TraceLoopFigures), in constant memory.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "core/capture.hpp"
 #include "core/duration.hpp"
 #include "core/frame_stats.hpp"
 #include "core/units.hpp"
@@ -99,6 +100,10 @@ std::int64_t FrameBegins::at(std::size_t row) {
         ++next_;
     }
     return last_ns_;
+}
+
+bool may_hold_startup(const Capture& capture) {
+    return capture.per_frame && !capture.attached_mid_run;
 }
 
 StartupSegment detect_startup(std::span<const std::int64_t> frame_ns) {

@@ -102,6 +102,10 @@ struct StartupSegment {
     std::string reason;     // one line for the report
 };
 StartupSegment detect_startup(std::span<const std::int64_t> frame_ns);
+struct Capture;
+// Whether a capture's first frames may be a start-up: not when it began while the program was
+// already running (Capture::attached_mid_run), whose first frames are the game's ordinary ones.
+bool may_hold_startup(const Capture& capture);
 // The same given the frames' median (percentile_sorted(sorted, 0.5)), for a caller that has the
 // frame times sorted already: no copy and no selection.
 StartupSegment detect_startup(std::span<const std::int64_t> frame_ns, double median_ns);

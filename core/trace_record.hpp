@@ -18,5 +18,10 @@ inline constexpr const char* kTraceColumns = trace_v1::kColumns;
 inline constexpr const char* kTraceMagic = trace_v1::kMagic;
 // A `# clock_went_back: ...` line after the rows: the recorder saw the game's clock go back.
 inline constexpr const char* kTraceClockWentBackKey = trace_v1::kClockWentBackKey;
+// Version 2: version 1 with the game's zones and marks (`zone,` and `mark,` lines).
+inline constexpr const char* kTraceMagicV2 = trace_v1::kMagicV2;
+// A `# live_attached_at_frame: N` line: the trace was recorded from a live stream joined while
+// the game ran, its first row being the game's frame N > 0 (no start-up in it).
+inline constexpr const char* kTraceAttachedAtFrameKey = "live_attached_at_frame";
 
 }  // namespace loopscope

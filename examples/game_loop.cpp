@@ -125,8 +125,12 @@ int main(int argc, char** argv) {
         // "Render": the interpolated position, and a hitch at frame 60 (every 300 frames when
         // serving, so that a live view has some to show).
         const double drawn = previous.x + (current.x - previous.x) * f.alpha;
-        if (frame == 60 || (serve_port >= 0 && frame % 300 == 60))
+        if (frame == 60 || (serve_port >= 0 && frame % 300 == 60)) {
+            // The game names what the time went to: a zone in the trace, and an instant.
+            loopscope::ScopedZone zone(recorder, "asset load");
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            recorder.mark("assets loaded");
+        }
         recorder.end_render(loopscope::now_ns());
 
         // Limiter: sleep to the frame's deadline; the recorder counts this as the wait.

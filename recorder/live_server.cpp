@@ -2,6 +2,7 @@
 // message of docs/live.md, through the sockets of recorder/socket.hpp.
 #include "recorder/live_server.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <system_error>
 
@@ -18,8 +19,11 @@ std::int64_t ms_now() {
 LiveServer::LiveServer(const std::string& address, int port, std::string clock,
                        std::size_t queue_rows, std::int64_t stall_ms)
     : clock_(std::move(clock)), stall_ms_(stall_ms) {
-    queue_.resize(queue_rows < live_v1::kMaxBatchRows ? live_v1::kMaxBatchRows : queue_rows);
-    out_.resize(live_v1::kBatchHeaderBytes + live_v1::kMaxBatchRows * live_v1::kRowBytes);
+    queue_.resize(queue_rows < live_wire::kMaxBatchRows ? live_wire::kMaxBatchRows : queue_rows);
+    events_.resize(live_wire::kMaxBatchEvents * 4);
+    out_.resize(std::max(
+        live_wire::kBatchHeaderBytes + live_wire::kMaxBatchRows * live_wire::kRowBytes,
+        live_wire::kEventsHeaderBytes + live_wire::kMaxBatchEvents * live_wire::kEventBytes));
     int bound = 0;
     std::string error;
     listen_ = live_socket::listen_on(address, port, bound, error);
@@ -63,6 +67,17 @@ void LiveServer::take(const FrameRecord* rows, std::size_t count) {
     stats_.rows_dropped += static_cast<std::int64_t>(count - kept);
 }
 
+void LiveServer::take_events(const trace_v1::EventRecord* events, std::size_t count) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!connected_)
+        return;
+    const std::size_t room = events_.size() - (events_tail_ - events_head_);
+    const std::size_t kept = count < room ? count : room;
+    for (std::size_t i = 0; i < kept; ++i)
+        events_[(events_tail_ + i) % events_.size()] = events[i];
+    events_tail_ += kept;
+}
+
 void LiveServer::finish(const std::string& trailer) {
     if (sender_.joinable()) {
         {
@@ -87,14 +102,14 @@ std::string LiveServer::error() const {
 }
 
 void LiveServer::queue_handshake() {
-    std::string h(live_v1::kMagic, sizeof live_v1::kMagic);
+    std::string h(live_wire::kMagic, sizeof live_wire::kMagic);
     char word[8];
-    h.append(word, live_v1::put_u32(word, live_v1::kVersion));
-    h.append(word, live_v1::put_u32(word, live_v1::kRowBytes));
-    h.append(word, live_v1::put_u32(word, static_cast<std::uint32_t>(clock_.size())));
+    h.append(word, live_wire::put_u32(word, live_wire::kVersion));
+    h.append(word, live_wire::put_u32(word, live_wire::kRowBytes));
+    h.append(word, live_wire::put_u32(word, static_cast<std::uint32_t>(clock_.size())));
     h += clock_;
     std::lock_guard<std::mutex> lock(mutex_);
-    h.append(word, live_v1::put_u32(word, static_cast<std::uint32_t>(preamble_.size())));
+    h.append(word, live_wire::put_u32(word, static_cast<std::uint32_t>(preamble_.size())));
     h += preamble_;
     pending_ = std::move(h);
     sent_ = 0;
@@ -105,19 +120,65 @@ bool LiveServer::take_batch() {
     const std::size_t queued = tail_ - head_;
     if (queued == 0)
         return false;
-    const std::size_t n = queued < live_v1::kMaxBatchRows ? queued : live_v1::kMaxBatchRows;
+    const std::size_t n = queued < live_wire::kMaxBatchRows ? queued : live_wire::kMaxBatchRows;
     char* out = out_.data();
-    out = live_v1::put_u32(out, live_v1::kBatch);
-    out = live_v1::put_u32(out, static_cast<std::uint32_t>(n));
-    out = live_v1::put_u64(out, client_dropped_);
-    out = live_v1::put_u64(out, static_cast<std::uint64_t>(stats_.rows_dropped));
+    out = live_wire::put_u32(out, live_wire::kBatch);
+    out = live_wire::put_u32(out, static_cast<std::uint32_t>(n));
+    out = live_wire::put_u64(out, client_dropped_);
+    out = live_wire::put_u64(out, static_cast<std::uint64_t>(stats_.rows_dropped));
     for (std::size_t i = 0; i < n; ++i)
-        out = live_v1::put_row(out, queue_[(head_ + i) % queue_.size()]);
+        out = live_wire::put_row(out, queue_[(head_ + i) % queue_.size()]);
     head_ += n;
     out_rows_ = n;
     out_size_ = static_cast<std::size_t>(out - out_.data());
     out_sent_ = 0;
     return true;
+}
+
+// A batch of zones and marks, once the rows queued are sent.
+bool LiveServer::take_event_batch() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::size_t queued = events_tail_ - events_head_;
+    if (queued == 0)
+        return false;
+    const std::size_t n = queued < live_wire::kMaxBatchEvents ? queued : live_wire::kMaxBatchEvents;
+    char* out = out_.data();
+    out = live_wire::put_u32(out, live_wire::kEvents);
+    out = live_wire::put_u32(out, static_cast<std::uint32_t>(n));
+    for (std::size_t i = 0; i < n; ++i)
+        out = live_wire::put_event(out, events_[(events_head_ + i) % events_.size()]);
+    events_head_ += n;
+    out_rows_ = 0;
+    out_size_ = static_cast<std::size_t>(out - out_.data());
+    out_sent_ = 0;
+    return true;
+}
+
+// The client's acknowledgements: u32 kAck, u64 the stream's bytes its application has taken.
+// The reason to close the client (it went away, or sent anything else or claimed more than it
+// was sent), or nullptr.
+std::int64_t LiveStats::*LiveServer::read_acks() {
+    for (;;) {
+        const long n =
+            live_socket::receive_some(client_, ack_ + ack_size_, live_wire::kAckBytes - ack_size_);
+        if (n == 0)
+            return nullptr;
+        if (n < 0)
+            return &LiveStats::closed_lost;
+        ack_size_ += static_cast<std::size_t>(n);
+        if (ack_size_ < live_wire::kAckBytes)
+            continue;
+        ack_size_ = 0;
+        if (live_wire::get_u32(ack_) != live_wire::kAck)
+            return &LiveStats::closed_garbage;
+        const auto taken = static_cast<std::int64_t>(live_wire::get_u64(ack_ + 4));
+        if (taken < bytes_taken_ || taken > bytes_sent_)
+            return &LiveStats::closed_garbage;
+        if (taken > bytes_taken_) {
+            bytes_taken_ = taken;
+            progress_ms_ = ms_now();
+        }
+    }
 }
 
 void LiveServer::drop_client(std::int64_t LiveStats::*reason) {
@@ -129,7 +190,9 @@ void LiveServer::drop_client(std::int64_t LiveStats::*reason) {
         ++(stats_.*reason);
     stats_.rows_dropped += static_cast<std::int64_t>(tail_ - head_ + out_rows_);
     head_ = tail_;
+    events_head_ = events_tail_;
     out_rows_ = out_size_ = out_sent_ = 0;
+    ack_size_ = 0;
     pending_.clear();
     sent_ = 0;
 }
@@ -147,18 +210,6 @@ bool LiveServer::send_pending(const char* data, std::size_t size, std::size_t& s
     return true;
 }
 
-// The client's progress is what it has taken: the bytes its side acknowledged where the OS
-// says (a client that never reads stops acknowledging once its receive buffer is full),
-// otherwise the bytes the socket accepted.
-void LiveServer::note_progress() {
-    const long unacknowledged = live_socket::unacknowledged_bytes(client_);
-    const std::int64_t taken = unacknowledged >= 0 ? bytes_sent_ - unacknowledged : bytes_sent_;
-    if (taken > bytes_taken_) {
-        bytes_taken_ = taken;
-        progress_ms_ = ms_now();
-    }
-}
-
 void LiveServer::accept_client() {
     const std::intptr_t s = live_socket::accept_client(listen_);
     if (s == live_socket::kNone)
@@ -167,6 +218,7 @@ void LiveServer::accept_client() {
     bytes_sent_ = bytes_taken_ = 0;
     progress_ms_ = ms_now();
     greeted_ = false;
+    ack_size_ = 0;
     std::lock_guard<std::mutex> lock(mutex_);
     connected_ = true;
     client_dropped_ = 0;
@@ -204,14 +256,8 @@ void LiveServer::sender_main() {
         const bool busy = sent_ < pending_.size() || out_sent_ < out_size_;
         const live_socket::Ready ready = live_socket::wait_for(client_, busy, stopping ? 1 : 10);
         if (ready.readable) {
-            char junk[64];
-            const long n = live_socket::receive_some(client_, junk, sizeof junk);
-            if (n > 0) {
-                drop_client(&LiveStats::closed_garbage);
-                continue;
-            }
-            if (n < 0) {
-                drop_client(&LiveStats::closed_lost);
+            if (std::int64_t LiveStats::*reason = read_acks()) {
+                drop_client(reason);
                 continue;
             }
         }
@@ -223,7 +269,7 @@ void LiveServer::sender_main() {
             pending_.clear();
             sent_ = 0;
             for (;;) {
-                if (out_sent_ == out_size_ && !take_batch())
+                if (out_sent_ == out_size_ && !take_batch() && !take_event_batch())
                     break;
                 if (!send_pending(out_.data(), out_size_, out_sent_)) {
                     drop_client(&LiveStats::closed_lost);
@@ -238,12 +284,14 @@ void LiveServer::sender_main() {
         }
         if (client_ == live_socket::kNone)
             continue;
-        note_progress();
         const bool idle = sent_ == pending_.size() && out_sent_ == out_size_;
-        // Something waits for the client (in our buffers or unacknowledged in the kernel's)
-        // and it has taken nothing for stall_ms: it is not reading.
+        // Something waits for the client (in our buffers, or sent and not acknowledged: the
+        // kernels' buffers hide a client that does not read for minutes) and it has
+        // acknowledged nothing for stall_ms: its application is not taking the stream.
         const bool waiting = !idle || bytes_taken_ < bytes_sent_;
-        if (waiting && ms_now() - progress_ms_ > stall_ms_) {
+        if (!waiting)
+            progress_ms_ = ms_now();
+        else if (ms_now() - progress_ms_ > stall_ms_) {
             drop_client(&LiveStats::closed_stalled);
             continue;
         }
@@ -256,10 +304,10 @@ void LiveServer::sender_main() {
             if (idle && drained && greeted_ && !end_queued_) {
                 std::string end(8, '\0');
                 char* p = end.data();
-                p = live_v1::put_u32(p, live_v1::kEnd);
+                p = live_wire::put_u32(p, live_wire::kEnd);
                 {
                     std::lock_guard<std::mutex> lock(mutex_);
-                    live_v1::put_u32(p, static_cast<std::uint32_t>(trailer_.size()));
+                    live_wire::put_u32(p, static_cast<std::uint32_t>(trailer_.size()));
                     pending_ = end + trailer_;
                 }
                 sent_ = 0;

@@ -31,6 +31,9 @@ class LiveServer {
     void set_preamble(const std::string& preamble);
     // Queues rows for the client (the writing thread).
     void take(const FrameRecord* rows, std::size_t count);
+    // Queues zones and marks for the client (the writing thread); dropped with no client or no
+    // room, as rows are.
+    void take_events(const trace_v1::EventRecord* events, std::size_t count);
     // Sends what is queued and the end message to a connected client (for at most a second),
     // then closes.
     void finish(const std::string& trailer);
@@ -42,6 +45,8 @@ class LiveServer {
     void sender_main();
     void queue_handshake();
     bool take_batch();
+    bool take_event_batch();
+    std::int64_t LiveStats::*read_acks();
     void drop_client(std::int64_t LiveStats::*reason);
     bool send_pending(const char* data, std::size_t size, std::size_t& sent);
     void note_progress();
@@ -60,17 +65,22 @@ class LiveServer {
     std::size_t out_size_ = 0;
     std::size_t out_sent_ = 0;
     std::size_t out_rows_ = 0;
-    std::int64_t bytes_sent_ = 0;   // to this client
-    std::int64_t bytes_taken_ = 0;  // of those, what the client took (acknowledged)
-    std::int64_t progress_ms_ = 0;  // when it last took some
-    bool greeted_ = false;          // the handshake is queued for this client
+    std::int64_t bytes_sent_ = 0;          // to this client
+    std::int64_t bytes_taken_ = 0;         // of those, what the client acknowledged taking
+    std::int64_t progress_ms_ = 0;         // when it last acknowledged some, or had nothing to take
+    char ack_[live_wire::kAckBytes] = {};  // an acknowledgement being received
+    std::size_t ack_size_ = 0;
+    bool greeted_ = false;  // the handshake is queued for this client
     bool end_queued_ = false;
 
     // Shared, under mutex_.
     mutable std::mutex mutex_;
-    std::vector<FrameRecord> queue_;  // rows for the client, allocated once
-    std::size_t head_ = 0;            // rows taken by the sender
-    std::size_t tail_ = 0;            // rows put by take()
+    std::vector<FrameRecord> queue_;             // rows for the client, allocated once
+    std::vector<trace_v1::EventRecord> events_;  // zones and marks for it, allocated once
+    std::size_t events_head_ = 0;
+    std::size_t events_tail_ = 0;
+    std::size_t head_ = 0;  // rows taken by the sender
+    std::size_t tail_ = 0;  // rows put by take()
     std::uint64_t client_dropped_ = 0;
     bool connected_ = false;
     bool stop_ = false;

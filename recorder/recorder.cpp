@@ -29,6 +29,12 @@
 #include "recorder/live_server.hpp"
 #include "recorder/trace_text.hpp"
 
+#if !defined(_WIN32)
+#include <fcntl.h>
+#include <unistd.h>
+#include <cerrno>
+#endif
+
 namespace loopscope {
 inline namespace recorder_enabled {
 
@@ -44,10 +50,11 @@ class FileSink {
     FileSink(const FileSink&) = delete;
     FileSink& operator=(const FileSink&) = delete;
 
-    // On the writing thread: may block (a FIFO waits for its reader).
-    bool open() {
+    // On the writing thread. A FIFO is opened without blocking: one that has no reader after
+    // `wait_ms` (tried every 10 ms) fails the sink, rather than holding the writer for good.
+    bool open(std::int64_t wait_ms) {
         to_stdout_ = path_ == "-";
-        file_ = to_stdout_ ? stdout : std::fopen(path_.c_str(), "wb");
+        file_ = to_stdout_ ? stdout : open_file(wait_ms);
         if (!file_) {
             failed_ = true;
             return false;
@@ -105,7 +112,55 @@ class FileSink {
 
     bool failed() const { return failed_; }
 
+    // Zone and mark records (trace format v2), one line each.
+    void write_events(const trace_v1::EventRecord* events, std::size_t count) {
+        if (failed_ || !file_)
+            return;
+        char* out = text_.data();
+        char* const end = text_.data() + text_.size() - trace_v1::kMaxEventChars;
+        for (std::size_t i = 0; i < count; ++i) {
+            out = trace_v1::format_event(out, events[i]);
+            if (out >= end || i + 1 == count) {
+                write(text_.data(), static_cast<std::size_t>(out - text_.data()));
+                if (failed_)
+                    return;
+                out = text_.data();
+            }
+        }
+        if (std::fflush(file_) != 0)
+            failed_ = true;
+    }
+
   private:
+    std::FILE* open_file(std::int64_t wait_ms) {
+#if defined(_WIN32)
+        (void)wait_ms;
+        return std::fopen(path_.c_str(), "wb");
+#else
+        // O_NONBLOCK makes open() of a FIFO without a reader fail at once (ENXIO) instead of
+        // waiting for one; the writes block again as they would have.
+        const std::int64_t deadline_ns = loopscope::now_ns() + wait_ms * 1'000'000;
+        int fd = -1;
+        for (;;) {
+            fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+            if (fd >= 0 || errno != ENXIO || loopscope::now_ns() >= deadline_ns)
+                break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        if (fd < 0)
+            return nullptr;
+        const int flags = ::fcntl(fd, F_GETFL);
+        if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+            ::close(fd);
+            return nullptr;
+        }
+        std::FILE* f = ::fdopen(fd, "wb");
+        if (!f)
+            ::close(fd);
+        return f;
+#endif
+    }
+
     std::size_t write(const char* data, std::size_t size) {
         const std::size_t written = std::fwrite(data, 1, size, file_);
         if (written != size)
@@ -130,7 +185,11 @@ struct Shared {
     explicit Shared(const RecorderOptions& o) : options(o) {}
 
     const RecorderOptions options;
-    std::vector<FrameRecord> ring;            // `capacity` rows
+    std::vector<FrameRecord> ring;  // `capacity` rows
+    // The game's zones and marks: a ring of their own, handed over with the rows.
+    std::vector<trace_v1::EventRecord> events;
+    std::atomic<std::uint64_t> events_published{0};
+    std::atomic<std::uint64_t> events_consumed{0};
     std::atomic<std::uint64_t> published{0};  // rows handed to the writer (loop's thread)
     std::atomic<std::uint64_t> consumed{0};   // rows the writer is done with
     std::atomic<bool> failed{false};          // a sink failed: later rows are dropped
@@ -168,10 +227,11 @@ struct Shared {
             if (file && file->failed())
                 failed.store(true, std::memory_order_relaxed);
         }
+        const bool had_events = drain_events();
         std::uint64_t from = consumed.load(std::memory_order_relaxed);
         const std::uint64_t to = published.load(std::memory_order_acquire);
         if (from == to)
-            return false;
+            return had_events;
         const std::size_t size = ring.size();
         while (from < to) {
             if (abandoned.load(std::memory_order_acquire))
@@ -203,6 +263,37 @@ struct Shared {
         return true;
     }
 
+    // The zones and marks handed over; whether there were any. The writing thread only.
+    bool drain_events() {
+        std::uint64_t from = events_consumed.load(std::memory_order_relaxed);
+        const std::uint64_t to = events_published.load(std::memory_order_acquire);
+        if (from == to)
+            return false;
+        const std::size_t size = events.size();
+        while (from < to) {
+            if (abandoned.load(std::memory_order_acquire))
+                return true;
+            const std::size_t first = static_cast<std::size_t>(from % size);
+            const std::size_t n =
+                static_cast<std::size_t>(std::min<std::uint64_t>(to - from, size - first));
+            if (!failed.load(std::memory_order_relaxed)) {
+                if (file) {
+                    file->write_events(events.data() + first, n);
+                    if (file->failed())
+                        failed.store(true, std::memory_order_relaxed);
+                }
+                if (live)
+                    live->take_events(events.data() + first, n);
+            }
+            from += n;
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                events_consumed.store(from, std::memory_order_release);
+            }
+        }
+        return true;
+    }
+
     void finish_sinks() {
         if (file) {
             file->finish(trailer);
@@ -216,7 +307,7 @@ struct Shared {
     // The writer's thread: opens the file, then looks for rows every writer_poll_us (backing
     // off while there are none) until stopped, and finishes the sinks.
     void writer_main() {
-        if (file && !file->open())
+        if (file && !file->open(std::max<std::int64_t>(0, options.close_timeout_ms)))
             failed.store(true, std::memory_order_relaxed);
         const std::int64_t base_us =
             std::clamp<std::int64_t>(options.writer_poll_us, 1, 60'000'000);
@@ -227,8 +318,11 @@ struct Shared {
             {
                 std::unique_lock<std::mutex> lock(mutex);
                 wake.wait_for(lock, std::chrono::microseconds(poll_us), [&] {
-                    return stop || published.load(std::memory_order_acquire) >
-                                       consumed.load(std::memory_order_relaxed);
+                    return stop ||
+                           published.load(std::memory_order_acquire) >
+                               consumed.load(std::memory_order_relaxed) ||
+                           events_published.load(std::memory_order_acquire) >
+                               events_consumed.load(std::memory_order_relaxed);
                 });
                 stopping = stop;
             }
@@ -257,10 +351,15 @@ struct Recorder::Impl {
     const RecorderOptions& options() const { return shared->options; }
 
     // The loop's thread only.
-    FrameRecord row;                  // the frame being recorded
-    std::uint64_t head = 0;           // rows put in the ring
-    std::uint64_t published = 0;      // rows handed over
-    std::uint64_t consumed_seen = 0;  // the writer's `consumed`, as last read
+    FrameRecord row;                     // the frame being recorded
+    std::uint64_t head = 0;              // rows put in the ring
+    std::uint64_t published = 0;         // rows handed over
+    std::uint64_t consumed_seen = 0;     // the writer's `consumed`, as last read
+    std::uint64_t events_head = 0;       // zones and marks put in their ring
+    std::uint64_t events_published = 0;  // and handed over
+    std::uint64_t events_consumed_seen = 0;
+    std::int64_t events_dropped = 0;
+    std::uint32_t zone_depth = 0;  // zones open now
     std::size_t flush_every = 0;
     bool accepting = false;  // a sink exists and close() has not run
     bool open = false;       // a frame has begun and not ended
@@ -315,6 +414,7 @@ struct Recorder::Impl {
         if (options().write_start_time)
             p.start_time = trace_v1::utc_now_iso8601();
         p.metadata = options().metadata;
+        p.version = 2;  // zones and marks may follow
         shared->preamble = trace_v1::preamble_text(p);
         shared->preamble_set.store(true, std::memory_order_release);
         if (!writer.joinable())
@@ -369,19 +469,56 @@ struct Recorder::Impl {
     // kept from the CPU) is woken rather than left to its next look: a notify, which never
     // waits, once a hand-over at most.
     void publish() {
-        if (head == published)
+        if (head == published && events_head == events_published)
             return;
+        events_published = events_head;
+        shared->events_published.store(events_head, std::memory_order_release);
         published = head;
         shared->published.store(head, std::memory_order_release);
         if (!writer.joinable()) {
             shared->drain();
             return;
         }
+        bool behind = false;
         if (head - consumed_seen >= shared->ring.size() / 2) {
             consumed_seen = shared->consumed.load(std::memory_order_acquire);
-            if (head - consumed_seen >= shared->ring.size() / 2)
-                shared->wake.notify_one();
+            behind = head - consumed_seen >= shared->ring.size() / 2;
         }
+        if (events_head - events_consumed_seen >= shared->events.size() / 2) {
+            events_consumed_seen = shared->events_consumed.load(std::memory_order_acquire);
+            behind = behind || events_head - events_consumed_seen >= shared->events.size() / 2;
+        }
+        if (behind)
+            shared->wake.notify_one();
+    }
+
+    // A zone or a mark goes into its ring, handed over with the next rows (or at once when half
+    // the ring waits); dropped and counted when the ring is full (a writer far behind) or no
+    // sink takes it.
+    // The ring's next free record, filled in place (no copy of a whole record); nullptr, with
+    // the drop counted, when there is none. commit_event() then puts it in.
+    trace_v1::EventRecord* event_slot() {
+        const std::size_t size = shared->events.size();
+        if (!accepting || shared->failed.load(std::memory_order_relaxed) ||
+            (flush_every == 0 && events_head == size)) {
+            ++events_dropped;
+            return nullptr;
+        }
+        if (events_head - events_consumed_seen == size) {
+            events_consumed_seen = shared->events_consumed.load(std::memory_order_acquire);
+            if (events_head - events_consumed_seen == size) {
+                ++events_dropped;
+                return nullptr;
+            }
+        }
+        return &shared->events[static_cast<std::size_t>(events_head % size)];
+    }
+    void commit_event() {
+        ++events_head;
+        // A game that records more zones and marks than half their ring between two hand-overs
+        // hands them over early, with the rows so far, rather than drop them.
+        if (flush_every > 0 && events_head - events_published >= shared->events.size() / 2)
+            publish();
     }
 
     // Waits (at most close_timeout_ms) until the writer has taken every row handed over;
@@ -395,7 +532,9 @@ struct Recorder::Impl {
             lock, std::chrono::milliseconds(std::max<std::int64_t>(0, options().close_timeout_ms)),
             [&] {
                 return shared->ended ||
-                       shared->consumed.load(std::memory_order_acquire) >= published;
+                       (shared->consumed.load(std::memory_order_acquire) >= published &&
+                        shared->events_consumed.load(std::memory_order_acquire) >=
+                            events_published);
             });
     }
 
@@ -454,6 +593,8 @@ Recorder::Recorder(const RecorderOptions& options) : impl_(new Impl(options)) {
     const std::size_t capacity = std::max<std::size_t>(o.capacity, 1);
     m.flush_every = std::min(o.flush_every, capacity);
     s.ring.resize(capacity);
+    // Zones and marks come far fewer than frames: a quarter of the ring, at least one batch.
+    s.events.resize(std::max<std::size_t>(capacity / 4, 256));
     m.clock_label = !o.clock_name.empty() ? o.clock_name : o.clock_ns ? "custom" : "monotonic";
     m.policy = o.policy;
     m.dt_ns = o.dt_ns;
@@ -475,7 +616,8 @@ Recorder::Recorder(const RecorderOptions& options) : impl_(new Impl(options)) {
             // No thread to be had: the sinks run on the loop's thread.
         }
     }
-    if (!m.writer.joinable() && s.file && !s.file->open())
+    // Without a writer thread a FIFO with no reader fails at once: the loop's thread never waits.
+    if (!m.writer.joinable() && s.file && !s.file->open(0))
         s.failed.store(true, std::memory_order_relaxed);
 }
 
@@ -545,6 +687,50 @@ void Recorder::add_times(const PhaseTimes& t) {
     m.row.render_ns += t.render_ns;
     m.row.wait_ns = (m.explicit_wait ? m.row.wait_ns : 0) + t.wait_ns;
     m.explicit_wait = true;  // the game measures its own phases
+}
+
+void Recorder::mark(const char* label) {
+    mark(label, impl_->now());
+}
+void Recorder::mark(const char* label, std::int64_t now) {
+    Impl& m = *impl_;
+    now = m.reading(now, m.open_frame());
+    trace_v1::EventRecord* e = m.event_slot();
+    if (!e)
+        return;
+    e->kind = trace_v1::EventKind::mark;
+    e->thread = 0;
+    e->depth = m.zone_depth;
+    e->frame = m.next_frame - 1;
+    e->begin_ns = e->end_ns = now - m.start_ns;
+    trace_v1::set_label(*e, label);
+    m.commit_event();
+}
+
+Recorder::ZoneStart Recorder::begin_zone() {
+    Impl& m = *impl_;
+    ++m.zone_depth;
+    return {m.reading(m.now(), m.open_frame()), m.next_frame - 1};
+}
+void Recorder::end_zone(const char* label, const ZoneStart& start) {
+    Impl& m = *impl_;
+    const std::int64_t now = m.reading(m.now(), m.open_frame());
+    if (m.zone_depth > 0)
+        --m.zone_depth;
+    trace_v1::EventRecord* e = m.event_slot();
+    if (!e)
+        return;
+    e->kind = trace_v1::EventKind::zone;
+    e->thread = 0;
+    e->depth = m.zone_depth;
+    e->frame = start.frame;
+    e->begin_ns = start.ns - m.start_ns;
+    e->end_ns = now - m.start_ns;
+    trace_v1::set_label(*e, label);
+    m.commit_event();
+}
+std::int64_t Recorder::dropped_events() const {
+    return impl_->events_dropped;
 }
 
 void Recorder::close() {

@@ -63,7 +63,7 @@ char* format_row(char* out, const FrameRecord& r) {
 }
 
 std::string preamble_text(const Preamble& p) {
-    std::string text = std::string(kMagic) + "\n";
+    std::string text = std::string(p.version == 2 ? kMagicV2 : kMagic) + "\n";
     const auto line = [&text](const char* key, const std::string& value) {
         text += std::string("# ") + key + ": " + value + "\n";
     };
@@ -109,9 +109,49 @@ std::string utc_now_iso8601() {
     return text;
 }
 
+void set_label(EventRecord& e, const char* label) {
+    std::size_t n = 0;
+    if (label) {
+        for (; n < std::size_t(kMaxLabelBytes) && label[n] != '\0'; ++n) {
+            const auto c = static_cast<unsigned char>(label[n]);
+            e.label[n] = c < 0x20 || c == 0x7F ? ' ' : label[n];
+        }
+        // Cut before a UTF-8 character that would not fit whole.
+        if (n == std::size_t(kMaxLabelBytes) && label[n] != '\0') {
+            while (n > 0 && (static_cast<unsigned char>(label[n]) & 0xC0) == 0x80)
+                --n;
+        }
+    }
+    e.label_bytes = static_cast<std::uint32_t>(n);
+}
+
+char* format_event(char* out, const EventRecord& e) {
+    const bool zone = e.kind == EventKind::zone;
+    for (const char* k = zone ? "zone," : "mark,"; *k; ++k)
+        *out++ = *k;
+    out = put_int(out, e.frame);
+    *out++ = ',';
+    out = put_int(out, e.begin_ns);
+    *out++ = ',';
+    if (zone) {
+        out = put_int(out, e.end_ns);
+        *out++ = ',';
+        out = put_int(out, e.thread);
+        *out++ = ',';
+        out = put_int(out, e.depth);
+        *out++ = ',';
+    }
+    const std::uint32_t n =
+        e.label_bytes < std::uint32_t(kMaxLabelBytes) ? e.label_bytes : kMaxLabelBytes;
+    for (std::uint32_t i = 0; i < n; ++i)
+        *out++ = e.label[i];
+    *out++ = '\n';
+    return out;
+}
+
 }  // namespace loopscope::trace_v1
 
-namespace loopscope::live_v1 {
+namespace loopscope::live_wire {
 
 char* put_u32(char* out, std::uint32_t v) {
     for (int i = 0; i < 4; ++i)
@@ -169,4 +209,35 @@ FrameRecord get_row(const char* p) {
     return r;
 }
 
-}  // namespace loopscope::live_v1
+char* put_event(char* out, const trace_v1::EventRecord& e) {
+    out = put_u32(out, static_cast<std::uint32_t>(e.kind));
+    out = put_u32(out, e.thread);
+    out = put_u32(out, e.depth);
+    out = put_u32(out, e.label_bytes);
+    out = put_u64(out, static_cast<std::uint64_t>(e.frame));
+    out = put_u64(out, static_cast<std::uint64_t>(e.begin_ns));
+    out = put_u64(out, static_cast<std::uint64_t>(e.end_ns));
+    for (int i = 0; i < trace_v1::kMaxLabelBytes; ++i)
+        *out++ = i < static_cast<int>(e.label_bytes) ? e.label[i] : '\0';
+    return out;
+}
+
+trace_v1::EventRecord get_event(const char* p) {
+    trace_v1::EventRecord e;
+    e.kind = static_cast<trace_v1::EventKind>(get_u32(p));
+    e.thread = get_u32(p + 4);
+    e.depth = get_u32(p + 8);
+    const std::uint32_t n = get_u32(p + 12);
+    e.label_bytes = n < std::uint32_t(trace_v1::kMaxLabelBytes) ? n : trace_v1::kMaxLabelBytes;
+    e.frame = static_cast<std::int64_t>(get_u64(p + 16));
+    e.begin_ns = static_cast<std::int64_t>(get_u64(p + 24));
+    e.end_ns = static_cast<std::int64_t>(get_u64(p + 32));
+    // A label becomes the rest of a trace line: control characters (a line break) as spaces.
+    for (std::uint32_t i = 0; i < e.label_bytes; ++i) {
+        const auto c = static_cast<unsigned char>(p[40 + i]);
+        e.label[i] = c < 0x20 || c == 0x7F ? ' ' : p[40 + i];
+    }
+    return e;
+}
+
+}  // namespace loopscope::live_wire

@@ -50,6 +50,7 @@ char* format_row(char* out, const FrameRecord& r);
 // What the preamble says: the `# key: value` lines between the magic line and the header row.
 // A policy of "" and a dt_ns of 0 are left out (the game did not say).
 struct Preamble {
+    int version = 1;  // 2: the trace may hold zone and mark records (the recorder's)
     std::string clock;
     std::string policy;
     std::int64_t dt_ns = 0;
@@ -65,20 +66,54 @@ std::string preamble_text(const Preamble& p);
 // "2026-11-22T03:41:17Z" for now, for the start_time line.
 std::string utc_now_iso8601();
 
+// A zone or a mark the game recorded (trace format v2): what the recorder keeps, the live
+// stream sends and a trace's `zone,` and `mark,` lines hold. Times are on the rows' time axis
+// (start_ns's: since the recorder started).
+enum class EventKind : std::uint32_t { zone = 1, mark = 2 };
+struct EventRecord {
+    EventKind kind = EventKind::mark;
+    std::uint32_t thread = 0;
+    std::uint32_t depth = 0;
+    std::uint32_t label_bytes = 0;
+    std::int64_t frame = -1;    // the frame open when it began; -1 before the first frame
+    std::int64_t begin_ns = 0;  // a mark's time
+    std::int64_t end_ns = 0;    // = begin_ns for a mark
+    char label[kMaxLabelBytes] = {};
+};
+// Copies `label` into `e` as a record holds it: at most kMaxLabelBytes bytes, cut before a
+// character that does not fit whole (UTF-8), control characters (a line break) as spaces.
+void set_label(EventRecord& e, const char* label);
+// The longest line format_event writes.
+inline constexpr std::size_t kMaxEventChars = 5 * 21 + 8 + std::size_t(kMaxLabelBytes) + 2;
+// `zone,FRAME,BEGIN_NS,END_NS,THREAD,DEPTH,LABEL\n` or `mark,FRAME,T_NS,LABEL\n`; `out` must
+// have room for kMaxEventChars characters.
+char* format_event(char* out, const EventRecord& e);
+
 }  // namespace loopscope::trace_v1
 
-// The live stream's wire format (docs/live.md): little-endian, version 1. The game listens; a
-// client connects and only reads. The game sends a handshake, then messages: batches of rows
-// (each row the columns in order, 8 bytes each: integers as two's complement, alpha as an
-// IEEE-754 double) and, when the recorder closes, an end message with the trace's last lines.
-namespace loopscope::live_v1 {
+// The live stream's wire format (docs/live.md): little-endian, version 2. The game listens; a
+// client connects. The game sends a handshake, then messages: batches of rows (each row the
+// columns in order, 8 bytes each: integers as two's complement, alpha as an IEEE-754 double),
+// batches of zones and marks and, when the recorder closes, an end message with the trace's
+// last lines. The client sends acknowledgements: the stream's bytes its application has taken.
+namespace loopscope::live_wire {
 inline constexpr char kMagic[8] = {'L', 'S', 'C', 'P', 'L', 'I', 'V', 'E'};
-inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kVersion = 2;
 inline constexpr std::uint32_t kRowBytes = std::uint32_t(trace_v1::kColumnCount) * 8;
-inline constexpr std::uint32_t kBatch = 1;  // u32 rows, u64 dropped for this client, u64 total
-inline constexpr std::uint32_t kEnd = 2;    // u32 length, the trailer text
+inline constexpr std::uint32_t kBatch = 1;   // u32 rows, u64 dropped for this client, u64 total
+inline constexpr std::uint32_t kEnd = 2;     // u32 length, the trailer text
+inline constexpr std::uint32_t kEvents = 3;  // u32 count, the events
 inline constexpr std::uint32_t kBatchHeaderBytes = 4 + 4 + 8 + 8;
 inline constexpr std::uint32_t kMaxBatchRows = 256;
+inline constexpr std::uint32_t kEventsHeaderBytes = 4 + 4;
+inline constexpr std::uint32_t kMaxBatchEvents = 256;
+// An event: u32 kind, thread, depth, label bytes; i64 frame, begin_ns, end_ns; the label in
+// kMaxLabelBytes bytes (zeros after it).
+inline constexpr std::uint32_t kEventBytes =
+    4 * 4 + 3 * 8 + std::uint32_t(trace_v1::kMaxLabelBytes);
+// From the client: u32 kAck, u64 the stream's bytes (from its first, the handshake's) taken.
+inline constexpr std::uint32_t kAck = 1;
+inline constexpr std::uint32_t kAckBytes = 4 + 8;
 
 char* put_u32(char* out, std::uint32_t v);
 char* put_u64(char* out, std::uint64_t v);
@@ -87,4 +122,7 @@ std::uint64_t get_u64(const char* p);
 // One row, kRowBytes bytes, and back.
 char* put_row(char* out, const FrameRecord& r);
 FrameRecord get_row(const char* p);
-}  // namespace loopscope::live_v1
+// One event, kEventBytes bytes, and back (nullopt-free: a label length past the field is cut).
+char* put_event(char* out, const trace_v1::EventRecord& e);
+trace_v1::EventRecord get_event(const char* p);
+}  // namespace loopscope::live_wire

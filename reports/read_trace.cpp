@@ -6,6 +6,7 @@
 // it) is ignored with a warning on stderr; a malformed row anywhere else is an error.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -68,15 +69,18 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
     bool have_line = false;
     while ((have_line = reader.next(line)) && trim(line).empty()) {
     }
-    if (!have_line || trim(line) != kTraceMagic) {
+    if (!have_line || (trim(line) != kTraceMagic && trim(line) != kTraceMagicV2)) {
         const std::string_view found = have_line ? trim(line) : std::string_view();
         throw InputError(
             path, have_line ? reader.line_number() : 1, 1,
             fmt::format(
-                "expected '{}' as the first line that is not blank, found {}{}", kTraceMagic,
+                "expected '{}' or '{}' as the first line that is not blank, found {}{}",
+                kTraceMagic, kTraceMagicV2,
                 have_line ? quote_for_message(found) : "the end of the file",
                 found.substr(0, 17) == "# loopscope-trace" ? " (a newer trace version?)" : ""));
     }
+    // Version 2 adds the game's zones and marks: lines that start with `zone,` or `mark,`.
+    const bool v2 = trim(line) == kTraceMagicV2;
     bool have_header = false;
     std::size_t metadata_bytes = 0;
     bool loop_key_after_rows = false;
@@ -106,6 +110,8 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
             throw InputError(path, place.line, (value.data() - text.data()) + 1,
                              fmt::format("metadata '{}: {}': {}", key, value, *problem));
         }
+        if (key == kTraceAttachedAtFrameKey)
+            c.attached_mid_run = value != "0";
         if (key == kTraceClockWentBackKey) {
             c.warnings.push_back(fmt::format(
                 "{}:{}: the game's clock went back while recording ({}); each such frame's "
@@ -260,12 +266,64 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
         add_up_row(r);
         return r;
     };
+    // A zone or mark record (v2): `zone,FRAME,BEGIN_NS,END_NS,THREAD,DEPTH,LABEL` or
+    // `mark,FRAME,T_NS,LABEL`, the label being the rest of the line (commas included).
+    const auto take_event = [&](std::string_view text) {
+        const bool zone = text.front() == 'z';
+        const int numbers = zone ? 5 : 2;
+        std::size_t at = 5;
+        std::int64_t v[5] = {};
+        static constexpr const char* kZoneFields[] = {"frame", "begin_ns", "end_ns", "thread",
+                                                      "depth"};
+        static constexpr const char* kMarkFields[] = {"frame", "t_ns"};
+        for (int i = 0; i < numbers; ++i) {
+            const std::size_t comma = text.find(',', at);
+            const std::string_view cell =
+                text.substr(at, comma == std::string_view::npos ? text.npos : comma - at);
+            const char* name = zone ? kZoneFields[i] : kMarkFields[i];
+            const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v[i]);
+            if (ec != std::errc() || end != cell.data() + cell.size() || cell.empty() ||
+                (i > 0 && v[i] < 0) || comma == std::string_view::npos) {
+                throw_at(place, static_cast<std::int64_t>(at) + 1,
+                         fmt::format("{} record: expected {} as a whole number{} followed by a "
+                                     "comma, found {}",
+                                     zone ? "zone" : "mark", name, i > 0 ? " >= 0" : "",
+                                     quote_for_message(cell)));
+            }
+            at = comma + 1;
+        }
+        std::string label(text.substr(at));
+        if (zone) {
+            if (v[2] < v[1]) {
+                throw_at(place, 1,
+                         fmt::format("zone record: ends at {} ns, before it begins ({} ns)", v[2],
+                                     v[1]));
+            }
+            if (v[3] > INT64_C(0xFFFFFFFF) || v[4] > INT64_C(0xFFFFFFFF))
+                throw_at(place, 1, "zone record: a thread or depth past 2^32 - 1");
+            c.zones.push_back({std::move(label), v[1], v[2], v[0], static_cast<std::uint32_t>(v[3]),
+                               static_cast<std::uint32_t>(v[4])});
+        } else {
+            c.marks.push_back({std::move(label), v[1], v[0]});
+        }
+    };
     while (reader.next(line)) {
         place.line = reader.line_number();
         if (line.empty())
             continue;
         if (line.front() == '#') {
             take_metadata(line);
+            continue;
+        }
+        if (v2 && (line.starts_with("zone,") || line.starts_with("mark,"))) {
+            if (!reader.line_had_break()) {
+                c.warnings.push_back(fmt::format(
+                    "{}:{}: the last line, a zone or mark, has no line break: the trace was cut "
+                    "off while being written, and it is left out",
+                    path, place.line));
+                break;
+            }
+            take_event(line);
             continue;
         }
         std::optional<FrameRecord> parsed;
@@ -328,6 +386,11 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
                              : std::string("no row whose cells are all numbers: expected "
                                            "frame rows of whole numbers"));
     }
+    // Sorted by begin (zones) and time (marks): the writer puts a zone at its end.
+    std::stable_sort(c.zones.begin(), c.zones.end(),
+                     [](const Zone& a, const Zone& b) { return a.begin_ns < b.begin_ns; });
+    std::stable_sort(c.marks.begin(), c.marks.end(),
+                     [](const Mark& a, const Mark& b) { return a.t_ns < b.t_ns; });
     bad.append_to(c.data_quality);
     if (repeated_frames > 0) {
         c.data_quality.oddities.push_back(

@@ -70,11 +70,12 @@ std::map<std::string, std::string> check_trace_preamble(const std::string& where
     bool have_line = false;
     while ((have_line = next_line(text, at, line)) && (++line_number, trim(line).empty())) {
     }
-    if (!have_line || trim(line) != kTraceMagic) {
+    if (!have_line || (trim(line) != kTraceMagic && trim(line) != kTraceMagicV2)) {
         throw InputError(
             where, std::max<std::int64_t>(line_number, 1), 1,
-            fmt::format("the game's trace preamble starts with {}: expected '{}'",
-                        have_line ? quote_for_message(trim(line)) : "nothing", kTraceMagic));
+            fmt::format("the game's trace preamble starts with {}: expected '{}' or '{}'",
+                        have_line ? quote_for_message(trim(line)) : "nothing", kTraceMagic,
+                        kTraceMagicV2));
     }
     bool have_header = false;
     while (next_line(text, at, line)) {

@@ -2,7 +2,8 @@
 // slice over [frame start, frame end] on its capture's track, slices never partially overlapping,
 // hitches and stutters named so they stand out, and for loopscope traces the accumulator, steps
 // and alpha as counters at each frame's start. A sampled log (MangoHud, MSI Afterburner) is a
-// counter track of its samples at their times instead. Timestamps are microseconds.
+// counter track of its samples at their times instead. The game's zones and marks (a trace v2)
+// are slices and instants on a track of their own. Timestamps are microseconds.
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
@@ -110,6 +111,34 @@ class ChromeWriter final : public ReportWriter {
                     pid, name, whole_us(s.begin_ns - origin),
                     whole_us(s.end_ns - origin) - whole_us(s.begin_ns - origin), s.frame,
                     ns_to_ms(r.series.frame_ns[i]));
+            }
+            // The game's own zones (slices, nested by depth) and marks (instants) on a track of
+            // their own, those within the frames reported.
+            const Capture& capture = *r.capture;
+            if (n > 0 && (!capture.zones.empty() || !capture.marks.empty())) {
+                const std::int64_t from_ns = spans.front().begin_ns;
+                const std::int64_t to_ns = spans.back().end_ns;
+                event(FMT_COMPILE("{{\"ph\":\"M\",\"pid\":{},\"tid\":2,\"name\":\"thread_name\","
+                                  "\"args\":{{\"name\":\"the game's zones and marks\"}}}}"),
+                      pid);
+                for (const Zone& z : capture.zones) {
+                    if (z.end_ns < from_ns || z.begin_ns > to_ns)
+                        continue;
+                    const std::int64_t ts = whole_us(z.begin_ns - origin);
+                    event(
+                        FMT_COMPILE(
+                            R"({{"ph":"X","pid":{},"tid":2,"name":"{}","cat":"zone","ts":{},"dur":{},"args":{{"frame":{},"depth":{},"ms":{:.4f}}}}})"),
+                        pid, escape(z.label), ts, whole_us(z.end_ns - origin) - ts, z.frame,
+                        z.depth, ns_to_ms(z.end_ns - z.begin_ns));
+                }
+                for (const Mark& m : capture.marks) {
+                    if (m.t_ns < from_ns || m.t_ns > to_ns)
+                        continue;
+                    event(
+                        FMT_COMPILE(
+                            R"({{"ph":"i","s":"t","pid":{},"tid":2,"name":"{}","cat":"mark","ts":{},"args":{{"frame":{}}}}})"),
+                        pid, escape(m.label), whole_us(m.t_ns - origin), m.frame);
+                }
             }
             // The loop's state at each frame's start, where the engine measured and stepped.
             for (const FrameRecord& rec : r.loop) {

@@ -1,4 +1,4 @@
-// A live stream's bytes as docs/live.md ("The protocol (version 1)") defines them, written from
+// A live stream's bytes as docs/live.md ("The protocol (version 2)") defines them, written from
 // that description for the tests that play a game (or a hostile peer) to the client: the
 // handshake, batches of rows, the end message. Every integer little-endian.
 #pragma once
@@ -26,17 +26,18 @@ inline const std::string kLiveColumns =
     "frame,start_ns,raw_ns,clamped_ns,clamp_lost_ns,consumed_ns,acc_before_ns,steps,"
     "cap_dropped_ns,acc_after_ns,alpha,step_cost_ns,render_ns,wait_ns";
 inline std::string live_preamble() {
-    return "# loopscope-trace v1\n# clock: steady_clock\n# policy: fixed-interp\n"
+    return "# loopscope-trace v2\n# clock: steady_clock\n# policy: fixed-interp\n"
            "# dt_ns: 16666667\n# clamp_ns: 250000000\n# max_steps: 8\n# timescale: 1\n" +
            kLiveColumns + "\n";
 }
 
-// Magic "LSCPLIVE", version 1, 112-byte rows, then the clock and the preamble as u32 length +
+// Magic "LSCPLIVE", version 2, 112-byte rows, then the clock and the preamble as u32 length +
 // text.
 inline std::string live_handshake(const std::string& preamble = live_preamble(),
-                                  const std::string& clock = "steady_clock") {
+                                  const std::string& clock = "steady_clock",
+                                  std::uint32_t version = 2) {
     std::string out = "LSCPLIVE";
-    put_u32(out, 1);
+    put_u32(out, version);
     put_u32(out, 14 * 8);
     put_u32(out, static_cast<std::uint32_t>(clock.size()));
     out += clock;
@@ -73,6 +74,35 @@ inline std::string live_end(const std::string& trailer) {
     put_u32(out, 2);
     put_u32(out, static_cast<std::uint32_t>(trailer.size()));
     return out + trailer;
+}
+
+// Message 3: u32 count, then each zone or mark: u32 kind (1 zone, 2 mark), thread, depth, label
+// bytes; i64 frame, begin, end; the label in 64 bytes.
+struct LiveEvent {
+    std::uint32_t kind = 1;
+    std::uint32_t depth = 0;
+    std::int64_t frame = 0;
+    std::int64_t begin_ns = 0;
+    std::int64_t end_ns = 0;
+    std::string label;
+};
+inline std::string live_events(std::span<const LiveEvent> events) {
+    std::string out;
+    put_u32(out, 3);
+    put_u32(out, static_cast<std::uint32_t>(events.size()));
+    for (const LiveEvent& e : events) {
+        put_u32(out, e.kind);
+        put_u32(out, 0);
+        put_u32(out, e.depth);
+        put_u32(out, static_cast<std::uint32_t>(e.label.size()));
+        put_u64(out, static_cast<std::uint64_t>(e.frame));
+        put_u64(out, static_cast<std::uint64_t>(e.begin_ns));
+        put_u64(out, static_cast<std::uint64_t>(e.end_ns));
+        std::string label = e.label;
+        label.resize(64, '\0');
+        out += label;
+    }
+    return out;
 }
 
 // A plausible frame `n` of a 60 Hz loop.

@@ -240,9 +240,47 @@ TEST_F(ReadersMalformed, ATraceAfterBlankLinesIsReadAndAWrongMagicLineIsNamed) {
     EXPECT_EQ(after_blanks.source.format, "loopscope-trace");
     EXPECT_EQ(after_blanks.frame_ns, plain.frame_ns);
     EXPECT_EQ(after_blanks.metadata, plain.metadata);
-    expect_error(write("\n# loopscope-trace v2\n" + rows), 2, 1,
-                 "expected '# loopscope-trace v1' as the first line that is not blank, found "
-                 "'# loopscope-trace v2' (a newer trace version?)");
+    expect_error(write("\n# loopscope-trace v3\n" + rows), 2, 1,
+                 "expected '# loopscope-trace v1' or '# loopscope-trace v2' as the first line "
+                 "that is not blank, found '# loopscope-trace v3' (a newer trace version?)");
+}
+
+// Trace format v2: the game's zones and marks as records of their own. A version 1 trace has
+// none (such a line is a malformed row, as before), and a malformed record is named by line and
+// column.
+TEST_F(ReadersMalformed, TraceV2ZonesAndMarksAreReadAndAMalformedOneIsNamed) {
+    const std::string rows = std::string(kTraceColumns) + "\n" +
+                             "0,16666667,16666667,16666667,0,16666667,0,1,0,0,0.5,0,0,0\n" +
+                             "1,33333334,16666667,16666667,0,16666667,0,1,0,0,0.5,0,0,0\n";
+    const std::string zone = "zone,0,20000000,30000000,0,0,asset load, part 1\n";
+    const std::string mark = "mark,1,31000000,level 2 streamed in\n";
+    const Capture c = read_capture(write(std::string(kTraceMagicV2) + "\n" + rows + zone + mark));
+    ASSERT_EQ(c.zones.size(), 1u);
+    EXPECT_EQ(c.zones[0].label, "asset load, part 1");  // the rest of the line, commas and all
+    EXPECT_EQ(c.zones[0].begin_ns, 20'000'000);
+    EXPECT_EQ(c.zones[0].end_ns, 30'000'000);
+    EXPECT_EQ(c.zones[0].frame, 0);
+    EXPECT_EQ(c.zones[0].depth, 0u);
+    ASSERT_EQ(c.marks.size(), 1u);
+    EXPECT_EQ(c.marks[0].label, "level 2 streamed in");
+    EXPECT_EQ(c.marks[0].t_ns, 31'000'000);
+    EXPECT_EQ(c.marks[0].frame, 1);
+    EXPECT_EQ(c.frames(), 2u);
+    // Version 1 reads exactly as before: such a line is a row with the wrong columns.
+    expect_error(write(std::string(kTraceMagic) + "\n" + rows + zone), 5, 48,
+                 "expected 14 comma-separated columns as in the header, found 8");
+    const std::string v2 = std::string(kTraceMagicV2) + "\n" + rows;
+    expect_error(write(v2 + "zone,0,x,30000000,0,0,a\n"), 5, 8,
+                 "zone record: expected begin_ns as a whole number >= 0 followed by a comma, "
+                 "found 'x'");
+    expect_error(write(v2 + "zone,0,30000000,20000000,0,0,a\n"), 5, 1,
+                 "zone record: ends at 20000000 ns, before it begins (30000000 ns)");
+    expect_error(write(v2 + "mark,1,-5,a\n"), 5, 8,
+                 "mark record: expected t_ns as a whole number >= 0 followed by a comma, found "
+                 "'-5'");
+    expect_error(write(v2 + "mark,1,5\n"), 5, 8,
+                 "mark record: expected t_ns as a whole number >= 0 followed by a comma, found "
+                 "'5'");
 }
 
 TEST_F(ReadersMalformed, MissingFile) {
@@ -385,7 +423,7 @@ TEST_F(ReadersMalformed, ChangedColumnLayoutListsFoundAndExpected) {
     expect_error(write(std::string(kTraceMagic) + "\nframe,raw_ns,start_ns\n0,1,2\n"), 2, 1,
                  "unknown trace column layout: found 'frame,raw_ns,start_ns'; expected the "
                  "columns 'frame,start_ns,raw_ns");
-    expect_error(write("# loopscope-trace v2\n"), 1, 1, "expected '# loopscope-trace v1'");
+    expect_error(write("# loopscope-trace v3\n"), 1, 1, "expected '# loopscope-trace v1'");
 }
 
 TEST_F(ReadersMalformed, QuoteNeverClosed) {

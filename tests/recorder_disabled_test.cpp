@@ -26,6 +26,8 @@ static_assert(std::is_nothrow_default_constructible_v<RecorderOptions>);
 static_assert(std::is_trivially_copyable_v<RecorderOptions>);
 static_assert(std::is_trivially_destructible_v<RecorderOptions>);
 static_assert(std::is_trivially_destructible_v<Recorder>);
+static_assert(std::is_empty_v<ScopedZone>, "a disabled zone must hold nothing");
+static_assert(std::is_trivially_destructible_v<ScopedZone>);
 
 TEST(RecorderDisabled, CompilesToNothingAndWritesNoFile) {
     const std::string dir = test::make_temp_dir("recorder-off");
@@ -39,6 +41,8 @@ TEST(RecorderDisabled, CompilesToNothingAndWritesNoFile) {
             rec.end_steps();
             rec.end_render();
             rec.add_times({.render_ns = 5});
+            ScopedZone zone(rec, "asset load");
+            rec.mark("level 2 streamed in");
         }
         rec.flush();
         rec.wait_for_writer();
@@ -211,6 +215,11 @@ TEST(RecorderDisabled, TheSameGameCompilesWithRecordingOnAndOff) {
         "    rec.end_render(t);\n"
         "    rec.end_render();\n"
         "    rec.add_times({.render_ns = 5});\n"
+        "    {\n"
+        "        loopscope::ScopedZone zone(rec, \"asset load\");\n"
+        "        rec.mark(\"level 2 streamed in\");\n"
+        "        rec.mark(\"at t\", t);\n"
+        "    }\n"
         "    rec.flush();\n"
         "    rec.wait_for_writer();\n"
         "    const std::string error = rec.serve_error();\n"

@@ -104,7 +104,7 @@ TEST(Recorder, WritesTheTraceFormatWithExactTimesFromTheClock) {
     }
     const auto lines = lines_of(test::read_text(path));
     ASSERT_GE(lines.size(), 4u);
-    EXPECT_EQ(lines[0], "# loopscope-trace v1");
+    EXPECT_EQ(lines[0], "# loopscope-trace v2");
     EXPECT_EQ(lines[1], "# clock: fake");
     EXPECT_EQ(lines[2], "# policy: fixed-interp");
     EXPECT_EQ(lines[3], "# dt_ns: 10");

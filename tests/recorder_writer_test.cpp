@@ -377,7 +377,7 @@ TEST_P(RecorderWriter, StandardOutput) {
     EXPECT_TRUE(ok);
     EXPECT_EQ(recorded, 11);
     const std::string text = test::read_text(path);
-    EXPECT_EQ(text.rfind("# loopscope-trace v1\n", 0), 0u) << text;
+    EXPECT_EQ(text.rfind("# loopscope-trace v2\n", 0), 0u) << text;
     const auto rows = rows_of(text);
     ASSERT_EQ(rows.size(), 11u);
     for (std::int64_t i = 0; i < 11; ++i)

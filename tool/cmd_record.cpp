@@ -86,6 +86,7 @@ int record_command(const RecordArgs& args) {
     auto last_data = start;
     std::int64_t bytes_seen = client.bytes_received();
     std::vector<FrameRecord> rows;
+    std::vector<trace_v1::EventRecord> events;
     std::string text;
     enum class Stop { stream_ended, seconds, idle, max_bytes } stop = Stop::stream_ended;
     for (;;) {
@@ -94,7 +95,8 @@ int record_command(const RecordArgs& args) {
             break;
         }
         rows.clear();
-        const bool more = client.read(rows, 50);
+        events.clear();
+        const bool more = client.read(rows, 50, &events);
         if (client.bytes_received() != bytes_seen) {
             bytes_seen = client.bytes_received();
             last_data = Clock::now();
@@ -103,7 +105,7 @@ int record_command(const RecordArgs& args) {
             break;
         }
         text.clear();
-        const bool fits = recording.take(rows, text);
+        const bool fits = recording.take(rows, text) && recording.take_events(events, text);
         out.write(text);
         if (!fits) {
             stop = Stop::max_bytes;
@@ -111,6 +113,22 @@ int record_command(const RecordArgs& args) {
         }
         if (!more)
             break;
+    }
+    if (recording.frames() == 0) {
+        // A trace without rows is one `report` refuses: nothing is written.
+        throw InputError(
+            args.connect,
+            fmt::format("no frames received ({}{}): no trace written",
+                        !client.error().empty()        ? client.error()
+                        : stop == Stop::seconds        ? "in the --seconds given"
+                        : stop == Stop::idle           ? "nothing arrived for --idle-seconds"
+                        : stop == Stop::max_bytes      ? "the first row would pass --max-bytes"
+                        : client.ended_cleanly()       ? "the game closed its recorder first"
+                                                       : "the connection was lost first",
+                        recording.left_out() > 0
+                            ? fmt::format("; {} rows left out, the first {}", recording.left_out(),
+                                          recording.first_left_out())
+                            : std::string()));
     }
     const std::string closing = recording.closing(client.trailer());
     if (!closing.empty())
@@ -125,6 +143,8 @@ int record_command(const RecordArgs& args) {
     }
     if (!recording.closing_note().empty())
         notes += "; " + recording.closing_note();
+    if (recording.events() > 0)
+        notes += fmt::format("; {} zones and marks", recording.events());
     const std::string why =
         stop == Stop::seconds ? "stopped after --seconds"
         : stop == Stop::idle
@@ -132,12 +152,20 @@ int record_command(const RecordArgs& args) {
         : stop == Stop::max_bytes
             ? fmt::format("stopped: the trace reached --max-bytes ({} bytes)", max_bytes)
         : client.ended_cleanly() ? "the game closed its recorder"
-                                 : "the connection was lost";
+        : !client.error().empty()
+            ? "stopped: the game sent what the live protocol does not allow"
+            : "the connection was lost";
     fmt::print(stderr,
                "{} frames recorded from {} ({} clock) to {}; {} frames missing between the first "
                "and the last received, {} rows the game could not send to this client{}; {}\n",
                recording.frames(), args.connect, client.clock(), args.output, recording.missing(),
                client.dropped_for_client(), notes, why);
+    if (!client.error().empty()) {
+        // The rows received before the error are in the file, which the reader takes.
+        fmt::print(stderr, "loopscope: error: {}: {}; the {} frames received before it are in {}\n",
+                   args.connect, client.error(), recording.frames(), args.output);
+        return kExitBadInput;
+    }
     return kExitOk;
 }
 

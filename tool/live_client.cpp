@@ -8,15 +8,16 @@
 
 #include "common/errors.hpp"
 #include "recorder/socket.hpp"
+#include "recorder/socket_server.hpp"
 #include "recorder/trace_text.hpp"
 
 namespace loopscope {
 
 namespace {
 
-using live_v1::get_row;
-using live_v1::get_u32;
-using live_v1::get_u64;
+using live_wire::get_row;
+using live_wire::get_u32;
+using live_wire::get_u64;
 
 // Strings in the handshake are at most this long: a peer that claims more is not a game.
 constexpr std::uint32_t kMaxTextBytes = 1 << 20;
@@ -104,19 +105,25 @@ void LiveClient::read_handshake(std::int64_t deadline_ns, int timeout_ms) {
         }
     };
     need(8);
-    if (std::memcmp(buffer_.data(), live_v1::kMagic, 8) != 0)
+    if (std::memcmp(buffer_.data(), live_wire::kMagic, 8) != 0)
         throw InputError(where_, "not a loopscope live stream (the first bytes are not its magic)");
     need(16);
     const std::uint32_t version = get_u32(buffer_.data() + 8);
-    if (version != live_v1::kVersion) {
+    if (version != live_wire::kVersion) {
         throw InputError(where_, fmt::format("live stream protocol version {}, this loopscope "
-                                             "reads version {}: use a matching loopscope",
-                                             version, live_v1::kVersion));
+                                             "reads version {}: use a matching loopscope{}",
+                                             version, live_wire::kVersion,
+                                             version < live_wire::kVersion
+                                                 ? " (the game's recorder is older: rebuild it "
+                                                   "with this loopscope's recorder)"
+                                                 : ""));
     }
-    if (get_u32(buffer_.data() + 12) != live_v1::kRowBytes)
+    if (const std::uint32_t row_bytes = get_u32(buffer_.data() + 12);
+        row_bytes != live_wire::kRowBytes) {
         throw InputError(where_, fmt::format("live stream rows of {} bytes, this loopscope reads "
                                              "rows of {} bytes",
-                                             get_u32(buffer_.data() + 12), live_v1::kRowBytes));
+                                             row_bytes, live_wire::kRowBytes));
+    }
     used_ = 16;
     const auto text = [&](std::string& out) {
         need(4);
@@ -130,6 +137,32 @@ void LiveClient::read_handshake(std::int64_t deadline_ns, int timeout_ms) {
     };
     text(clock_);
     text(preamble_);
+    acknowledge();
+}
+
+void LiveClient::acknowledge() {
+    const std::int64_t taken = bytes_received_ - static_cast<std::int64_t>(buffer_.size() - used_);
+    if (socket_ == live_socket::kNone || !open_ || taken <= bytes_acknowledged_)
+        return;
+    char ack[live_wire::kAckBytes];
+    live_wire::put_u64(live_wire::put_u32(ack, live_wire::kAck), static_cast<std::uint64_t>(taken));
+    // 12 bytes on a socket the game reads at once: a send that finds no room (a game that
+    // stopped reading) leaves the acknowledgement to the next read.
+    std::size_t sent = 0;
+    for (int tries = 0; sent < sizeof ack && tries < 100; ++tries) {
+        const long n = live_socket::send_some(socket_, ack + sent, sizeof ack - sent);
+        if (n < 0)
+            return;
+        sent += static_cast<std::size_t>(n);
+    }
+    if (sent == sizeof ack)
+        bytes_acknowledged_ = taken;
+}
+
+bool LiveClient::fail(std::string what) {
+    if (error_.empty())
+        error_ = std::move(what);
+    return false;
 }
 
 LiveClient::~LiveClient() {
@@ -161,10 +194,18 @@ bool LiveClient::fill(int timeout_ms) {
     return true;
 }
 
-bool LiveClient::read(std::vector<FrameRecord>& rows, int timeout_ms) {
-    if (ended_cleanly_)
+bool LiveClient::read(std::vector<FrameRecord>& rows, int timeout_ms,
+                      std::vector<trace_v1::EventRecord>* events) {
+    if (ended_cleanly_ || !error_.empty())
         return false;
     const bool alive = fill(timeout_ms);
+    const bool more = read_messages(rows, events);
+    acknowledge();
+    return more && alive;
+}
+
+bool LiveClient::read_messages(std::vector<FrameRecord>& rows,
+                               std::vector<trace_v1::EventRecord>* events) {
     // Every whole message received so far.
     for (;;) {
         const std::size_t left = buffer_.size() - used_;
@@ -172,37 +213,61 @@ bool LiveClient::read(std::vector<FrameRecord>& rows, int timeout_ms) {
             break;
         const char* p = buffer_.data() + used_;
         const std::uint32_t type = get_u32(p);
-        if (type == live_v1::kBatch) {
-            if (left < live_v1::kBatchHeaderBytes)
+        if (type == live_wire::kBatch) {
+            if (left < live_wire::kBatchHeaderBytes)
                 break;
             const std::uint32_t n = get_u32(p + 4);
-            if (n > live_v1::kMaxBatchRows)
-                throw InputError(where_, fmt::format("live stream batch of {} rows (at most {})", n,
-                                                     live_v1::kMaxBatchRows));
+            if (n == 0 || n > live_wire::kMaxBatchRows)
+                return fail(fmt::format("live stream batch of {} rows (1 to {})", n,
+                                        live_wire::kMaxBatchRows));
             const std::size_t bytes =
-                live_v1::kBatchHeaderBytes + std::size_t{n} * live_v1::kRowBytes;
+                live_wire::kBatchHeaderBytes + std::size_t{n} * live_wire::kRowBytes;
             if (left < bytes)
                 break;
             dropped_for_client_ = get_u64(p + 8);
             dropped_total_ = get_u64(p + 16);
             for (std::uint32_t i = 0; i < n; ++i)
-                rows.push_back(get_row(p + live_v1::kBatchHeaderBytes + i * live_v1::kRowBytes));
+                rows.push_back(
+                    get_row(p + live_wire::kBatchHeaderBytes + i * live_wire::kRowBytes));
             used_ += bytes;
-        } else if (type == live_v1::kEnd) {
+        } else if (type == live_wire::kEnd) {
             const std::uint32_t size = get_u32(p + 4);
             if (size > kMaxTextBytes)
-                throw InputError(where_, "live stream end message too long");
+                return fail(fmt::format("live stream end message of {} bytes (at most {})", size,
+                                        kMaxTextBytes));
             if (left < 8 + std::size_t{size})
                 break;
             trailer_.assign(p + 8, size);
             used_ += 8 + size;
             ended_cleanly_ = true;
             return false;
+        } else if (type == live_wire::kEvents) {
+            const std::uint32_t n = get_u32(p + 4);
+            if (n == 0 || n > live_wire::kMaxBatchEvents)
+                return fail(fmt::format("live stream batch of {} zones and marks (1 to {})", n,
+                                        live_wire::kMaxBatchEvents));
+            const std::size_t bytes =
+                live_wire::kEventsHeaderBytes + std::size_t{n} * live_wire::kEventBytes;
+            if (left < bytes)
+                break;
+            for (std::uint32_t i = 0; i < n; ++i) {
+                const char* e = p + live_wire::kEventsHeaderBytes + i * live_wire::kEventBytes;
+                const std::uint32_t kind = get_u32(e);
+                const std::uint32_t label_bytes = get_u32(e + 12);
+                if (kind != 1 && kind != 2)
+                    return fail(fmt::format("live stream event of unknown kind {}", kind));
+                if (label_bytes > std::uint32_t(trace_v1::kMaxLabelBytes))
+                    return fail(fmt::format("live stream event label of {} bytes (at most {})",
+                                            label_bytes, trace_v1::kMaxLabelBytes));
+                if (events)
+                    events->push_back(live_wire::get_event(e));
+            }
+            used_ += bytes;
         } else {
-            throw InputError(where_, fmt::format("live stream message of unknown type {}", type));
+            return fail(fmt::format("live stream message of unknown type {}", type));
         }
     }
-    return alive;
+    return true;
 }
 
 }  // namespace loopscope

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/trace_record.hpp"
+#include "recorder/trace_text.hpp"
 
 namespace loopscope {
 
@@ -31,11 +32,18 @@ class LiveClient {
     const std::string& clock() const { return clock_; }
     const std::string& preamble() const { return preamble_; }
 
-    // Waits up to `timeout_ms` for data and appends the rows received to `rows`. False once the
-    // stream has ended: the game closed its recorder (ended_cleanly()) or the connection broke.
-    bool read(std::vector<FrameRecord>& rows, int timeout_ms);
+    // Waits up to `timeout_ms` for data and appends the rows received to `rows` (and the zones
+    // and marks to `events`, when given), then acknowledges to the game the bytes taken: a
+    // client that stops calling this is closed by the game after its serve_stall_ms. False once
+    // the stream has ended: the game closed its recorder (ended_cleanly()), the connection
+    // broke, or the game sent what the protocol does not allow (error(): the rows before it
+    // are kept).
+    bool read(std::vector<FrameRecord>& rows, int timeout_ms,
+              std::vector<trace_v1::EventRecord>* events = nullptr);
     bool ended_cleanly() const { return ended_cleanly_; }
-    bool connected() const { return open_ && !ended_cleanly_; }
+    bool connected() const { return open_ && !ended_cleanly_ && error_.empty(); }
+    // The protocol error that ended the stream ("" when none), without the address.
+    const std::string& error() const { return error_; }
     // The lines the game's trace ends with (from the end message; "" otherwise).
     const std::string& trailer() const { return trailer_; }
     // Rows the game could not send to this client (it read too slowly), and rows the game's live
@@ -47,6 +55,11 @@ class LiveClient {
   private:
     void read_handshake(std::int64_t deadline_ns, int timeout_ms);
     bool fill(int timeout_ms);  // one recv into buffer_; false when closed
+    void acknowledge();
+    bool read_messages(
+        std::vector<FrameRecord>& rows,
+        std::vector<trace_v1::EventRecord>* events);  // tells the game the bytes parsed so far
+    bool fail(std::string what);                      // records a protocol error; false
     std::string where_;
     std::intptr_t socket_ = -1;
     std::string buffer_;
@@ -59,6 +72,8 @@ class LiveClient {
     std::uint64_t dropped_for_client_ = 0;
     std::uint64_t dropped_total_ = 0;
     std::int64_t bytes_received_ = 0;
+    std::int64_t bytes_acknowledged_ = 0;
+    std::string error_;
 };
 
 // "HOST:PORT" -> host and port; throws UsageError naming `option` otherwise.

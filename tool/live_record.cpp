@@ -34,6 +34,10 @@ LiveRecording::LiveRecording(const std::string& where, const std::string& preamb
                         max_bytes_, preamble_.size()));
     }
     bytes_ = preamble_.size();
+    // The preamble's first line that is not blank is a magic line (checked above).
+    const std::size_t magic = preamble_.find("# loopscope-trace v");
+    v2_ = magic != std::string::npos &&
+          preamble_.compare(magic, std::string_view(kTraceMagicV2).size(), kTraceMagicV2) == 0;
 }
 
 bool LiveRecording::take(std::span<const FrameRecord> rows, std::string& text) {
@@ -58,7 +62,34 @@ bool LiveRecording::take(std::span<const FrameRecord> rows, std::string& text) {
                 missing_ = INT64_MAX;
         }
         last_frame_ = r.frame;
+        if (!first_frame_)
+            first_frame_ = r.frame;
         ++frames_;
+    }
+    return true;
+}
+
+bool LiveRecording::take_events(std::span<const trace_v1::EventRecord> events, std::string& text) {
+    char line[trace_v1::kMaxEventChars];
+    for (const trace_v1::EventRecord& e : events) {
+        // As the reader takes them: in a version 2 trace, times >= 0, a zone ending no earlier
+        // than it began.
+        if (!v2_ || e.begin_ns < 0 || e.end_ns < e.begin_ns) {
+            if (left_out_++ == 0) {
+                first_left_out_ =
+                    fmt::format("a {} at frame {}: {}",
+                                e.kind == trace_v1::EventKind::zone ? "zone" : "mark", e.frame,
+                                v2_ ? fmt::format("its times {} to {} ns", e.begin_ns, e.end_ns)
+                                    : std::string("the game's preamble is a version 1 trace's"));
+            }
+            continue;
+        }
+        const auto length = static_cast<std::size_t>(trace_v1::format_event(line, e) - line);
+        if (bytes_ + length > max_bytes_)
+            return false;
+        text.append(line, length);
+        bytes_ += length;
+        ++events_;
     }
     return true;
 }
@@ -82,6 +113,11 @@ std::string LiveRecording::closing(std::string trailer) {
             closing_note_ = "the game's closing lines were left out: " + *problem;
             trailer.clear();
         }
+    }
+    if (first_frame_ && *first_frame_ > 0) {
+        std::string attached = fmt::format("# {}: {}\n", kTraceAttachedAtFrameKey, *first_frame_);
+        if (!trace_trailer_problem(attached, metadata_bytes_))
+            own += attached;
     }
     trailer += own;
     if (!trailer.empty() && bytes_ + trailer.size() > max_bytes_) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/trace_record.hpp"
+#include "recorder/trace_text.hpp"
 #include "reports/trace_check.hpp"
 
 namespace loopscope {
@@ -28,12 +29,20 @@ class LiveRecording {
     // Appends the text of `rows` that the reader takes to `text`; false, with the rest left out,
     // once the next row would take the trace past max_bytes.
     bool take(std::span<const FrameRecord> rows, std::string& text);
+    // The same for the game's zones and marks (trace format v2 records); after a version 1
+    // preamble, where the reader would refuse them, they are left out and counted.
+    bool take_events(std::span<const trace_v1::EventRecord> events, std::string& text);
 
     // The lines the file ends with: the game's closing lines when the reader takes them after the
-    // rows, and a `# live_rows_left_out:` line when rows were left out; "" when nothing fits.
+    // rows, a `# live_rows_left_out:` line when rows were left out, and a
+    // `# live_attached_at_frame:` line when the first row kept is not the game's frame 0 (the
+    // recording began mid-run: its first frames are no start-up); "" when nothing fits.
     std::string closing(std::string trailer);
 
     std::int64_t frames() const { return frames_; }
+    std::int64_t events() const { return events_; }
+    // The frame number of the first row kept (nullopt before one).
+    std::optional<std::int64_t> first_frame() const { return first_frame_; }
     // Gaps in the frame numbers between the first and the last row kept (held at the int64
     // maximum rather than wrapping).
     std::int64_t missing() const { return missing_; }
@@ -54,6 +63,9 @@ class LiveRecording {
     std::int64_t frames_ = 0;
     std::int64_t missing_ = 0;
     std::optional<std::int64_t> last_frame_;
+    std::optional<std::int64_t> first_frame_;
+    std::int64_t events_ = 0;
+    bool v2_ = false;  // the preamble is a version 2 trace's: zone and mark records may follow
     std::int64_t left_out_ = 0;
     std::string first_left_out_;
     std::string closing_note_;

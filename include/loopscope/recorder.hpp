@@ -1,4 +1,4 @@
-// loopscope/recorder.hpp: record a game loop's frames as a loopscope trace (format v1), which
+// loopscope/recorder.hpp: record a game loop's frames as a loopscope trace (format v2), which
 // `loopscope report`, `replay` and `view` read.
 //
 // SETTING UP
@@ -29,6 +29,11 @@
 //          recorder.end_render();                      // optional: time spent rendering
 //
 //      The time from end_render to the next frame is the frame's wait (vsync, limiter).
+//      The game may name stretches of its time and instants, anywhere on the loop's thread:
+//
+//          { loopscope::ScopedZone zone(recorder, "asset load"); load_assets(); }
+//          recorder.mark("level 2 streamed in");
+//
 //      A game with its own accumulator calls, instead of loop.advance():
 //
 //          recorder.begin_frame(loopscope::now_ns());  // frame time = now - previous begin
@@ -133,6 +138,11 @@ struct FrameRecord {
 
 namespace trace_v1 {
 inline constexpr const char* kMagic = "# loopscope-trace v1";
+// Version 2 is version 1 with the game's zones and marks as records of their own (lines that
+// start with `zone,` or `mark,`, see README.md, "Trace format"); the recorder writes it.
+inline constexpr const char* kMagicV2 = "# loopscope-trace v2";
+// A zone's or mark's label is kept to this many bytes (longer ones are cut at a character).
+inline constexpr int kMaxLabelBytes = 64;
 // The line after the rows that says the game's clock went back while recording.
 inline constexpr const char* kClockWentBackKey = "clock_went_back";
 // The header row: the column names in order, comma-separated.
@@ -178,8 +188,8 @@ struct LiveStats {
     std::int64_t clients = 0;         // connections accepted
     std::int64_t rows_sent = 0;       // rows that reached a client's socket
     std::int64_t rows_dropped = 0;    // rows no client got: none connected, one too slow, or gone
-    std::int64_t closed_garbage = 0;  // clients closed for sending anything (clients only read)
-    std::int64_t closed_stalled = 0;  // clients closed for taking nothing for serve_stall_ms
+    std::int64_t closed_garbage = 0;  // clients closed for sending what is not an acknowledgement
+    std::int64_t closed_stalled = 0;  // clients closed for acknowledging nothing for serve_stall_ms
     std::int64_t closed_lost = 0;     // clients that went away or failed mid-stream
 };
 
@@ -407,6 +417,18 @@ class Recorder {
     // Phase times measured by the game itself, added to the frame's columns; the wait is then
     // the one given here instead of the time to the next begin_frame.
     void add_times(const PhaseTimes& times);
+    // An instant the game names ("level 2 streamed in"), in the frame open now. The label is
+    // copied (at most trace_v1::kMaxLabelBytes bytes); a named stretch of time is a ScopedZone.
+    void mark(const char* label);
+    void mark(const char* label, std::int64_t now);
+    // ScopedZone's two halves: begin_zone reads the clock and opens a level of nesting;
+    // end_zone closes it and records the zone.
+    struct ZoneStart {
+        std::int64_t ns = 0;
+        std::int64_t frame = -1;
+    };
+    ZoneStart begin_zone();
+    void end_zone(const char* label, const ZoneStart& start);
 
     // Ends the last frame (its wait counts up to now), hands everything to the writer, waits for
     // it (at most close_timeout_ms) and closes the sinks. Safe to call twice.
@@ -425,6 +447,9 @@ class Recorder {
     // deadline. Together they are every ended frame.
     std::int64_t recorded_frames() const;
     std::int64_t dropped_frames() const;
+    // Zones and marks lost: recorded while their ring (a quarter of `capacity`, at least 256)
+    // was full, or with no sink to take them.
+    std::int64_t dropped_events() const;
     // How often the clock read earlier than the reading before it, and by how much at most: such
     // a time is recorded as 0 (never negative), and the trace ends with a `# clock_went_back:`
     // line.
@@ -447,6 +472,24 @@ class Recorder {
 
 // The loop helper, recording through this Recorder (see detail::BasicFixedStep).
 using FixedStep = loopscope::detail::BasicFixedStep<Recorder>;
+
+// A named stretch of the game's time, from construction to destruction, on the loop's thread:
+//     { loopscope::ScopedZone zone(recorder, "asset load"); load(); }
+// Zones nest; each goes into the trace with its label, its begin and end (on the frames' time
+// axis), the frame it began in and its depth. The label is copied when the zone ends.
+class ScopedZone {
+  public:
+    ScopedZone(Recorder& recorder, const char* label)
+        : recorder_(recorder), label_(label), start_(recorder.begin_zone()) {}
+    ~ScopedZone() { recorder_.end_zone(label_, start_); }
+    ScopedZone(const ScopedZone&) = delete;
+    ScopedZone& operator=(const ScopedZone&) = delete;
+
+  private:
+    Recorder& recorder_;
+    const char* label_;
+    Recorder::ZoneStart start_;
+};
 
 }  // namespace recorder_enabled
 }  // namespace loopscope
@@ -520,6 +563,8 @@ class Recorder {
     void end_render(std::int64_t) {}
     void end_render() {}
     void add_times(const PhaseTimes&) {}
+    void mark(const char*) {}
+    void mark(const char*, std::int64_t) {}
     void close() {}
     void close(std::int64_t) {}
     void flush() {}
@@ -528,6 +573,7 @@ class Recorder {
     std::int64_t frames() const { return 0; }
     std::int64_t recorded_frames() const { return 0; }
     std::int64_t dropped_frames() const { return 0; }
+    std::int64_t dropped_events() const { return 0; }
     std::int64_t clock_backward_steps() const { return 0; }
     std::int64_t largest_clock_backward_ns() const { return 0; }
     bool ok() const { return true; }
@@ -540,6 +586,14 @@ class Recorder {
 };
 
 using FixedStep = loopscope::detail::BasicFixedStep<Recorder>;
+
+// Nothing to time and nothing kept: constructing it compiles to nothing.
+class ScopedZone {
+  public:
+    constexpr ScopedZone(Recorder&, const char*) noexcept {}
+    ScopedZone(const ScopedZone&) = delete;
+    ScopedZone& operator=(const ScopedZone&) = delete;
+};
 
 }  // namespace recorder_disabled
 }  // namespace loopscope

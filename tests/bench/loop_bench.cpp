@@ -160,5 +160,42 @@ void BM_RecorderFrame(benchmark::State& state) {
 }
 BENCHMARK(BM_RecorderFrame)->Arg(kFile)->Arg(kCallback)->Arg(kLive);
 
+// The game's own words beside a phase end: BM_RecorderFrame's loop, to a file, with one more
+// call a frame: end_steps() (0), a ScopedZone (1: its begin and end), or a mark (2). Their time
+// per frame minus BM_RecorderFrame/0's is the call's cost.
+enum Call { kEndSteps = 0, kZone = 1, kMark = 2 };
+
+void BM_RecorderCall(benchmark::State& state) {
+    const auto call = static_cast<Call>(state.range(0));
+    RecorderOptions o;
+    o.path = "/dev/null";
+    o.write_start_time = false;
+    Recorder rec(o);
+    std::uint64_t x = 1;
+    std::int64_t t = rec.start_ns();
+    LoopFrame f;
+    f.steps = 1;
+    for (auto _ : state) {
+        t += 1'000'000;
+        rec.begin_frame(t);
+        rec.loop(f);
+        if (call == kEndSteps) {
+            rec.end_steps();
+        } else if (call == kZone) {
+            ScopedZone zone(rec, "asset load");
+        } else {
+            rec.mark("level 2 streamed in");
+        }
+        x = game_work(x);
+    }
+    rec.close();
+    state.SetItemsProcessed(state.iterations());
+    state.counters["dropped"] = static_cast<double>(rec.dropped_frames()) /
+                                static_cast<double>(std::max<std::int64_t>(1, rec.frames()));
+    state.counters["dropped_events"] = static_cast<double>(rec.dropped_events()) /
+                                       static_cast<double>(std::max<std::int64_t>(1, rec.frames()));
+}
+BENCHMARK(BM_RecorderCall)->Arg(kEndSteps)->Arg(kZone)->Arg(kMark);
+
 }  // namespace
 }  // namespace loopscope

@@ -8,7 +8,7 @@
 namespace loopscope::bench {
 
 // A viewer of the live stream: a thread that connects to 127.0.0.1:port and reads everything
-// until the game closes, counting the bytes and its own CPU time.
+// until the game closes, acknowledging it as it goes, counting the bytes and its own CPU time.
 class StreamReader {
   public:
     explicit StreamReader(int port);

@@ -28,8 +28,16 @@ StreamReader::StreamReader(int port) {
         addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
             std::vector<char> buffer(1 << 16);
-            for (ssize_t n; (n = recv(fd, buffer.data(), buffer.size(), 0)) > 0;)
+            for (ssize_t n; (n = recv(fd, buffer.data(), buffer.size(), 0)) > 0;) {
                 bytes_ += n;
+                // Live protocol 2: acknowledge what was taken (u32 1, u64 bytes), or the game
+                // closes this client after its serve_stall_ms.
+                unsigned char ack[12] = {1, 0, 0, 0};
+                for (int i = 0; i < 8; ++i)
+                    ack[4 + i] =
+                        static_cast<unsigned char>(static_cast<std::uint64_t>(bytes_) >> (8 * i));
+                ::send(fd, ack, sizeof ack, MSG_NOSIGNAL);
+            }
         }
         ::close(fd);
         cpu_ns_ = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);

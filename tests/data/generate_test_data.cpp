@@ -868,8 +868,12 @@ FileExpectation write_plain(const std::filesystem::path& dir,
 }
 
 // A loopscope trace of a fixed-timestep loop with interpolation (dt 1/60 s, clamp 250 ms,
-// at most 5 steps a frame) fed the game's frame times: the loading frame is clamped, the hitch
-// runs into the step cap.
+// at most 5 steps a frame) fed the game's frame times, laid out as the recorder writes one: a
+// row's raw_ns is the time since the previous row began (the first row's, since the recorder
+// started: the loading), its start_ns the sum of the raw_ns up to it, and its phases (steps,
+// render, wait) the time from its begin to the next row's, so they add up to the next row's
+// raw_ns (the last row's to a 60 Hz frame, as if closed then). The loading frame is clamped, the
+// hitch runs into the step cap; a long frame's time is spent rendering.
 FileExpectation write_trace(const std::filesystem::path& dir,
                             const std::vector<std::int64_t>& frames) {
     constexpr std::int64_t kDt = 16'666'667, kClamp = 250'000'000, kMaxSteps = 5;
@@ -889,6 +893,7 @@ FileExpectation write_trace(const std::filesystem::path& dir,
     std::int64_t start = 0, acc = 0;
     for (std::size_t i = 0; i < frames.size(); ++i) {
         const std::int64_t raw = frames[i] * 100;
+        start += raw;
         const std::int64_t clamped = std::min(raw, kClamp);
         acc += clamped;
         const std::int64_t before = acc;
@@ -899,18 +904,22 @@ FileExpectation write_trace(const std::filesystem::path& dir,
             dropped = acc - acc % kDt;
             acc %= kDt;
         }
+        const std::int64_t next = i + 1 < frames.size() ? frames[i + 1] * 100 : kDt;
         const std::int64_t step_cost = steps * 1'200'000;
-        const std::int64_t render = 4'000'000 + static_cast<std::int64_t>(i % 7) * 100'000;
-        // A limiter waits out what is left of a 60 Hz frame; longer frames do not wait.
-        const std::int64_t wait = std::max<std::int64_t>(0, kDt - step_cost - render);
+        std::int64_t render = 4'000'000 + static_cast<std::int64_t>(i % 7) * 100'000;
+        // A limiter waits out what is left of a 60 Hz frame (with its jitter); a longer frame
+        // renders all of its time and does not wait.
+        std::int64_t wait = next - step_cost - render;
+        if (next > kDt + 2'000'000) {
+            render = next - step_cost;
+            wait = 0;
+        }
         f.line(fmt::format("{},{},{},{},{},{},{},{},{},{},0.{:06},{},{},{}", i, start, raw, clamped,
                            raw - clamped, clamped, before, steps, dropped, acc,
                            acc * 1'000'000 / kDt, step_cost, render, wait));
         t.add(raw, start, false, false);
-        start += raw;
     }
     save(dir / "loopscope.trace", f.text());
-    t.e.first_start_ns = 0;
     return {"loopscope-trace", true, {t.e}};
 }
 

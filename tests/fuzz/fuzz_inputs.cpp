@@ -83,10 +83,12 @@ void live_stream(Bytes bytes, const std::string& path) {
     LiveRecording recording("fuzz", client.preamble(), 1u << 20);
     std::string text = recording.preamble();
     std::vector<FrameRecord> rows;
+    std::vector<trace_v1::EventRecord> events;
     for (bool more = true, fits = true; more && fits;) {
         rows.clear();
-        more = client.read(rows, 0);
-        fits = recording.take(rows, text);
+        events.clear();
+        more = client.read(rows, 0, &events);
+        fits = recording.take(rows, text) && recording.take_events(events, text);
     }
     text += recording.closing(client.trailer());
     if (recording.frames() == 0)

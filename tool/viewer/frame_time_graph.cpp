@@ -27,6 +27,55 @@ const ImU32 kRefreshColour = IM_COL32(120, 255, 200, 150);
 const ImU32 kHitchColour = IM_COL32(255, 60, 60, 255);
 const ImU32 kStutterColour = IM_COL32(255, 150, 40, 220);
 const ImU32 kSpiralColour = IM_COL32(255, 80, 255, 255);
+const ImU32 kZoneColour = IM_COL32(90, 170, 255, 110);
+const ImU32 kZoneEdgeColour = IM_COL32(90, 170, 255, 220);
+const ImU32 kMarkColour = IM_COL32(200, 255, 120, 230);
+
+// The game's own zones (a band a nesting level, from the plot's foot up, with the label where
+// it fits) and marks (a line over the plot with the label at its top), on the frames' time axis.
+// Returns the zone or mark under the cursor for the tooltip.
+std::string draw_zones_and_marks(const PlotArea& area, const TimeView& view, const Capture& c) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    std::string hovered;
+    constexpr float kBand = 12.0f;
+    for (const Zone& z : c.zones) {
+        if (static_cast<double>(z.end_ns) < view.t0_ns ||
+            static_cast<double>(z.begin_ns) > view.t1_ns)
+            continue;
+        const float x0 = std::max(area.min.x, area.x_px(view, static_cast<double>(z.begin_ns)));
+        const float x1 = std::min(
+            area.max.x, std::max(x0 + 1.0f, area.x_px(view, static_cast<double>(z.end_ns))));
+        const float y1 = area.max.y - 8.0f - kBand * static_cast<float>(std::min(z.depth, 6u));
+        const float y0 = y1 - kBand + 1.0f;
+        draw->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), kZoneColour);
+        draw->AddRect(ImVec2(x0, y0), ImVec2(x1, y1), kZoneEdgeColour);
+        // Inside the band where it fits, else above it (an outermost zone's only, so that nested
+        // labels do not pile up).
+        const ImVec2 text = ImGui::CalcTextSize(z.label.c_str());
+        if (text.x + 4.0f < x1 - x0)
+            draw->AddText(ImVec2(x0 + 2.0f, y0 - 1.0f), IM_COL32(255, 255, 255, 230),
+                          z.label.c_str());
+        else if (z.depth == 0)
+            draw->AddText(ImVec2(x0, y0 - text.y - 1.0f), kZoneEdgeColour, z.label.c_str());
+        if (area.hovered && ImGui::GetIO().MousePos.x >= x0 && ImGui::GetIO().MousePos.x <= x1 &&
+            ImGui::GetIO().MousePos.y >= y0 && ImGui::GetIO().MousePos.y <= y1) {
+            hovered = fmt::format("zone \"{}\": {:.3f} ms, from frame {}", z.label,
+                                  (z.end_ns - z.begin_ns) / 1e6, z.frame);
+        }
+    }
+    for (const Mark& m : c.marks) {
+        if (static_cast<double>(m.t_ns) < view.t0_ns || static_cast<double>(m.t_ns) > view.t1_ns)
+            continue;
+        const float x = area.x_px(view, static_cast<double>(m.t_ns));
+        draw->AddLine(ImVec2(x, area.min.y), ImVec2(x, area.max.y), kMarkColour, 1.0f);
+        draw->AddTriangleFilled(ImVec2(x - 4.0f, area.min.y), ImVec2(x + 4.0f, area.min.y),
+                                ImVec2(x, area.min.y + 6.0f), kMarkColour);
+        draw->AddText(ImVec2(x + 3.0f, area.min.y + 2.0f), kMarkColour, m.label.c_str());
+        if (area.hovered && std::abs(ImGui::GetIO().MousePos.x - x) <= 3.0f)
+            hovered = fmt::format("mark \"{}\" in frame {}", m.label, m.frame);
+    }
+    return hovered;
+}
 
 // A labelled horizontal line. `right_label_y` is where the last label on the right stood: a
 // label that would overlap it is left out (the line stays), so two close lines never write
@@ -232,8 +281,20 @@ void draw_frame_time_graph(std::span<Document* const> docs, const Document* prim
                                                 d->onset_label().c_str());
         }
     }
+    std::string zone_tip;
+    for (const Document* d : docs) {
+        if (d->shown) {
+            std::string tip = draw_zones_and_marks(area, view, d->capture);
+            if (!tip.empty())
+                zone_tip = std::move(tip);
+        }
+    }
     ImGui::GetWindowDrawList()->PopClipRect();
     draw_selection(area, view);
+    if (!zone_tip.empty()) {
+        ImGui::SetTooltip("%s", zone_tip.c_str());
+        return;
+    }
 
     // The hovered frame: the slowest frame under the cursor's pixel column, so a spike is what
     // one points at even when thousands of frames share the column.

@@ -48,9 +48,26 @@ void RemoteGame::poll() {
     if (!open_)
         return;
     incoming_.clear();
-    open_ = client_.read(incoming_, 0);
+    incoming_events_.clear();
+    open_ = client_.read(incoming_, 0, &incoming_events_);
+    // Joined after the game's frame 0: its first frames are no start-up.
+    if (!incoming_.empty() && window_.frames_received() == 0 && incoming_.front().frame > 0)
+        doc_.capture.attached_mid_run = true;
     if (!incoming_.empty())
         window_.add(incoming_);
+    for (const trace_v1::EventRecord& e : incoming_events_) {
+        std::string label(e.label, e.label_bytes);
+        if (e.kind == trace_v1::EventKind::zone)
+            doc_.capture.zones.push_back({std::move(label), e.begin_ns, e.end_ns, e.frame, e.thread,
+                                          e.depth});
+        else
+            doc_.capture.marks.push_back({std::move(label), e.begin_ns, e.frame});
+    }
+    // Bounded as the frames are: past 65,536, the older half leaves.
+    if (doc_.capture.zones.size() > 65536)
+        doc_.capture.zones.erase(doc_.capture.zones.begin(), doc_.capture.zones.begin() + 32768);
+    if (doc_.capture.marks.size() > 65536)
+        doc_.capture.marks.erase(doc_.capture.marks.begin(), doc_.capture.marks.begin() + 32768);
     const auto now = std::chrono::steady_clock::now();
     if (window_.frames_received() != analysed_frames_ &&
         (std::chrono::duration<double>(now - last_analysis_).count() >= kAnalyseEveryS || !open_)) {
@@ -65,9 +82,10 @@ void RemoteGame::draw() {
     ImGui::BeginChild("##remote_status", ImVec2(controls_w, 0), true);
     ImGui::TextWrapped("%s", doc_.name.c_str());
     ImGui::Text("clock: %s", client_.clock().c_str());
-    ImGui::Text("%s", open_                     ? "connected, receiving"
-                      : client_.ended_cleanly() ? "the game closed its recorder"
-                                                : "the connection was lost");
+    ImGui::TextWrapped("%s", open_                     ? "connected, receiving"
+                             : client_.ended_cleanly() ? "the game closed its recorder"
+                             : !client_.error().empty() ? client_.error().c_str()
+                                                        : "the connection was lost");
     ImGui::Separator();
     ImGui::Text("frames %lld   time %.1f s", static_cast<long long>(window_.frames_received()),
                 doc_.frames() ? doc_.end_ns() / 1e9 : 0.0);

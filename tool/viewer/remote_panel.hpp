@@ -37,6 +37,7 @@ class RemoteGame {
     TimeView view_;
     GraphSettings settings_;
     std::vector<FrameRecord> incoming_;
+    std::vector<trace_v1::EventRecord> incoming_events_;
     std::vector<float> history_ms_;  // the history's longest frames, for its plot
     std::chrono::steady_clock::time_point last_analysis_;
     std::int64_t analysed_frames_ = 0;  // frames received when the analysis last ran
