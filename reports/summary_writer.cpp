@@ -421,8 +421,11 @@ std::string csv(const SummaryDocument& doc) {
             const std::optional<double> v = r.figure(k);
             text += v ? fmt::format(",{}", *v) : std::string(",");
         }
-        text.append(",").append(csv_field(r.hitch_cause)).append(",").append(csv_field(r.error)).append("
-");
+        text.append(",")
+            .append(csv_field(r.hitch_cause))
+            .append(",")
+            .append(csv_field(r.error))
+            .append("\n");
     }
     return text;
 }
