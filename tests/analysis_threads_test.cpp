@@ -40,6 +40,8 @@ Capture long_capture(std::size_t frames) {
         else if ((i / 1000) % 3 == 1)
             f = i % 2 ? 4'000'000 : 12'600'000;  // alternation
         const bool dropped = i % 7 == 0;
+        // The PC latency alternates with the presents: frame generation detected, estimated.
+        c.pc_latency_ns.push_back((i / 1000) % 3 == 1 && i % 2 ? 40'000'000 : 30'000'000);
         c.frame_ns.push_back(f);
         c.start_ns.push_back(t);
         c.display_ns.push_back(dropped ? -1 : 8'333'333 * (1 + static_cast<std::int64_t>(i % 3)));

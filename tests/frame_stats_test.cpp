@@ -105,7 +105,8 @@ TEST(FrameStats, FramesOfCenturiesInFrameGenerationCyclesDoNotWrap) {
     std::vector<std::int64_t> frames;
     for (int i = 0; i < 60; ++i)
         frames.push_back(i % 3 == 1 ? 4'000'000'000'000'000'000 : 3'000'000'000'000'000'000);
-    const std::vector<GenerationColumn> columns = {{"f", frames, true}};
+    // Decisive, so that the estimate (the saturated sums) is made.
+    const std::vector<GenerationColumn> columns = {{"f", frames, true, true}};
     const GenerationDetection g = detect_frame_generation(columns, frames, 0);
     ASSERT_TRUE(g.detected);
     EXPECT_EQ(g.period, 3);

@@ -23,6 +23,8 @@ Capture stutter_capture() {
     for (int i = 0; i < 300; ++i) {
         const std::int64_t f = (i == 150) ? 120 * kMs : (i % 2 ? 16 * kMs : 17 * kMs);
         c.frame_ns.push_back(f);
+        // The PC latency alternates with the presents, as frame generation makes it.
+        c.pc_latency_ns.push_back(i % 2 ? 40 * kMs : 30 * kMs);
     }
     std::int64_t t = 0;
     for (const std::int64_t f : c.frame_ns) {
@@ -177,6 +179,9 @@ TEST(ReportWriters, HtmlIsSelfContainedWithInlinePlots) {
         c.frame_ns[i] = i == 150 ? 7 * 16'666'667 : 16'666'667;
         c.start_ns[i] = i == 0 ? 0 : c.start_ns[i - 1] + c.frame_ns[i - 1];
     }
+    // Display changes on the grid: a refresh rate needs display information.
+    c.display_ns = c.frame_ns;
+    c.pc_latency_ns.assign(c.frames(), 30 * kMs);
     const Report r = single(c);
     ASSERT_EQ(r.captures[0].stats.refresh.rate_hz, 60);
     const std::string html = render(r, "html");
