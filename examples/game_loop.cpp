@@ -1,7 +1,8 @@
 // A minimal fixed-timestep game loop (no SDL, no window) recording itself with loopscope's
 // recorder header: loopscope::FixedStep runs the accumulator with interpolation and a 250 ms
 // clamp and records each frame; a frame limiter at 60 Hz, and one deliberate 100 ms hitch so the
-// trace has something to show.
+// trace has something to show, named by the game: a ScopedZone "asset load" around it and a mark
+// "assets loaded" after it (trace format v2).
 //
 //     example_game_loop [--serve PORT] [FRAMES] [TRACE.csv]   (defaults: 120 frames,
 //                                                             game-loop-trace.csv; the

@@ -166,11 +166,12 @@ std::int64_t LiveStats::*LiveServer::read_acks() {
         if (n < 0)
             return &LiveStats::closed_lost;
         ack_size_ += static_cast<std::size_t>(n);
+        // The type as soon as it is in: a few bytes of anything else are not waited out.
+        if (ack_size_ >= 4 && live_wire::get_u32(ack_) != live_wire::kAck)
+            return &LiveStats::closed_garbage;
         if (ack_size_ < live_wire::kAckBytes)
             continue;
         ack_size_ = 0;
-        if (live_wire::get_u32(ack_) != live_wire::kAck)
-            return &LiveStats::closed_garbage;
         const auto taken = static_cast<std::int64_t>(live_wire::get_u64(ack_ + 4));
         if (taken < bytes_taken_ || taken > bytes_sent_)
             return &LiveStats::closed_garbage;

@@ -27,13 +27,8 @@
 #include <vector>
 
 #include "recorder/live_server.hpp"
+#include "recorder/open_file.hpp"
 #include "recorder/trace_text.hpp"
-
-#if !defined(_WIN32)
-#include <fcntl.h>
-#include <unistd.h>
-#include <cerrno>
-#endif
 
 namespace loopscope {
 inline namespace recorder_enabled {
@@ -54,7 +49,7 @@ class FileSink {
     // `wait_ms` (tried every 10 ms) fails the sink, rather than holding the writer for good.
     bool open(std::int64_t wait_ms) {
         to_stdout_ = path_ == "-";
-        file_ = to_stdout_ ? stdout : open_file(wait_ms);
+        file_ = to_stdout_ ? stdout : open_trace_file(path_, wait_ms);
         if (!file_) {
             failed_ = true;
             return false;
@@ -132,35 +127,6 @@ class FileSink {
     }
 
   private:
-    std::FILE* open_file(std::int64_t wait_ms) {
-#if defined(_WIN32)
-        (void)wait_ms;
-        return std::fopen(path_.c_str(), "wb");
-#else
-        // O_NONBLOCK makes open() of a FIFO without a reader fail at once (ENXIO) instead of
-        // waiting for one; the writes block again as they would have.
-        const std::int64_t deadline_ns = loopscope::now_ns() + wait_ms * 1'000'000;
-        int fd = -1;
-        for (;;) {
-            fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
-            if (fd >= 0 || errno != ENXIO || loopscope::now_ns() >= deadline_ns)
-                break;
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
-        if (fd < 0)
-            return nullptr;
-        const int flags = ::fcntl(fd, F_GETFL);
-        if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-            ::close(fd);
-            return nullptr;
-        }
-        std::FILE* f = ::fdopen(fd, "wb");
-        if (!f)
-            ::close(fd);
-        return f;
-#endif
-    }
-
     std::size_t write(const char* data, std::size_t size) {
         const std::size_t written = std::fwrite(data, 1, size, file_);
         if (written != size)

@@ -614,6 +614,14 @@ void move_clock_origin_to_first_row(Capture& c) {
                                       static_cast<std::uint64_t>(origin));
     for (FrameRecord& r : c.loop)
         r.start_ns -= origin;
+    // The game's zones and marks are on the start_ns axis too (a zone may begin before the
+    // first row: a load before the first frame).
+    for (Zone& z : c.zones) {
+        z.begin_ns -= origin;
+        z.end_ns -= origin;
+    }
+    for (Mark& m : c.marks)
+        m.t_ns -= origin;
     if (c.loop_figures) {
         // Shared and const once computed: shifted in a copy that replaces it.
         auto shifted = std::make_shared<LoopFigures>(*c.loop_figures);

@@ -64,7 +64,7 @@ TEST(Diagnose, QuickRunWritesEveryFileOfTheReport) {
     for (const char* name :
          {"steady-60", "display-144-sim-60", "hitch-200ms", "spiral-clamp-cap"}) {
         const std::string trace = read_text(out + "/traces/" + name + ".csv");
-        EXPECT_EQ(trace.rfind("# loopscope-trace v1", 0), 0u) << name;
+        EXPECT_EQ(trace.rfind("# loopscope-trace v2", 0), 0u) << name;
     }
     // The spiral scenario's verdict: trouble with an onset and a slow motion in sane bounds (the
     // real clock decides the exact frame); the steady loop is no spiral.

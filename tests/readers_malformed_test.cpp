@@ -257,13 +257,14 @@ TEST_F(ReadersMalformed, TraceV2ZonesAndMarksAreReadAndAMalformedOneIsNamed) {
     const Capture c = read_capture(write(std::string(kTraceMagicV2) + "\n" + rows + zone + mark));
     ASSERT_EQ(c.zones.size(), 1u);
     EXPECT_EQ(c.zones[0].label, "asset load, part 1");  // the rest of the line, commas and all
-    EXPECT_EQ(c.zones[0].begin_ns, 20'000'000);
-    EXPECT_EQ(c.zones[0].end_ns, 30'000'000);
+    // Placed as the rows are, from the first row's time stamp (16666667 in the file).
+    EXPECT_EQ(c.zones[0].begin_ns, 20'000'000 - 16'666'667);
+    EXPECT_EQ(c.zones[0].end_ns, 30'000'000 - 16'666'667);
     EXPECT_EQ(c.zones[0].frame, 0);
     EXPECT_EQ(c.zones[0].depth, 0u);
     ASSERT_EQ(c.marks.size(), 1u);
     EXPECT_EQ(c.marks[0].label, "level 2 streamed in");
-    EXPECT_EQ(c.marks[0].t_ns, 31'000'000);
+    EXPECT_EQ(c.marks[0].t_ns, 31'000'000 - 16'666'667);
     EXPECT_EQ(c.marks[0].frame, 1);
     EXPECT_EQ(c.frames(), 2u);
     // Version 1 reads exactly as before: such a line is a row with the wrong columns.

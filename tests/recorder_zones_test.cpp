@@ -23,14 +23,15 @@ std::int64_t virtual_clock() {
     return g_virtual_now_ns;
 }
 
-// A 60 Hz fixed-step game of 180 frames on a virtual clock: 1 ms of steps, 3 ms of rendering,
-// a limiter to the 16.67 ms slot; in frame `kLoadFrame` it loads assets for 90 ms inside a
-// ScopedZone "asset load" (20 ms of which in a nested zone "decompress") and then marks
-// "level 2 streamed in".
+// A 60 Hz fixed-step game of 180 frames on a virtual clock: a 500 ms ScopedZone "boot" before
+// its first frame, then frames of 1 ms of steps, 3 ms of rendering and a limiter to the 16.67 ms
+// slot; in frame `kLoadFrame` it loads assets for 90 ms inside a ScopedZone "asset load" (20 ms
+// of which in a nested zone "decompress") and then marks "level 2 streamed in".
 struct ZoneGame {
     static constexpr std::int64_t kLoadFrame = 60;
     static constexpr std::int64_t kLoadNs = 90'000'000;
     static constexpr std::int64_t kNestedNs = 20'000'000;
+    static constexpr std::int64_t kBootNs = 500'000'000;
     std::string path;
 };
 
@@ -47,6 +48,11 @@ ZoneGame write_zone_game(const std::string& dir) {
     o.flush_every = 16;
     Recorder recorder(o);
     FixedStep loop(FixedStepConfig{.dt_ns = 16'666'667, .clamp_ns = 250'000'000}, recorder);
+    {
+        // Before the first frame: a zone of frame -1, before the first row's time stamp.
+        ScopedZone boot(recorder, "boot");
+        g_virtual_now_ns += ZoneGame::kBootNs;
+    }
     for (std::int64_t frame = 0; frame < 180; ++frame) {
         const std::int64_t start = g_virtual_now_ns;
         loop.advance();
@@ -79,14 +85,22 @@ TEST(RecorderZones, ANinetyMillisecondLoadIsAZoneInItsHitchAndTheMarkIsRead) {
 
     const Capture c = read_capture(game.path);
     ASSERT_EQ(c.frames(), 180u);
-    ASSERT_EQ(c.zones.size(), 2u);
-    const Zone& load = c.zones[0];  // sorted by begin: the outer zone first
+    ASSERT_EQ(c.zones.size(), 3u);
+    // Sorted by begin; on the report's time axis, from the first row's time stamp: the boot zone
+    // ends where frame 0 begins.
+    const Zone& boot = c.zones[0];
+    EXPECT_EQ(boot.label, "boot");
+    EXPECT_EQ(boot.frame, -1);
+    EXPECT_EQ(boot.begin_ns, -ZoneGame::kBootNs);
+    EXPECT_EQ(boot.end_ns, 0);
+    EXPECT_EQ(c.start_ns[0], 0);
+    const Zone& load = c.zones[1];  // the outer zone before the nested one
     EXPECT_EQ(load.label, "asset load");
     EXPECT_EQ(load.end_ns - load.begin_ns, ZoneGame::kLoadNs);
     EXPECT_EQ(load.frame, ZoneGame::kLoadFrame);
     EXPECT_EQ(load.depth, 0u);
     EXPECT_EQ(load.thread, 0u);
-    const Zone& nested = c.zones[1];
+    const Zone& nested = c.zones[2];
     EXPECT_EQ(nested.label, "decompress");
     EXPECT_EQ(nested.end_ns - nested.begin_ns, ZoneGame::kNestedNs);
     EXPECT_EQ(nested.depth, 1u);

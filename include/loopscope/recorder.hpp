@@ -369,7 +369,8 @@ struct RecorderOptions {
     // stream; 0 = any free port (see serving_port()).
     int serve_port = -1;
     std::string serve_address = "127.0.0.1";  // another address only when the game asks
-    std::int64_t serve_stall_ms = 2000;       // a client that takes nothing this long is closed
+    // A client that acknowledges nothing this long, while the stream waits for it, is closed.
+    std::int64_t serve_stall_ms = 2000;
 
     // The knobs of a FixedStep loop as the metadata (policy: the accumulator policy the game
     // renders with, "fixed", "fixed-interp" or "fixed-extrap").
@@ -587,10 +588,12 @@ class Recorder {
 
 using FixedStep = loopscope::detail::BasicFixedStep<Recorder>;
 
-// Nothing to time and nothing kept: constructing it compiles to nothing.
+// Nothing to time and nothing kept: constructing it compiles to nothing. The empty destructor
+// is user-provided so that Clang's -Wunused-variable takes a zone for the RAII object it is.
 class ScopedZone {
   public:
     constexpr ScopedZone(Recorder&, const char*) noexcept {}
+    ~ScopedZone() {}
     ScopedZone(const ScopedZone&) = delete;
     ScopedZone& operator=(const ScopedZone&) = delete;
 };

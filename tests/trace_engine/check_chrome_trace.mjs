@@ -1,7 +1,8 @@
 // Loads loopscope's Chrome traces with Chrome DevTools' own trace engine (@paulirish/trace_engine,
 // installed by scripts/setup.sh) and checks the frames it finds against loopscope's JSON report of
 // the same input: one slice a frame on the capture's track, none nested under another (frames on
-// one track are disjoint), and the hitch slices on the frames the report lists as hitches.
+// one track are disjoint), and the hitch slices on the frames the report lists as hitches; a
+// trace v2's zones on a track of their own, within the frames' span, nested as their depth says.
 //
 // node check_chrome_trace.mjs NODE_MODULES_DIR LOOPSCOPE_EXE CAPTURE... ; "run:SCENARIO" as a
 // capture writes that scenario's virtual-clock trace first. Exit 0 when every check holds, 1 when
@@ -47,8 +48,13 @@ for (const [k, input] of inputs.entries()) {
   await model.parse(JSON.parse(fs.readFileSync(chrome, 'utf8')).traceEvents);
   const renderer = model.parsedTrace().data.Renderer;
   const threads = [...renderer.processes.values()].flatMap(p => [...p.threads.values()]);
-  check(threads.length === 1, `${input}: ${threads.length} tracks, expected 1`);
-  const thread = threads[0];
+  // The frames' track, and for a trace v2 the game's zones and marks on a track of their own.
+  const isFrame = e => ['frame', 'stutter', 'hitch'].includes(e.name);
+  const frameThreads = threads.filter(t => t.entries.some(isFrame));
+  const zoneThreads = threads.filter(t => !t.entries.some(isFrame));
+  check(frameThreads.length === 1, `${input}: ${frameThreads.length} tracks of frames, expected 1`);
+  check(zoneThreads.length <= 1, `${input}: ${zoneThreads.length} tracks of zones, expected 0 or 1`);
+  const thread = frameThreads[0];
   const frames = thread.entries.filter(e => e.ph === 'X');
   const hitchFrames = frames.filter(e => e.name === 'hitch').map(e => e.args.frame);
   const expectedHitches = report.stutter.hitches.map(h => h.frame);
@@ -60,6 +66,19 @@ for (const [k, input] of inputs.entries()) {
         `${input}: hitch slices on frames ${hitchFrames}, the report lists ${expectedHitches}`);
   console.log(`${input}: ${frames.length} frames, ${thread.tree.roots.size} on top level, ` +
               `hitches on frames [${hitchFrames}]`);
+  for (const zoneThread of zoneThreads) {
+    // Each zone slice lies within the frames' span, and the engine nests them as their depth
+    // says (an outermost zone is a root).
+    const zones = zoneThread.entries.filter(e => e.ph === 'X');
+    const first = Math.min(...frames.map(e => e.ts)), last = Math.max(...frames.map(e => e.ts + e.dur));
+    check(zones.length > 0, `${input}: a zones track without zone slices`);
+    check(zones.every(z => z.ts >= first && z.ts + z.dur <= last),
+          `${input}: a zone slice outside the frames' span`);
+    check(zones.filter(z => z.args.depth === 0).length === zoneThread.tree.roots.size,
+          `${input}: ${zoneThread.tree.roots.size} zone roots, ` +
+              `${zones.filter(z => z.args.depth === 0).length} zones of depth 0`);
+    console.log(`${input}: ${zones.length} zone slices on their own track`);
+  }
 }
 fs.rmSync(work, {recursive: true, force: true});
 process.exit(failures ? 1 : 0);
