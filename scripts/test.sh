@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# README command 2: set up, build everything (RelWithDebInfo: optimised, with debug information;
-# warnings are errors) and run every test with ctest. The build is the preset of CMakePresets.json
+# README command 2: set up, build everything (RelWithDebInfo at -O3, Release's optimisation, with
+# debug information; warnings are errors) and run every test with ctest, then list the skipped
+# tests with their reasons. The build is the preset of CMakePresets.json
 # named by the argument (default `test`, in build/test); .ci/run also runs `sanitize` (ASan and
 # UBSan) and `tsan` (the threaded parts' tests under ThreadSanitizer) through it.
 set -euo pipefail

@@ -68,8 +68,8 @@ TEST(Reliability, CtrlCOrSigtermLeavesNoTemporaryFileBehind) {
         const std::string dir = make_temp_dir("loopscope-rel");
         // A script file, so that $pid is the shell's own and no quoting layer expands it early.
         const std::string script = dir + "/../" + fs::path(dir).filename().string() + ".sh";
-        write_text(script, "'" + std::string(LOOPSCOPE_EXE) +
-                               "' run --clock virtual --frames 200000000 -o '" + dir +
+        write_text(script, quoted(LOOPSCOPE_EXE) + " run --clock virtual --frames 200000000 -o '" +
+                               dir +
                                "/out.csv' >/dev/null 2>&1 &\n"
                                "pid=$!\ni=0\n"
                                "while [ ! -s '" +
@@ -122,7 +122,7 @@ TEST(Reliability, StandardInputAndPipesAreReadOnce) {
                     dir + "/err'"),
               0)
         << read_text(dir + "/err");
-    EXPECT_EQ(read_text(dir + "/out"), "-" + listed.out.substr(capture.size()));
+    EXPECT_EQ(read_text(dir + "/out"), std::string("-").append(listed.out, capture.size()));
     // A bad line 3 through a pipe: blamed on line 3 of "-", nothing left in the temporary folder.
     EXPECT_EQ(shell("printf '16.6\\n16.7\\nabc\\n' | " + exe + " report --strict - >/dev/null 2>'" +
                     dir + "/err'"),
@@ -279,7 +279,7 @@ TEST(Reliability, TheLiveBallTakesBoundedStepsUnderATinyDt) {
 
 // Messages that name the problem: the figure meant, a number too large, both guards of a frame.
 TEST(Reliability, MessagesSayWhatWasMeantAndWhy) {
-    const std::string plain = "'" + test_data("plain.txt") + "'";
+    const std::string plain = quoted(test_data("plain.txt"));
     RunResult r = run_loopscope("report " + plain + " --fail-if 'p99>20'");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("unknown figure 'p99' (did you mean 'p99_ms'?)"), std::string::npos)

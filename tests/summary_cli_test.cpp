@@ -305,7 +305,7 @@ namespace {
 TEST(SummaryCli, HistoryKeepsTheMachinesContextAndRefusesAnotherJson) {
     const std::string dir = test::make_temp_dir("history");
     const std::string db = "'" + dir + "/h.db'";
-    const std::string capture = "'" + test::test_data("presentmon2.csv") + "'";
+    const std::string capture = quoted(test::test_data("presentmon2.csv"));
     test::write_text(dir + "/probe.json",
                      R"({"context": {"cpu": "Test CPU", "os": "Linux"}, "clocks": []})");
     test::write_text(dir + "/other.json", R"({"rows": []})");

@@ -615,9 +615,10 @@ TEST_F(ViewerHeadless, NoLabelIsCutAt1280x720) {
         return line.empty() ? 0 : std::stoi(line.substr(12));
     };
     for (const std::string& files :
-         {"'" + test_data("presentmon24_framegen.csv") + "'",
-          "'" + test_data("loopscope.trace") + "'",
-          "'" + test_data("ocat.csv") + "' '" + test_data("presentmon24.csv") + "'"}) {
+         {quoted(test_data("presentmon24_framegen.csv")), quoted(test_data("loopscope.trace")),
+          quoted(test_data("ocat.csv"))
+              .append(" ")
+              .append(quoted(test_data("presentmon24.csv")))}) {
         SCOPED_TRACE(files);
         const RunResult r =
             run_loopscope("view " + files + " --size 1280x720 --frames 3 --screenshot '" +
