@@ -245,6 +245,17 @@ TraceLoopFigures::TraceLoopFigures(const std::optional<LoopConfig>& config) {
 }
 
 void TraceLoopFigures::add(const FrameRecord& r) {
+    // The rows a hitch's cause reads, by the hitch rule of unreal_hitches over raw_ns from row 1
+    // on (row 0's raw_ns is no frame time).
+    if (rows_ >= 2 && r.raw_ns > kHitchThresholdNs &&
+        compare_products(2, static_cast<std::uint64_t>(r.raw_ns), 3,
+                         static_cast<std::uint64_t>(previous_.raw_ns)) >= 0) {
+        if (hitch_records_.empty() || hitch_records_.back().first != rows_ - 1)
+            hitch_records_.emplace_back(rows_ - 1, previous_);
+        hitch_records_.emplace_back(rows_, r);
+    }
+    previous_ = r;
+    ++rows_;
     if (configured_) {
         configured_->add(r);
         return;
@@ -255,9 +266,11 @@ void TraceLoopFigures::add(const FrameRecord& r) {
 }
 
 LoopFigures TraceLoopFigures::figures() const {
-    if (configured_)
-        return configured_->figures();
-    return accumulator_ ? fixed_->figures() : variable_->figures();
+    LoopFigures f = configured_   ? configured_->figures()
+                    : accumulator_ ? fixed_->figures()
+                                   : variable_->figures();
+    f.hitch_records = hitch_records_;
+    return f;
 }
 
 namespace {

@@ -176,6 +176,10 @@ class TraceLoopFigures {
   private:
     std::optional<LoopFiguresBuilder> configured_, fixed_, variable_;
     bool accumulator_ = false;  // some record has an accumulator column that is not 0
+    // LoopFigures::hitch_records: the rows around each hitch, and the row before this one.
+    std::vector<std::pair<std::int64_t, FrameRecord>> hitch_records_;
+    FrameRecord previous_{};
+    std::int64_t rows_ = 0;
 };
 
 // Throws UsageError when the options select no frames or the capture lacks the timeline. A

@@ -258,14 +258,32 @@ std::vector<Placed> present_call_parts(const Capture& c, std::int64_t i, std::in
     return parts;
 }
 
+// A trace row's loop record: kept with the capture, or, where the records were not kept, among
+// those kept around the hitches while reading (LoopFigures::hitch_records); nullptr otherwise.
+const FrameRecord* loop_record(const Capture& c, std::int64_t row) {
+    if (row < 0)
+        return nullptr;
+    if (full(c.loop, c))
+        return static_cast<std::size_t>(row) < c.loop.size() ? &c.loop[static_cast<std::size_t>(row)]
+                                                             : nullptr;
+    if (!c.loop_figures)
+        return nullptr;
+    const auto& kept = c.loop_figures->hitch_records;
+    const auto at = std::lower_bound(kept.begin(), kept.end(), row,
+                                     [](const auto& k, std::int64_t r) { return k.first < r; });
+    return at != kept.end() && at->first == row ? &at->second : nullptr;
+}
+
 // A loopscope trace's phases (hitch_cause.hpp).
 std::vector<Placed> loop_parts(const Capture& c, std::int64_t i, std::int64_t t,
                                std::vector<CauseEvidence>& ev) {
     std::vector<Placed> parts;
     const std::int64_t f = i - 1;  // row i's frame time is frame i - 1's length
-    if (f < 0)
+    const FrameRecord* before = loop_record(c, f);
+    const FrameRecord* hitch_row = loop_record(c, i);
+    if (!before || !hitch_row)
         return parts;
-    const FrameRecord& r = c.loop[static_cast<std::size_t>(f)];
+    const FrameRecord& r = *before;
     const std::int64_t begin =
         c.start_ns.size() == c.frames() ? c.start_ns[static_cast<std::size_t>(f)] : -1;
     std::int64_t used = 0;
@@ -285,7 +303,7 @@ std::vector<Placed> loop_parts(const Capture& c, std::int64_t i, std::int64_t t,
     if (t - used > 0)
         parts.push_back({{kPartUnexplained, t - used, -1, "", ""}, begin >= 0 ? begin + used : -1});
     ev.push_back({"loop", f, fmt::format("frame {} ran {} simulation steps", f, r.steps)});
-    const FrameRecord& row = c.loop[static_cast<std::size_t>(i)];
+    const FrameRecord& row = *hitch_row;
     if (row.clamp_lost_ns > 0)
         ev.push_back({"guard", i,
                       fmt::format("the clamp threw away {} of this frame time (clamp_lost_ns)",
@@ -320,7 +338,7 @@ std::int64_t HitchCause::total_ns() const {
 }
 
 CauseRule cause_rule(const Capture& c) {
-    if (full(c.loop, c))
+    if (full(c.loop, c) || (c.loop.empty() && c.loop_figures))
         return CauseRule::loop_phases;
     if (full(c.in_present_api_ns, c) || full(c.time_column(TimeColumn::cpu_wait), c))
         return CauseRule::present_call;
@@ -338,14 +356,13 @@ HitchCause hitch_cause(const Capture& c, std::size_t frame, std::int64_t t,
         placed = present_call_parts(c, i, t, cause.evidence);
     else if (rule == CauseRule::loop_phases)
         placed = loop_parts(c, i, t, cause.evidence);
+    if (rule == CauseRule::loop_phases && placed.empty())
+        cause.evidence.push_back(
+            {"loop", i, "the trace's loop records of this frame were not kept, so its phases do "
+                        "not split it"});
     if (placed.empty() && t > 0)
         placed.push_back({{kPartUnexplained, t, -1, "", ""}, -1});
-    if (rule == CauseRule::none && has_loop_columns(c) && c.loop.empty())
-        cause.evidence.push_back(
-            {"loop", i,
-             "the trace's loop records were not kept for this report (a report of the whole "
-             "trace in a format without loop columns), so its phases do not split the frame"});
-    else if (rule == CauseRule::none)
+    if (rule == CauseRule::none)
         cause.evidence.push_back(
             {"columns", i,
              on_present_timeline

@@ -46,6 +46,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/loop_engine.hpp"
@@ -154,6 +155,12 @@ struct LoopFigures {
 
     // One line each, with the cause and the fix: step aliasing, a long first frame.
     std::vector<std::string> findings;
+
+    // Computed one record at a time while reading (TraceLoopFigures), without the records kept:
+    // the records of each row whose raw_ns is an Unreal hitch (> 60 ms and >= 1.5 x the row
+    // before's) and of the row before it, by row index, so that the report can still split its
+    // hitches into the loop's phases (core/hitch_cause.hpp). Empty otherwise.
+    std::vector<std::pair<std::int64_t, FrameRecord>> hitch_records;
 };
 
 // The verdict in a few words for tables and markers: "ok", or "saturated from frame 12 at

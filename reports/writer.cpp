@@ -135,13 +135,6 @@ std::vector<std::string> capture_notes(const CaptureReport& r) {
             "percentiles, lows, stutter and hitches cannot be computed from it and are not "
             "shown, and no per-frame cause of a hitch exists in it.");
     }
-    if (has_loop_columns(*r.capture) && r.capture->loop.empty() &&
-        !r.stats.hitches.hitches.empty()) {
-        notes.push_back(
-            "The hitches are not split into the loop's phases (steps, render, wait): a report of "
-            "the whole trace in this format keeps only the loop figures while reading, to bound "
-            "its memory. --from 0, or the csv or html format, keeps the loop records.");
-    }
     // The range's first frames without a frame time: counted (every command gives the capture's
     // rows as its frames), said here once, left out of the frame-time figures.
     if (r.capture->per_frame && r.range.size() > 0) {

@@ -8,13 +8,15 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/errors.hpp"
 #include "core/analysis.hpp"
 #include "core/figures.hpp"
 #include "core/hitch_cause.hpp"
-#include "common/errors.hpp"
 #include "reports/readers.hpp"
 #include "tests/csv_table.hpp"
 #include "tests/test_support.hpp"
@@ -212,6 +214,33 @@ TEST(HitchCause, LoopTraceWithoutEndRenderHasOnePartAfterTheSteps) {
     EXPECT_EQ(part_ns(cause, kPartRender), 0);
     EXPECT_EQ(part_ns(cause, kPartWait), 0);
     EXPECT_EQ(cause.total_ns(), 120 * kMs);
+}
+
+TEST(HitchCause, LoopRecordsKeptAroundHitchesWhileReadingGiveTheSameCause) {
+    const Capture kept = loop_capture(true);
+    // A report of the whole trace that keeps no records: the loop figures computed one record
+    // at a time, with the records around each hitch.
+    Capture streamed = kept;
+    TraceLoopFigures figures{std::nullopt};
+    for (const FrameRecord& r : kept.loop)
+        figures.add(r);
+    streamed.loop_figures = std::make_shared<const LoopFigures>(figures.figures());
+    streamed.loop.clear();
+    ASSERT_EQ(streamed.loop_figures->hitch_records.size(), 2u);  // rows 3 and 4
+    const HitchCause a = hitch_cause(kept, 4, kept.frame_ns[4]);
+    const HitchCause b = hitch_cause(streamed, 4, kept.frame_ns[4]);
+    EXPECT_EQ(a.summary, b.summary);
+    ASSERT_EQ(a.parts.size(), b.parts.size());
+    for (std::size_t k = 0; k < a.parts.size(); ++k) {
+        EXPECT_EQ(a.parts[k].kind, b.parts[k].kind);
+        EXPECT_EQ(a.parts[k].ns, b.parts[k].ns);
+        EXPECT_EQ(a.parts[k].frame, b.parts[k].frame);
+    }
+    EXPECT_EQ(a.evidence.size(), b.evidence.size());
+    // A row that is no hitch has no kept records: its phases are unknown, and it says so.
+    const HitchCause none = hitch_cause(streamed, 2, kept.frame_ns[2]);
+    EXPECT_EQ(none.kind, kPartUnexplained);
+    EXPECT_TRUE(has_evidence(none, "not kept"));
 }
 
 TEST(HitchCause, ZonesAreCutOutOfThePartTheyFallIn) {
