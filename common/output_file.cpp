@@ -13,11 +13,6 @@
 #include "common/errors.hpp"
 #include "common/platform.hpp"
 
-#ifndef _WIN32
-#include <sys/stat.h>
-#include <unistd.h>
-#endif
-
 namespace loopscope {
 
 namespace {
@@ -67,28 +62,6 @@ std::filesystem::path final_target(const std::filesystem::path& path) {
         p = target.is_absolute() ? target : p.parent_path() / target;
     }
     return p;  // a loop of links: the open below fails and names the path
-}
-
-// The replaced file's owner and group given to its replacement, as editors do: a report another
-// user owns stays theirs when root rewrites it. Only where the process may (root, or a group it
-// belongs to); otherwise the new file is the writer's, as any new file is.
-void keep_owner(const std::string& replaced, const std::string& replacement) {
-#ifndef _WIN32
-    struct stat old_file {};
-    struct stat new_file {};
-    if (::stat(replaced.c_str(), &old_file) != 0 || ::stat(replacement.c_str(), &new_file) != 0)
-        return;
-    if (old_file.st_uid == new_file.st_uid && old_file.st_gid == new_file.st_gid)
-        return;
-    if (::chown(replacement.c_str(), old_file.st_uid, old_file.st_gid) != 0) {
-        // Not allowed to give the file away: the group alone, when it is one of ours.
-        [[maybe_unused]] const int ignored =
-            ::chown(replacement.c_str(), static_cast<uid_t>(-1), old_file.st_gid);
-    }
-#else
-    (void)replaced;
-    (void)replacement;
-#endif
 }
 
 // A size for a message: "256 MiB", "1.5 MiB", "12 KiB", "300 bytes".
@@ -181,7 +154,7 @@ void OutputFile::commit() {
     // A file that is replaced keeps its permissions (a report kept private stays private).
     const auto existing = std::filesystem::status(target_path_, ec);
     if (!ec && std::filesystem::is_regular_file(existing)) {
-        keep_owner(target_path_, tmp_path_);
+        keep_file_owner(target_path_.c_str(), tmp_path_.c_str());
         // After the owner: chown may clear the set-user-ID and set-group-ID bits.
         std::filesystem::permissions(tmp_path_, existing.permissions(),
                                      std::filesystem::perm_options::replace, ec);

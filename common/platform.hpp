@@ -23,6 +23,12 @@ std::int64_t current_process_id();
 void on_interrupt(void (*cleanup)());
 void remove_file_in_handler(const char* path);
 
+// Gives `replacement` the owner and group of `replaced`, as editors do when they write a new file
+// over an old one: a report another user owns stays theirs when root rewrites it. Only where the
+// process may (root; else the group alone, when it is one of the process's); otherwise, and on
+// Windows, where a new file takes its folder's permissions, nothing changes.
+void keep_file_owner(const char* replaced, const char* replacement);
+
 // Part of a regular file seen through a read-only memory mapping. Reading a large capture this
 // way saves the kernel's copy of every byte into a buffer.
 struct MappedRange {

@@ -2,6 +2,7 @@
 // sends to stop the program, and file mappings with the SIGBUS that a shortened file raises.
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -45,6 +46,20 @@ void on_interrupt(void (*cleanup)()) {
     ::sigemptyset(&action.sa_mask);
     for (const int s : {SIGINT, SIGTERM, SIGHUP})
         ::sigaction(s, &action, nullptr);
+}
+
+void keep_file_owner(const char* replaced, const char* replacement) {
+    struct stat old_file {};
+    struct stat new_file {};
+    if (::stat(replaced, &old_file) != 0 || ::stat(replacement, &new_file) != 0)
+        return;
+    if (old_file.st_uid == new_file.st_uid && old_file.st_gid == new_file.st_gid)
+        return;
+    if (::chown(replacement, old_file.st_uid, old_file.st_gid) != 0) {
+        // Not allowed to give the file away: the group alone, when it is one of ours.
+        [[maybe_unused]] const int ignored =
+            ::chown(replacement, static_cast<uid_t>(-1), old_file.st_gid);
+    }
 }
 
 void remove_file_in_handler(const char* path) {

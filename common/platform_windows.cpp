@@ -45,6 +45,8 @@ void on_interrupt(void (*cleanup)()) {
     (void)installed;
 }
 
+void keep_file_owner(const char*, const char*) {}
+
 void remove_file_in_handler(const char* path) {
     ::DeleteFileA(path);
 }

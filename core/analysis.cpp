@@ -266,7 +266,7 @@ void TraceLoopFigures::add(const FrameRecord& r) {
 }
 
 LoopFigures TraceLoopFigures::figures() const {
-    LoopFigures f = configured_   ? configured_->figures()
+    LoopFigures f = configured_    ? configured_->figures()
                     : accumulator_ ? fixed_->figures()
                                    : variable_->figures();
     f.hitch_records = hitch_records_;

@@ -264,8 +264,9 @@ const FrameRecord* loop_record(const Capture& c, std::int64_t row) {
     if (row < 0)
         return nullptr;
     if (full(c.loop, c))
-        return static_cast<std::size_t>(row) < c.loop.size() ? &c.loop[static_cast<std::size_t>(row)]
-                                                             : nullptr;
+        return static_cast<std::size_t>(row) < c.loop.size()
+                   ? &c.loop[static_cast<std::size_t>(row)]
+                   : nullptr;
     if (!c.loop_figures)
         return nullptr;
     const auto& kept = c.loop_figures->hitch_records;
@@ -358,8 +359,9 @@ HitchCause hitch_cause(const Capture& c, std::size_t frame, std::int64_t t,
         placed = loop_parts(c, i, t, cause.evidence);
     if (rule == CauseRule::loop_phases && placed.empty())
         cause.evidence.push_back(
-            {"loop", i, "the trace's loop records of this frame were not kept, so its phases do "
-                        "not split it"});
+            {"loop", i,
+             "the trace's loop records of this frame were not kept, so its phases do "
+             "not split it"});
     if (placed.empty() && t > 0)
         placed.push_back({{kPartUnexplained, t, -1, "", ""}, -1});
     if (rule == CauseRule::none)

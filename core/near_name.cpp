@@ -44,16 +44,21 @@ std::optional<std::string> likely_meant_name(std::string_view typed,
         return std::string(*prefixed);
     std::optional<std::string_view> best;
     std::size_t best_distance = 0;
+    bool tie = false;
     for (const std::string_view c : candidates) {
         const std::size_t d = edit_distance(typed, c);
         if (!best || d < best_distance) {
             best = c;
             best_distance = d;
+            tie = false;
+        } else if (d == best_distance) {
+            tie = true;
         }
     }
-    // A third of the word (at least 1, at most 3 edits) is a typo; more is another word.
+    // A third of the word (at least 1, at most 3 edits) is a typo; more is another word. Two
+    // names as near ("p98_ms": p90_ms, p99_ms) are no guess.
     const std::size_t limit = std::clamp<std::size_t>(typed.size() / 3, 1, 3);
-    if (!best || best_distance > limit)
+    if (!best || best_distance > limit || tie)
         return std::nullopt;
     return std::string(*best);
 }

@@ -11,7 +11,7 @@ namespace loopscope {
 
 // A candidate that is `typed` followed by '_' and more (a name without its unit suffix: the
 // shortest such), else the candidate nearest by edit distance (letter case ignored) when it is
-// within a third of the word (1 to 3 edits), else none.
+// within a third of the word (1 to 3 edits) and no other is as near, else none.
 std::optional<std::string> likely_meant_name(std::string_view typed,
                                              std::span<const std::string_view> candidates);
 

@@ -268,7 +268,8 @@ TEST(ReportCli, CellsACaptureCannotHaveAreEmptyInCsv) {
     EXPECT_EQ(flag_cells_of_second_frame(test::test_data("presentmon1.csv")), "0,0,1,,,cpu");
     // PresentMon 2.4+ with FrameType marks them (frame 1 is generated), and a generated frame
     // is not the application's work: its bound cell is empty.
-    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("presentmon24_framegen.csv")), "0,0,1,1,,");
+    EXPECT_EQ(flag_cells_of_second_frame(test::test_data("presentmon24_framegen.csv")),
+              "0,0,1,1,,");
     // A sampled log's rows are not frames: no stutter, hitch or start-up flags.
     EXPECT_EQ(flag_cells_of_second_frame(test::test_data("mangohud.csv")), ",,,,");
 }

@@ -837,8 +837,9 @@ TEST(Comparison, ThreadsChangeNothingAndMatchOneGeneratorStream) {
         EXPECT_EQ(one.figures[f].high, three.figures[f].high) << one.figures[f].name;
     }
     for (std::size_t f = 0; f < figures.size(); ++f) {
-        const auto same = std::find_if(one.figures.begin(), one.figures.end(),
-                                       [&](const FigureDifference& d) { return d.name == figures[f]->key; });
+        const auto same =
+            std::find_if(one.figures.begin(), one.figures.end(),
+                         [&](const FigureDifference& d) { return d.name == figures[f]->key; });
         ASSERT_NE(same, one.figures.end()) << figures[f]->key;
         const FigureDifference& compared = *same;
         std::sort(diffs[f].begin(), diffs[f].end());
@@ -850,8 +851,7 @@ TEST(Comparison, ThreadsChangeNothingAndMatchOneGeneratorStream) {
         };
         const double tolerance = resample_tolerance(figures[f]->key);
         EXPECT_NEAR(compared.low, at(h_low), tolerance * std::abs(at(h_low))) << figures[f]->key;
-        EXPECT_NEAR(compared.high, at(h_high), tolerance * std::abs(at(h_high)))
-            << figures[f]->key;
+        EXPECT_NEAR(compared.high, at(h_high), tolerance * std::abs(at(h_high))) << figures[f]->key;
     }
 }
 
