@@ -592,7 +592,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
 
     // Frame times alone say when the game presented, not when the display changed: a grid they
     // sit on is the loop's cadence (a limiter, a fixed step), not a refresh rate, so nothing is
-    // judged against it (missed vsync needs --target-fps then).
+    // judged against it (missed vsync needs a target frame rate then).
     if (!has_display_information(capture)) {
         RefreshGuess& g = r.stats.refresh;
         // Only a grid that explains the intervals is a cadence grid; a near miss is none.
@@ -663,7 +663,16 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
         r.steady_bottleneck = bottleneck_shares(capture, FrameRange{first, r.range.end});
     }
     r.target_fps = options.target_fps;
+    for (const Hitch& h : r.stats.hitches.hitches)
+        r.hitch_causes.push_back(report_hitch_cause(r, h));
     return r;
+}
+
+HitchCause report_hitch_cause(const CaptureReport& r, const Hitch& h) {
+    if (h.index >= r.series.frame_number.size())
+        return hitch_cause(*r.capture, r.capture->frames(), h.frame_ns, false);
+    const auto frame = static_cast<std::size_t>(r.series.frame_number[h.index]);
+    return hitch_cause(*r.capture, frame, h.frame_ns, r.timeline == Timeline::present);
 }
 
 }  // namespace loopscope

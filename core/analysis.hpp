@@ -17,6 +17,7 @@
 #include "core/bottleneck.hpp"
 #include "core/capture.hpp"
 #include "core/frame_stats.hpp"
+#include "core/hitch_cause.hpp"
 #include "core/latency.hpp"
 #include "core/loop_figures.hpp"
 #include "core/segments.hpp"
@@ -136,11 +137,19 @@ struct CaptureReport {
     // The loop configuration the trace's metadata states (policy, dt_ns, clamp_ns, max_steps,
     // timescale); none when it does not name its policy and dt.
     std::optional<LoopConfig> loop_config;
+    // The cause of each of stats' hitches (report_hitch_cause below), in hitch order: worked out
+    // once for every figure, summary and writer that shows them.
+    std::vector<HitchCause> hitch_causes;
     // The loop figures of those records (core/loop_figures.hpp). Without a loop configuration
     // only those of the recorded columns mean anything (steps, accumulator, alpha, guards): the
     // spiral, simulated time and headroom need dt and are left to the catalogue to leave out.
     std::optional<LoopFigures> loop_figures;
 };
+
+// Why one of the report's hitches (of `stats` or `steady`) took as long as it did
+// (core/hitch_cause.hpp), on the report's timeline; a hitch whose frame number is unknown gets an
+// unexplained cause.
+HitchCause report_hitch_cause(const CaptureReport& report, const Hitch& hitch);
 
 // The loop configuration a trace's `# key: value` metadata states, or nullopt when it names no
 // policy or no dt_ns (nothing is invented: clamp_ns, max_steps and timescale take the engine's

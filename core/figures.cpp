@@ -293,7 +293,8 @@ std::string refresh_absence(const CaptureReport& r) {
             return head + cadence_grid_text(g) +
                    "; frame times without display information (no display-change, dropped, "
                    "present-mode or sync column) show the loop's pacing, never a display's "
-                   "refresh rate, missed vsync or dropped frames (--target-fps names a rate)";
+                   "refresh rate, missed vsync or dropped frames (unless a target frame rate "
+                   "is given)";
         case RefreshGuess::Absent::no_candidate:
         case RefreshGuess::Absent::no:
             break;
@@ -615,16 +616,9 @@ std::optional<std::string> bound_unlike(const CaptureReport& a, const CaptureRep
 
 // ---- Why the hitches (core/hitch_cause.hpp) ----
 constexpr std::string_view kHitchCauseSection = "Why the hitches";
-// Each hitch's cause, in hitch order.
-std::vector<HitchCause> hitch_causes(const CaptureReport& r) {
-    std::vector<HitchCause> out;
-    for (const Hitch& h : r.stats.hitches.hitches) {
-        const std::size_t frame = h.index < r.series.frame_number.size()
-                                      ? static_cast<std::size_t>(r.series.frame_number[h.index])
-                                      : r.capture->frames();
-        out.push_back(hitch_cause(*r.capture, frame, h.frame_ns, r.timeline == Timeline::present));
-    }
-    return out;
+// Each hitch's cause, in hitch order (worked out once by the analysis).
+const std::vector<HitchCause>& hitch_causes(const CaptureReport& r) {
+    return r.hitch_causes;
 }
 std::int64_t kind_ns(const HitchCause& cause, std::string_view kind) {
     std::int64_t ns = 0;
@@ -673,7 +667,7 @@ std::optional<double> part_ms(const CaptureReport& r) {
 template <std::size_t K>
 std::optional<double> part_share(const CaptureReport& r) {
     std::int64_t ns = 0, total = 0;
-    const std::vector<HitchCause> causes = hitch_causes(r);
+    const std::vector<HitchCause>& causes = hitch_causes(r);
     for (const HitchCause& cause : causes) {
         ns += kind_ns(cause, kPartKinds[K]);
         total += cause.total_ns();
@@ -687,7 +681,7 @@ std::optional<double> part_share(const CaptureReport& r) {
 template <std::size_t K>
 std::vector<std::int64_t> part_series(const CaptureReport& r) {
     std::vector<std::int64_t> out(r.series.frame_ns.size(), 0);
-    const std::vector<HitchCause> causes = hitch_causes(r);
+    const std::vector<HitchCause>& causes = hitch_causes(r);
     for (std::size_t k = 0; k < causes.size(); ++k) {
         const std::size_t at = r.stats.hitches.hitches[k].index;
         if (at < out.size())
@@ -699,7 +693,7 @@ std::optional<double> summed_ms(const AscendingValues& values) {
     return ns_to_ms(values.size() > 0 ? values.sum_from(0) : std::int64_t{0});
 }
 std::string hitch_cause_text(const CaptureReport& r) {
-    const std::vector<HitchCause> causes = hitch_causes(r);
+    const std::vector<HitchCause>& causes = hitch_causes(r);
     std::int64_t total = 0;
     for (const HitchCause& cause : causes)
         total += cause.total_ns();
@@ -3004,7 +2998,7 @@ std::vector<HitchCause> report_hitch_causes(const CaptureReport& r) {
 }
 
 std::string dominant_hitch_cause(const CaptureReport& r) {
-    const std::vector<HitchCause> causes = hitch_causes(r);
+    const std::vector<HitchCause>& causes = hitch_causes(r);
     std::string best;
     std::int64_t best_ns = 0;
     for (const char* kind : kPartKinds) {

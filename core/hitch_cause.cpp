@@ -319,7 +319,7 @@ std::vector<Placed> loop_parts(const Capture& c, std::int64_t i, std::int64_t t,
 // The interval's span on the capture's time axis, for the marks inside it (begin < 0: unknown).
 std::pair<std::int64_t, std::int64_t> interval_span(const Capture& c, std::size_t i,
                                                     std::int64_t t) {
-    if (c.start_ns.size() != c.frames() || !c.start_ends_frame_time)
+    if (c.start_ns.size() != c.frames() || !c.start_ends_frame_time || i >= c.start_ns.size())
         return {-1, -1};
     return {c.start_ns[i] - t, c.start_ns[i]};
 }
@@ -351,8 +351,9 @@ HitchCause hitch_cause(const Capture& c, std::size_t frame, std::int64_t t,
     HitchCause cause;
     std::vector<Placed> placed;
     const auto i = static_cast<std::int64_t>(frame);
+    // An interval of no length (a zero frame time) has nothing to split.
     const CauseRule rule =
-        frame < c.frames() && on_present_timeline ? cause_rule(c) : CauseRule::none;
+        frame < c.frames() && on_present_timeline && t > 0 ? cause_rule(c) : CauseRule::none;
     if (rule == CauseRule::present_call)
         placed = present_call_parts(c, i, t, cause.evidence);
     else if (rule == CauseRule::loop_phases)
@@ -381,9 +382,10 @@ HitchCause hitch_cause(const Capture& c, std::size_t frame, std::int64_t t,
             cause.parts.push_back(std::move(q.part));
     }
 
-    // The game's marks inside the interval.
+    // The game's marks inside the interval (a display-timeline interval lies elsewhere than the
+    // present times place it).
     const auto [begin, end] = interval_span(c, frame, t);
-    if (begin >= 0 && !c.marks.empty()) {
+    if (on_present_timeline && begin >= 0 && !c.marks.empty()) {
         for (const Mark& m : c.marks) {
             if (m.t_ns < begin)
                 continue;

@@ -246,13 +246,6 @@ std::vector<SummaryRow> summary_rows(const CaptureReport& r) {
     return rows;
 }
 
-HitchCause report_hitch_cause(const CaptureReport& r, const Hitch& h) {
-    if (h.index >= r.series.frame_number.size())
-        return hitch_cause(*r.capture, r.capture->frames(), h.frame_ns);
-    const auto frame = static_cast<std::size_t>(r.series.frame_number[h.index]);
-    return hitch_cause(*r.capture, frame, h.frame_ns, r.timeline == Timeline::present);
-}
-
 std::string hitch_parts_text(const HitchCause& cause) {
     std::vector<const CausePart*> order;
     for (const CausePart& p : cause.parts)

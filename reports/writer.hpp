@@ -65,10 +65,8 @@ struct LowsTableRow {
 };
 std::vector<LowsTableRow> lows_table_rows(const CaptureReport& report);
 inline constexpr std::string_view kLowsTableTitle = "Which 1% low";
-// Why a hitch took as long as it did (core/hitch_cause.hpp): disjoint parts of its interval
-// that add up to it, from the capture's columns, with evidence beside them. Every writer that
+// Why a hitch took as long as it did: report_hitch_cause (core/analysis.hpp). Every writer that
 // lists hitches shows its summary and parts.
-HitchCause report_hitch_cause(const CaptureReport& report, const Hitch& hitch);
 // The parts as one line, largest first: "present 75.4 ms (frame 1615), cpu 30.7 ms (frame
 // 1616)"; a zone's label in quotes.
 std::string hitch_parts_text(const HitchCause& cause);
