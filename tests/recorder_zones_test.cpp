@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <string>
 
@@ -120,8 +122,30 @@ TEST(RecorderZones, ANinetyMillisecondLoadIsAZoneInItsHitchAndTheMarkIsRead) {
     EXPECT_EQ(c.loop[f].render_ns, 3'000'000 + ZoneGame::kLoadNs);
 
     const auto report = test::run_loopscope("report " + test::quoted(game.path) + " --format json");
-    EXPECT_EQ(report.exit_code, 0) << report.err;
+    ASSERT_EQ(report.exit_code, 0) << report.err;
     std::filesystem::remove_all(dir);
+
+    // The report's hitch, the load's frame (its length is the next row's raw_ns), says why: a zone
+    // part with the zone's label and (here exactly) its 90 ms, and the mark in its evidence.
+    const auto j = nlohmann::json::parse(report.out);
+    const nlohmann::json* hitch = nullptr;
+    for (const auto& h : j.at("stutter").at("hitches"))
+        if (h.at("frame").get<std::int64_t>() == ZoneGame::kLoadFrame)
+            hitch = &h;
+    ASSERT_NE(hitch, nullptr) << j.at("stutter").dump();
+    const auto& cause = hitch->at("cause");
+    double zone_ms = -1;
+    for (const auto& part : cause.at("parts"))
+        if (part.at("kind") == "zone" && part.value("label", "") == "asset load")
+            zone_ms = part.at("ms").get<double>();
+    EXPECT_GE(zone_ms, 75.0) << cause.dump();
+    EXPECT_LE(zone_ms, 110.0) << cause.dump();
+    bool mark_in_evidence = false;
+    for (const auto& e : cause.at("evidence"))
+        if (e.at("kind") == "mark" &&
+            e.at("text").get<std::string>().find("level 2 streamed in") != std::string::npos)
+            mark_in_evidence = true;
+    EXPECT_TRUE(mark_in_evidence) << cause.dump();
 }
 
 TEST(RecorderZones, TheChromeTraceHasTheZonesAsSlicesAndTheMarkAsAnInstant) {
