@@ -144,19 +144,22 @@ void LiveClient::acknowledge() {
     const std::int64_t taken = bytes_received_ - static_cast<std::int64_t>(buffer_.size() - used_);
     if (socket_ == live_socket::kNone || !open_ || taken <= bytes_acknowledged_)
         return;
-    char ack[live_wire::kAckBytes];
-    live_wire::put_u64(live_wire::put_u32(ack, live_wire::kAck), static_cast<std::uint64_t>(taken));
-    // 12 bytes on a socket the game reads at once: a send that finds no room (a game that
-    // stopped reading) leaves the acknowledgement to the next read.
-    std::size_t sent = 0;
-    for (int tries = 0; sent < sizeof ack && tries < 100; ++tries) {
-        const long n = live_socket::send_some(socket_, ack + sent, sizeof ack - sent);
-        if (n < 0)
-            return;
-        sent += static_cast<std::size_t>(n);
+    // An acknowledgement is sent whole before the next one is made: a send that finds no room
+    // (a game that stopped reading) leaves the rest of it to the next read, and the game never
+    // sees a message that starts in the middle of another.
+    if (ack_sent_ == ack_.size()) {
+        live_wire::put_u64(live_wire::put_u32(ack_.data(), live_wire::kAck),
+                           static_cast<std::uint64_t>(taken));
+        ack_taken_ = taken;
+        ack_sent_ = 0;
     }
-    if (sent == sizeof ack)
-        bytes_acknowledged_ = taken;
+    const long n =
+        live_socket::send_some(socket_, ack_.data() + ack_sent_, ack_.size() - ack_sent_);
+    if (n < 0)
+        return;
+    ack_sent_ += static_cast<std::size_t>(n);
+    if (ack_sent_ == ack_.size())
+        bytes_acknowledged_ = ack_taken_;
 }
 
 bool LiveClient::fail(std::string what) {

@@ -3,6 +3,8 @@
 // Used by `loopscope record --connect` and `loopscope view --connect`.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -73,6 +75,11 @@ class LiveClient {
     std::uint64_t dropped_total_ = 0;
     std::int64_t bytes_received_ = 0;
     std::int64_t bytes_acknowledged_ = 0;
+    // The acknowledgement being sent (of ack_taken_ bytes) and how much of it has gone; whole
+    // (ack_sent_ == its size) when none is under way.
+    std::array<char, live_wire::kAckBytes> ack_{};
+    std::size_t ack_sent_ = live_wire::kAckBytes;
+    std::int64_t ack_taken_ = 0;
     std::string error_;
 };
 
