@@ -55,13 +55,23 @@ void RemoteGame::poll() {
         doc_.capture.attached_mid_run = true;
     if (!incoming_.empty())
         window_.add(incoming_);
+    // A zone arrives when it ends, so an inner zone comes before the zone around it: each is put
+    // in its place, as the capture keeps them sorted by begin (and marks by time).
     for (const trace_v1::EventRecord& e : incoming_events_) {
         std::string label(e.label, e.label_bytes);
-        if (e.kind == trace_v1::EventKind::zone)
-            doc_.capture.zones.push_back({std::move(label), e.begin_ns, e.end_ns, e.frame, e.thread,
-                                          e.depth});
-        else
-            doc_.capture.marks.push_back({std::move(label), e.begin_ns, e.frame});
+        if (e.kind == trace_v1::EventKind::zone) {
+            auto& zones = doc_.capture.zones;
+            const auto at = std::upper_bound(
+                zones.begin(), zones.end(), e.begin_ns,
+                [](std::int64_t begin, const Zone& z) { return begin < z.begin_ns; });
+            zones.insert(at, {std::move(label), e.begin_ns, e.end_ns, e.frame, e.thread, e.depth});
+        } else {
+            auto& marks = doc_.capture.marks;
+            const auto at =
+                std::upper_bound(marks.begin(), marks.end(), e.begin_ns,
+                                 [](std::int64_t t, const Mark& m) { return t < m.t_ns; });
+            marks.insert(at, {std::move(label), e.begin_ns, e.frame});
+        }
     }
     // Bounded as the frames are: past 65,536, the older half leaves.
     if (doc_.capture.zones.size() > 65536)
