@@ -7,8 +7,6 @@
 
 namespace loopscope {
 
-namespace {
-
 std::size_t edit_distance(std::string_view a, std::string_view b) {
     std::vector<std::size_t> row(b.size() + 1);
     for (std::size_t j = 0; j <= b.size(); ++j)
@@ -26,8 +24,6 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     }
     return row[b.size()];
 }
-
-}  // namespace
 
 std::optional<std::string> likely_meant_name(std::string_view typed,
                                              std::span<const std::string_view> candidates) {

@@ -2,12 +2,17 @@
 // "avg_fps"), for messages that suggest it instead of listing every name.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
 namespace loopscope {
+
+// The number of single-letter insertions, deletions and substitutions that turn one word into
+// the other (Levenshtein), letter case ignored.
+std::size_t edit_distance(std::string_view a, std::string_view b);
 
 // A candidate that is `typed` followed by '_' and more (a name without its unit suffix: the
 // shortest such), else the candidate nearest by edit distance (letter case ignored) when it is

@@ -14,6 +14,8 @@
 #include <sstream>
 #include <vector>
 
+#include "core/near_name.hpp"
+
 namespace loopscope {
 
 namespace {
@@ -233,24 +235,6 @@ std::string rephrase(const CLI::App& command, const CLI::ParseError& error,
     }
     // RequiresError ("--frames requires --screenshot"), ExcludesError and the rest read well.
     return lower_first(message);
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                              std::tolower(static_cast<unsigned char>(b[j - 1]));
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
 }
 
 constexpr std::size_t kHelpWidth = 80;
