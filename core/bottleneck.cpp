@@ -87,36 +87,6 @@ Bound frame_bound(const Capture& c, std::size_t i) {
     return Bound::unknown;
 }
 
-std::string frame_bound_text(const Capture& c, std::size_t i) {
-    const Bound b = frame_bound(c, i);
-    if (b == Bound::unknown)
-        return {};
-    if (bottleneck_rule(c) == BottleneckRule::busy_wait) {
-        switch (b) {
-            case Bound::gpu:
-                return fmt::format("GPU busy {:.1f} ms: GPU-bound",
-                                   ns_to_ms(c.time_column(TimeColumn::gpu_busy)[i]));
-            case Bound::cpu:
-                return fmt::format("CPU busy {:.1f} ms: CPU-bound", ns_to_ms(c.cpu_busy_ns[i]));
-            default:
-                return fmt::format("CPU busy {:.1f} ms, GPU busy {:.1f} ms: wait-bound",
-                                   ns_to_ms(c.cpu_busy_ns[i]),
-                                   ns_to_ms(c.time_column(TimeColumn::gpu_busy)[i]));
-        }
-    }
-    switch (b) {
-        case Bound::gpu:
-            return fmt::format("render complete {:.1f} ms after Present: GPU-bound",
-                               ns_to_ms(c.until_render_complete_ns[i]));
-        case Bound::wait:
-            return fmt::format("{:.1f} ms in Present: wait-bound",
-                               ns_to_ms(c.in_present_api_ns[i]));
-        default:
-            return fmt::format("render complete {:.1f} ms after Present: CPU-bound",
-                               ns_to_ms(c.until_render_complete_ns[i]));
-    }
-}
-
 BottleneckShares bottleneck_shares(const Capture& c, FrameRange range) {
     BottleneckShares s;
     if (bottleneck_rule(c) == BottleneckRule::none)

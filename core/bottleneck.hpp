@@ -40,10 +40,6 @@ std::optional<std::string> bottleneck_missing(const Capture& capture);
 // One frame of the capture (its index in the capture's arrays).
 Bound frame_bound(const Capture& capture, std::size_t frame);
 
-// The frame's evidence in words, for a hitch list: "GPU busy 74.1 ms: GPU-bound", or "" when
-// the frame is not classified.
-std::string frame_bound_text(const Capture& capture, std::size_t frame);
-
 struct BottleneckShares {
     std::size_t classified = 0, cpu = 0, gpu = 0, wait = 0;
     double cpu_share = 0, gpu_share = 0, wait_share = 0;  // of the classified frames

@@ -49,7 +49,6 @@ class LiveServer {
     std::int64_t LiveStats::*read_acks();
     void drop_client(std::int64_t LiveStats::*reason);
     bool send_pending(const char* data, std::size_t size, std::size_t& sent);
-    void note_progress();
     void accept_client();
 
     const std::string clock_;

@@ -27,7 +27,5 @@ Ready wait_for(std::intptr_t socket, bool want_write, int timeout_ms);
 // or (receiving) a closed peer.
 long send_some(std::intptr_t socket, const char* data, std::size_t size);
 long receive_some(std::intptr_t socket, char* buffer, std::size_t size);
-// Bytes sent that the peer has not yet acknowledged, or -1 where the OS does not say.
-long unacknowledged_bytes(std::intptr_t socket);
 
 }  // namespace loopscope::live_socket

@@ -5,15 +5,10 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
-
-#if defined(__linux__)
-#include <linux/sockios.h>  // SIOCOUTQ
-#endif
 
 #include "recorder/socket_server.hpp"
 
@@ -103,17 +98,6 @@ long receive_some(std::intptr_t socket, char* buffer, std::size_t size) {
     if (n > 0)
         return static_cast<long>(n);
     return n < 0 && would_block() ? 0 : -1;
-}
-
-long unacknowledged_bytes(std::intptr_t socket) {
-#if defined(SIOCOUTQ)
-    int queued = 0;
-    if (ioctl(static_cast<int>(socket), SIOCOUTQ, &queued) == 0)
-        return queued;
-#else
-    (void)socket;
-#endif
-    return -1;
 }
 
 }  // namespace loopscope::live_socket

@@ -103,8 +103,4 @@ long receive_some(std::intptr_t socket, char* buffer, std::size_t size) {
     return n < 0 && would_block() ? 0 : -1;
 }
 
-long unacknowledged_bytes(std::intptr_t) {
-    return -1;  // Winsock does not say: the stall check goes by what send() takes
-}
-
 }  // namespace loopscope::live_socket
