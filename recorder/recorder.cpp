@@ -177,8 +177,8 @@ struct Shared {
     std::unique_ptr<LiveServer> live;
     bool preamble_written = false;
 
-    // Writes the preamble once it is set, then every row handed over; returns whether there
-    // were rows. The writing thread only.
+    // Writes the preamble once it is set, then every zone, mark and row handed over; returns
+    // whether there were any. The writing thread only.
     bool drain() {
         if (abandoned.load(std::memory_order_acquire))
             return true;
@@ -193,69 +193,62 @@ struct Shared {
             if (file && file->failed())
                 failed.store(true, std::memory_order_relaxed);
         }
-        const bool had_events = drain_events();
-        std::uint64_t from = consumed.load(std::memory_order_relaxed);
-        const std::uint64_t to = published.load(std::memory_order_acquire);
+        const bool had_events =
+            drain_ring(events, events_consumed, events_published,
+                       [&](const trace_v1::EventRecord* records, std::size_t n) {
+                           if (failed.load(std::memory_order_relaxed))
+                               return;
+                           if (file) {
+                               file->write_events(records, n);
+                               if (file->failed())
+                                   failed.store(true, std::memory_order_relaxed);
+                           }
+                           if (live)
+                               live->take_events(records, n);
+                       });
+        const bool had_rows =
+            drain_ring(ring, consumed, published, [&](const FrameRecord* rows, std::size_t n) {
+                std::size_t lost_rows = n;
+                if (!failed.load(std::memory_order_relaxed)) {
+                    lost_rows = file ? file->write_rows(rows, n) : 0;
+                    if (file && file->failed())
+                        failed.store(true, std::memory_order_relaxed);
+                    if (options.on_rows && !abandoned.load(std::memory_order_acquire))
+                        options.on_rows(options.on_rows_user, rows, n);
+                    if (live)
+                        live->take(rows, n);
+                }
+                if (lost_rows > 0)
+                    lost.fetch_add(static_cast<std::int64_t>(lost_rows), std::memory_order_relaxed);
+            });
+        return had_rows || had_events;
+    }
+
+    // Hands the records of one ring that the loop's thread has published and the writer has not
+    // consumed to `deliver`, in pieces that do not wrap around the ring, and marks each piece
+    // consumed; returns whether there were any. The writing thread only.
+    template <class Record, class Deliver>
+    bool drain_ring(const std::vector<Record>& records, std::atomic<std::uint64_t>& consumed_at,
+                    const std::atomic<std::uint64_t>& published_at, Deliver deliver) {
+        std::uint64_t from = consumed_at.load(std::memory_order_relaxed);
+        const std::uint64_t to = published_at.load(std::memory_order_acquire);
         if (from == to)
-            return had_events;
-        const std::size_t size = ring.size();
+            return false;
+        const std::size_t size = records.size();
         while (from < to) {
             if (abandoned.load(std::memory_order_acquire))
                 return true;
             const std::size_t first = static_cast<std::size_t>(from % size);
             const std::size_t n =
                 static_cast<std::size_t>(std::min<std::uint64_t>(to - from, size - first));
-            const FrameRecord* rows = ring.data() + first;
-            std::size_t lost_rows = n;
-            if (!failed.load(std::memory_order_relaxed)) {
-                lost_rows = file ? file->write_rows(rows, n) : 0;
-                if (file && file->failed())
-                    failed.store(true, std::memory_order_relaxed);
-                if (options.on_rows && !abandoned.load(std::memory_order_acquire))
-                    options.on_rows(options.on_rows_user, rows, n);
-                if (live)
-                    live->take(rows, n);
-            }
-            if (lost_rows > 0)
-                lost.fetch_add(static_cast<std::int64_t>(lost_rows), std::memory_order_relaxed);
+            deliver(records.data() + first, n);
             from += n;
             {
                 // Under the lock, so that a waiter between its check and its wait cannot miss it.
                 std::lock_guard<std::mutex> lock(mutex);
-                consumed.store(from, std::memory_order_release);
+                consumed_at.store(from, std::memory_order_release);
             }
             done.notify_all();
-        }
-        return true;
-    }
-
-    // The zones and marks handed over; whether there were any. The writing thread only.
-    bool drain_events() {
-        std::uint64_t from = events_consumed.load(std::memory_order_relaxed);
-        const std::uint64_t to = events_published.load(std::memory_order_acquire);
-        if (from == to)
-            return false;
-        const std::size_t size = events.size();
-        while (from < to) {
-            if (abandoned.load(std::memory_order_acquire))
-                return true;
-            const std::size_t first = static_cast<std::size_t>(from % size);
-            const std::size_t n =
-                static_cast<std::size_t>(std::min<std::uint64_t>(to - from, size - first));
-            if (!failed.load(std::memory_order_relaxed)) {
-                if (file) {
-                    file->write_events(events.data() + first, n);
-                    if (file->failed())
-                        failed.store(true, std::memory_order_relaxed);
-                }
-                if (live)
-                    live->take_events(events.data() + first, n);
-            }
-            from += n;
-            {
-                std::lock_guard<std::mutex> lock(mutex);
-                events_consumed.store(from, std::memory_order_release);
-            }
         }
         return true;
     }
