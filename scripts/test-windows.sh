@@ -107,7 +107,12 @@ not_under_wine=(
     TestData.GeneratorWritesTheCommittedFilesByteForByte
     TimeAxis.TheReportCommandSelectsTheHitchItLists
     TimeAxis.ChromeTraceAndHtmlGiveTheReportsTimes
-    LatencyOutputs.HitchListsSayWhereTheTimeWentAndHtmlPlotsLatency
+    LatencyOutputs.HitchListsGiveEachCauseAndHtmlPlotsLatency
+    ComparisonTimeline.TwoLayoutsOfOneRecordingAreComparedOverThePresentsBothHold
+    RecorderZones.ANinetyMillisecondLoadIsAZoneInItsHitchAndTheMarkIsRead
+    RecorderZones.TheChromeTraceHasTheZonesAsSlicesAndTheMarkAsAnInstant
+    Reliability.MessagesSayWhatWasMeantAndWhy
+    ReportGolden.TestDataPresentMon1xFiguresMatchTheIndependentComputation
 )
 filter=${GTEST_FILTER:-"-$(IFS=:; echo "${not_under_wine[*]}")"}
 step "Running $tests_exe under wine (${#not_under_wine[@]} end-to-end and Linux-only tests left out)"
