@@ -57,7 +57,7 @@ class Progress {
     bool shown_ = false;
     std::int64_t last_draw_ns_ = 0;
     TimeLeft left_;
-    int last_tenth_ = -1;         // the last tenth written as a line (on a log)
+    int last_tenth_ = -1;  // the last tenth written as a line (on a log)
 };
 
 }  // namespace loopscope

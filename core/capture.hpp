@@ -69,7 +69,7 @@ struct Zone {
     std::string label;
     std::int64_t begin_ns = 0;
     std::int64_t end_ns = 0;
-    std::int64_t frame = -1;  // the frame it began in (the trace's frame column), -1 unknown
+    std::int64_t frame = -1;   // the frame it began in (the trace's frame column), -1 unknown
     std::uint32_t thread = 0;  // the recorder's number for the game thread that opened it
     std::uint32_t depth = 0;
 };

@@ -221,7 +221,7 @@ TEST(LiveV2, ZonesAndMarksReachRecordConnectAndItsTraceReadsThem) {
     ASSERT_EQ(c.marks.size(), 1u);
     EXPECT_EQ(c.marks[0].label, "level 2 streamed in");
     EXPECT_EQ(c.marks[0].t_ns - c.start_ns[50], 1'000'000);  // 1 ms into frame 50
-    EXPECT_FALSE(c.attached_mid_run);                         // it got frame 0
+    EXPECT_FALSE(c.attached_mid_run);                        // it got frame 0
     std::filesystem::remove_all(dir);
 }
 

@@ -119,12 +119,12 @@ int record_command(const RecordArgs& args) {
         throw InputError(
             args.connect,
             fmt::format("no frames received ({}{}): no trace written",
-                        !client.error().empty()        ? client.error()
-                        : stop == Stop::seconds        ? "in the --seconds given"
-                        : stop == Stop::idle           ? "nothing arrived for --idle-seconds"
-                        : stop == Stop::max_bytes      ? "the first row would pass --max-bytes"
-                        : client.ended_cleanly()       ? "the game closed its recorder first"
-                                                       : "the connection was lost first",
+                        !client.error().empty()   ? client.error()
+                        : stop == Stop::seconds   ? "in the --seconds given"
+                        : stop == Stop::idle      ? "nothing arrived for --idle-seconds"
+                        : stop == Stop::max_bytes ? "the first row would pass --max-bytes"
+                        : client.ended_cleanly()  ? "the game closed its recorder first"
+                                                  : "the connection was lost first",
                         recording.left_out() > 0
                             ? fmt::format("; {} rows left out, the first {}", recording.left_out(),
                                           recording.first_left_out())
@@ -151,10 +151,9 @@ int record_command(const RecordArgs& args) {
             ? fmt::format("stopped: nothing received for {} s (--idle-seconds)", args.idle_seconds)
         : stop == Stop::max_bytes
             ? fmt::format("stopped: the trace reached --max-bytes ({} bytes)", max_bytes)
-        : client.ended_cleanly() ? "the game closed its recorder"
-        : !client.error().empty()
-            ? "stopped: the game sent what the live protocol does not allow"
-            : "the connection was lost";
+        : client.ended_cleanly()  ? "the game closed its recorder"
+        : !client.error().empty() ? "stopped: the game sent what the live protocol does not allow"
+                                  : "the connection was lost";
     fmt::print(stderr,
                "{} frames recorded from {} ({} clock) to {}; {} frames missing between the first "
                "and the last received, {} rows the game could not send to this client{}; {}\n",

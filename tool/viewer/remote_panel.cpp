@@ -92,8 +92,8 @@ void RemoteGame::draw() {
     ImGui::BeginChild("##remote_status", ImVec2(controls_w, 0), true);
     ImGui::TextWrapped("%s", doc_.name.c_str());
     ImGui::Text("clock: %s", client_.clock().c_str());
-    ImGui::TextWrapped("%s", open_                     ? "connected, receiving"
-                             : client_.ended_cleanly() ? "the game closed its recorder"
+    ImGui::TextWrapped("%s", open_                      ? "connected, receiving"
+                             : client_.ended_cleanly()  ? "the game closed its recorder"
                              : !client_.error().empty() ? client_.error().c_str()
                                                         : "the connection was lost");
     ImGui::Separator();
