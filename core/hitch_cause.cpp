@@ -37,6 +37,13 @@ std::string ms_text(std::int64_t ns) {
     return fmt::format("{:.1f} ms", ns_to_ms(ns));
 }
 
+// `begin + offset` on the capture's time axis, or -1 (not placed) for an unplaced begin or a sum
+// past the axis (a damaged capture's time stamps can be anywhere).
+std::int64_t placed_at(std::int64_t begin, std::int64_t offset) {
+    std::int64_t at = 0;
+    return begin >= 0 && !__builtin_add_overflow(begin, offset, &at) ? at : -1;
+}
+
 // A part with the time it spans on the capture's time axis (begin < 0: not placed), kept while
 // zones are cut out of it.
 struct Placed {
@@ -49,9 +56,9 @@ struct Placed {
 // threads overlap, never more than the part holds; zones of one label are summed.
 std::vector<Placed> cut_zones(const Capture& c, Placed p) {
     std::vector<Placed> out;
-    if (c.zones.empty() || p.begin_ns < 0 || p.part.ns <= 0)
+    const std::int64_t begin = p.begin_ns, end = placed_at(p.begin_ns, p.part.ns);
+    if (c.zones.empty() || end < 0 || p.part.ns <= 0)
         return {p};
-    const std::int64_t begin = p.begin_ns, end = p.begin_ns + p.part.ns;
     std::int64_t cursor = begin, left = p.part.ns;
     for (const Zone& z : c.zones) {
         if (z.begin_ns >= end)
@@ -229,7 +236,8 @@ std::vector<Placed> present_call_parts(const Capture& c, std::int64_t i, std::in
         if (c.start_ends_frame_time)
             end = c.start_ns[static_cast<std::size_t>(i)];
         else if (work >= 0 && has_busy && cell(c.cpu_busy_ns, c, work))
-            end = c.start_ns[static_cast<std::size_t>(work)] + *cell(c.cpu_busy_ns, c, work);
+            end = placed_at(c.start_ns[static_cast<std::size_t>(work)],
+                            *cell(c.cpu_busy_ns, c, work));
     }
     const std::int64_t begin = end >= 0 ? end - t : -1;
     const auto at = [&](std::int64_t offset) { return begin >= 0 ? begin + offset : -1; };
@@ -291,7 +299,7 @@ std::vector<Placed> loop_parts(const Capture& c, std::int64_t i, std::int64_t t,
     const auto add = [&](const char* kind, std::int64_t ns, const char* source) {
         ns = std::clamp<std::int64_t>(ns, 0, t - used);
         if (ns > 0)
-            parts.push_back({{kind, ns, f, source, ""}, begin >= 0 ? begin + used : -1});
+            parts.push_back({{kind, ns, f, source, ""}, placed_at(begin, used)});
         used += ns;
     };
     add(kPartSteps, r.step_cost_ns, "step_cost_ns");
@@ -302,7 +310,7 @@ std::vector<Placed> loop_parts(const Capture& c, std::int64_t i, std::int64_t t,
         add(kPartAfterSteps, r.wait_ns, "wait_ns (no end_render: render and wait together)");
     }
     if (t - used > 0)
-        parts.push_back({{kPartUnexplained, t - used, -1, "", ""}, begin >= 0 ? begin + used : -1});
+        parts.push_back({{kPartUnexplained, t - used, -1, "", ""}, placed_at(begin, used)});
     ev.push_back({"loop", f, fmt::format("frame {} ran {} simulation steps", f, r.steps)});
     const FrameRecord& row = *hitch_row;
     if (row.clamp_lost_ns > 0)
@@ -321,7 +329,10 @@ std::pair<std::int64_t, std::int64_t> interval_span(const Capture& c, std::size_
                                                     std::int64_t t) {
     if (c.start_ns.size() != c.frames() || !c.start_ends_frame_time || i >= c.start_ns.size())
         return {-1, -1};
-    return {c.start_ns[i] - t, c.start_ns[i]};
+    std::int64_t begin = 0;
+    if (__builtin_sub_overflow(c.start_ns[i], t, &begin))
+        return {-1, -1};
+    return {begin, c.start_ns[i]};
 }
 
 }  // namespace
