@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/units.hpp"
+
 namespace loopscope {
 
 // One end of a --from / --to range: a frame number ("1200") or a time on the report's axis
@@ -41,13 +43,16 @@ inline std::int64_t frame_begin_ns(std::span<const std::int64_t> frame_ns,
                                    std::span<const std::int64_t> start_ns,
                                    bool start_ends_frame_time, std::size_t i,
                                    std::int64_t previous_begin_ns) {
+    // Saturated at the int64 range: a damaged capture's time stamps can lie anywhere.
     if (start_ns.size() != frame_ns.size())
-        return i == 0 ? 0 : previous_begin_ns + std::max<std::int64_t>(frame_ns[i - 1], 0);
+        return i == 0 ? 0
+                      : saturating_add_ns(previous_begin_ns,
+                                          std::max<std::int64_t>(frame_ns[i - 1], 0));
     if (start_ends_frame_time)
-        return frame_ns[i] > 0 ? start_ns[i] - frame_ns[i] : start_ns[i];
+        return frame_ns[i] > 0 ? saturating_add_ns(start_ns[i], -frame_ns[i]) : start_ns[i];
     if (i == 0)
         return start_ns[0];
-    return frame_ns[i - 1] > 0 ? previous_begin_ns + frame_ns[i - 1]
+    return frame_ns[i - 1] > 0 ? saturating_add_ns(previous_begin_ns, frame_ns[i - 1])
                                : std::max(start_ns[i], previous_begin_ns);
 }
 

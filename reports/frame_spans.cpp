@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/units.hpp"
+
 namespace loopscope {
 
 namespace {
@@ -22,9 +24,11 @@ struct SpanRule {
         const std::int64_t number = report.series.frame_number[i];
         const std::int64_t length_ns = report.series.frame_ns[i];
         const std::int64_t at_ns = report.series.start_ns[i];
+        // Saturated at the int64 range: a damaged capture's time stamps can lie anywhere.
         if (!start_ends_frame)
-            return {number, at_ns, at_ns + length_ns};
-        return {measured_by_next ? number - 1 : number, at_ns - length_ns, at_ns};
+            return {number, at_ns, saturating_add_ns(at_ns, length_ns)};
+        return {measured_by_next ? number - 1 : number, saturating_add_ns(at_ns, -length_ns),
+                at_ns};
     }
 };
 
@@ -68,7 +72,8 @@ std::vector<FrameSpan> frame_spans_at(const CaptureReport& report,
                 const std::size_t i = wanted[k];
                 const auto row = static_cast<std::size_t>(report.series.frame_number[i]);
                 const std::int64_t begin = begins.at(row);
-                found[k] = {rule.at(report, i).frame, begin, begin + report.series.frame_ns[i]};
+                found[k] = {rule.at(report, i).frame, begin,
+                            saturating_add_ns(begin, report.series.frame_ns[i])};
             }
         });
 }
@@ -86,7 +91,7 @@ void lay_out(const CaptureReport& report, Visit visit) {
     FrameSpan previous;
     for (std::size_t i = 0; i < report.series.frame_ns.size(); ++i) {
         FrameSpan s = rule.at(report, i);
-        const std::int64_t length_ns = s.end_ns - s.begin_ns;
+        const std::int64_t length_ns = report.series.frame_ns[i];
         // The next frame of the capture begins where this one ended; the first, and the first
         // after frames left out (never displayed, generated, NA), begin where the time axis
         // places them (core/segments.hpp, frame_begin_ns), never before the previous end.
@@ -97,7 +102,7 @@ void lay_out(const CaptureReport& report, Visit visit) {
             if (i > 0)
                 s.begin_ns = std::max(s.begin_ns, previous.end_ns);
         }
-        s.end_ns = s.begin_ns + length_ns;
+        s.end_ns = saturating_add_ns(s.begin_ns, length_ns);
         if (!visit(i, s))
             return;
         previous = s;
