@@ -38,9 +38,11 @@ std::string draw_zones_and_marks(const PlotArea& area, const TimeView& view, con
     ImDrawList* draw = ImGui::GetWindowDrawList();
     std::string hovered;
     constexpr float kBand = 12.0f;
+    // Both lists are sorted (by begin, by time): the walk ends past the view.
     for (const Zone& z : c.zones) {
-        if (static_cast<double>(z.end_ns) < view.t0_ns ||
-            static_cast<double>(z.begin_ns) > view.t1_ns)
+        if (static_cast<double>(z.begin_ns) > view.t1_ns)
+            break;
+        if (static_cast<double>(z.end_ns) < view.t0_ns)
             continue;
         const float x0 = std::max(area.min.x, area.x_px(view, static_cast<double>(z.begin_ns)));
         const float x1 = std::min(
@@ -64,7 +66,9 @@ std::string draw_zones_and_marks(const PlotArea& area, const TimeView& view, con
         }
     }
     for (const Mark& m : c.marks) {
-        if (static_cast<double>(m.t_ns) < view.t0_ns || static_cast<double>(m.t_ns) > view.t1_ns)
+        if (static_cast<double>(m.t_ns) > view.t1_ns)
+            break;
+        if (static_cast<double>(m.t_ns) < view.t0_ns)
             continue;
         const float x = area.x_px(view, static_cast<double>(m.t_ns));
         draw->AddLine(ImVec2(x, area.min.y), ImVec2(x, area.max.y), kMarkColour, 1.0f);
