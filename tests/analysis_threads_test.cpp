@@ -14,7 +14,7 @@
 #include "core/analysis.hpp"
 #include "core/beside.hpp"
 #include "core/frame_stats.hpp"
-#include "reports/writer.hpp"
+#include "writers/writer.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

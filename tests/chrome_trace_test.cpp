@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "core/analysis.hpp"
-#include "reports/readers.hpp"
-#include "reports/writer.hpp"
+#include "readers/readers.hpp"
+#include "writers/writer.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

@@ -16,8 +16,8 @@
 #include "core/comparison.hpp"
 #include "core/figures.hpp"
 #include "core/latency.hpp"
-#include "reports/readers.hpp"
-#include "reports/writer.hpp"
+#include "readers/readers.hpp"
+#include "writers/writer.hpp"
 #include "tests/test_support.hpp"
 
 #include <nlohmann/json.hpp>

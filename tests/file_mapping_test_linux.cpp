@@ -18,7 +18,7 @@
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "common/platform.hpp"
-#include "reports/csv_scanner.hpp"
+#include "readers/csv_scanner.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

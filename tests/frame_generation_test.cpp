@@ -19,8 +19,8 @@
 #include "core/analysis.hpp"
 #include "core/comparison.hpp"
 #include "core/figures.hpp"
-#include "reports/readers.hpp"
-#include "reports/writer.hpp"
+#include "readers/readers.hpp"
+#include "writers/writer.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
-#include "reports/history.hpp"
+#include "stores/history.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

@@ -17,7 +17,7 @@
 #include "core/analysis.hpp"
 #include "core/figures.hpp"
 #include "core/hitch_cause.hpp"
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "tests/csv_table.hpp"
 #include "tests/test_support.hpp"
 

@@ -23,7 +23,7 @@
 #include "core/bottleneck.hpp"
 #include "core/figures.hpp"
 #include "core/tool_figures.hpp"
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "tests/csv_table.hpp"
 #include "tests/test_support.hpp"
 

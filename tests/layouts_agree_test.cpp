@@ -17,7 +17,7 @@
 #include "core/analysis.hpp"
 #include "core/comparison.hpp"
 #include "core/latency.hpp"
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
-#include "reports/read_formats.hpp"
+#include "readers/read_formats.hpp"
 #include "tests/live_stream_bytes.hpp"
 #include "tests/test_support.hpp"
 #include "tool/live_client.hpp"

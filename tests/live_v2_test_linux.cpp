@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "recorder/trace_text.hpp"
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "tests/live_stream_bytes.hpp"
 #include "tests/test_support.hpp"
 #include "tool/live_client.hpp"

@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "common/markdown_table.hpp"
-#include "reports/markdown_blocks.hpp"
+#include "writers/markdown_blocks.hpp"
 #include "tests/gfm_tables.hpp"
 #include "tests/test_support.hpp"
 

@@ -8,8 +8,8 @@
 
 #include "common/markdown_table.hpp"
 #include "probes/clock_report.hpp"
-#include "reports/markdown_blocks.hpp"
-#include "reports/markdown_html.hpp"
+#include "writers/markdown_blocks.hpp"
+#include "writers/markdown_html.hpp"
 
 using namespace loopscope;
 

@@ -16,8 +16,8 @@
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "core/analysis.hpp"
-#include "reports/readers.hpp"
-#include "reports/writer.hpp"
+#include "readers/readers.hpp"
+#include "writers/writer.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

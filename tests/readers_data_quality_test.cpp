@@ -21,7 +21,7 @@
 #include "core/analysis.hpp"
 #include "core/figures.hpp"
 #include "core/trace_record.hpp"
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

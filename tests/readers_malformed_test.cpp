@@ -10,7 +10,7 @@
 
 #include "common/errors.hpp"
 #include "core/trace_record.hpp"
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

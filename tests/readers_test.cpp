@@ -15,9 +15,9 @@
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "core/trace_record.hpp"
-#include "reports/csv_scanner.hpp"
-#include "reports/readers.hpp"
-#include "reports/trace_writer.hpp"
+#include "readers/csv_scanner.hpp"
+#include "readers/readers.hpp"
+#include "writers/trace_writer.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "core/loop_engine.hpp"
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

@@ -16,8 +16,8 @@
 #include "core/capture.hpp"
 #include "core/loop_engine.hpp"
 #include "recorder/trace_text.hpp"
-#include "reports/readers.hpp"
-#include "reports/trace_writer.hpp"
+#include "readers/readers.hpp"
+#include "writers/trace_writer.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

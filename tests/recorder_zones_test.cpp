@@ -14,7 +14,7 @@
 #include <filesystem>
 #include <string>
 
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

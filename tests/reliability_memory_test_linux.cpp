@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "tests/test_support.hpp"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

@@ -21,7 +21,7 @@
 #include "core/frame_stats.hpp"
 #include "core/gate.hpp"
 #include "core/segments.hpp"
-#include "reports/writer.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope {
 namespace {

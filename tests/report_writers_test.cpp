@@ -9,7 +9,7 @@
 
 #include "common/errors.hpp"
 #include "core/comparison.hpp"
-#include "reports/writer.hpp"
+#include "writers/writer.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

@@ -18,7 +18,7 @@
 #include <string>
 #include <thread>
 
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

@@ -18,7 +18,7 @@
 #include "core/analysis.hpp"
 #include "core/comparison.hpp"
 #include "core/figures.hpp"
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "test_support.hpp"
 
 namespace loopscope {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/output_file.hpp"
-#include "reports/summary_writer.hpp"
+#include "writers/summary_writer.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

@@ -10,7 +10,7 @@
 #include "core/figures.hpp"
 #include "core/regression.hpp"
 #include "core/summary.hpp"
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

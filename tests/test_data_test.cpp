@@ -10,7 +10,7 @@
 #include <numeric>
 #include <set>
 
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

@@ -14,8 +14,8 @@
 
 #include "core/analysis.hpp"
 #include "core/segments.hpp"
-#include "reports/frame_spans.hpp"
-#include "reports/readers.hpp"
+#include "writers/frame_spans.hpp"
+#include "readers/readers.hpp"
 #include "tests/test_support.hpp"
 
 using namespace loopscope;

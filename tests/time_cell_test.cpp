@@ -11,7 +11,7 @@
 #include <string>
 
 #include "common/errors.hpp"
-#include "reports/csv_scanner.hpp"
+#include "readers/csv_scanner.hpp"
 
 namespace loopscope {
 namespace {

@@ -25,8 +25,8 @@
 #include "core/analysis.hpp"
 #include "core/figures.hpp"
 #include "core/tool_figures.hpp"
-#include "reports/readers.hpp"
-#include "reports/writer.hpp"
+#include "readers/readers.hpp"
+#include "writers/writer.hpp"
 #include "tests/csv_table.hpp"
 #include "tests/test_support.hpp"
 

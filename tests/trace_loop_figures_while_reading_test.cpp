@@ -14,10 +14,10 @@
 #include "common/output_file.hpp"
 #include "core/analysis.hpp"
 #include "core/loop_scenarios.hpp"
-#include "reports/frame_spans.hpp"
-#include "reports/readers.hpp"
-#include "reports/trace_writer.hpp"
-#include "reports/writer.hpp"
+#include "writers/frame_spans.hpp"
+#include "readers/readers.hpp"
+#include "writers/trace_writer.hpp"
+#include "writers/writer.hpp"
 #include "test_support.hpp"
 
 namespace loopscope {

@@ -24,7 +24,7 @@
 #include "probes/probe_json.hpp"
 #include "probes/system_info.hpp"
 #include "probes/timer_report.hpp"
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 #include "tests/test_support.hpp"
 #include "tool/viewer/document.hpp"
 

@@ -15,10 +15,10 @@
 #include "common/markdown_table.hpp"
 #include "common/output_file.hpp"
 #include "core/figures.hpp"
-#include "reports/clickhouse.hpp"
-#include "reports/markdown_html.hpp"
-#include "reports/summary_writer.hpp"
-#include "reports/writer.hpp"
+#include "stores/clickhouse.hpp"
+#include "writers/markdown_html.hpp"
+#include "writers/summary_writer.hpp"
+#include "writers/writer.hpp"
 #include "tool/commands.hpp"
 
 namespace loopscope {

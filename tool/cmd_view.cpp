@@ -13,7 +13,7 @@
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "core/duration.hpp"
-#include "reports/writer.hpp"
+#include "writers/writer.hpp"
 #include "tool/cli_text.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"

@@ -12,7 +12,7 @@
 
 #include "core/trace_record.hpp"
 #include "recorder/trace_text.hpp"
-#include "reports/trace_check.hpp"
+#include "readers/trace_check.hpp"
 
 namespace loopscope {
 

@@ -15,9 +15,9 @@
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "core/regression.hpp"
-#include "reports/history.hpp"
-#include "reports/summary_reading.hpp"
-#include "reports/summary_writer.hpp"
+#include "stores/history.hpp"
+#include "readers/summary_reading.hpp"
+#include "writers/summary_writer.hpp"
 #include "tool/store_clickhouse.hpp"
 
 namespace loopscope {

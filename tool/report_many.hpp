@@ -8,8 +8,8 @@
 
 #include "core/analysis.hpp"
 #include "core/summary.hpp"
-#include "reports/clickhouse.hpp"
-#include "reports/readers.hpp"
+#include "stores/clickhouse.hpp"
+#include "readers/readers.hpp"
 
 namespace CLI {
 class App;

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/errors.hpp"
-#include "reports/history.hpp"
+#include "stores/history.hpp"
 
 namespace loopscope {
 

@@ -11,7 +11,7 @@
 
 #include "core/analysis.hpp"
 #include "core/summary.hpp"
-#include "reports/clickhouse.hpp"
+#include "stores/clickhouse.hpp"
 
 namespace loopscope {
 

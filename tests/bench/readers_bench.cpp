@@ -15,7 +15,7 @@
 
 #include "common/platform.hpp"
 #include "core/frame_stats.hpp"
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include "core/analysis.hpp"
 #include "core/comparison.hpp"
 #include "core/sort_ns.hpp"
-#include "reports/writer.hpp"
+#include "writers/writer.hpp"
 
 namespace {
 

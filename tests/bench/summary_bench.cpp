@@ -12,8 +12,8 @@
 
 #include "common/output_file.hpp"
 #include "common/platform.hpp"
-#include "reports/summary_reading.hpp"
-#include "reports/summary_writer.hpp"
+#include "readers/summary_reading.hpp"
+#include "writers/summary_writer.hpp"
 
 namespace {
 

@@ -17,9 +17,9 @@
 #include "common/platform.hpp"
 #include "core/analysis.hpp"
 #include "core/comparison.hpp"
-#include "reports/read_formats.hpp"
-#include "reports/readers.hpp"
-#include "reports/writer.hpp"
+#include "readers/read_formats.hpp"
+#include "readers/readers.hpp"
+#include "writers/writer.hpp"
 #include "tool/live_client.hpp"
 #include "tool/live_record.hpp"
 

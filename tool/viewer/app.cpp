@@ -19,7 +19,7 @@
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "core/loop_scenarios.hpp"
-#include "reports/writer.hpp"
+#include "writers/writer.hpp"
 #include "tool/viewer/demo_panel.hpp"
 #include "tool/viewer/document.hpp"
 #include "tool/viewer/live_panel.hpp"

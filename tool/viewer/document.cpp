@@ -9,7 +9,7 @@
 #include <string>
 
 #include "common/errors.hpp"
-#include "reports/readers.hpp"
+#include "readers/readers.hpp"
 
 namespace loopscope {
 

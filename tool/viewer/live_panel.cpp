@@ -12,7 +12,7 @@
 #include "common/output_file.hpp"
 #include "core/units.hpp"
 #include "probes/frame_limiter.hpp"
-#include "reports/trace_writer.hpp"
+#include "writers/trace_writer.hpp"
 
 namespace loopscope {
 

@@ -1,0 +1,40 @@
+// Writing the summary of many captures: one row a capture (or a failed file, with its error),
+// rows per group, and the files skipped as not captures, in every output format (terminal,
+// Markdown, CSV, JSON, HTML with bar charts, and JSONL: one line a capture and figure).
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/output_file.hpp"
+#include "core/summary.hpp"
+#include "readers/summary_reading.hpp"
+
+namespace loopscope {
+
+struct SummaryDocument {
+    std::vector<CaptureSummary> rows;
+    std::vector<std::string> group_by;  // empty: no groups
+    std::vector<SummaryGroup> groups;
+    std::vector<SkippedFile> skipped;
+};
+
+// "terminal", "md", "csv", "json", "html", "jsonl"; throws UsageError for another.
+void check_summary_format(std::string_view format);
+void write_summary(const SummaryDocument& doc, std::string_view format, OutputFile& out);
+
+// The parts the history's listing shares.
+std::string csv_field(std::string_view text);
+// A horizontal bar chart (SVG): one block of bars a row, one bar a series, scaled to the
+// largest value; a missing value draws no bar.
+struct BarRow {
+    std::string label;
+    std::vector<std::optional<double>> values;  // one a series
+    bool emphasised = false;                    // a group's mean among its runs
+};
+std::string svg_bar_chart(std::span<const std::string> series, std::span<const BarRow> rows,
+                          std::string_view unit);
+
+}  // namespace loopscope
