@@ -256,7 +256,7 @@ TEST(LoopEngine, StartIsTheSumOfFrameTimesAndFramesCountFromZero) {
 namespace loopscope {
 namespace {
 
-// The accumulator as the model states it (DESIGN.md, "The loop model"): add the consumed time,
+// The accumulator as the model states it (docs/loop-engine.md, "The per-frame algorithm"): add the consumed time,
 // step while a whole dt fits and the cap allows, then drop whole steps past the cap.
 struct ModelLoop {
     std::int64_t acc_ns = 0;
