@@ -45,34 +45,10 @@ std::string timeline_label(const CaptureReport& r) {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-    return s.substr(0, prefix.size()) == prefix;
-}
-
-// The column each format's frame times come from, as DESIGN.md's table of inputs names it.
-std::string source_column(std::string_view format, Timeline timeline) {
-    if (timeline == Timeline::display) {
-        if (starts_with(format, "presentmon-2") && format != "presentmon-2.4") {
-            return "DisplayedTime";
-        }
-        if (format == "presentmon-1" || format == "ocat" || format == "capframex-csv") {
-            return "msBetweenDisplayChange";
-        }
-        return "MsBetweenDisplayChange";
-    }
-    if (format == "loopscope-trace")
-        return "raw_ns";
-    if (format == "presentmon-1" || format == "ocat")
-        return "msBetweenPresents";
-    if (starts_with(format, "presentmon-2") && format != "presentmon-2.4")
-        return "application FrameTime";
-    if (starts_with(format, "mangohud"))
-        return "frametime";
-    if (format == "afterburner")
-        return "1000 / Framerate";
-    if (format == "plain")
-        return "the listed numbers";
-    return "MsBetweenPresents";
+// The column the timeline's frame times come from, as the capture's reader names it.
+std::string source_column(const Capture& capture, Timeline timeline) {
+    return std::string(timeline == Timeline::display ? capture.description.display_column
+                                                     : capture.description.present_column);
 }
 
 }  // namespace
@@ -324,10 +300,11 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     CaptureReport r;
     r.capture = &capture;
     r.timeline = options.timeline;
-    r.frame_time_column = source_column(capture.source.format, options.timeline);
-    if (capture.source.format == "presentmon-2" && options.timeline == Timeline::present &&
-        capture.cpu_busy_ns.size() == capture.frames() && capture.start_ends_frame_time) {
-        r.frame_time_column = "present-to-present, rebuilt from CPUStart + CPUBusy";
+    r.frame_time_column = source_column(capture, options.timeline);
+    if (!capture.description.rebuilt_present_column.empty() &&
+        options.timeline == Timeline::present && capture.cpu_busy_ns.size() == capture.frames() &&
+        capture.start_ends_frame_time) {
+        r.frame_time_column = std::string(capture.description.rebuilt_present_column);
     }
     const std::size_t n = capture.frames();
     if (n == 0) {
@@ -545,7 +522,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             }
             if (!displayed_sorted.empty()) {
                 r.stats.refresh = detect_refresh_rate_sorted(displayed_sorted);
-                r.refresh_column = source_column(capture.source.format, Timeline::display);
+                r.refresh_column = source_column(capture, Timeline::display);
             }
         }
     }

@@ -63,7 +63,7 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
     LinePlace place{&path, 0};
     std::string_view line;
     Capture c;
-    c.source.format = "loopscope-trace";
+    describe_as(c, "loopscope-trace");
     c.source.file = path;
 
     // Blank lines before the magic line are skipped, as format detection skips them.
