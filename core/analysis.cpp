@@ -355,9 +355,7 @@ void choose_timeline(CaptureReport& r, const Capture& capture, const AnalysisOpt
                                        : std::span<const std::int64_t>{},
                            options.from, options.to, capture.start_ends_frame_time);
     if (options.timeline == Timeline::display && capture.display_ns.size() != n) {
-        throw UsageError(fmt::format(
-            "--timeline display: '{}' ({}) has no display-change times; use --timeline present",
-            capture.source.file, capture.source.format));
+        throw NoDisplayTimesError(capture.source.file, capture.source.format);
     }
 }
 
@@ -648,6 +646,12 @@ void cadences(CaptureReport& r, const Capture& capture) {
 }
 
 }  // namespace
+
+NoDisplayTimesError::NoDisplayTimesError(std::string file, std::string format)
+    : UsageError(fmt::format("'{}' ({}) has no display-change times: it has no display timeline",
+                             file, format)),
+      file_(std::move(file)),
+      format_(std::move(format)) {}
 
 CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& options) {
     check_column_totals(capture);

@@ -49,7 +49,7 @@ struct DataOddity {
 };
 
 // What a reader found wrong with a capture it still read: JSON `data_quality`, the notes of
-// every report, and what `--strict` refuses (bad cells only: oddities are facts about the
+// every report, and what a strict reading refuses (bad cells only: oddities are facts about the
 // recording, not damage to the file).
 struct DataQuality {
     std::vector<BadCells> bad_cells;

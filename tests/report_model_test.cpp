@@ -21,8 +21,9 @@
 #include "core/frame_stats.hpp"
 #include "core/gate.hpp"
 #include "core/segments.hpp"
-#include "reports/writer.hpp"
 #include "reports/readers.hpp"
+#include "reports/writer.hpp"
+#include "tool/option_values.hpp"
 
 namespace loopscope {
 namespace {

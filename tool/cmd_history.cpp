@@ -21,6 +21,7 @@
 #include "reports/summary_writer.hpp"
 #include "reports/writer.hpp"
 #include "tool/commands.hpp"
+#include "tool/option_values.hpp"
 
 namespace loopscope {
 

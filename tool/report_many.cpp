@@ -18,6 +18,7 @@
 #include "reports/history.hpp"
 #include "reports/summary_reading.hpp"
 #include "reports/summary_writer.hpp"
+#include "tool/option_values.hpp"
 #include "tool/store_clickhouse.hpp"
 
 namespace loopscope {
@@ -287,7 +288,8 @@ int run_report_summary(const std::vector<std::string>& inputs, const std::string
             sink->add(c, r, row);
         };
     }
-    SummaryReading reading = read_summaries(found, labels, read, analysis, threads, visit);
+    SummaryReading reading =
+        read_summaries(found, labels, read, analysis, threads, visit, command_line_error_text);
     SummaryDocument doc;
     doc.rows = std::move(reading.rows);
     doc.skipped = std::move(reading.skipped);
