@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-
 #include "common/errors.hpp"
 #include "core/figures.hpp"
 

@@ -6,7 +6,6 @@
 #include <array>
 #include <cmath>
 
-
 namespace loopscope {
 
 double student_t_975(std::size_t df) {

@@ -14,9 +14,9 @@
 #include "core/analysis.hpp"
 #include "core/beside.hpp"
 #include "core/frame_stats.hpp"
+#include "reports/readers.hpp"
 #include "reports/writer.hpp"
 #include "tests/test_support.hpp"
-#include "reports/readers.hpp"
 
 namespace loopscope {
 namespace {

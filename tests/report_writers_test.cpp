@@ -9,9 +9,9 @@
 
 #include "common/errors.hpp"
 #include "core/comparison.hpp"
+#include "reports/readers.hpp"
 #include "reports/writer.hpp"
 #include "tests/test_support.hpp"
-#include "reports/readers.hpp"
 
 namespace loopscope {
 namespace {
