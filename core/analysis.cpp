@@ -45,34 +45,10 @@ std::string timeline_label(const CaptureReport& r) {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-    return s.substr(0, prefix.size()) == prefix;
-}
-
-// The column each format's frame times come from, as DESIGN.md's table of inputs names it.
-std::string source_column(std::string_view format, Timeline timeline) {
-    if (timeline == Timeline::display) {
-        if (starts_with(format, "presentmon-2") && format != "presentmon-2.4") {
-            return "DisplayedTime";
-        }
-        if (format == "presentmon-1" || format == "ocat" || format == "capframex-csv") {
-            return "msBetweenDisplayChange";
-        }
-        return "MsBetweenDisplayChange";
-    }
-    if (format == "loopscope-trace")
-        return "raw_ns";
-    if (format == "presentmon-1" || format == "ocat")
-        return "msBetweenPresents";
-    if (starts_with(format, "presentmon-2") && format != "presentmon-2.4")
-        return "application FrameTime";
-    if (starts_with(format, "mangohud"))
-        return "frametime";
-    if (format == "afterburner")
-        return "1000 / Framerate";
-    if (format == "plain")
-        return "the listed numbers";
-    return "MsBetweenPresents";
+// The column the timeline's frame times come from, as the capture's reader names it.
+std::string source_column(const Capture& capture, Timeline timeline) {
+    return std::string(timeline == Timeline::display ? capture.description.display_column
+                                                     : capture.description.present_column);
 }
 
 }  // namespace
@@ -319,15 +295,55 @@ void check_column_totals(const Capture& capture) {
 
 }  // namespace
 
-CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& options) {
-    check_column_totals(capture);
-    CaptureReport r;
-    r.capture = &capture;
+namespace {
+
+// A column's values over the report's range; empty where the capture lacks the column.
+template <typename T>
+std::span<const T> in_range(const std::vector<T>& column, const Capture& capture,
+                            const FrameRange& range) {
+    if (column.size() != capture.frames())
+        return {};
+    return std::span<const T>(column).subspan(range.begin, range.size());
+}
+
+// Which frames of the range the series keeps, and why the others are left out.
+struct FrameFilter {
+    const Capture& capture;
+    bool skip_first = false;
+    bool skip_generated = false;
+    bool display = false;
+
+    FrameFilter(const Capture& c, Timeline timeline)
+        : capture(c),
+          skip_first(!first_frame_is_frame_time(c)),
+          skip_generated(timeline == Timeline::present && generated_frames_have_no_frame_time(c) &&
+                         c.generated.size() == c.frames()),
+          display(timeline == Timeline::display) {}
+
+    Kept operator()(std::size_t i) const {
+        if ((i == 0 && skip_first) || i < capture.leading_frames_without_time)
+            return Kept::no_frame_time;
+        if (skip_generated && capture.generated[i] != 0)
+            return Kept::generated;
+        // A frame with no display time is left out; it counts as dropped only when it was never
+        // displayed (the first displayed frame of a 2.x capture has no time either).
+        if (display && capture.display_ns[i] < 0) {
+            const bool dropped =
+                capture.dropped.size() == capture.frames() ? capture.dropped[i] != 0 : true;
+            return dropped ? Kept::dropped : Kept::undisplayed;
+        }
+        return Kept::yes;
+    }
+};
+
+// The timeline, its source column and the range, checked against what the capture has.
+void choose_timeline(CaptureReport& r, const Capture& capture, const AnalysisOptions& options) {
     r.timeline = options.timeline;
-    r.frame_time_column = source_column(capture.source.format, options.timeline);
-    if (capture.source.format == "presentmon-2" && options.timeline == Timeline::present &&
-        capture.cpu_busy_ns.size() == capture.frames() && capture.start_ends_frame_time) {
-        r.frame_time_column = "present-to-present, rebuilt from CPUStart + CPUBusy";
+    r.frame_time_column = source_column(capture, options.timeline);
+    if (!capture.description.rebuilt_present_column.empty() &&
+        options.timeline == Timeline::present && capture.cpu_busy_ns.size() == capture.frames() &&
+        capture.start_ends_frame_time) {
+        r.frame_time_column = std::string(capture.description.rebuilt_present_column);
     }
     const std::size_t n = capture.frames();
     if (n == 0) {
@@ -338,31 +354,16 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                            have_starts ? std::span<const std::int64_t>(capture.start_ns)
                                        : std::span<const std::int64_t>{},
                            options.from, options.to, capture.start_ends_frame_time);
-
-    const bool have_display = capture.display_ns.size() == n;
-    if (options.timeline == Timeline::display && !have_display) {
-        throw UsageError(fmt::format(
-            "--timeline display: '{}' ({}) has no display-change times; use --timeline present",
-            capture.source.file, capture.source.format));
+    if (options.timeline == Timeline::display && capture.display_ns.size() != n) {
+        throw NoDisplayTimesError(capture.source.file, capture.source.format);
     }
-    const bool skip_first = !first_frame_is_frame_time(capture);
-    const bool skip_generated = options.timeline == Timeline::present &&
-                                generated_frames_have_no_frame_time(capture) &&
-                                capture.generated.size() == n;
-    const bool display = options.timeline == Timeline::display;
-    const auto kept = [&](std::size_t i) {
-        if ((i == 0 && skip_first) || i < capture.leading_frames_without_time)
-            return Kept::no_frame_time;
-        if (skip_generated && capture.generated[i] != 0)
-            return Kept::generated;
-        // A frame with no display time is left out; it counts as dropped only when it was never
-        // displayed (the first displayed frame of a 2.x capture has no time either).
-        if (display && capture.display_ns[i] < 0) {
-            const bool dropped = capture.dropped.size() == n ? capture.dropped[i] != 0 : true;
-            return dropped ? Kept::dropped : Kept::undisplayed;
-        }
-        return Kept::yes;
-    };
+}
+
+// The series: the range's frame times the filter keeps, their frame numbers and start times.
+// A run of kept frames is a view of the capture's columns; anything else is copied.
+void build_series(CaptureReport& r, const Capture& capture) {
+    const std::size_t n = capture.frames();
+    const FrameFilter kept(capture, r.timeline);
     std::size_t count = 0;
     std::size_t first = n;
     std::size_t last = 0;
@@ -383,7 +384,8 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                 break;
         }
     }
-    const std::span<const std::int64_t> times(display ? capture.display_ns : capture.frame_ns);
+    const bool have_starts = capture.start_ns.size() == n;
+    const std::span<const std::int64_t> times(kept.display ? capture.display_ns : capture.frame_ns);
     struct Copies {
         std::vector<std::int64_t> frame_ns, frame_number, start_ns;
     };
@@ -425,7 +427,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     if (!copies->frame_ns.empty() || !copies->start_ns.empty())
         r.series.copies = std::move(copies);
     if (r.series.frame_ns.empty()) {
-        if (options.timeline == Timeline::display) {
+        if (r.timeline == Timeline::display) {
             throw UsageError(fmt::format("'{}': no displayed frames in the selected range",
                                          capture.source.file));
         }
@@ -434,28 +436,11 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             "previous frame and is not a frame time)",
             capture.source.file));
     }
+}
 
-    auto slice = [&](const auto& v) {
-        using T = typename std::decay_t<decltype(v)>::value_type;
-        if (v.size() != n)
-            return std::span<const T>{};
-        return std::span<const T>(v).subspan(r.range.begin, r.range.size());
-    };
-    // Display changes land on the refresh grid even when presents do not (no vsync), so the
-    // refresh rate is read from them where the capture has them (below), and then not guessed
-    // from the series first (a guess tries every candidate rate on every frame).
-    const auto display_in_range = slice(capture.display_ns);
-    const bool refresh_from_display = have_display && options.timeline == Timeline::present &&
-                                      std::any_of(display_in_range.begin(), display_in_range.end(),
-                                                  [](std::int64_t d) { return d >= 0; });
-    // Without FrameType the two cadences cannot be split, but the cycles frame generation
-    // leaves in per-frame columns can be seen, and said, instead of mixing silently. A
-    // loopscope trace records the game's own loop, which never sees the frames the driver
-    // generates after it presents: an alternation there is the loop's, not frame generation.
-    r.generation_examinable = capture.generated.size() != n &&
-                              options.timeline == Timeline::present && capture.per_frame &&
-                              !has_loop_columns(capture);
-    // The loop figures come first: the start-up segment is sought before the verdict's onset.
+// The loop figures of a trace's records over the range, or those computed while reading.
+void loop_figures_of(CaptureReport& r, const Capture& capture) {
+    const std::size_t n = capture.frames();
     if (capture.loop.size() == n) {
         r.loop = std::span<const FrameRecord>(capture.loop).subspan(r.range.begin, r.range.size());
         r.loop_config = loop_config_from_metadata(capture);
@@ -473,139 +458,152 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
         r.loop_config = loop_config_from_metadata(capture);
         r.loop_figures = *capture.loop_figures;
     }
-    // The sort is the largest single step of the analysis: on a second core, the figures that
-    // do not need the sorted values are computed meanwhile.
-    const unsigned threads = threads_or_hardware(options.threads);
+}
+
+// The statistics of the series, its percentile curve, the start-up segment and the figures
+// without it. The sort is the largest single step of the analysis: on a second core, the
+// figures that do not need the sorted values are computed meanwhile. `displayed_sorted`
+// receives display_figures' displayed frames, sorted.
+void series_statistics(CaptureReport& r, const Capture& capture, unsigned threads,
+                       bool refresh_from_display, std::vector<std::int64_t>& displayed_sorted) {
     const bool second_thread = threads > 1 && r.series.frame_ns.size() >= kFramesForSecondThread;
-    std::vector<std::int64_t> displayed_sorted;  // display_figures' displayed frames, sorted
-    {
-        std::vector<std::int64_t> sorted(r.series.frame_ns.begin(), r.series.frame_ns.end());
-        OrderFigures order;
-        run_beside(
-            second_thread,
-            [&] {
-                order = order_figures(r.series.frame_ns, r.series.start_ns);
-                if (have_display) {
-                    r.display =
-                        display_figures(slice(capture.display_ns), slice(capture.dropped),
-                                        slice(capture.animation_error_ns),
-                                        slice(capture.animation_error_known), &displayed_sorted);
-                }
-            },
-            [&] { sort_ns(sorted); });
-        r.stats =
-            compute_frame_stats(std::move(order), r.series.frame_ns, sorted, !refresh_from_display);
-        r.percentile_curve_ms.reserve(kPercentileCurveSteps + 1);
-        for (int i = 0; i <= kPercentileCurveSteps; ++i) {
-            r.percentile_curve_ms.push_back(ns_to_ms(
-                percentile_sorted(sorted, i / static_cast<double>(kPercentileCurveSteps))));
-        }
-        // The figures without the start-up segment (its refresh rate and frame numbers are set
-        // below): their sorted values are the range's without the segment's few, so the same
-        // copy serves, instead of a second sort.
-        if (may_hold_startup(capture)) {
-            const std::size_t before_onset = series_frames_before_onset(r);
-            r.startup = before_onset < r.series.frame_ns.size()
-                            ? detect_startup(r.series.frame_ns.first(before_onset))
-                            : detect_startup(r.series.frame_ns, percentile_sorted(sorted, 0.5));
-            if (r.startup.frames > 0) {
-                const auto frames = std::span<const std::int64_t>(r.series.frame_ns);
-                const auto starts = std::span<const std::int64_t>(r.series.start_ns);
-                OrderFigures steady_order;
-                run_beside(
-                    second_thread,
-                    [&] {
-                        steady_order = order_figures(frames.subspan(r.startup.frames),
-                                                     starts.subspan(r.startup.frames));
-                    },
-                    [&] { erase_sorted(sorted, frames.first(r.startup.frames)); });
-                r.steady = compute_frame_stats(std::move(steady_order),
-                                               frames.subspan(r.startup.frames), sorted, false);
+    const auto slice = [&](const auto& v) { return in_range(v, capture, r.range); };
+    std::vector<std::int64_t> sorted(r.series.frame_ns.begin(), r.series.frame_ns.end());
+    OrderFigures order;
+    run_beside(
+        second_thread,
+        [&] {
+            order = order_figures(r.series.frame_ns, r.series.start_ns);
+            if (capture.display_ns.size() == capture.frames()) {
+                r.display =
+                    display_figures(slice(capture.display_ns), slice(capture.dropped),
+                                    slice(capture.animation_error_ns),
+                                    slice(capture.animation_error_known), &displayed_sorted);
             }
-        }
+        },
+        [&] { sort_ns(sorted); });
+    r.stats =
+        compute_frame_stats(std::move(order), r.series.frame_ns, sorted, !refresh_from_display);
+    r.percentile_curve_ms.reserve(kPercentileCurveSteps + 1);
+    for (int i = 0; i <= kPercentileCurveSteps; ++i) {
+        r.percentile_curve_ms.push_back(
+            ns_to_ms(percentile_sorted(sorted, i / static_cast<double>(kPercentileCurveSteps))));
     }
-    r.refresh_column = r.frame_time_column;
+    // The figures without the start-up segment (its refresh rate and frame numbers are set
+    // below): their sorted values are the range's without the segment's few, so the same copy
+    // serves, instead of a second sort.
+    if (!may_hold_startup(capture))
+        return;
+    const std::size_t before_onset = series_frames_before_onset(r);
+    r.startup = before_onset < r.series.frame_ns.size()
+                    ? detect_startup(r.series.frame_ns.first(before_onset))
+                    : detect_startup(r.series.frame_ns, percentile_sorted(sorted, 0.5));
+    if (r.startup.frames == 0)
+        return;
+    const auto frames = std::span<const std::int64_t>(r.series.frame_ns);
+    const auto starts = std::span<const std::int64_t>(r.series.start_ns);
+    OrderFigures steady_order;
+    run_beside(
+        second_thread,
+        [&] {
+            steady_order =
+                order_figures(frames.subspan(r.startup.frames), starts.subspan(r.startup.frames));
+        },
+        [&] { erase_sorted(sorted, frames.first(r.startup.frames)); });
+    r.steady = compute_frame_stats(std::move(steady_order), frames.subspan(r.startup.frames),
+                                   sorted, false);
+}
 
-    if (have_display) {
-        if (refresh_from_display) {
-            // Every display change counts, a frame marked dropped included; without such a frame
-            // these are the values display_figures sorted already.
-            const auto display = slice(capture.display_ns);
-            const auto dropped = slice(capture.dropped);
-            bool dropped_with_change = false;
-            for (std::size_t i = 0; i < dropped.size() && i < display.size(); ++i)
-                dropped_with_change |= dropped[i] != 0 && display[i] >= 0;
-            if (dropped_with_change) {
-                displayed_sorted.clear();
-                for (const std::int64_t d : display) {
-                    if (d >= 0)
-                        displayed_sorted.push_back(d);
-                }
-                sort_ns(displayed_sorted);
+// The refresh rate from the display changes (every one counts, a frame marked dropped
+// included; without such a frame these are the values display_figures sorted already), then
+// whether the display has a cadence at all: tearing and direct-to-display frames whose display
+// changes follow their presents have none, whatever grid the intervals seem to sit on.
+void refresh_of_display(CaptureReport& r, const Capture& capture, bool refresh_from_display,
+                        std::vector<std::int64_t>& displayed_sorted) {
+    const auto slice = [&](const auto& v) { return in_range(v, capture, r.range); };
+    if (refresh_from_display) {
+        const auto display = slice(capture.display_ns);
+        const auto dropped = slice(capture.dropped);
+        bool dropped_with_change = false;
+        for (std::size_t i = 0; i < dropped.size() && i < display.size(); ++i)
+            dropped_with_change |= dropped[i] != 0 && display[i] >= 0;
+        if (dropped_with_change) {
+            displayed_sorted.clear();
+            for (const std::int64_t d : display) {
+                if (d >= 0)
+                    displayed_sorted.push_back(d);
             }
-            if (!displayed_sorted.empty()) {
-                r.stats.refresh = detect_refresh_rate_sorted(displayed_sorted);
-                r.refresh_column = source_column(capture.source.format, Timeline::display);
-            }
+            sort_ns(displayed_sorted);
+        }
+        if (!displayed_sorted.empty()) {
+            r.stats.refresh = detect_refresh_rate_sorted(displayed_sorted);
+            r.refresh_column = source_column(capture, Timeline::display);
         }
     }
-    // Whether the display has a cadence at all: tearing and direct-to-display frames whose
-    // display changes follow their presents have none, whatever grid the intervals seem to sit on.
-    {
-        const bool frames_match =
-            options.timeline == Timeline::present && r.series.frame_ns.size() == r.range.size();
-        r.stats.refresh = classify_refresh(
-            std::move(r.stats.refresh),
-            frames_match ? slice(capture.display_ns) : std::span<const std::int64_t>{},
-            frames_match ? slice(capture.frame_ns) : std::span<const std::int64_t>{},
-            slice(capture.present_mode), slice(capture.waits_for_vblank), slice(capture.tearing));
-    }
+    const bool frames_match =
+        r.timeline == Timeline::present && r.series.frame_ns.size() == r.range.size();
+    r.stats.refresh = classify_refresh(
+        std::move(r.stats.refresh),
+        frames_match ? slice(capture.display_ns) : std::span<const std::int64_t>{},
+        frames_match ? slice(capture.frame_ns) : std::span<const std::int64_t>{},
+        slice(capture.present_mode), slice(capture.waits_for_vblank), slice(capture.tearing));
+}
 
-    if (r.generation_examinable) {
-        const auto frames = slice(capture.frame_ns);
-        std::vector<GenerationColumn> columns;
-        const auto add = [&](const char* name, const std::vector<std::int64_t>& v, bool intervals,
-                             bool decisive = false) {
-            if (v.size() == n)
-                columns.push_back({name, slice(v), intervals, decisive});
-        };
-        add("MsPCLatency", capture.pc_latency_ns, false, true);
-        add(r.frame_time_column.c_str(), capture.frame_ns, true);
-        add("MsInPresentAPI", capture.in_present_api_ns, false);
-        add("MsRenderPresentLatency", capture.render_present_latency_ns, false);
-        add("msUntilRenderComplete", capture.until_render_complete_ns, false);
-        add("msGPUActive", capture.gpu_active_ns, false);
-        add("MsUntilDisplayed", capture.until_displayed_ns, false);
-        r.generation = detect_frame_generation(
-            columns, frames,
-            r.stats.refresh.state == RefreshGuess::State::fixed ? r.stats.refresh.rate_hz : 0);
-        if (r.generation.detected && !r.generation.application_intervals_ns.empty()) {
-            // Estimated: one present in `period` timed as the application's (see
-            // GenerationDetection); only the frames inside the cycles are timed.
-            r.application_estimated = true;
-            r.application_intervals_ns = r.generation.application_intervals_ns;
-            const auto& iv = r.application_intervals_ns;
-            r.application = summarise_cadence(
-                iv, iv.size(), std::accumulate(iv.begin(), iv.end(), std::int64_t{0}));
-        }
+// Without FrameType, the cycles frame generation leaves in per-frame columns, and the
+// application's cadence estimated from them where generation is detected.
+void examine_generation(CaptureReport& r, const Capture& capture) {
+    const std::size_t n = capture.frames();
+    const auto slice = [&](const auto& v) { return in_range(v, capture, r.range); };
+    const auto frames = slice(capture.frame_ns);
+    std::vector<GenerationColumn> columns;
+    const auto add = [&](const char* name, const std::vector<std::int64_t>& v, bool intervals,
+                         bool decisive = false) {
+        if (v.size() == n)
+            columns.push_back({name, slice(v), intervals, decisive});
+    };
+    add("MsPCLatency", capture.pc_latency_ns, false, true);
+    add(r.frame_time_column.c_str(), capture.frame_ns, true);
+    add("MsInPresentAPI", capture.in_present_api_ns, false);
+    add("MsRenderPresentLatency", capture.render_present_latency_ns, false);
+    add("msUntilRenderComplete", capture.until_render_complete_ns, false);
+    add("msGPUActive", capture.gpu_active_ns, false);
+    add("MsUntilDisplayed", capture.until_displayed_ns, false);
+    r.generation = detect_frame_generation(
+        columns, frames,
+        r.stats.refresh.state == RefreshGuess::State::fixed ? r.stats.refresh.rate_hz : 0);
+    if (r.generation.detected && !r.generation.application_intervals_ns.empty()) {
+        // Estimated: one present in `period` timed as the application's (see
+        // GenerationDetection); only the frames inside the cycles are timed.
+        r.application_estimated = true;
+        r.application_intervals_ns = r.generation.application_intervals_ns;
+        const auto& iv = r.application_intervals_ns;
+        r.application = summarise_cadence(iv, iv.size(),
+                                          std::accumulate(iv.begin(), iv.end(), std::int64_t{0}));
     }
+}
 
-    // Frame times alone say when the game presented, not when the display changed: a grid they
-    // sit on is the loop's cadence (a limiter, a fixed step), not a refresh rate, so nothing is
-    // judged against it (missed vsync needs a target frame rate then).
-    if (!has_display_information(capture)) {
-        RefreshGuess& g = r.stats.refresh;
-        // Only a grid that explains the intervals is a cadence grid; a near miss is none.
-        g.best_rate_hz = g.state == RefreshGuess::State::fixed ? g.rate_hz : 0;
-        g.best_on_grid_share = g.state == RefreshGuess::State::fixed ? g.on_grid_share : 0;
-        g.state = RefreshGuess::State::unknown;
-        g.rate_hz = 0;
-        g.on_grid_share = 0;
-        g.also_fits_hz.clear();
-        g.absent = RefreshGuess::Absent::no_display;
-    }
+// Frame times alone say when the game presented, not when the display changed: a grid they sit
+// on is the loop's cadence (a limiter, a fixed step), not a refresh rate, so nothing is judged
+// against it (missed vsync needs a target frame rate then).
+void no_refresh_without_display(RefreshGuess& g) {
+    // Only a grid that explains the intervals is a cadence grid; a near miss is none.
+    g.best_rate_hz = g.state == RefreshGuess::State::fixed ? g.rate_hz : 0;
+    g.best_on_grid_share = g.state == RefreshGuess::State::fixed ? g.on_grid_share : 0;
+    g.state = RefreshGuess::State::unknown;
+    g.rate_hz = 0;
+    g.on_grid_share = 0;
+    g.also_fits_hz.clear();
+    g.absent = RefreshGuess::Absent::no_display;
+}
 
-    if (capture.generated.size() == n && options.timeline == Timeline::present) {
+// The generated frames' and the application's cadences where frames are marked generated, the
+// application's from its own column otherwise, and the displayed cadence where generation is
+// marked, detected or possible.
+void cadences(CaptureReport& r, const Capture& capture) {
+    const std::size_t n = capture.frames();
+    const auto slice = [&](const auto& v) { return in_range(v, capture, r.range); };
+    const bool present = r.timeline == Timeline::present;
+    if (capture.generated.size() == n && present) {
         const auto gen = slice(capture.generated);
         r.has_generated = std::any_of(gen.begin(), gen.end(), [](std::uint8_t g) { return g; });
         if (r.has_generated) {
@@ -627,8 +625,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     // Without generated frames the application's own cadence is still a column of the 2.x
     // layouts (FrameTime, MsBetweenAppStart: equal on every row of one recording), and it is
     // given from that column, so that both layouts give the same application figures.
-    if (!r.has_generated && options.timeline == Timeline::present &&
-        capture.app_interval_ns.size() == n) {
+    if (!r.has_generated && present && capture.app_interval_ns.size() == n) {
         const std::vector<std::uint8_t> none(r.range.size(), 0);
         r.application_intervals_ns = application_intervals(slice(capture.app_interval_ns), none);
         if (!r.application_intervals_ns.empty()) {
@@ -638,14 +635,58 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
         }
     }
     // Measured, not estimated: given wherever frame generation is marked, detected or possible.
-    if ((r.has_generated || r.generation.detected || r.generation.possible) && have_display) {
+    if ((r.has_generated || r.generation.detected || r.generation.possible) &&
+        capture.display_ns.size() == n) {
         r.displayed_intervals_ns = displayed_intervals(slice(capture.display_ns));
         const auto frames = slice(capture.frame_ns);
         r.displayed =
             summarise_cadence(r.displayed_intervals_ns, r.displayed_intervals_ns.size(),
                               std::accumulate(frames.begin(), frames.end(), std::int64_t{0}));
     }
+}
 
+}  // namespace
+
+NoDisplayTimesError::NoDisplayTimesError(std::string file, std::string format)
+    : UsageError(fmt::format("'{}' ({}) has no display-change times: it has no display timeline",
+                             file, format)),
+      file_(std::move(file)),
+      format_(std::move(format)) {}
+
+CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& options) {
+    check_column_totals(capture);
+    CaptureReport r;
+    r.capture = &capture;
+    choose_timeline(r, capture, options);
+    build_series(r, capture);
+    const std::size_t n = capture.frames();
+    const bool have_display = capture.display_ns.size() == n;
+    // Display changes land on the refresh grid even when presents do not (no vsync), so the
+    // refresh rate is read from them where the capture has them, and then not guessed from the
+    // series first (a guess tries every candidate rate on every frame).
+    const auto display_in_range = in_range(capture.display_ns, capture, r.range);
+    const bool refresh_from_display = have_display && options.timeline == Timeline::present &&
+                                      std::any_of(display_in_range.begin(), display_in_range.end(),
+                                                  [](std::int64_t d) { return d >= 0; });
+    // Without FrameType the two cadences cannot be split, but the cycles frame generation
+    // leaves in per-frame columns can be seen, and said, instead of mixing silently. A
+    // loopscope trace records the game's own loop, which never sees the frames the driver
+    // generates after it presents: an alternation there is the loop's, not frame generation.
+    r.generation_examinable = capture.generated.size() != n &&
+                              options.timeline == Timeline::present && capture.per_frame &&
+                              !has_loop_columns(capture);
+    // The loop figures come first: the start-up segment is sought before the verdict's onset.
+    loop_figures_of(r, capture);
+    std::vector<std::int64_t> displayed_sorted;
+    series_statistics(r, capture, threads_or_hardware(options.threads), refresh_from_display,
+                      displayed_sorted);
+    r.refresh_column = r.frame_time_column;
+    refresh_of_display(r, capture, refresh_from_display, displayed_sorted);
+    if (r.generation_examinable)
+        examine_generation(r, capture);
+    if (!has_display_information(capture))
+        no_refresh_without_display(r.stats.refresh);
+    cadences(r, capture);
     if (r.startup.frames > 0) {
         // The refresh rate is the whole range's: not guessed again without the segment.
         r.steady.refresh = r.stats.refresh;

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/errors.hpp"
 #include "core/bottleneck.hpp"
 #include "core/capture.hpp"
 #include "core/frame_stats.hpp"
@@ -35,7 +36,7 @@ struct AnalysisOptions {
     // kFramesForSecondThread frames or more has the figures that need no sorting computed on a
     // second thread while this one sorts; the report is the same.
     unsigned threads = 0;
-    // The frame rate Unreal's missed-vsync percentage is judged against (report --target-fps);
+    // The frame rate Unreal's missed-vsync percentage is judged against (the caller's target);
     // none: the detected fixed refresh rate, if any.
     std::optional<double> target_fps;
 };
@@ -84,7 +85,7 @@ struct CaptureReport {
     const Capture* capture = nullptr;
     Timeline timeline = Timeline::present;
     std::string frame_time_column;     // the column the frame times came from
-    FrameRange range;                  // capture frames selected by --from / --to
+    FrameRange range;                  // capture frames selected by the range's bounds
     Series series;                     // frames on the chosen timeline within the range
     std::size_t dropped_in_range = 0;  // display timeline: frames never displayed, left out
     // Present timeline of a PresentMon 2.x capture: generated frames, whose FrameTime is 0 and
@@ -191,7 +192,21 @@ class TraceLoopFigures {
     std::int64_t rows_ = 0;
 };
 
-// Throws UsageError when the options select no frames or the capture lacks the timeline. A
+// analyse_capture's error when the display timeline is asked of a capture without display-change
+// times: the capture's file and format name, for the caller to word.
+class NoDisplayTimesError : public UsageError {
+  public:
+    NoDisplayTimesError(std::string file, std::string format);
+    const std::string& file() const { return file_; }
+    const std::string& format() const { return format_; }
+
+  private:
+    std::string file_;
+    std::string format_;
+};
+
+// Throws EmptyRangeError when the options select no frames, NoDisplayTimesError when the
+// capture lacks the display timeline, UsageError when no frame in the range has a time. A
 // capture whose loop figures were computed while reading (Capture::loop_figures, no records)
 // can only be analysed over all its frames: std::logic_error for a range.
 CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& options);

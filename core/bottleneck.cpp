@@ -43,10 +43,8 @@ BottleneckRule bottleneck_rule(const Capture& c) {
 std::optional<std::string> bottleneck_missing(const Capture& c) {
     if (bottleneck_rule(c) != BottleneckRule::none)
         return std::nullopt;
-    if (c.source.format == "frameview")
-        return std::string(
-            "FrameView logs have neither CPU / GPU busy and wait columns (PresentMon 2.x "
-            "MsCPUBusy, MsCPUWait, MsGPUBusy) nor msUntilRenderComplete (PresentMon 1.x)");
+    if (!c.description.bottleneck_absent_reason.empty())
+        return std::string(c.description.bottleneck_absent_reason);
     return fmt::format(
         "'{}' ({}) has neither CPU / GPU busy and wait columns (PresentMon 2.x CPUBusy, CPUWait, "
         "GPUBusy) nor msUntilRenderComplete with msInPresentAPI (PresentMon 1.x, OCAT)",

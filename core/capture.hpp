@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/loop_figures.hpp"
@@ -15,9 +16,8 @@
 namespace loopscope {
 
 struct CaptureSource {
-    // "loopscope-trace", "presentmon-1", "presentmon-2", "presentmon-2.4", "ocat", "frameview",
-    // "capframex-json", "capframex-csv", "mangohud", "afterburner", "plain" (see
-    // reports/readers.hpp)
+    // The reader's name for the file's format (reports/readers.hpp lists them): shown in the
+    // reports, never decided on here (Capture::description says what the capture is).
     std::string format;
     std::string file;     // path as given
     std::string process;  // application name ("" when the format has none)
@@ -49,7 +49,7 @@ struct DataOddity {
 };
 
 // What a reader found wrong with a capture it still read: JSON `data_quality`, the notes of
-// every report, and what `--strict` refuses (bad cells only: oddities are facts about the
+// every report, and what a strict reading refuses (bad cells only: oddities are facts about the
 // recording, not damage to the file).
 struct DataQuality {
     std::vector<BadCells> bad_cells;
@@ -105,12 +105,61 @@ enum class TimeColumn : std::uint8_t {
 };
 inline constexpr std::size_t kTimeColumns = 8;
 
+// What a reader says of its capture, so that the analysis decides from the capture itself and
+// never from the name of the format it came from (docs/architecture.md): a new format fills one
+// of these and changes nothing downstream. The default is a capture with the columns of the
+// PresentMon family's newest layout and no peculiarity. The texts are the capture's own column
+// names and facts, for the reports: each field points at static text (readers fill them from
+// their own tables), so a capture of thousands of streams copies no strings.
+struct CaptureDescription {
+    // Where each timeline's frame times come from, as the capture names the column
+    // (docs/input-formats.md, "Recognising the format").
+    std::string_view present_column = "MsBetweenPresents";
+    std::string_view display_column = "MsBetweenDisplayChange";
+    // The present timeline's source when its times are rebuilt from the application's frame
+    // starts and CPU busy times (start_ends_frame_time with cpu_busy_ns for every frame), ""
+    // where the capture's present times are its own.
+    std::string_view rebuilt_present_column;
+    // The column app_interval_ns comes from (the time between the application's frame starts).
+    std::string_view app_interval_column = "FrameTime";
+
+    // What frame 0 is. True: its time is a frame time (a present's time since a present before
+    // the capture began). False: it has no previous frame, so its time is only the time since
+    // the recording began (about 0): statistics, stutter and hitches leave it out.
+    bool first_frame_is_frame_time = true;
+    // How generated frames are timed. True: generated frames have no frame time on the present
+    // timeline (their frame_ns is the application's cadence, 0 there, not a 0 ms frame), so the
+    // present timeline holds the application frames and generated ones are counted apart.
+    bool generated_frames_have_no_frame_time = false;
+    // The time column counts from the start of the tool's own recording, so a range from frame
+    // 0 is timed from that start rather than from the present before the first frame.
+    bool time_counts_from_recording_start = false;
+
+    // The latency bases: the columns the input-to-photon latencies come from, and whether the
+    // display latency may be derived from the frame's CPU start and its time until displayed
+    // where the capture has no display-latency column (core/latency.cpp).
+    std::string_view click_to_photon_column = "MsClickToPhotonLatency";
+    std::string_view all_input_to_photon_column = "MsAllInputToPhotonLatency";
+    bool display_latency_from_cpu_start = false;
+
+    // The tool rules that apply, as their absence is said: the name of the tool whose rows a
+    // sampled log holds ("" where the reports name the capture by its format), why the tool's
+    // logs never have the bottleneck columns and why they have no application frame-start
+    // column ("" for the general reasons).
+    std::string_view tool_name;
+    std::string_view bottleneck_absent_reason;
+    std::string_view application_cadence_absent_reason;
+};
+
 inline constexpr std::uint8_t kPresentModeOther = 0;
 inline constexpr std::uint8_t kPresentModeComposed = 1;
 inline constexpr std::uint8_t kPresentModeDirect = 2;
 
 struct Capture {
     CaptureSource source;
+    // What the reader says of this capture's timelines, frame 0, generated frames, latency
+    // bases and tool rules; the sample kind follows (per_frame, sample_kind).
+    CaptureDescription description;
     // False for sampled logs (MangoHud, MSI Afterburner: one row per logging interval):
     // per-frame figures such as percentiles of frames and stutter cannot be computed from them.
     bool per_frame = true;
@@ -231,12 +280,9 @@ struct Capture {
     std::size_t frames() const { return frame_ns.size(); }
 };
 
-// Whether frame 0's time is a frame time. In a loopscope trace it is not: frame 0 has no
-// previous frame, so its raw_ns is only the time since the trace began (about 0). Statistics,
-// stutter and hitches leave it out; the trace and its loop records keep it. A PresentMon-like
-// capture's first row is timed against a present before the capture began, so it counts.
+// Whether frame 0's time is a frame time (CaptureDescription::first_frame_is_frame_time).
 inline bool first_frame_is_frame_time(const Capture& capture) {
-    return capture.source.format != "loopscope-trace";
+    return capture.description.first_frame_is_frame_time;
 }
 
 // Whether a capture says anything of the display: when frames changed it, were dropped, how they
@@ -254,11 +300,10 @@ inline bool has_loop_columns(const Capture& capture) {
     return !capture.loop.empty() || capture.loop_figures != nullptr;
 }
 
-// Whether generated frames lack a frame time. PresentMon 2.x's FrameTime is the time between the
-// application's frame starts and is 0 on generated frames, which are not 0 ms frames: its present
-// timeline is the application frames' (generated ones are counted and on the display timeline).
+// Whether generated frames lack a frame time on the present timeline
+// (CaptureDescription::generated_frames_have_no_frame_time).
 inline bool generated_frames_have_no_frame_time(const Capture& capture) {
-    return capture.source.format == "presentmon-2";
+    return capture.description.generated_frames_have_no_frame_time;
 }
 
 }  // namespace loopscope

@@ -418,7 +418,8 @@ std::optional<OcatAverages> ocat_averages_of(const CaptureReport& r) {
     // OCAT's own TimeInSeconds counts from the start of its recording; another tool's time
     // column counts from elsewhere (FrameView's from long before the capture), so there, as for
     // a range that starts later, the clock starts at the present before the first frame.
-    const bool recording_clock = r.capture->source.format == "ocat" && s.frame_number.front() == 0;
+    const bool recording_clock =
+        r.capture->description.time_counts_from_recording_start && s.frame_number.front() == 0;
     // start_ns counts from the first row (Capture::clock_origin_ns is the recording's clock there).
     const std::int64_t origin =
         recording_clock ? -r.capture->clock_origin_ns : s.start_ns.front() - s.frame_ns.front();
@@ -1644,8 +1645,7 @@ const std::array kCatalogue = {
                    "{}interval = time between the app's frame starts ({}); FPS = frames / sum of "
                    "those intervals",
                    r.has_generated ? "FrameType Application; " : "",
-                   r.capture->source.format == "presentmon-2.4" ? "MsBetweenAppStart"
-                                                                : "FrameTime");
+                   r.capture->description.app_interval_column);
                // The same application frames as a present timeline rebuilt from the
                // application's presents, by another measure: say how the two differ.
                if (r.capture->leading_frames_without_time > 0 && r.timeline == Timeline::present) {
@@ -2634,13 +2634,11 @@ const std::array kCatalogue = {
            .absent = "no Frametime sensor values (only MSI Afterburner logs have the sensor)"},
 };
 
-// "MangoHud" for the reader's format names, so reasons read as a user names the tool.
-std::string format_display_name(std::string_view format) {
-    if (format.starts_with("mangohud"))
-        return "MangoHud";
-    if (format == "afterburner")
-        return "MSI Afterburner";
-    return std::string(format);
+// "MangoHud" rather than the reader's format name, so reasons read as a user names the tool.
+std::string format_display_name(const Capture& c) {
+    if (!c.description.tool_name.empty())
+        return std::string(c.description.tool_name);
+    return c.source.format;
 }
 
 // "100 ms samples": the median spacing of the samples' start times, when the log has them.
@@ -2679,7 +2677,7 @@ std::string need_reason(FigureNeed need, const CaptureReport& r) {
     const Capture& c = *r.capture;
     switch (need) {
         case kNeedsFrames:
-            return fmt::format("{} rows are {}, not frames", format_display_name(c.source.format),
+            return fmt::format("{} rows are {}, not frames", format_display_name(c),
                                sample_spacing(c));
         case kNeedsSamples:
             return fmt::format("{} has a row per frame, not interval samples", capture_name(r));
@@ -2723,15 +2721,14 @@ std::string need_reason(FigureNeed need, const CaptureReport& r) {
             return fmt::format(
                 "{} rows are {}, each a rate over an interval, not the time of one "
                 "frame",
-                format_display_name(c.source.format), sample_spacing(c));
+                format_display_name(c), sample_spacing(c));
         case kNeedsApplicationCadence:
             if (r.timeline == Timeline::display)
                 return "the display timeline does not split the application's frames";
             if (c.generated.size() == c.frames())
                 return "no generated frames among the frames analysed";
-            if (c.source.format == "presentmon-1")
-                return "PresentMon 1.x writes presents only: no application frame-start column "
-                       "(FrameTime or MsBetweenAppStart); " +
+            if (!c.description.application_cadence_absent_reason.empty())
+                return std::string(c.description.application_cadence_absent_reason) + "; " +
                        generation_absence(r);
             return fmt::format(
                 "{} has no application frame-start column (PresentMon 2.x FrameTime "

@@ -1,6 +1,6 @@
 // Frame-pacing statistics as pure functions over frame times in integer nanoseconds. Every
-// definition is the one DESIGN.md "Statistics" states (and docs/reports.md repeats next to each
-// figure); where tools disagree the function names the tool whose definition it follows.
+// definition is the one docs/reports.md, "Statistics and their definitions", states next to
+// each figure; where tools disagree the function names the tool whose definition it follows.
 // Nothing here knows files, formats or output: readers build the series, writers print results.
 #pragma once
 

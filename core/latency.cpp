@@ -11,10 +11,6 @@ namespace loopscope {
 
 namespace {
 
-bool is_24(const Capture& c) {
-    return c.source.format == "presentmon-2.4";
-}
-
 // 2.4+ has no DisplayLatency column. PresentMon defines DisplayLatency as the screen time less
 // the frame's CPU start, and MsUntilDisplayed as the screen time less the present's start
 // (TimeInQPC), so DisplayLatency = (TimeInQPC − CPUStartQPC) + MsUntilDisplayed. MsCPUBusy
@@ -29,7 +25,8 @@ bool no_generated_frames(const Capture& c) {
            std::none_of(c.generated.begin(), c.generated.end(), [](std::uint8_t g) { return g; });
 }
 bool derives_display_latency(const Capture& c) {
-    return c.time_column(TimeColumn::display_latency).empty() && is_24(c) && c.frames() > 0 &&
+    return c.time_column(TimeColumn::display_latency).empty() &&
+           c.description.display_latency_from_cpu_start && c.frames() > 0 &&
            c.until_displayed_ns.size() == c.frames() &&
            (offset_from_present_times(c) ||
             (c.cpu_busy_ns.size() == c.frames() && no_generated_frames(c)));
@@ -56,14 +53,13 @@ const std::vector<std::int64_t>* stored(const Capture& c, LatencyKind kind) {
 std::string_view latency_column(const Capture& c, LatencyKind kind) {
     const std::vector<std::int64_t>* v = stored(c, kind);
     const bool has = v && !v->empty() && v->size() == c.frames();
-    const bool v2 = c.source.format == "presentmon-2";
     switch (kind) {
         case LatencyKind::pc:
             return has ? "MsPCLatency" : "";
         case LatencyKind::click_to_photon:
-            return has ? (v2 ? "ClickToPhotonLatency" : "MsClickToPhotonLatency") : "";
+            return has ? c.description.click_to_photon_column : "";
         case LatencyKind::all_input_to_photon:
-            return has ? (v2 ? "AllInputToPhotonLatency" : "MsAllInputToPhotonLatency") : "";
+            return has ? c.description.all_input_to_photon_column : "";
         case LatencyKind::display:
             if (has)
                 return "DisplayLatency";

@@ -1,8 +1,8 @@
-// The game-loop engine: the per-frame timestep algorithm of DESIGN.md ("The loop model") as a
-// pure value type. Give it each frame's measured frame time and it returns that frame's record
-// (the trace columns): clamp, timescale, accumulator, steps, step cap and alpha, all in integer
-// nanoseconds. It knows no clock, does no I/O and allocates nothing, so the same code runs on a
-// real clock, on a virtual clock and in replay, and a replay is exact and reproducible.
+// The game-loop engine: the per-frame timestep algorithm of docs/loop-engine.md ("The per-frame
+// algorithm") as a pure value type. Give it each frame's measured frame time and it returns that
+// frame's record (the trace columns): clamp, timescale, accumulator, steps, step cap and alpha, all
+// in integer nanoseconds. It knows no clock, does no I/O and allocates nothing, so the same code
+// runs on a real clock, on a virtual clock and in replay, and a replay is exact and reproducible.
 #pragma once
 
 #include <array>

@@ -4,49 +4,9 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <charconv>
 #include <cmath>
 
-#include "common/errors.hpp"
-
 namespace loopscope {
-
-RegressionCheck parse_regression_check(std::string_view text) {
-    RegressionCheck check;
-    check.text = std::string(text);
-    const std::size_t colon = text.find(':');
-    check.figure = std::string(text.substr(0, colon));
-    const Figure* figure = find_figure(check.figure);
-    if (figure == nullptr || figure->value == nullptr) {
-        throw UsageError(
-            fmt::format("--fail-if-regressed '{}': {}", text, unknown_figure_text(check.figure)));
-    }
-    if (figure_better(*figure) == Better::unknown) {
-        throw UsageError(fmt::format(
-            "--fail-if-regressed '{}': {} has no better direction (neither more nor less is a "
-            "regression)",
-            text, check.figure));
-    }
-    if (colon != std::string_view::npos) {
-        std::string_view tol = text.substr(colon + 1);
-        if (!tol.empty() && tol.back() == '%') {
-            check.relative = true;
-            tol.remove_suffix(1);
-        }
-        const auto [end, ec] =
-            std::from_chars(tol.data(), tol.data() + tol.size(), check.tolerance);
-        if (tol.empty() || ec != std::errc() || end != tol.data() + tol.size() ||
-            !(check.tolerance >= 0) || !std::isfinite(check.tolerance)) {
-            throw UsageError(fmt::format(
-                "--fail-if-regressed '{}': the tolerance must be a number >= 0 in the figure's "
-                "unit, or a percentage (p99_ms:0.5, avg_fps:3%)",
-                text));
-        }
-        if (check.relative)
-            check.tolerance /= 100.0;
-    }
-    return check;
-}
 
 double student_t_975(std::size_t df) {
     // The quantiles for 1-30 degrees of freedom (standard tables); beyond, the Cornish-Fisher

@@ -27,11 +27,6 @@ struct RegressionCheck {
     bool relative = false;  // "5%": a fraction of the baseline mean
 };
 
-// "FIGURE" or "FIGURE:TOLERANCE", the tolerance a number in the figure's unit or a percentage
-// of the baseline ("p99_ms:0.5", "avg_fps:3%"). Throws UsageError for an unknown figure, a
-// figure without a direction or a malformed tolerance.
-RegressionCheck parse_regression_check(std::string_view text);
-
 // Student's t quantile for probability 0.975 with `df` >= 1 degrees of freedom.
 double student_t_975(std::size_t df);
 

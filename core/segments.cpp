@@ -4,46 +4,23 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
 
 #include "common/errors.hpp"
 #include "core/capture.hpp"
-#include "core/duration.hpp"
 #include "core/frame_stats.hpp"
 #include "core/units.hpp"
 
 namespace loopscope {
 
-RangeBound parse_range_bound(std::string_view option, std::string_view text) {
-    RangeBound b;
-    const bool all_digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-        return std::isdigit(static_cast<unsigned char>(c));
-    });
-    if (all_digits) {
-        std::int64_t frame = 0;
-        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), frame);
-        if (ec != std::errc() || ptr != text.data() + text.size()) {
-            throw UsageError(fmt::format("{} '{}': frame number out of range", option, text));
-        }
-        b.kind = RangeBound::Kind::frame;
-        b.value = frame;
-        return b;
-    }
-    try {
-        b.value = parse_duration_ns(text);
-    } catch (const UsageError&) {
-        throw UsageError(fmt::format(
-            "{} '{}': expected a frame number (e.g. 1200) or a time with a unit (e.g. 12.5s, "
-            "800ms)",
-            option, text));
-    }
-    b.kind = RangeBound::Kind::time;
-    return b;
-}
+EmptyRangeError::EmptyRangeError(std::size_t frames, std::int64_t total_ns)
+    : UsageError(
+          fmt::format("the range selects no frames (the capture has {} frames over {:.3f} s)",
+                      frames, ns_to_s(total_ns))),
+      frames_(frames),
+      total_ns_(total_ns) {}
 
 FrameRange select_range(std::span<const std::int64_t> frame_ns,
                         std::span<const std::int64_t> start_ns, RangeBound from, RangeBound to,
@@ -85,9 +62,7 @@ FrameRange select_range(std::span<const std::int64_t> frame_ns,
     if (r.end <= r.begin) {
         const std::int64_t total =
             std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0});
-        throw UsageError(
-            fmt::format("--from/--to select no frames (the capture has {} frames over {:.3f} s)", n,
-                        ns_to_s(total)));
+        throw EmptyRangeError(n, total);
     }
     return r;
 }

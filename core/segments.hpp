@@ -1,6 +1,6 @@
-// Which frames a report looks at: the range the user picked with --from / --to (frame numbers or
-// times), and the start-up or loading stretch at the beginning that distorts every figure. Pure
-// functions over frame times; the report shows its figures both with and without that stretch.
+// Which frames a report looks at: the range the user picked (frame numbers or times), and the
+// start-up or loading stretch at the beginning that distorts every figure. Pure functions over
+// frame times; the report shows its figures both with and without that stretch.
 #pragma once
 
 #include <algorithm>
@@ -10,20 +10,31 @@
 #include <string>
 #include <string_view>
 
+#include "common/errors.hpp"
 #include "core/units.hpp"
 
 namespace loopscope {
 
-// One end of a --from / --to range: a frame number ("1200") or a time on the report's axis
-// (seconds since the time stamp of the stream's first row, t = 0), with a unit ("12.5s",
-// "800ms").
+// One end of a range: a frame number (1200) or a time on the report's axis (since the time
+// stamp of the stream's first row, t = 0).
 struct RangeBound {
     enum class Kind { none, frame, time };
     Kind kind = Kind::none;
     std::int64_t value = 0;  // frame index, or ns
 };
-// Throws UsageError naming the option and what was expected.
-RangeBound parse_range_bound(std::string_view option, std::string_view text);
+
+// select_range's error when the bounds select no frames: the capture's frames and their total
+// time, for the caller to say in the words the user chose the range with.
+class EmptyRangeError : public UsageError {
+  public:
+    EmptyRangeError(std::size_t frames, std::int64_t total_ns);
+    std::size_t frames() const { return frames_; }
+    std::int64_t total_ns() const { return total_ns_; }
+
+  private:
+    std::size_t frames_;
+    std::int64_t total_ns_;
+};
 
 // Frames [begin, end) of a capture.
 struct FrameRange {
@@ -37,7 +48,7 @@ struct FrameRange {
 // CPU start, PresentMon 2.4+): the frames laid end to end from the first row's start, since a
 // CPU start is the application's, not the previous present where the frame time begins.
 // Without a time column: the running sum of the frame times. The hitch lists, CSV start_s, the
-// HTML plot, the Chrome trace, the viewer and --from / --to all place a frame here, so that a
+// HTML plot, the Chrome trace, the viewer and a range's bounds all place a frame here, so that a
 // hitch's time selects it. `previous_begin_ns` is row i-1's (unused for i = 0).
 inline std::int64_t frame_begin_ns(std::span<const std::int64_t> frame_ns,
                                    std::span<const std::int64_t> start_ns,

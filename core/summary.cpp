@@ -6,18 +6,9 @@
 #include <algorithm>
 #include <array>
 
-#include "common/errors.hpp"
 #include "core/figures.hpp"
 
 namespace loopscope {
-
-std::pair<std::string, std::string> parse_label(std::string_view text) {
-    const std::size_t eq = text.find('=');
-    if (eq == std::string_view::npos || eq == 0) {
-        throw UsageError(fmt::format("label '{}': expected KEY=VALUE", text));
-    }
-    return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
-}
 
 void set_label(Labels& labels, const std::string& key, const std::string& value) {
     for (auto& [k, v] : labels) {
@@ -44,30 +35,6 @@ std::string labels_text(const Labels& labels) {
     for (const auto& [k, v] : sorted)
         text += k + "=" + v + "\n";
     return text;
-}
-
-std::vector<std::string> parse_path_pattern(std::string_view pattern) {
-    std::vector<std::string> names;
-    std::size_t start = 0;
-    while (start <= pattern.size()) {
-        std::size_t end = pattern.find('/', start);
-        if (end == std::string_view::npos)
-            end = pattern.size();
-        names.emplace_back(pattern.substr(start, end - start));
-        start = end + 1;
-    }
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        if (names[i].empty()) {
-            throw UsageError(fmt::format(
-                "--labels-from-path '{}': an empty label name (expected e.g. game/config/...)",
-                pattern));
-        }
-        if (names[i] == "..." && i + 1 != names.size()) {
-            throw UsageError(
-                fmt::format("--labels-from-path '{}': '...' can only end the pattern", pattern));
-        }
-    }
-    return names;
 }
 
 Labels labels_from_path(const std::vector<std::string>& pattern,

@@ -18,8 +18,6 @@ namespace loopscope {
 // KEY=VALUE pairs in the order given; a key appears once.
 using Labels = std::vector<std::pair<std::string, std::string>>;
 
-// "game=doom" -> {"game", "doom"}. Throws UsageError for a pair without '=' or with an empty key.
-std::pair<std::string, std::string> parse_label(std::string_view text);
 // Sets key to value, replacing an earlier value of the same key.
 void set_label(Labels& labels, const std::string& key, const std::string& value);
 const std::string* find_label(const Labels& labels, std::string_view key);
@@ -27,12 +25,11 @@ const std::string* find_label(const Labels& labels, std::string_view key);
 // the same labels when their texts are equal.
 std::string labels_text(const Labels& labels);
 
-// Labels from a file's folders below the folder it was found in: the pattern "game/config/..."
-// names the first folder `game` and the second `config`; "_" skips a folder and "..." (last)
-// ignores the rest. Folders beyond a pattern without "..." are ignored as well; a file with
-// fewer folders than the pattern names gets only the labels it has folders for. Throws
-// UsageError for an empty name or "..." before the end.
-std::vector<std::string> parse_path_pattern(std::string_view pattern);
+// Labels from a file's folders below the folder it was found in: the pattern's names
+// {"game", "config", "..."} name the first folder `game` and the second `config`; "_" skips a
+// folder and "..." (last) ignores the rest. Folders beyond a pattern without "..." are ignored
+// as well; a file with fewer folders than the pattern names gets only the labels it has folders
+// for.
 Labels labels_from_path(const std::vector<std::string>& pattern,
                         const std::vector<std::string>& folders);
 

@@ -121,7 +121,7 @@ std::vector<Capture> read_afterburner_streams(const std::string& path) {
         if (type == 0) {
             Session s;
             s.header_line = place.line;
-            s.capture.source.format = "afterburner";
+            describe_as(s.capture, "afterburner");
             s.capture.source.file = path;
             s.capture.per_frame = false;
             s.capture.sample_kind = Capture::SampleKind::interval_rate;

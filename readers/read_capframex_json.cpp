@@ -240,7 +240,7 @@ FileStreams read_capframex_json_streams(const std::string& path) {
                                                                             : -1);
         };
         Capture c;
-        c.source.format = "capframex-json";
+        describe_as(c, "capframex-json");
         c.source.file = path;
         c.source.process = process;
         c.source.swap_chain = fmt::format("run {}", i + 1);

@@ -32,7 +32,7 @@ std::vector<Capture> read_mangohud_streams(const std::string& path) {
     std::string_view line;
     std::vector<Field> fields;
     Capture c;
-    c.source.format = "mangohud";
+    describe_as(c, "mangohud");
     c.source.file = path;
     c.per_frame = false;
     c.sample_kind = Capture::SampleKind::latest_frame;

@@ -32,7 +32,7 @@ std::vector<Capture> read_plain_streams(const std::string& path, const std::stri
     LinePlace place{&path, 0};
     std::string_view line;
     Capture c;
-    c.source.format = "plain";
+    describe_as(c, "plain");
     c.source.file = path;
     c.metadata["unit"] = unit;
     std::int64_t start_ns = 0;

@@ -459,7 +459,7 @@ class StreamTable {
             s.pid_text = std::string(pid.text);
             s.swap = std::string(swap.text);
             CaptureSource& src = s.capture.source;
-            src.format = layout_.format;
+            describe_as(s.capture, layout_.format);
             src.file = path_;
             src.process = s.app;
             if (in_piece_) {
@@ -485,6 +485,7 @@ class StreamTable {
                 fresh.pid_text = s.pid_text;
                 fresh.swap = s.swap;
                 fresh.capture.source = s.capture.source;
+                fresh.capture.description = s.capture.description;
                 fresh.capture.source.process_id =
                     process_id_of(Field{s.pid_text, s.pid_column}, place, rows_.bad);
                 return fresh;

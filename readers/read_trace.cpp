@@ -1,9 +1,10 @@
-// loopscope's own trace format v1 (DESIGN.md "Trace format"): `# loopscope-trace v1`, `# key:
-// value` metadata lines, a header row that starts with kTraceColumns, one row a frame in integer
-// nanoseconds. The loop columns go to Capture::loop, or, for a report that needs only their
-// figures, into the loop figures computed row by row (Capture::loop_figures); raw_ns is the frame
-// time. A last row without its line break (a trace cut off mid-write, as a crashing game leaves
-// it) is ignored with a warning on stderr; a malformed row anywhere else is an error.
+// loopscope's own trace format v1 (docs/loop-engine.md, "The trace format (v1)"):
+// `# loopscope-trace v1`, `# key: value` metadata lines, a header row that starts with
+// kTraceColumns, one row a frame in integer nanoseconds. The loop columns go to Capture::loop, or,
+// for a report that needs only their figures, into the loop figures computed row by row
+// (Capture::loop_figures); raw_ns is the frame time. A last row without its line break (a trace cut
+// off mid-write, as a crashing game leaves it) is ignored with a warning on stderr; a malformed row
+// anywhere else is an error.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -62,7 +63,7 @@ std::vector<Capture> read_trace_streams(const std::string& path, TraceLoopColumn
     LinePlace place{&path, 0};
     std::string_view line;
     Capture c;
-    c.source.format = "loopscope-trace";
+    describe_as(c, "loopscope-trace");
     c.source.file = path;
 
     // Blank lines before the magic line are skipped, as format detection skips them.

@@ -639,6 +639,63 @@ std::string detect_format(const std::string& path) {
     return detail::detect_format_of(path);
 }
 
+CaptureDescription describe_format(std::string_view format) {
+    CaptureDescription d;
+    const bool presentmon_1 = format == "presentmon-1" || format == "ocat";
+    const bool presentmon_2 = format == "presentmon-2";  // the "v2 metrics" layout
+    if (presentmon_1 || format == "capframex-csv")
+        d.display_column = "msBetweenDisplayChange";
+    if (presentmon_1)
+        d.present_column = "msBetweenPresents";
+    if (presentmon_2) {
+        d.present_column = "application FrameTime";
+        d.display_column = "DisplayedTime";
+        d.rebuilt_present_column = "present-to-present, rebuilt from CPUStart + CPUBusy";
+        // FrameTime is the time between the application's frame starts: 0 on generated frames.
+        d.generated_frames_have_no_frame_time = true;
+        d.click_to_photon_column = "ClickToPhotonLatency";
+        d.all_input_to_photon_column = "AllInputToPhotonLatency";
+    }
+    if (format == "presentmon-2.4") {
+        d.app_interval_column = "MsBetweenAppStart";
+        // 2.4+ has no DisplayLatency column (docs/input-formats.md).
+        d.display_latency_from_cpu_start = true;
+    }
+    if (format == "presentmon-1") {
+        d.application_cadence_absent_reason =
+            "PresentMon 1.x writes presents only: no application frame-start column (FrameTime or "
+            "MsBetweenAppStart)";
+    }
+    if (format == "ocat")
+        d.time_counts_from_recording_start = true;  // OCAT's TimeInSeconds
+    if (format == "frameview") {
+        d.bottleneck_absent_reason =
+            "FrameView logs have neither CPU / GPU busy and wait columns (PresentMon 2.x "
+            "MsCPUBusy, MsCPUWait, MsGPUBusy) nor msUntilRenderComplete (PresentMon 1.x)";
+    }
+    if (format == "loopscope-trace") {
+        d.present_column = "raw_ns";
+        // Frame 0 has no previous frame: its raw_ns is the time since the trace began.
+        d.first_frame_is_frame_time = false;
+    }
+    if (format == "mangohud") {
+        d.present_column = "frametime";
+        d.tool_name = "MangoHud";
+    }
+    if (format == "afterburner") {
+        d.present_column = "1000 / Framerate";
+        d.tool_name = "MSI Afterburner";
+    }
+    if (format == "plain")
+        d.present_column = "the listed numbers";
+    return d;
+}
+
+void describe_as(Capture& capture, std::string format) {
+    capture.description = describe_format(format);
+    capture.source.format = std::move(format);
+}
+
 Capture read_capture(const std::string& path, const ReadOptions& options) {
     detail::FileStreams file = read_streams(path, options);
     std::vector<Capture>& streams = file.streams;

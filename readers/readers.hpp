@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/capture.hpp"
@@ -68,6 +69,14 @@ struct CaptureStreamInfo {
 // "afterburner", "plain"), recognised from its first lines. Throws InputError for a missing, empty,
 // binary or unknown file; an unknown column layout lists the columns found and the ones expected.
 std::string detect_format(const std::string& path);
+
+// What a capture of a format (as detect_format() names it) is, for the analysis to decide from:
+// its columns, frame 0, generated frames, latency bases and tool rules (docs/input-formats.md).
+// A name it does not know gets the default description.
+CaptureDescription describe_format(std::string_view format);
+// Names the capture's format and gives it that format's description: what every reader (and
+// anything else that builds a Capture) calls.
+void describe_as(Capture& capture, std::string format);
 
 // Reads the stream chosen by `options` (by default the one with the most frames). Throws
 // InputError (file:line:column where there is one) for anything malformed (no header, a row

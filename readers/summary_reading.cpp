@@ -59,7 +59,8 @@ struct Outcome {
 };
 
 Outcome read_one(const SummaryInput& in, const Labels& labels, const ReadOptions& read,
-                 const AnalysisOptions& analysis, const CaptureVisitor& visit) {
+                 const AnalysisOptions& analysis, const CaptureVisitor& visit,
+                 const ErrorText& error_text) {
     Labels all = in.labels;
     for (const auto& [k, v] : labels)
         set_label(all, k, v);
@@ -90,7 +91,7 @@ Outcome read_one(const SummaryInput& in, const Labels& labels, const ReadOptions
         row.file = in.file;
         row.format = format;
         row.labels = std::move(all);
-        row.error = e.what();
+        row.error = error_text ? error_text(e) : std::string(e.what());
         return {std::move(row), std::nullopt};
     }
 }
@@ -99,7 +100,8 @@ Outcome read_one(const SummaryInput& in, const Labels& labels, const ReadOptions
 
 SummaryReading read_summaries(const std::vector<SummaryInput>& inputs, const Labels& labels,
                               const ReadOptions& read, const AnalysisOptions& analysis,
-                              unsigned threads, const CaptureVisitor& visit) {
+                              unsigned threads, const CaptureVisitor& visit,
+                              const ErrorText& error_text) {
     ReadOptions one = read;
     one.threads = 1;  // the files are the pieces shared among the threads
     one.map_large_files = false;
@@ -112,7 +114,7 @@ SummaryReading read_summaries(const std::vector<SummaryInput>& inputs, const Lab
     std::atomic<std::size_t> next{0};
     const auto work = [&] {
         for (std::size_t i = next++; i < inputs.size(); i = next++)
-            outcomes[i] = read_one(inputs[i], labels, one, analysis_one, visit);
+            outcomes[i] = read_one(inputs[i], labels, one, analysis_one, visit, error_text);
     };
     if (threads <= 1) {
         work();

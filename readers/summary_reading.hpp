@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <string>
 #include <vector>
@@ -43,10 +44,15 @@ struct SummaryReading {
 using CaptureVisitor =
     std::function<void(const Capture&, const CaptureReport&, const CaptureSummary&)>;
 
+// The text a file's row gives for the error that stopped it (the caller's words for the
+// model's typed errors); empty: the error's what().
+using ErrorText = std::function<std::string(const std::exception&)>;
+
 // `labels` are added to every row (after the path's labels, so they win). threads: files read
 // at once (0 = one per hardware thread); each file is read on one thread.
 SummaryReading read_summaries(const std::vector<SummaryInput>& inputs, const Labels& labels,
                               const ReadOptions& read, const AnalysisOptions& analysis,
-                              unsigned threads, const CaptureVisitor& visit = {});
+                              unsigned threads, const CaptureVisitor& visit = {},
+                              const ErrorText& error_text = {});
 
 }  // namespace loopscope

@@ -14,6 +14,7 @@
 #include "core/analysis.hpp"
 #include "core/beside.hpp"
 #include "core/frame_stats.hpp"
+#include "readers/readers.hpp"
 #include "writers/writer.hpp"
 #include "tests/test_support.hpp"
 
@@ -25,7 +26,7 @@ namespace {
 // display column with dropped frames.
 Capture long_capture(std::size_t frames) {
     Capture c;
-    c.source.format = "presentmon-1";
+    describe_as(c, "presentmon-1");
     c.source.file = "generated.csv";
     c.source.process = "game.exe";
     std::mt19937_64 rng(11);

@@ -29,7 +29,7 @@ constexpr std::int64_t kMs = 1'000'000;
 
 Capture make_capture(const std::vector<std::int64_t>& frame_ns) {
     Capture c;
-    c.source.format = "presentmon-1";
+    describe_as(c, "presentmon-1");
     c.source.file = "test.csv";
     c.source.process = "Game.exe";
     c.frame_ns = frame_ns;

@@ -222,7 +222,7 @@ TEST(FrameGenerationCadence, ApplicationAndDisplayedFiguresAreExact) {
 
 Capture synthetic_capture(std::vector<std::int64_t> frames) {
     Capture c;
-    c.source.format = "presentmon-1";
+    describe_as(c, "presentmon-1");
     c.source.file = "synthetic.csv";
     c.display_ns = std::vector<std::int64_t>(frames.size(), ms(8));
     c.frame_ns = std::move(frames);
@@ -294,7 +294,7 @@ TEST(FrameGenerationReport, PCLatencyAlternationIsEvidenceWhenPresentsAreEven) {
 TEST(FrameGenerationReport, LoopscopeTracesAreNotExamined) {
     // The game's own loop never sees generated frames: an alternation there is the loop's.
     Capture c = synthetic_capture(alternating(400, ms(15), ms(1)));
-    c.source.format = "loopscope-trace";
+    describe_as(c, "loopscope-trace");
     c.display_ns.clear();
     c.loop.resize(c.frames());
     const CaptureReport r = analyse_capture(c, {});
@@ -392,7 +392,7 @@ TEST(FrameGenerationReport, MarkedFramesGiveEveryCadenceAndNameTheMixedTimeline)
 
     // PresentMon 2.x: the present timeline holds the application frames only, nothing mixed,
     // and the heading says so.
-    c.source.format = "presentmon-2";
+    describe_as(c, "presentmon-2");
     const CaptureReport v2 = analyse_capture(c, {});
     EXPECT_TRUE(v2.has_generated);
     EXPECT_EQ(v2.generated_without_frame_time, 200u);

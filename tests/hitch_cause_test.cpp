@@ -49,7 +49,7 @@ bool has_evidence(const HitchCause& c, std::string_view needle) {
 Capture present_call_capture(const std::vector<std::int64_t>& busy_ms,
                              const std::vector<std::int64_t>& in_present_ms) {
     Capture c;
-    c.source.format = "synthetic";
+    describe_as(c, "synthetic");
     std::int64_t cpu_start = 0, previous_present = -1;
     for (std::size_t i = 0; i < busy_ms.size(); ++i) {
         const std::int64_t present = cpu_start + busy_ms[i] * kMs;
@@ -102,7 +102,7 @@ TEST(HitchCause, GeneratedFrameGetsTheNextApplicationFramesCpuWork) {
     // Rows: app 0, generated 1, app 2 (sharing 1's CPU start), generated 3, app 4. Application
     // frame 2 works 400 ms: its work ends at generated frame 1's present.
     Capture c;
-    c.source.format = "synthetic";
+    describe_as(c, "synthetic");
     const auto row = [&](bool gen, std::int64_t start, std::int64_t frame, std::int64_t busy,
                          std::int64_t in_present) {
         c.generated.push_back(gen ? 1 : 0);
@@ -167,7 +167,7 @@ TEST(HitchCause, PsoFixtureReadsAShaderCompilePart) {
 // A loopscope trace: row k's raw_ns is frame k - 1's length; frame k - 1's phases split it.
 Capture loop_capture(bool with_render) {
     Capture c;
-    c.source.format = "loopscope-trace";
+    describe_as(c, "loopscope-trace");
     c.start_ends_frame_time = true;
     std::int64_t t = 0;
     for (int k = 0; k < 6; ++k) {
@@ -291,7 +291,7 @@ TEST(HitchCause, ZonesInsideTheApplicationsCpuWork) {
 
 TEST(HitchCause, PlainFrameTimesAreOneUnexplainedPart) {
     Capture c;
-    c.source.format = "plain";
+    describe_as(c, "plain");
     c.frame_ns = {16 * kMs, 16 * kMs, 100 * kMs};
     c.start_ns = {0, 16 * kMs, 32 * kMs};
     const HitchCause cause = hitch_cause(c, 2, 100 * kMs);

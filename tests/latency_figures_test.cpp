@@ -455,7 +455,7 @@ TEST(ToolFiguresCompared, RealCaptureFiguresAndTheTarget) {
 TEST(ToolFiguresCompared, MissedVsyncWithoutTargetSaysWhy) {
     constexpr std::int64_t kMs = 1'000'000;
     Capture c;
-    c.source.format = "plain";
+    describe_as(c, "plain");
     c.source.file = "frames.txt";
     Lcg rng;
     std::int64_t start = 0;

@@ -256,8 +256,8 @@ TEST(LoopEngine, StartIsTheSumOfFrameTimesAndFramesCountFromZero) {
 namespace loopscope {
 namespace {
 
-// The accumulator as the model states it (DESIGN.md, "The loop model"): add the consumed time,
-// step while a whole dt fits and the cap allows, then drop whole steps past the cap.
+// The accumulator as the model states it (docs/loop-engine.md, "The per-frame algorithm"): add the
+// consumed time, step while a whole dt fits and the cap allows, then drop whole steps past the cap.
 struct ModelLoop {
     std::int64_t acc_ns = 0;
     FrameRecord advance(const LoopConfig& c, std::int64_t consumed_ns) {

@@ -11,6 +11,7 @@
 #include "core/loop_figures.hpp"
 #include "core/loop_scenarios.hpp"
 #include "core/units.hpp"
+#include "readers/readers.hpp"
 
 namespace loopscope {
 namespace {
@@ -257,7 +258,7 @@ Capture spiral_capture() {
     model.ramp_frames = 60;
     Capture c;
     c.source.file = "spiral.csv";
-    c.source.format = "loopscope-trace";
+    describe_as(c, "loopscope-trace");
     c.per_frame = true;
     run_virtual(model, s->config, 400, [&](const FrameRecord& r) {
         c.loop.push_back(r);

@@ -21,6 +21,8 @@
 #include "core/frame_stats.hpp"
 #include "core/gate.hpp"
 #include "core/segments.hpp"
+#include "readers/readers.hpp"
+#include "tool/option_values.hpp"
 #include "writers/writer.hpp"
 
 namespace loopscope {
@@ -30,7 +32,7 @@ constexpr std::int64_t kMs = 1'000'000;
 
 Capture make_capture(const std::vector<std::int64_t>& frame_ns) {
     Capture c;
-    c.source.format = "presentmon-2.4";
+    describe_as(c, "presentmon-2.4");
     c.source.file = "test.csv";
     c.source.process = "Game.exe";
     c.frame_ns = frame_ns;
@@ -391,7 +393,7 @@ TEST(ReportModel, EveryKeyedFigureHasAValueOrAReason) {
 // A loopscope trace's frames through a fixed-step loop, with the metadata given.
 Capture make_loop_trace(std::map<std::string, std::string> metadata) {
     Capture c = make_capture(std::vector<std::int64_t>(120, 16 * kMs));
-    c.source.format = "loopscope-trace";
+    describe_as(c, "loopscope-trace");
     c.source.file = "run.trace";
     c.metadata = std::move(metadata);
     std::int64_t acc = 0;
@@ -433,7 +435,7 @@ TEST(ReportModel, FrameZeroOfATraceIsNotAFrameTime) {
     // The same frames as a PresentMon capture: its first row is timed against a present
     // before the capture began, so it is a frame time.
     Capture pm = c;
-    pm.source.format = "presentmon-2.4";
+    describe_as(pm, "presentmon-2.4");
     pm.loop.clear();
     EXPECT_EQ(analyse_capture(pm, {}).series.frame_ns.size(), c.frames());
     // Only frame 0 selected: nothing to analyse, said so.

@@ -9,6 +9,7 @@
 
 #include "common/errors.hpp"
 #include "core/comparison.hpp"
+#include "readers/readers.hpp"
 #include "writers/writer.hpp"
 #include "tests/test_support.hpp"
 
@@ -81,7 +82,7 @@ TEST(ReportWriters, SampledLogsSayPerFrameFiguresCannotBeComputed) {
     Capture c = stutter_capture();
     c.per_frame = false;
     c.sample_kind = Capture::SampleKind::latest_frame;
-    c.source.format = "mangohud";
+    describe_as(c, "mangohud");
     const Report r = single(c);
     const auto j = nlohmann::json::parse(render(r, "json"));
     EXPECT_TRUE(j["frame_time_ms"].is_null());
@@ -133,7 +134,7 @@ TEST(ReportWriters, CsvHasOneRowPerFrameWithTheDerivedFlags) {
 // as `alpha_of(frame)` gives it.
 Capture loop_trace_capture(double (*alpha_of)(std::size_t) = nullptr) {
     Capture c = stutter_capture();
-    c.source.format = "loopscope-trace";
+    describe_as(c, "loopscope-trace");
     for (std::size_t i = 0; i < c.frame_ns.size(); ++i) {
         FrameRecord rec;
         rec.frame = static_cast<std::int64_t>(i);

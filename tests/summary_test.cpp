@@ -12,6 +12,7 @@
 #include "core/summary.hpp"
 #include "readers/readers.hpp"
 #include "tests/test_support.hpp"
+#include "tool/option_values.hpp"
 
 namespace loopscope {
 namespace {

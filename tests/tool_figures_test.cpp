@@ -146,7 +146,7 @@ double ocat_percentile(std::vector<double> ms, double p) {
 
 Capture frames_capture(const std::vector<std::int64_t>& frame_ns) {
     Capture c;
-    c.source.format = "plain";
+    describe_as(c, "plain");
     c.source.file = "series";
     c.frame_ns = frame_ns;
     std::int64_t t = 0;

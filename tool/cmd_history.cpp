@@ -21,6 +21,7 @@
 #include "writers/summary_writer.hpp"
 #include "writers/writer.hpp"
 #include "tool/commands.hpp"
+#include "tool/option_values.hpp"
 
 namespace loopscope {
 

@@ -23,6 +23,7 @@
 #include "tool/cli_text.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
+#include "tool/option_values.hpp"
 #include "tool/report_many.hpp"
 #include "tool/store_clickhouse.hpp"
 

@@ -11,6 +11,7 @@
 #include "common/errors.hpp"
 #include "tool/cli_text.hpp"
 #include "tool/commands.hpp"
+#include "tool/option_values.hpp"
 
 int main(int argc, char** argv) {
     CLI::App app{
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "loopscope: error: {}\n", e.what());
         return loopscope::kExitBadInput;
     } catch (const loopscope::UsageError& e) {
-        fmt::print(stderr, "loopscope: error: {}\n", e.what());
+        fmt::print(stderr, "loopscope: error: {}\n", loopscope::command_line_error_text(e));
         return loopscope::kExitBadInput;
     } catch (const std::exception& e) {
         fmt::print(stderr, "loopscope: failed: {}\n", e.what());

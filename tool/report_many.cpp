@@ -15,8 +15,9 @@
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "core/regression.hpp"
-#include "stores/history.hpp"
 #include "readers/summary_reading.hpp"
+#include "stores/history.hpp"
+#include "tool/option_values.hpp"
 #include "writers/summary_writer.hpp"
 #include "tool/store_clickhouse.hpp"
 
@@ -287,7 +288,8 @@ int run_report_summary(const std::vector<std::string>& inputs, const std::string
             sink->add(c, r, row);
         };
     }
-    SummaryReading reading = read_summaries(found, labels, read, analysis, threads, visit);
+    SummaryReading reading =
+        read_summaries(found, labels, read, analysis, threads, visit, command_line_error_text);
     SummaryDocument doc;
     doc.rows = std::move(reading.rows);
     doc.skipped = std::move(reading.skipped);

@@ -87,7 +87,7 @@ std::unique_ptr<Document> document_from_records(std::string name, std::vector<Fr
                                                 const LoopConfig& config) {
     auto doc = std::make_unique<Document>();
     doc->name = std::move(name);
-    doc->capture.source.format = "loopscope-trace";
+    describe_as(doc->capture, "loopscope-trace");
     set_loop_metadata(doc->capture, config);
     for (const FrameRecord& r : records) {
         append_record(*doc, r);

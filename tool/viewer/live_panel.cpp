@@ -12,6 +12,7 @@
 #include "common/output_file.hpp"
 #include "core/units.hpp"
 #include "probes/frame_limiter.hpp"
+#include "readers/readers.hpp"
 #include "writers/trace_writer.hpp"
 
 namespace loopscope {
@@ -32,7 +33,7 @@ std::int64_t ms_to_whole_ns(float ms) {
 LiveRun::LiveRun(const LoopConfig& config, std::string trace_path)
     : config_(config), engine_(config), trace_path_(std::move(trace_path)) {
     doc_.name = "live run";
-    doc_.capture.source.format = "loopscope-trace";
+    describe_as(doc_.capture, "loopscope-trace");
     set_loop_metadata(doc_.capture, config_);
     doc_.colour_index = 0;
     dt_ms_ = static_cast<float>(config.dt_ns / 1e6);

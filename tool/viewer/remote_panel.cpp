@@ -7,6 +7,8 @@
 #include <cfloat>
 #include <string_view>
 
+#include "readers/readers.hpp"
+
 namespace loopscope {
 
 namespace {
@@ -36,7 +38,7 @@ void take_preamble(Capture& capture, const std::string& preamble) {
 RemoteGame::RemoteGame(const std::string& host_port)
     : where_(host_port), client_(host_port), doc_(window_.doc()) {
     doc_.name = "game at " + host_port;
-    doc_.capture.source.format = "loopscope-trace";
+    describe_as(doc_.capture, "loopscope-trace");
     take_preamble(doc_.capture, client_.preamble());
     view_.follow = true;
     view_.t0_ns = -10e9;
