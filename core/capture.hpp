@@ -17,7 +17,7 @@ namespace loopscope {
 struct CaptureSource {
     // "loopscope-trace", "presentmon-1", "presentmon-2", "presentmon-2.4", "ocat", "frameview",
     // "capframex-json", "capframex-csv", "mangohud", "afterburner", "plain" (see
-    // reports/readers.hpp)
+    // readers/readers.hpp)
     std::string format;
     std::string file;     // path as given
     std::string process;  // application name ("" when the format has none)

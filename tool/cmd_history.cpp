@@ -17,10 +17,11 @@
 #include "common/output_file.hpp"
 #include "core/figures.hpp"
 #include "stores/history.hpp"
+#include "tool/commands.hpp"
 #include "writers/markdown_html.hpp"
+#include "writers/palette.hpp"
 #include "writers/summary_writer.hpp"
 #include "writers/writer.hpp"
-#include "tool/commands.hpp"
 
 namespace loopscope {
 
@@ -188,8 +189,6 @@ std::string json(const std::vector<HistoryRun>& runs, const std::vector<std::str
 
 // One SVG line chart: the figure over the runs (in the order stored), one line a label group.
 std::string line_chart(const std::string& figure, const std::vector<HistoryRun>& runs) {
-    static constexpr std::array<std::string_view, 6> kColours = {"#4e79a7", "#f28e2b", "#59a14f",
-                                                                 "#e15759", "#76b7b2", "#b07aa1"};
     std::map<std::string, std::vector<std::pair<std::size_t, double>>> groups;
     std::vector<std::string> order;
     double lo = 0, hi = 0;
@@ -225,7 +224,7 @@ std::string line_chart(const std::string& figure, const std::vector<HistoryRun>&
     svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#888\"/>\n",
                        kLeft, kTop, kTop + kH);
     for (std::size_t g = 0; g < order.size(); ++g) {
-        const auto colour = kColours[g % kColours.size()];
+        const auto colour = series_colour(g);
         std::string points;
         for (const auto& [i, v] : groups[order[g]])
             points += fmt::format("{:.1f},{:.1f} ", x(i), y(v));

@@ -19,6 +19,7 @@
 #include "common/markdown_table.hpp"
 #include "core/figures.hpp"
 #include "writers/markdown_html.hpp"
+#include "writers/palette.hpp"
 #include "writers/writer.hpp"
 
 namespace loopscope {
@@ -511,8 +512,6 @@ std::string csv_field(std::string_view text) {
 
 std::string svg_bar_chart(std::span<const std::string> series, std::span<const BarRow> rows,
                           std::string_view unit) {
-    static constexpr std::array<std::string_view, 6> kColours = {"#4e79a7", "#f28e2b", "#59a14f",
-                                                                 "#e15759", "#76b7b2", "#b07aa1"};
     double top = 0;
     for (const BarRow& r : rows) {
         for (const auto& v : r.values) {
@@ -537,7 +536,7 @@ std::string svg_bar_chart(std::span<const std::string> series, std::span<const B
         svg += fmt::format(
             "<rect x=\"{}\" y=\"6\" width=\"10\" height=\"10\" fill=\"{}\"/>"
             "<text x=\"{}\" y=\"15\">{}</text>\n",
-            x, kColours[s % kColours.size()], x + 14, html_escape(series[s]));
+            x, series_colour(s), x + 14, html_escape(series[s]));
     }
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const int y = legend + static_cast<int>(r) * per_row;
@@ -555,8 +554,8 @@ std::string svg_bar_chart(std::span<const std::string> series, std::span<const B
                 "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"{}\">"
                 "<title>{}: {:.2f} {}</title></rect>"
                 "<text x=\"{:.1f}\" y=\"{}\">{:.1f}</text>\n",
-                kLabelWidth, by, w, kBar - 1, kColours[s % kColours.size()], html_escape(series[s]),
-                *v, html_escape(unit), kLabelWidth + w + 3, by + kBar - 2, *v);
+                kLabelWidth, by, w, kBar - 1, series_colour(s), html_escape(series[s]), *v,
+                html_escape(unit), kLabelWidth + w + 3, by + kBar - 2, *v);
         }
     }
     return svg + "</svg>\n";

@@ -3,6 +3,7 @@
 // Markdown, CSV, JSON, HTML with bar charts, and JSONL: one line a capture and figure).
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -10,7 +11,6 @@
 
 #include "common/output_file.hpp"
 #include "core/summary.hpp"
-#include "readers/summary_reading.hpp"
 
 namespace loopscope {
 
