@@ -255,7 +255,7 @@ namespace {
 // application's intervals), over the whole capture or a part of it, so each stays in the int64
 // range when the column's total does. The readers take any time under 292 years; a capture whose
 // times add up past that (frames of centuries) is refused at the frame where the sum passes it.
-// Frames are also laid end to end from their start times (reports/frame_spans.cpp: a frame
+// Frames are also laid end to end from their start times (writers/frame_spans.cpp: a frame
 // begins at its start or where the frame before it ended, whichever is later), and those ends
 // must stay in the range too: each is at most end = max(start, end before) + the longest of the
 // frame's times, over every frame of the capture.

@@ -16,7 +16,7 @@
 namespace loopscope {
 
 struct CaptureSource {
-    // The reader's name for the file's format (reports/readers.hpp lists them): shown in the
+    // The reader's name for the file's format (readers/readers.hpp lists them): shown in the
     // reports, never decided on here (Capture::description says what the capture is).
     std::string format;
     std::string file;     // path as given

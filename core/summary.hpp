@@ -1,7 +1,7 @@
 // Many captures in one table: a summary row of each capture's figures (every keyed figure of the
 // catalogue, so figures added there appear here), its labels (KEY=VALUE pairs from the command
 // line or the folder path), and rows per group of a label. Pure: the reading of the files and
-// their errors is the caller's (reports/summary_reading.hpp).
+// their errors is the caller's (readers/summary_reading.hpp).
 #pragma once
 
 #include <cstddef>
@@ -32,6 +32,12 @@ std::string labels_text(const Labels& labels);
 // for.
 Labels labels_from_path(const std::vector<std::string>& pattern,
                         const std::vector<std::string>& folders);
+
+// A file among the paths given that is not a capture, and why (the summary lists them).
+struct SkippedFile {
+    std::string file;
+    std::string reason;
+};
 
 struct SummaryFigure {
     std::string_view key;         // a key of figure_catalogue()

@@ -1,6 +1,6 @@
 // The CSV scanner's byte searches on x86-64 (SSE2, which every x86-64 CPU has): which of 16 or
 // 32 bytes are a given character, as a bit mask, and the commas of a line's long tail counted
-// 64 bytes at a time. Included by reports/csv_scanner.cpp only where __SSE2__ is defined; the
+// 64 bytes at a time. Included by readers/csv_scanner.cpp only where __SSE2__ is defined; the
 // scanner has a plain path for every other CPU.
 #pragma once
 

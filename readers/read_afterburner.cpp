@@ -91,136 +91,103 @@ struct Session {
     std::int64_t first_framerate_na = 0;
 };
 
-}  // namespace
-
-std::vector<Capture> read_afterburner_streams(const std::string& path) {
-    LineReader reader(path);
-    LinePlace place{&path, 0};
-    std::string_view line;
-    std::vector<Field> fields;
-    std::vector<Session> sessions;
-    std::size_t other_lines = 0;
-    std::int64_t first_other = 0;
-
-    while (reader.next(line)) {
-        place.line = reader.line_number();
-        if (trim(line).empty())
-            continue;
-        split_fields(line, place, fields);
-        std::int64_t type = -1;
-        {
-            const std::string_view t = trim(fields[0].text);
-            const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), type);
-            if (t.empty() || ec != std::errc() || ptr != t.data() + t.size()) {
-                throw_at(place, 1,
-                         fmt::format("expected a line type (00 header, 01 GPU, 02 sensor names, "
-                                     "03 sensor formats, 80 data), found {}",
-                                     quote_for_message(fields[0].text)));
-            }
-        }
-        if (type == 0) {
-            Session s;
-            s.header_line = place.line;
-            describe_as(s.capture, "afterburner");
-            s.capture.source.file = path;
-            s.capture.per_frame = false;
-            s.capture.sample_kind = Capture::SampleKind::interval_rate;
-            s.capture.start_ends_frame_time = true;  // a row ends its polling interval
-            if (fields.size() >= 2) {
-                s.origin_s = stamp_seconds(fields[1], place);
-                s.begun = std::string(trim(fields[1].text));
-            }
-            if (fields.size() >= 3)
-                s.capture.metadata["afterburner_log"] = std::string(trim(fields[2].text));
-            sessions.push_back(std::move(s));
-            continue;
-        }
-        if (sessions.empty()) {
-            throw_at(place, 1,
-                     "expected the 00 header line ('Hardware monitoring log') before any other");
-        }
-        Session& s = sessions.back();
-        if (fields.size() < 2) {
-            throw_at(place, static_cast<std::int64_t>(line.size()) + 1,
-                     "expected a time stamp after the line type");
-        }
-        if (type == 1) {
-            // One 01 line a GPU.
-            if (fields.size() >= 3 && !trim(fields[2].text).empty()) {
-                std::string& gpu = s.capture.metadata["gpu"];
-                gpu += (gpu.empty() ? "" : "; ") + std::string(trim(fields[2].text));
-            }
-        } else if (type == 2) {
-            s.names.clear();
-            s.names_line = place.line;
-            s.framerate = s.frametime = -1;
-            for (std::size_t i = 0; i < fields.size(); ++i) {
-                s.names.emplace_back(trim(fields[i].text));
-                // A sensor may be logged twice (shown in two places): the first is read.
-                if (s.names.back() == "Framerate" && s.framerate < 0)
-                    s.framerate = static_cast<int>(i);
-                if (s.names.back() == "Frametime" && s.frametime < 0)
-                    s.frametime = static_cast<int>(i);
-            }
-            if (s.framerate < 0) {
-                throw_at(place, 1,
-                         "no Framerate sensor among the logged sensors: expected 'Framerate' in "
-                         "the 02 line (Afterburner logs it when Framerate is chosen for logging)");
-            }
-        } else if (type == 3) {
-            // The sensors' units and scales: nothing the frame figures need.
-        } else if (type == 80) {
-            if (s.names.empty())
-                throw_at(place, 1, "a data row (80) before the sensor names (02 line)");
-            if (fields.size() != s.names.size()) {
-                throw_at(place, static_cast<std::int64_t>(line.size()) + 1,
-                         fmt::format("expected {} comma-separated columns as in the 02 line "
-                                     "(line {}), found {}{}",
-                                     s.names.size(), s.names_line, fields.size(),
-                                     reader.line_had_break() ? "" : " (the file ends mid-line)"));
-            }
-            const std::int64_t at_s = stamp_seconds(fields[1], place);
-            const Field& rate = fields[static_cast<std::size_t>(s.framerate)];
-            if (not_available(rate.text)) {
-                if (s.framerate_na++ == 0)
-                    s.first_framerate_na = place.line;
-                continue;
-            }
-            const double fps = parse_non_negative(rate, place, "Framerate");
-            if (!(fps > 0)) {
-                if (s.framerate_na++ == 0)
-                    s.first_framerate_na = place.line;
-                continue;
-            }
-            Capture& c = s.capture;
-            c.frame_ns.push_back(ms_cell_to_ns(1000.0 / fps, rate, place));
-            // A time stamp centuries from the session's first would pass the int64 range in ns.
-            std::int64_t start_ns = 0;
-            if (__builtin_mul_overflow(at_s - s.origin_s, std::int64_t{1'000'000'000}, &start_ns)) {
-                throw_at(place, fields[1].column,
-                         "a time stamp more than 292 years from the session's first: expected "
-                         "the times of one recording");
-            }
-            c.start_ns.push_back(start_ns);
-            std::int64_t sensor_ns = -1;
-            if (s.frametime >= 0) {
-                const Field& ft = fields[static_cast<std::size_t>(s.frametime)];
-                if (not_available(ft.text))
-                    ++s.frametime_na;
-                else
-                    sensor_ns =
-                        ms_cell_to_ns(parse_non_negative(ft, place, "Frametime"), ft, place);
-            }
-            c.sensor_frame_ns.push_back(sensor_ns);
-        } else {
-            // A line type this reader does not know (a later Afterburner's): left out, said.
-            if (other_lines++ == 0)
-                first_other = place.line;
-        }
+std::int64_t line_type(const std::vector<Field>& fields, const LinePlace& place) {
+    std::int64_t type = -1;
+    const std::string_view t = trim(fields[0].text);
+    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), type);
+    if (t.empty() || ec != std::errc() || ptr != t.data() + t.size()) {
+        throw_at(place, 1,
+                 fmt::format("expected a line type (00 header, 01 GPU, 02 sensor names, "
+                             "03 sensor formats, 80 data), found {}",
+                             quote_for_message(fields[0].text)));
     }
-    if (sessions.empty())
-        throw InputError(path, "no 00 header line: expected an MSI Afterburner log");
+    return type;
+}
 
+// A 00 line: a logging session begins.
+Session begin_session(const std::string& path, const std::vector<Field>& fields,
+                      const LinePlace& place) {
+    Session s;
+    s.header_line = place.line;
+    describe_as(s.capture, "afterburner");
+    s.capture.source.file = path;
+    s.capture.per_frame = false;
+    s.capture.sample_kind = Capture::SampleKind::interval_rate;
+    s.capture.start_ends_frame_time = true;  // a row ends its polling interval
+    if (fields.size() >= 2) {
+        s.origin_s = stamp_seconds(fields[1], place);
+        s.begun = std::string(trim(fields[1].text));
+    }
+    if (fields.size() >= 3)
+        s.capture.metadata["afterburner_log"] = std::string(trim(fields[2].text));
+    return s;
+}
+
+// A 02 line: the sensors' names.
+void take_sensor_names(Session& s, const std::vector<Field>& fields, const LinePlace& place) {
+    s.names.clear();
+    s.names_line = place.line;
+    s.framerate = s.frametime = -1;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        s.names.emplace_back(trim(fields[i].text));
+        // A sensor may be logged twice (shown in two places): the first is read.
+        if (s.names.back() == "Framerate" && s.framerate < 0)
+            s.framerate = static_cast<int>(i);
+        if (s.names.back() == "Frametime" && s.frametime < 0)
+            s.frametime = static_cast<int>(i);
+    }
+    if (s.framerate < 0) {
+        throw_at(place, 1,
+                 "no Framerate sensor among the logged sensors: expected 'Framerate' in "
+                 "the 02 line (Afterburner logs it when Framerate is chosen for logging)");
+    }
+}
+
+// An 80 line: a sample of the sensors.
+void take_data_row(Session& s, const std::vector<Field>& fields, const LinePlace& place,
+                   std::size_t line_chars, bool line_had_break) {
+    if (s.names.empty())
+        throw_at(place, 1, "a data row (80) before the sensor names (02 line)");
+    if (fields.size() != s.names.size()) {
+        throw_at(place, static_cast<std::int64_t>(line_chars) + 1,
+                 fmt::format("expected {} comma-separated columns as in the 02 line "
+                             "(line {}), found {}{}",
+                             s.names.size(), s.names_line, fields.size(),
+                             line_had_break ? "" : " (the file ends mid-line)"));
+    }
+    const std::int64_t at_s = stamp_seconds(fields[1], place);
+    const Field& rate = fields[static_cast<std::size_t>(s.framerate)];
+    const double fps =
+        not_available(rate.text) ? 0.0 : parse_non_negative(rate, place, "Framerate");
+    if (!(fps > 0)) {
+        if (s.framerate_na++ == 0)
+            s.first_framerate_na = place.line;
+        return;
+    }
+    Capture& c = s.capture;
+    c.frame_ns.push_back(ms_cell_to_ns(1000.0 / fps, rate, place));
+    // A time stamp centuries from the session's first would pass the int64 range in ns.
+    std::int64_t start_ns = 0;
+    if (__builtin_mul_overflow(at_s - s.origin_s, std::int64_t{1'000'000'000}, &start_ns)) {
+        throw_at(place, fields[1].column,
+                 "a time stamp more than 292 years from the session's first: expected "
+                 "the times of one recording");
+    }
+    c.start_ns.push_back(start_ns);
+    std::int64_t sensor_ns = -1;
+    if (s.frametime >= 0) {
+        const Field& ft = fields[static_cast<std::size_t>(s.frametime)];
+        if (not_available(ft.text))
+            ++s.frametime_na;
+        else
+            sensor_ns = ms_cell_to_ns(parse_non_negative(ft, place, "Frametime"), ft, place);
+    }
+    c.sensor_frame_ns.push_back(sensor_ns);
+}
+
+// The sessions with samples as captures, each saying what the log held besides.
+std::vector<Capture> session_captures(const std::string& path, std::vector<Session>& sessions,
+                                      std::size_t other_lines, std::int64_t first_other) {
     std::vector<Capture> out;
     std::string listing;
     for (std::size_t k = 0; k < sessions.size(); ++k) {
@@ -266,6 +233,58 @@ std::vector<Capture> read_afterburner_streams(const std::string& path) {
                          "no sample: no data row (80) with a Framerate value");
     }
     return out;
+}
+
+}  // namespace
+
+std::vector<Capture> read_afterburner_streams(const std::string& path) {
+    LineReader reader(path);
+    LinePlace place{&path, 0};
+    std::string_view line;
+    std::vector<Field> fields;
+    std::vector<Session> sessions;
+    std::size_t other_lines = 0;
+    std::int64_t first_other = 0;
+
+    while (reader.next(line)) {
+        place.line = reader.line_number();
+        if (trim(line).empty())
+            continue;
+        split_fields(line, place, fields);
+        const std::int64_t type = line_type(fields, place);
+        if (type == 0) {
+            sessions.push_back(begin_session(path, fields, place));
+            continue;
+        }
+        if (sessions.empty()) {
+            throw_at(place, 1,
+                     "expected the 00 header line ('Hardware monitoring log') before any other");
+        }
+        Session& s = sessions.back();
+        if (fields.size() < 2) {
+            throw_at(place, static_cast<std::int64_t>(line.size()) + 1,
+                     "expected a time stamp after the line type");
+        }
+        if (type == 1) {
+            // One 01 line a GPU.
+            if (fields.size() >= 3 && !trim(fields[2].text).empty()) {
+                std::string& gpu = s.capture.metadata["gpu"];
+                gpu += (gpu.empty() ? "" : "; ") + std::string(trim(fields[2].text));
+            }
+        } else if (type == 2) {
+            take_sensor_names(s, fields, place);
+        } else if (type == 3) {
+            // The sensors' units and scales: nothing the frame figures need.
+        } else if (type == 80) {
+            take_data_row(s, fields, place, line.size(), reader.line_had_break());
+        } else if (other_lines++ == 0) {
+            // A line type this reader does not know (a later Afterburner's): left out, said.
+            first_other = place.line;
+        }
+    }
+    if (sessions.empty())
+        throw InputError(path, "no 00 header line: expected an MSI Afterburner log");
+    return session_captures(path, sessions, other_lines, first_other);
 }
 
 }  // namespace loopscope::detail

@@ -17,11 +17,6 @@
 
 namespace loopscope {
 
-struct SkippedFile {
-    std::string file;
-    std::string reason;
-};
-
 struct SummaryInput {
     std::string file;
     Labels labels;  // from the folder path

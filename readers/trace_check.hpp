@@ -1,6 +1,6 @@
 // A trace put together from pieces another program sent (`loopscope record --connect`: the
 // game's preamble, its rows, its closing lines) is checked piece by piece with the trace reader's
-// rules (reports/read_trace.cpp), so that the file written is one that `report`, `replay` and
+// rules (readers/read_trace.cpp), so that the file written is one that `report`, `replay` and
 // `view` read: a preamble the reader would refuse stops the recording before anything is written,
 // a row it would refuse is left out and counted.
 #pragma once

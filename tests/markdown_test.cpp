@@ -1,4 +1,4 @@
-// The one parser of the probes' Markdown (reports/markdown_blocks.hpp) and the HTML made from it.
+// The one parser of the probes' Markdown (writers/markdown_blocks.hpp) and the HTML made from it.
 // The viewer draws the same blocks; it has no parser of its own, so these tests cover it too and
 // run in every build, with or without the viewer.
 #include <gtest/gtest.h>

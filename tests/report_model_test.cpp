@@ -472,7 +472,7 @@ TEST(ReportModel, TimesAddingUpPastTheInt64RangeAreRefusedAtTheFrameThatPassesIt
 
 TEST(ReportModel, FramesLaidOutFromALateStartPastTheInt64RangeAreRefused) {
     // Each time fits, and so does each column's total, but frame 1 laid from its start would end
-    // past the int64 range (a signed overflow in reports/frame_spans.cpp).
+    // past the int64 range (a signed overflow in writers/frame_spans.cpp).
     Capture c;
     c.source = {"presentmon-1", "late.csv", "game.exe", 1, "0x1"};
     c.start_ends_frame_time = true;

@@ -1,6 +1,6 @@
 // `loopscope fleet clickhouse://HOST:PORT/DATABASE --group-by LABEL`: figures per group of
 // labels over the pooled frames of the captures stored with `report --store`, computed inside
-// ClickHouse (reports/clickhouse.hpp), as a table, CSV, JSON ({"groups": [...]}) or HTML.
+// ClickHouse (stores/clickhouse.hpp), as a table, CSV, JSON ({"groups": [...]}) or HTML.
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

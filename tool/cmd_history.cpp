@@ -17,11 +17,12 @@
 #include "common/output_file.hpp"
 #include "core/figures.hpp"
 #include "stores/history.hpp"
-#include "writers/markdown_html.hpp"
-#include "writers/summary_writer.hpp"
-#include "writers/writer.hpp"
 #include "tool/commands.hpp"
 #include "tool/option_values.hpp"
+#include "writers/markdown_html.hpp"
+#include "writers/palette.hpp"
+#include "writers/summary_writer.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope {
 
@@ -189,68 +190,20 @@ std::string json(const std::vector<HistoryRun>& runs, const std::vector<std::str
 
 // One SVG line chart: the figure over the runs (in the order stored), one line a label group.
 std::string line_chart(const std::string& figure, const std::vector<HistoryRun>& runs) {
-    static constexpr std::array<std::string_view, 6> kColours = {"#4e79a7", "#f28e2b", "#59a14f",
-                                                                 "#e15759", "#76b7b2", "#b07aa1"};
-    std::map<std::string, std::vector<std::pair<std::size_t, double>>> groups;
-    std::vector<std::string> order;
-    double lo = 0, hi = 0;
-    bool first = true;
+    std::vector<LineSeries> series;
+    std::map<std::string, std::size_t> by_name;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const std::optional<double> v = runs[i].figure(figure);
         if (!v)
             continue;
         const std::string name = labels_name(runs[i].labels);
-        if (!groups.contains(name))
-            order.push_back(name);
-        groups[name].emplace_back(i, *v);
-        lo = first ? *v : std::min(lo, *v);
-        hi = first ? *v : std::max(hi, *v);
-        first = false;
+        const auto [it, added] = by_name.try_emplace(name, series.size());
+        if (added)
+            series.push_back(LineSeries{name, {}});
+        series[it->second].points.push_back(
+            LinePoint{i, *v, runs[i].id, runs[i].verdict == "regressed"});
     }
-    if (first)
-        return fmt::format("<p>No run has {}.</p>\n", html_escape(figure));
-    if (hi - lo < 1e-12) {
-        lo -= 1;
-        hi += 1;
-    }
-    constexpr double kW = 760, kH = 220, kLeft = 60, kTop = 10;
-    const double n = static_cast<double>(std::max<std::size_t>(runs.size() - 1, 1));
-    const auto x = [&](std::size_t i) { return kLeft + static_cast<double>(i) / n * kW; };
-    const auto y = [&](double v) { return kTop + (hi - v) / (hi - lo) * kH; };
-    std::string svg = fmt::format(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-        "font-family=\"sans-serif\" font-size=\"11\">\n",
-        kLeft + kW + 20, kTop + kH + 30 + 16 * static_cast<double>(order.size()));
-    svg += fmt::format("<text x=\"2\" y=\"{}\">{:.4g}</text><text x=\"2\" y=\"{}\">{:.4g}</text>\n",
-                       kTop + 4, hi, kTop + kH, lo);
-    svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#888\"/>\n",
-                       kLeft, kTop, kTop + kH);
-    for (std::size_t g = 0; g < order.size(); ++g) {
-        const auto colour = kColours[g % kColours.size()];
-        std::string points;
-        for (const auto& [i, v] : groups[order[g]])
-            points += fmt::format("{:.1f},{:.1f} ", x(i), y(v));
-        svg += fmt::format(
-            "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" "
-            "points=\"{}\"/>\n",
-            colour, points);
-        for (const auto& [i, v] : groups[order[g]]) {
-            // A run the gate found regressed is ringed in red.
-            const bool regressed = runs[i].verdict == "regressed";
-            svg += fmt::format(
-                "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\"{}>"
-                "<title>run {}: {:.4g}{}</title></circle>\n",
-                x(i), y(v), regressed ? 5 : 3, colour,
-                regressed ? " stroke=\"#d00\" stroke-width=\"2\"" : "", runs[i].id, v,
-                regressed ? " (regressed)" : "");
-        }
-        const double ly = kTop + kH + 24 + 16 * static_cast<double>(g);
-        svg += fmt::format(
-            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>"
-            "<text x=\"{}\" y=\"{}\">{}</text>\n",
-            kLeft, ly - 9, colour, kLeft + 14, ly, html_escape(order[g]));
-    }
-    return svg + "</svg>\n";
+    return svg_line_chart(figure, runs.size(), series);
 }
 
 std::string html(const std::vector<HistoryRun>& runs, const std::vector<std::string>& figures,

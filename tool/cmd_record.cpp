@@ -2,7 +2,7 @@
 // serves its frames, RecorderOptions::serve_port) into a trace file that report, replay and view
 // read like any other: the game's own preamble, the rows received, the game's closing lines.
 // The file is written beside the target and renamed into place at the end. Whatever the peer
-// sends, the file stays one the trace reader takes (reports/trace_check.hpp) and bounded
+// sends, the file stays one the trace reader takes (readers/trace_check.hpp) and bounded
 // (--max-bytes), and a silent peer ends the recording (--idle-seconds).
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>

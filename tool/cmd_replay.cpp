@@ -1,5 +1,5 @@
 // `loopscope replay INPUT`: feeds the frame times of a trace or capture (read by the shared
-// readers of reports/readers.hpp) through a chosen loop policy on the virtual clock, writes the
+// readers of readers/readers.hpp) through a chosen loop policy on the virtual clock, writes the
 // per-frame records as a trace and prints the loop figures. --step-cost asks what a given cost
 // per step would have done to this frame pattern; --sweep runs a grid of dt, step cap and clamp.
 #include <fmt/format.h>

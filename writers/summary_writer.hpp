@@ -3,6 +3,8 @@
 // Markdown, CSV, JSON, HTML with bar charts, and JSONL: one line a capture and figure).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -10,7 +12,6 @@
 
 #include "common/output_file.hpp"
 #include "core/summary.hpp"
-#include "readers/summary_reading.hpp"
 
 namespace loopscope {
 
@@ -36,5 +37,20 @@ struct BarRow {
 };
 std::string svg_bar_chart(std::span<const std::string> series, std::span<const BarRow> rows,
                           std::string_view unit);
+
+// A line chart (SVG) of a figure over runs: one line a series, one point a run that has the
+// figure, placed by the run's index among `runs`; a point ringed in red when `regressed`.
+struct LinePoint {
+    std::size_t index = 0;
+    double value = 0;
+    std::int64_t run = 0;
+    bool regressed = false;
+};
+struct LineSeries {
+    std::string name;
+    std::vector<LinePoint> points;
+};
+std::string svg_line_chart(std::string_view figure, std::size_t runs,
+                           std::span<const LineSeries> series);
 
 }  // namespace loopscope

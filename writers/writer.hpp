@@ -1,5 +1,5 @@
 // One interface for every report format: a writer renders a computed Report into an output
-// file. Each format lives in its own reports/writer_<format>.cpp; make_writer picks by name.
+// file. Each format lives in its own writers/writer_<format>.cpp; make_writer picks by name.
 #pragma once
 
 #include <memory>

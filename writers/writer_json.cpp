@@ -241,6 +241,159 @@ Json which_low_json(const CaptureReport& r) {
     return rows;
 }
 
+// Sampled logs: only what the samples can honestly give.
+void add_sampled_json(Json& j, const CaptureReport& r) {
+    const FrameStats& s = r.stats;
+    const FigureValue duration = figure_value(r, "duration_s");
+    j["duration_s"] = duration.has_value() ? Json(*duration) : Json();
+    j["frame_time_ms"] = nullptr;
+    j["fps"] = nullptr;
+    j["stutter"] = nullptr;
+    j["variation_buckets"] = nullptr;
+    j["refresh"] = nullptr;
+    const bool one_frame = r.capture->sample_kind == Capture::SampleKind::latest_frame;
+    j["sampled"] =
+        Json{{"samples", s.frame_time.frames},
+             {"kind", one_frame ? "latest_frame" : "interval_rate"},
+             {"basis", figure_definition(*find_figure("samples"), &r)},
+             {"mean_frame_time_ms", s.frame_time.mean_ms},
+             {"note", one_frame ? "sampled log: each row is one frame's time at the logging "
+                                  "instant; per-frame figures cannot be computed"
+                                : "sampled log: each row is a polling interval's frame rate; "
+                                  "per-frame figures cannot be computed"}};
+    j["figures"] = figures_json(r);
+    j["which_low"] = which_low_json(r);
+}
+
+Json refresh_json(const CaptureReport& r) {
+    const RefreshGuess& g = r.stats.refresh;
+    const bool fixed = g.state == RefreshGuess::State::fixed;
+    return Json{{"state", refresh_state_name(g.state)},
+                {"rate_hz", fixed ? Json(g.rate_hz) : Json()},
+                {"on_grid_share", fixed ? Json(g.on_grid_share) : Json()},
+                {"max_off_grid_share", kRefreshMaxOffGridShare},
+                {"also_fits_hz", fixed ? Json(g.also_fits_hz) : Json()},
+                {"follows_share", g.follows_share >= 0 ? Json(g.follows_share) : Json()},
+                {"tearing_share", g.tearing_share},
+                {"direct_share", g.direct_share >= 0 ? Json(g.direct_share) : Json()},
+                {"column", r.refresh_column},
+                {"reason", refresh_absent_name(g.absent)}};
+}
+
+Json display_json(const CaptureReport& r) {
+    Json d{{"displayed_frames", r.display.displayed},
+           {"dropped_frames", r.display.dropped},
+           {"dropped_share", r.display.dropped_share},
+           {"between_display_changes_ms", frame_time_json(r.display.between_display_changes)}};
+    if (r.display.has_animation_error) {
+        d["animation_error_ms"] = Json{{"mean_abs", r.display.animation_error_mean_abs_ms},
+                                       {"p99_abs", r.display.animation_error_p99_abs_ms},
+                                       {"max_abs", r.display.animation_error_max_abs_ms}};
+    }
+    return d;
+}
+
+Json marked_generation_json(const CaptureReport& r) {
+    Json fg{{"marked", true},
+            {"detected", true},
+            {"verdict", "marked"},
+            {"application", cadence_json(r.application)},
+            {"generated", cadence_json(r.generated)}};
+    if (r.displayed.frames > 0)
+        fg["displayed"] = cadence_json(r.displayed);
+    return fg;
+}
+
+// Without FrameType: detected from per-frame cycles, with the evidence, or not
+// detectable; never silence.
+Json detected_generation_json(const CaptureReport& r) {
+    const GenerationDetection& g = r.generation;
+    Json evidence = Json::array();
+    for (const GenerationEvidence& e : g.evidence) {
+        evidence.push_back(Json{{"column", e.column},
+                                {"period_frames", e.period},
+                                {"known_frames", e.known_frames},
+                                {"covered_frames", e.covered_frames},
+                                {"share", e.share},
+                                {"cycles", e.cycles},
+                                {"longest_cycle_frames", e.longest_cycle_frames},
+                                {"peak_mean_ms", e.peak_mean_ms},
+                                {"other_mean_ms", e.other_mean_ms},
+                                {"on_refresh_grid", e.on_refresh_grid},
+                                {"shows_generation", e.shows_generation},
+                                {"decisive", e.decisive}});
+    }
+    Json fg{
+        {"marked", false},
+        {"detected", g.detected},
+        {"possible", g.possible},
+        {"verdict", g.detected   ? "detected"
+                    : g.possible ? "possible"
+                                 : "not detectable from this capture"},
+        {"rule", fmt::format("k-peaks (above every value within k-1 frames by 1/{} of their own) "
+                             "chained exactly k frames apart over >= {} frames cover >= {:.0f} "
+                             "% of a column's known frames",
+                             kGenerationContrastDivisor, kGenerationMinRunFrames,
+                             kGenerationMinShare * 100.0)},
+        {"evidence", std::move(evidence)}};
+    if (g.detected && r.application_estimated) {
+        Json app = cadence_json(r.application);
+        app["estimated"] = true;
+        app["period_frames"] = g.period;
+        app["timed_frames"] = g.estimated_frames;
+        app["timed_share"] = r.stats.frame_time.frames
+                                 ? static_cast<double>(g.estimated_frames) /
+                                       static_cast<double>(r.stats.frame_time.frames)
+                                 : 0.0;
+        app["method"] =
+            "one present in period_frames is the application's (which one is not known): "
+            "intervals between the presents at the peaks of the first evidence column's "
+            "cycles, inside the cycles only";
+        fg["application"] = std::move(app);
+    }
+    if (r.displayed.frames > 0)
+        fg["displayed"] = cadence_json(r.displayed);
+    return fg;
+}
+
+Json segments_json(const CaptureReport& r) {
+    Json seg;
+    if (r.startup.frames > 0) {
+        seg["startup"] = Json{{"first_frame", r.series.frame_number.front()},
+                              {"last_frame", r.series.frame_number[r.startup.frames - 1]},
+                              {"frames", r.startup.frames},
+                              {"duration_s", ns_to_s(r.startup.duration_ns)},
+                              {"median_ms", r.startup.median_ms},
+                              {"reason", r.startup.reason}};
+        seg["without_startup"] = Json{{"frames", r.steady.frame_time.frames},
+                                      {"duration_s", ns_to_s(r.steady.frame_time.total_ns)},
+                                      {"frame_time_ms", frame_time_json(r.steady.frame_time)},
+                                      {"fps", fps_json(r.steady.fps)},
+                                      {"stutter", stutter_json(r.steady, r)}};
+        // The cadences of a frame-generation capture, after the segment as in frame_generation.
+        if (r.steady_application.frames > 0)
+            seg["without_startup"]["application"] = cadence_json(r.steady_application);
+        if (r.steady_displayed.frames > 0)
+            seg["without_startup"]["displayed"] = cadence_json(r.steady_displayed);
+    } else {
+        seg["startup"] = nullptr;
+    }
+    return seg;
+}
+
+Json estimated_figures_json(const CaptureReport& r) {
+    // Figures estimated rather than measured (the application cadence of frame generation
+    // detected without FrameType): named, so a value in `figures` is never taken for measured.
+    Json estimated = Json::array();
+    if (r.application_estimated) {
+        for (const Figure& f : figure_catalogue()) {
+            if (!f.key.empty() && (f.needs & kNeedsApplicationCadence))
+                estimated.push_back(std::string(f.key));
+        }
+    }
+    return estimated;
+}
+
 Json capture_json(const CaptureReport& r) {
     const CaptureSource& src = r.capture->source;
     const FrameStats& s = r.stats;
@@ -267,26 +420,7 @@ Json capture_json(const CaptureReport& r) {
     j["range"] = Json{{"first_frame", r.range.begin}, {"last_frame", r.range.end - 1}};
     j["frames"] = s.frame_time.frames;
     if (!r.capture->per_frame) {
-        // Sampled logs: only what the samples can honestly give.
-        const FigureValue duration = figure_value(r, "duration_s");
-        j["duration_s"] = duration.has_value() ? Json(*duration) : Json();
-        j["frame_time_ms"] = nullptr;
-        j["fps"] = nullptr;
-        j["stutter"] = nullptr;
-        j["variation_buckets"] = nullptr;
-        j["refresh"] = nullptr;
-        const bool one_frame = r.capture->sample_kind == Capture::SampleKind::latest_frame;
-        j["sampled"] =
-            Json{{"samples", s.frame_time.frames},
-                 {"kind", one_frame ? "latest_frame" : "interval_rate"},
-                 {"basis", figure_definition(*find_figure("samples"), &r)},
-                 {"mean_frame_time_ms", s.frame_time.mean_ms},
-                 {"note", one_frame ? "sampled log: each row is one frame's time at the logging "
-                                      "instant; per-frame figures cannot be computed"
-                                    : "sampled log: each row is a polling interval's frame rate; "
-                                      "per-frame figures cannot be computed"}};
-        j["figures"] = figures_json(r);
-        j["which_low"] = which_low_json(r);
+        add_sampled_json(j, r);
         return j;
     }
     j["duration_s"] = ns_to_s(s.frame_time.total_ns);
@@ -295,130 +429,21 @@ Json capture_json(const CaptureReport& r) {
     j["fps"] = s.frame_time.total_ns > 0 ? fps_json(s.fps) : Json(nullptr);
     j["stutter"] = stutter_json(s, r);
     j["variation_buckets"] = variation_json(s.variation);
-    {
-        const RefreshGuess& g = s.refresh;
-        const bool fixed = g.state == RefreshGuess::State::fixed;
-        j["refresh"] =
-            Json{{"state", refresh_state_name(g.state)},
-                 {"rate_hz", fixed ? Json(g.rate_hz) : Json()},
-                 {"on_grid_share", fixed ? Json(g.on_grid_share) : Json()},
-                 {"max_off_grid_share", kRefreshMaxOffGridShare},
-                 {"also_fits_hz", fixed ? Json(g.also_fits_hz) : Json()},
-                 {"follows_share", g.follows_share >= 0 ? Json(g.follows_share) : Json()},
-                 {"tearing_share", g.tearing_share},
-                 {"direct_share", g.direct_share >= 0 ? Json(g.direct_share) : Json()},
-                 {"column", r.refresh_column},
-                 {"reason", refresh_absent_name(g.absent)}};
-    }
+    j["refresh"] = refresh_json(r);
     if (r.timeline == Timeline::display)
         j["dropped_frames_left_out"] = r.dropped_in_range;
-    if (r.display.available) {
-        Json d{{"displayed_frames", r.display.displayed},
-               {"dropped_frames", r.display.dropped},
-               {"dropped_share", r.display.dropped_share},
-               {"between_display_changes_ms", frame_time_json(r.display.between_display_changes)}};
-        if (r.display.has_animation_error) {
-            d["animation_error_ms"] = Json{{"mean_abs", r.display.animation_error_mean_abs_ms},
-                                           {"p99_abs", r.display.animation_error_p99_abs_ms},
-                                           {"max_abs", r.display.animation_error_max_abs_ms}};
-        }
-        j["display"] = std::move(d);
-    }
-    if (r.has_generated) {
-        j["frame_generation"] = Json{{"marked", true},
-                                     {"detected", true},
-                                     {"verdict", "marked"},
-                                     {"application", cadence_json(r.application)},
-                                     {"generated", cadence_json(r.generated)}};
-        if (r.displayed.frames > 0)
-            j["frame_generation"]["displayed"] = cadence_json(r.displayed);
-    } else if (r.generation_examinable) {
-        // Without FrameType: detected from per-frame cycles, with the evidence, or not
-        // detectable; never silence.
-        const GenerationDetection& g = r.generation;
-        Json evidence = Json::array();
-        for (const GenerationEvidence& e : g.evidence) {
-            evidence.push_back(Json{{"column", e.column},
-                                    {"period_frames", e.period},
-                                    {"known_frames", e.known_frames},
-                                    {"covered_frames", e.covered_frames},
-                                    {"share", e.share},
-                                    {"cycles", e.cycles},
-                                    {"longest_cycle_frames", e.longest_cycle_frames},
-                                    {"peak_mean_ms", e.peak_mean_ms},
-                                    {"other_mean_ms", e.other_mean_ms},
-                                    {"on_refresh_grid", e.on_refresh_grid},
-                                    {"shows_generation", e.shows_generation},
-                                    {"decisive", e.decisive}});
-        }
-        Json fg{{"marked", false},
-                {"detected", g.detected},
-                {"possible", g.possible},
-                {"verdict", g.detected   ? "detected"
-                            : g.possible ? "possible"
-                                         : "not detectable from this capture"},
-                {"rule",
-                 fmt::format("k-peaks (above every value within k-1 frames by 1/{} of their own) "
-                             "chained exactly k frames apart over >= {} frames cover >= {:.0f} "
-                             "% of a column's known frames",
-                             kGenerationContrastDivisor, kGenerationMinRunFrames,
-                             kGenerationMinShare * 100.0)},
-                {"evidence", std::move(evidence)}};
-        if (g.detected && r.application_estimated) {
-            Json app = cadence_json(r.application);
-            app["estimated"] = true;
-            app["period_frames"] = g.period;
-            app["timed_frames"] = g.estimated_frames;
-            app["timed_share"] = r.stats.frame_time.frames
-                                     ? static_cast<double>(g.estimated_frames) /
-                                           static_cast<double>(r.stats.frame_time.frames)
-                                     : 0.0;
-            app["method"] =
-                "one present in period_frames is the application's (which one is not known): "
-                "intervals between the presents at the peaks of the first evidence column's "
-                "cycles, inside the cycles only";
-            fg["application"] = std::move(app);
-        }
-        if (r.displayed.frames > 0)
-            fg["displayed"] = cadence_json(r.displayed);
-        j["frame_generation"] = std::move(fg);
-    }
-    Json seg;
-    if (r.startup.frames > 0) {
-        seg["startup"] = Json{{"first_frame", r.series.frame_number.front()},
-                              {"last_frame", r.series.frame_number[r.startup.frames - 1]},
-                              {"frames", r.startup.frames},
-                              {"duration_s", ns_to_s(r.startup.duration_ns)},
-                              {"median_ms", r.startup.median_ms},
-                              {"reason", r.startup.reason}};
-        seg["without_startup"] = Json{{"frames", r.steady.frame_time.frames},
-                                      {"duration_s", ns_to_s(r.steady.frame_time.total_ns)},
-                                      {"frame_time_ms", frame_time_json(r.steady.frame_time)},
-                                      {"fps", fps_json(r.steady.fps)},
-                                      {"stutter", stutter_json(r.steady, r)}};
-        // The cadences of a frame-generation capture, after the segment as in frame_generation.
-        if (r.steady_application.frames > 0)
-            seg["without_startup"]["application"] = cadence_json(r.steady_application);
-        if (r.steady_displayed.frames > 0)
-            seg["without_startup"]["displayed"] = cadence_json(r.steady_displayed);
-    } else {
-        seg["startup"] = nullptr;
-    }
-    j["segments"] = std::move(seg);
+    if (r.display.available)
+        j["display"] = display_json(r);
+    if (r.has_generated)
+        j["frame_generation"] = marked_generation_json(r);
+    else if (r.generation_examinable)
+        j["frame_generation"] = detected_generation_json(r);
+    j["segments"] = segments_json(r);
     if (r.loop_figures)
         j["loop"] = loop_json(r);
     j["figures"] = figures_json(r);
     j["which_low"] = which_low_json(r);
-    // Figures estimated rather than measured (the application cadence of frame generation
-    // detected without FrameType): named, so a value in `figures` is never taken for measured.
-    Json estimated = Json::array();
-    if (r.application_estimated) {
-        for (const Figure& f : figure_catalogue()) {
-            if (!f.key.empty() && (f.needs & kNeedsApplicationCadence))
-                estimated.push_back(std::string(f.key));
-        }
-    }
-    j["estimated_figures"] = std::move(estimated);
+    j["estimated_figures"] = estimated_figures_json(r);
     return j;
 }
 
