@@ -613,10 +613,12 @@ double sensor_value(std::string_view text) {
                                                                                      : std::nan("");
 }
 
+// The first eight bytes name the kind of mode: "Composed: ...", "Hardware: ...", "Hardware
+// Composed: ...".
 std::uint8_t present_mode_of(std::string_view mode) {
-    if (mode.starts_with("Composed"))
+    if (mode.size() >= 8 && std::memcmp(mode.data(), "Composed", 8) == 0)
         return kPresentModeComposed;
-    if (mode.starts_with("Hardware"))
+    if (mode.size() >= 8 && std::memcmp(mode.data(), "Hardware", 8) == 0)
         return kPresentModeDirect;
     return kPresentModeOther;
 }
