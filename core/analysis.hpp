@@ -78,6 +78,9 @@ struct Series {
 
 // Steps of CaptureReport::percentile_curve_ms between percentile 0 and 100.
 inline constexpr int kPercentileCurveSteps = 400;
+// CaptureReport::tail_curve_ms: steps of the "nines" n from 0 to kTailCurveNines (p99.99).
+inline constexpr int kTailCurveSteps = 240;
+inline constexpr double kTailCurveNines = 4.0;
 
 struct CaptureReport {
     // Outlives the report and is not changed while the report is read: the series and the loop
@@ -97,6 +100,10 @@ struct CaptureReport {
     // (percentile_sorted, the figures' interpolation), in ms: the plotted percentile curve, taken
     // from the sorted copy the figures are computed on rather than from a second sort.
     std::vector<double> percentile_curve_ms;
+    // The frame time at percentile 1 - 10^-n for n = 0, kTailCurveNines / kTailCurveSteps, ...,
+    // kTailCurveNines (p0 to p99.99), in ms, as percentile_curve_ms: the tail drawn on a
+    // "nines" axis, where the even steps of percentile_curve_ms are too coarse.
+    std::vector<double> tail_curve_ms;
     std::string refresh_column;  // the frame times the refresh rate was detected on
     StartupSegment startup;
     FrameStats steady;  // without the start-up segment (only when startup.frames > 0)

@@ -8,15 +8,12 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
-#include <exception>
 #include <map>
-#include <mutex>
 #include <optional>
-#include <system_error>
-#include <thread>
 #include <utility>
 
 #include "common/errors.hpp"
+#include "common/parallel_for.hpp"
 #include "core/beside.hpp"
 #include "core/block_bootstrap.hpp"
 #include "core/figures.hpp"
@@ -780,6 +777,128 @@ std::optional<RecordingAlignment> align_one_recording(const Capture& a, const Ca
     return r;
 }
 
+namespace {
+
+// The compared figures split by what they resample: the frame-time figures, resampled on the
+// timeline compared, and the figures of another per-frame column (latency, where the time
+// went), each column resampled on its own.
+void group_by_series(const std::vector<const Figure*>& compared, const CaptureReport& a,
+                     const CaptureReport& b, std::vector<const Figure*>& names,
+                     std::vector<ColumnSeries>& columns) {
+    for (const Figure* f : compared) {
+        if (f->frame_value) {
+            names.push_back(f);
+            continue;
+        }
+        const auto same = std::find_if(columns.begin(), columns.end(), [&](const ColumnSeries& s) {
+            return s.values == f->column_values;
+        });
+        if (same != columns.end()) {
+            same->figures.push_back(f);
+        } else {
+            columns.emplace_back(*f, a, b);
+        }
+    }
+}
+
+// The two sides' frame times on the timeline compared and the generator state of each resample.
+struct ResampledPair {
+    std::span<const std::int64_t> frames_a, frames_b;
+    std::size_t block_a = 0, block_b = 0;
+    bool paired = false;
+    std::vector<std::uint64_t> state_a, state_b;
+};
+
+// Each resample's difference in every frame-time figure (diffs, per figure, per resample) and
+// in every column's figures (the columns' own diffs). The series' tables, and the stutter table
+// of every window a resample will have, are built before the threads start: they only read
+// them. B's are built beside A's when there is a second core (each takes a sort of its series).
+void resample_differences(const ResampledPair& p, const std::vector<const Figure*>& names,
+                          std::vector<ColumnSeries>& columns,
+                          std::vector<std::vector<double>>& diffs,
+                          const std::function<void(double)>& progress, unsigned threads) {
+    const std::size_t resamples = p.state_a.size();
+    threads = threads_or_hardware(threads);
+    const auto prepare = [](BlockSeries& series, const std::vector<std::uint64_t>& states) {
+        BlockSeries::Buffers scratch;
+        for (const std::uint64_t s : states)
+            series.prepare_window(series.window_of(s, scratch));
+    };
+    std::optional<BlockSeries> series_a, series_b;
+    run_beside(
+        threads > 1 && !p.paired,
+        [&] {
+            if (!p.paired) {
+                series_b.emplace(p.frames_b, p.block_b);
+                prepare(*series_b, p.state_b);
+            }
+        },
+        [&] {
+            series_a.emplace(p.frames_a, p.block_a);
+            prepare(*series_a, p.state_a);
+        });
+    const BlockSeries& resampled_a = *series_a;
+    const BlockSeries& resampled_b = p.paired ? *series_a : *series_b;
+
+    // One thread per core, at most kMaxThreads, each with buffers of its own.
+    constexpr unsigned kMaxThreads = 8;
+    threads = std::min(threads, kMaxThreads);
+    struct Scratch {
+        BlockSeries::Buffers buffers;
+        BlockDraw draw_a, draw_b;
+        FrameStats sa, sb;
+    };
+    std::vector<Scratch> scratch(threads);
+    std::atomic<std::size_t> done{0};
+    parallel_for(resamples, threads, [&](std::size_t k, unsigned worker) {
+        Scratch& s = scratch[worker];
+        resampled_a.figures(p.state_a[k], s.buffers, s.sa);
+        if (p.paired)
+            s.sb = s.sa;
+        else
+            resampled_b.figures(p.state_b[k], s.buffers, s.sb);
+        for (std::size_t f = 0; f < names.size(); ++f)
+            diffs[f][k] = *names[f]->frame_value(s.sb) - *names[f]->frame_value(s.sa);
+        for (ColumnSeries& column : columns)
+            column.resample(k, s.draw_a, s.draw_b);
+        const std::size_t finished = ++done;
+        if (worker == 0 && progress)
+            progress(static_cast<double>(finished) / static_cast<double>(resamples));
+    });
+    if (progress)
+        progress(1.0);
+}
+
+// The figures without a direction, by their values: the frames and the time on the timeline
+// compared, and the display's refresh rate (the capture's, whatever the timeline).
+std::vector<FigureDifference> context_differences(const CaptureReport& a, const CaptureReport& b,
+                                                  const FrameStats& stats_a,
+                                                  const FrameStats& stats_b) {
+    std::vector<FigureDifference> context;
+    for (const Figure& f : figure_catalogue()) {
+        if (f.key.empty() || f.compared || !f.frame_value || figure_better(f) != Better::unknown)
+            continue;
+        if (figure_missing(f, a) || figure_missing(f, b))
+            continue;
+        const bool of_capture = (f.needs & kNeedsRefreshGrid) != 0;
+        const std::optional<double> va = of_capture ? f.value(a) : f.frame_value(stats_a);
+        const std::optional<double> vb = of_capture ? f.value(b) : f.frame_value(stats_b);
+        if (!va || !vb)
+            continue;
+        FigureDifference d;
+        d.name = std::string(f.key);
+        d.a = *va;
+        d.b = *vb;
+        d.difference = *vb - *va;
+        d.has_interval = false;
+        d.verdict = *va == *vb ? Verdict::unchanged : Verdict::changed;
+        context.push_back(std::move(d));
+    }
+    return context;
+}
+
+}  // namespace
+
 Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std::size_t resamples,
                             std::uint64_t seed, const std::function<void(double)>& progress,
                             unsigned threads) {
@@ -795,29 +914,15 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     c.timeline = choose_timeline(a, b, &c.timeline_reason);
     const TimelineSeries series_of_a = timeline_series(a, c.timeline);
     const TimelineSeries series_of_b = timeline_series(b, c.timeline);
-    const std::span<const std::int64_t> frames_a = series_of_a.ns;
-    const std::span<const std::int64_t> frames_b = series_of_b.ns;
-    c.block_a = bootstrap_block_frames(frames_a.size());
-    c.block_b = bootstrap_block_frames(frames_b.size());
-    // The frame-time figures, resampled on the timeline compared, and the figures of another
-    // per-frame column (latency, where the time went), each column resampled on its own.
+    ResampledPair p;
+    p.frames_a = series_of_a.ns;
+    p.frames_b = series_of_b.ns;
+    c.block_a = p.block_a = bootstrap_block_frames(p.frames_a.size());
+    c.block_b = p.block_b = bootstrap_block_frames(p.frames_b.size());
     std::vector<const Figure*> names;
     std::vector<ColumnSeries> columns;
     const std::vector<const Figure*> compared = compared_figures(a, b, c.timeline, &c.absent);
-    for (const Figure* f : compared) {
-        if (f->frame_value) {
-            names.push_back(f);
-            continue;
-        }
-        const auto same = std::find_if(columns.begin(), columns.end(), [&](const ColumnSeries& s) {
-            return s.values == f->column_values;
-        });
-        if (same != columns.end()) {
-            same->figures.push_back(f);
-        } else {
-            columns.emplace_back(*f, a, b);
-        }
-    }
+    group_by_series(compared, a, b, names, columns);
     std::vector<std::vector<double>> diffs(names.size(), std::vector<double>(resamples));
 
     // The figures of each side on the timeline compared: the report's own on the present
@@ -825,8 +930,8 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     const bool present = c.timeline == ComparedTimeline::present;
     FrameStats own_a, own_b;
     if (!present) {
-        own_a = compute_frame_stats(frames_a, {}, false);
-        own_b = compute_frame_stats(frames_b, {}, false);
+        own_a = compute_frame_stats(p.frames_a, {}, false);
+        own_b = compute_frame_stats(p.frames_b, {}, false);
     }
     const FrameStats& stats_a = present ? a.stats : own_a;
     const FrameStats& stats_b = present ? b.stats : own_b;
@@ -836,99 +941,20 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
     // frames in the same order on both sides are one series: B's resample is A's, so nothing
     // differs but what differs in the data (here, nothing). Each column has a generator of its
     // own, seeded from the seed and the column's place.
-    check_resample_totals(frames_a, c.block_a, a);
-    check_resample_totals(frames_b, c.block_b, b);
-    c.paired = std::equal(frames_a.begin(), frames_a.end(), frames_b.begin(), frames_b.end());
-    const BlockTiling tiling_a(frames_a.size(), c.block_a), tiling_b(frames_b.size(), c.block_b);
-    std::vector<std::uint64_t> state_a(resamples), state_b(resamples);
-    draw_states(seed, tiling_a, tiling_b, c.paired, state_a, state_b);
+    check_resample_totals(p.frames_a, c.block_a, a);
+    check_resample_totals(p.frames_b, c.block_b, b);
+    c.paired = p.paired =
+        std::equal(p.frames_a.begin(), p.frames_a.end(), p.frames_b.begin(), p.frames_b.end());
+    const BlockTiling tiling_a(p.frames_a.size(), c.block_a);
+    const BlockTiling tiling_b(p.frames_b.size(), c.block_b);
+    p.state_a.resize(resamples);
+    p.state_b.resize(resamples);
+    draw_states(seed, tiling_a, tiling_b, c.paired, p.state_a, p.state_b);
     for (std::size_t i = 0; i < columns.size(); ++i) {
         std::uint64_t column_seed = seed + 0x9e3779b97f4a7c15ULL * (i + 1);
         columns[i].prepare(next_random(column_seed), resamples);
     }
-
-    // The series' tables, and the stutter table of every window a resample will have, before
-    // the threads start: they only read them. B's are built beside A's when there is a second
-    // core (each takes a sort of its series).
-    threads = threads_or_hardware(threads);
-    const auto prepare = [](BlockSeries& series, const std::vector<std::uint64_t>& states) {
-        BlockSeries::Buffers scratch;
-        for (const std::uint64_t s : states)
-            series.prepare_window(series.window_of(s, scratch));
-    };
-    std::optional<BlockSeries> series_a, series_b;
-    run_beside(
-        threads > 1 && !c.paired,
-        [&] {
-            if (!c.paired) {
-                series_b.emplace(frames_b, c.block_b);
-                prepare(*series_b, state_b);
-            }
-        },
-        [&] {
-            series_a.emplace(frames_a, c.block_a);
-            prepare(*series_a, state_a);
-        });
-    const BlockSeries& resampled_a = *series_a;
-    const BlockSeries& resampled_b = c.paired ? *series_a : *series_b;
-
-    std::atomic<std::size_t> next{0};
-    std::atomic<std::size_t> done{0};
-    std::mutex failure_mutex;
-    std::exception_ptr failure;
-    auto work = [&](bool report) {
-        try {
-            BlockSeries::Buffers buffers;
-            BlockDraw draw_a, draw_b;
-            FrameStats sa, sb;
-            for (std::size_t k = next++; k < resamples; k = next++) {
-                resampled_a.figures(state_a[k], buffers, sa);
-                if (c.paired)
-                    sb = sa;
-                else
-                    resampled_b.figures(state_b[k], buffers, sb);
-                for (std::size_t f = 0; f < names.size(); ++f) {
-                    diffs[f][k] = *names[f]->frame_value(sb) - *names[f]->frame_value(sa);
-                }
-                for (ColumnSeries& column : columns)
-                    column.resample(k, draw_a, draw_b);
-                const std::size_t finished = ++done;
-                if (report && progress)
-                    progress(static_cast<double>(finished) / static_cast<double>(resamples));
-            }
-        } catch (...) {
-            const std::lock_guard lock(failure_mutex);
-            if (!failure)
-                failure = std::current_exception();
-            next = resamples;  // the others stop after their current resample
-        }
-    };
-    // One thread per core, at most kMaxThreads.
-    constexpr unsigned kMaxThreads = 8;
-    threads = static_cast<unsigned>(
-        std::min<std::size_t>({threads, kMaxThreads, std::max<std::size_t>(resamples, 1)}));
-    {
-        std::vector<std::thread> helpers;
-        struct JoinAll {  // joins on every way out of this block, an exception's too
-            std::vector<std::thread>& threads;
-            ~JoinAll() {
-                for (std::thread& t : threads)
-                    t.join();
-            }
-        } join_all{helpers};
-        for (unsigned t = 1; t < threads; ++t) {
-            try {
-                helpers.emplace_back(work, false);
-            } catch (const std::system_error&) {
-                break;  // no more threads to be had: those running, and this one, do it all
-            }
-        }
-        work(true);
-    }
-    if (failure)
-        std::rethrow_exception(failure);
-    if (progress)
-        progress(1.0);
+    resample_differences(p, names, columns, diffs, progress, threads);
 
     // In catalogue order, as compared_figures gave them.
     std::size_t next_frame_figure = 0;
@@ -948,27 +974,7 @@ Comparison compare_captures(const CaptureReport& a, const CaptureReport& b, std:
             }
         }
     }
-    // The figures without a direction, by their values: the frames and the time on the timeline
-    // compared, and the display's refresh rate (the capture's, whatever the timeline).
-    for (const Figure& f : figure_catalogue()) {
-        if (f.key.empty() || f.compared || !f.frame_value || figure_better(f) != Better::unknown)
-            continue;
-        if (figure_missing(f, a) || figure_missing(f, b))
-            continue;
-        const bool of_capture = (f.needs & kNeedsRefreshGrid) != 0;
-        const std::optional<double> va = of_capture ? f.value(a) : f.frame_value(stats_a);
-        const std::optional<double> vb = of_capture ? f.value(b) : f.frame_value(stats_b);
-        if (!va || !vb)
-            continue;
-        FigureDifference d;
-        d.name = std::string(f.key);
-        d.a = *va;
-        d.b = *vb;
-        d.difference = *vb - *va;
-        d.has_interval = false;
-        d.verdict = *va == *vb ? Verdict::unchanged : Verdict::changed;
-        c.context.push_back(std::move(d));
-    }
+    c.context = context_differences(a, b, stats_a, stats_b);
     return c;
 }
 

@@ -8,7 +8,6 @@
 #include <cmath>
 
 #include "common/errors.hpp"
-#include "core/streaming_store.hpp"
 
 namespace loopscope {
 
@@ -70,8 +69,7 @@ std::size_t LoopEngine::advance_into(std::span<const std::int64_t> raw_ns,
                                      std::span<FrameRecord> out) {
     const std::size_t n = std::min(raw_ns.size(), out.size());
     for (std::size_t i = 0; i < n; ++i)
-        store_streaming(&out[i], advance(raw_ns[i]));
-    end_streaming_stores();
+        out[i] = advance(raw_ns[i]);
     return n;
 }
 

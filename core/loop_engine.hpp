@@ -129,10 +129,7 @@ class LoopEngine {
 
     // Advances one frame for each of raw_ns and writes its record to out, in order: the first
     // min(raw_ns.size(), out.size()) frames, the count returned. The records are those advance()
-    // returns. A replay writes each record once and reads it much later, so on x86-64 they are
-    // written with non-temporal stores that bypass the cache (no read of each line before it is
-    // written, no eviction of the frame times being read), about 20 % more frames a second here
-    // where the stores of the 112-byte records are the bottleneck.
+    // returns.
     std::size_t advance_into(std::span<const std::int64_t> raw_ns, std::span<FrameRecord> out);
 
     const LoopConfig& config() const { return config_; }

@@ -89,6 +89,10 @@ struct LoopFigures {
     std::int64_t steps = 0;
     std::int64_t max_steps_per_frame = 0;
     std::map<std::int64_t, std::int64_t> steps_histogram;  // steps per frame -> frames
+    // Steps over frames; 0 without frames.
+    double mean_steps_per_frame() const {
+        return frames > 0 ? static_cast<double>(steps) / static_cast<double>(frames) : 0.0;
+    }
 
     // Accumulator and alpha: only for the accumulator policies (has_accumulator).
     bool has_accumulator = false;

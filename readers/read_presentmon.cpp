@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -25,10 +24,10 @@
 #include <optional>
 #include <stdexcept>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 
 #include "common/errors.hpp"
+#include "common/parallel_for.hpp"
 #include "core/units.hpp"
 #include "readers/csv_scanner.hpp"
 #include "readers/read_formats.hpp"
@@ -615,10 +614,12 @@ double sensor_value(std::string_view text) {
                                                                                      : std::nan("");
 }
 
+// The first eight bytes name the kind of mode: "Composed: ...", "Hardware: ...", "Hardware
+// Composed: ...".
 std::uint8_t present_mode_of(std::string_view mode) {
-    if (mode.starts_with("Composed"))
+    if (mode.size() >= 8 && std::memcmp(mode.data(), "Composed", 8) == 0)
         return kPresentModeComposed;
-    if (mode.starts_with("Hardware"))
+    if (mode.size() >= 8 && std::memcmp(mode.data(), "Hardware", 8) == 0)
         return kPresentModeDirect;
     return kPresentModeOther;
 }
@@ -1119,36 +1120,30 @@ ParsedRows read_rows_in_pieces(LineReader& reader, const Layout& l, const std::s
         now.pieces.resize(now.texts.size());
         now.last_block = block.back() != '\n';
         now.bytes = block.size();
-        std::atomic<std::size_t> next{0};
-        const auto work = [&] {
-            for (std::size_t i = next++; i < now.texts.size(); i = next++) {
-                parse_piece(l, path, now.texts[i], now.last_block && i + 1 == now.texts.size(),
-                            now.pieces[i]);
-            }
-        };
         std::string_view ahead;
         bool have_ahead = false;
-        {
-            std::vector<std::jthread> workers;
-            const std::size_t helpers = std::min(parallel.threads, now.texts.size()) - 1;
-            for (std::size_t t = 0; t < helpers; ++t)
-                workers.emplace_back(work);
-            // While the others parse this block, this thread merges the one before (its
-            // buffer is free once merged) and reads the next into that buffer (the kernel's
-            // copy of the file is about a sixth of the work), then takes pieces too. Blocks
-            // alternate between two buffers, so this one stays valid meanwhile. An error in the
-            // block before leaves here once the others have finished their pieces.
-            if (parsed) {
-                merge(*parsed);
-                parsed.reset();
-            }
-            try {
-                have_ahead = reader.next_block(parallel.chunk_bytes, ahead);
-            } catch (...) {
-                now.next_error = std::current_exception();
-            }
-            work();
-        }  // the workers join here
+        // While the others parse this block, this thread merges the one before (its buffer is
+        // free once merged) and reads the next into that buffer (the kernel's copy of the file
+        // is about a sixth of the work), then takes pieces too. Blocks alternate between two
+        // buffers, so this one stays valid meanwhile. An error in the block before leaves here
+        // once the others have finished their pieces.
+        parallel_for(
+            now.texts.size(), static_cast<unsigned>(parallel.threads),
+            [&](std::size_t i, unsigned) {
+                parse_piece(l, path, now.texts[i], now.last_block && i + 1 == now.texts.size(),
+                            now.pieces[i]);
+            },
+            [&] {
+                if (parsed) {
+                    merge(*parsed);
+                    parsed.reset();
+                }
+                try {
+                    have_ahead = reader.next_block(parallel.chunk_bytes, ahead);
+                } catch (...) {
+                    now.next_error = std::current_exception();
+                }
+            });
         parsed = std::move(now);
         block = ahead;
         have_block = have_ahead;

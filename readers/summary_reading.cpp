@@ -5,13 +5,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <exception>
 #include <filesystem>
 #include <optional>
 #include <thread>
 
 #include "common/errors.hpp"
+#include "common/parallel_for.hpp"
 
 namespace loopscope {
 
@@ -110,19 +110,9 @@ SummaryReading read_summaries(const std::vector<SummaryInput>& inputs, const Lab
     std::vector<Outcome> outcomes(inputs.size());
     if (threads == 0)
         threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, inputs.size()));
-    std::atomic<std::size_t> next{0};
-    const auto work = [&] {
-        for (std::size_t i = next++; i < inputs.size(); i = next++)
-            outcomes[i] = read_one(inputs[i], labels, one, analysis_one, visit, error_text);
-    };
-    if (threads <= 1) {
-        work();
-    } else {
-        std::vector<std::jthread> pool;
-        for (unsigned t = 0; t < threads; ++t)
-            pool.emplace_back(work);
-    }
+    parallel_for(inputs.size(), threads, [&](std::size_t i, unsigned) {
+        outcomes[i] = read_one(inputs[i], labels, one, analysis_one, visit, error_text);
+    });
     SummaryReading reading;
     for (Outcome& o : outcomes) {
         if (o.row)

@@ -28,6 +28,15 @@ std::vector<std::int64_t> step_up(std::int64_t steady, std::int64_t steady_ns, s
     return frames;
 }
 
+// The mean steps a frame that the loop summary and diagnose print: steps over frames.
+TEST(LoopVerdict, MeanStepsPerFrameIsStepsOverFrames) {
+    LoopFigures f;
+    EXPECT_EQ(f.mean_steps_per_frame(), 0.0);  // no frames
+    f.frames = 4;
+    f.steps = 10;
+    EXPECT_DOUBLE_EQ(f.mean_steps_per_frame(), 2.5);
+}
+
 TEST(LoopVerdict, CheapStepsUnderNoPressureAreOkWithPositiveHeadroom) {
     LoopConfig c;
     c.max_steps = 4;

@@ -62,6 +62,26 @@ TEST(ReportModel, PercentileCurveIsTheFiguresPercentilesAtEveryQuarterPercent) {
     EXPECT_NEAR(r.percentile_curve_ms[1], 1 + 0.0025 * 999, 1e-9);
 }
 
+TEST(ReportModel, TailCurveIsTheFiguresPercentilesOnTheNinesAxis) {
+    std::vector<std::int64_t> frames;
+    for (std::int64_t i = 0; i < 1000; ++i)
+        frames.push_back(((i * 617) % 1000 + 1) * kMs);
+    const Capture c = make_capture(frames);
+    const CaptureReport r = analyse_capture(c, {});
+    ASSERT_EQ(r.tail_curve_ms.size(), static_cast<std::size_t>(kTailCurveSteps) + 1);
+    // n nines at step n / kTailCurveNines of the way: p0, p90, p99, p99.9.
+    const auto at_nines = [&](double n) {
+        return r.tail_curve_ms[static_cast<std::size_t>(n / kTailCurveNines * kTailCurveSteps)];
+    };
+    EXPECT_DOUBLE_EQ(at_nines(0), r.stats.frame_time.min_ms);
+    EXPECT_NEAR(at_nines(1), r.stats.frame_time.p90_ms, 1e-9);
+    EXPECT_NEAR(at_nines(2), r.stats.frame_time.p99_ms, 1e-9);
+    EXPECT_NEAR(at_nines(3), r.stats.frame_time.p999_ms, 1e-9);
+    // p99.99 of 1..1000 ms: h = 0.9999·999 between 999 and 1000 ms.
+    EXPECT_NEAR(r.tail_curve_ms.back(), 1 + 0.9999 * 999, 1e-9);
+    EXPECT_TRUE(std::is_sorted(r.tail_curve_ms.begin(), r.tail_curve_ms.end()));
+}
+
 TEST(ReportSegments, RangeBoundsAreFrameNumbersOrTimesWithAUnit) {
     EXPECT_EQ(parse_range_bound("--from", "120").kind, RangeBound::Kind::frame);
     EXPECT_EQ(parse_range_bound("--from", "120").value, 120);

@@ -750,4 +750,24 @@ TEST(ViewerDocument, HoldsTheReportOfItsCapture) {
     EXPECT_DOUBLE_EQ(run->report->loop_config->timescale, 0.5);
 }
 
+// The histogram and the percentile curve are of the report's frames and the curve is the
+// report's: a trace's frame 0 (its raw_ns is not a frame time) is in neither.
+TEST(ViewerDocument, DistributionIsOfTheReportsFrames) {
+    std::vector<FrameRecord> records(200);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        records[i].frame = static_cast<std::int64_t>(i);
+        records[i].start_ns = static_cast<std::int64_t>(i) * 16'000'000;
+        records[i].raw_ns = 16'000'000 + static_cast<std::int64_t>(i % 7) * 100'000;
+    }
+    records[0].raw_ns = 900'000'000;  // before the first frame: not a frame time
+    const auto doc = document_from_records("run", records, LoopConfig{});
+    ASSERT_TRUE(doc->report.has_value());
+    EXPECT_EQ(doc->frames(), records.size());
+    ASSERT_EQ(doc->report_frame_ns.size(), records.size() - 1);
+    EXPECT_EQ(doc->report_frame_ns.size(), doc->report->stats.frame_time.frames);
+    EXPECT_EQ(std::count(doc->report_frame_ns.begin(), doc->report_frame_ns.end(), 900'000'000), 0);
+    EXPECT_DOUBLE_EQ(doc->report->tail_curve_ms.front(), doc->report->stats.frame_time.min_ms);
+    EXPECT_LT(doc->report->tail_curve_ms.back(), 17.0);  // the frame-0 900 ms is not its tail
+}
+
 #endif  // LOOPSCOPE_HAVE_VIEWER

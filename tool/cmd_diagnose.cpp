@@ -89,8 +89,6 @@ std::string scenario_table(const std::vector<ScenarioOutcome>& outcomes,
         const CaptureReport& r = reports[i];
         const FrameStats& s = r.stats;
         const LoopFigures& f = *r.loop_figures;
-        const double mean_steps =
-            f.frames > 0 ? static_cast<double>(f.steps) / static_cast<double>(f.frames) : 0.0;
         t.add_row({
             outcomes[i].scenario->name,
             fmt::format("{}", s.frame_time.frames),
@@ -98,7 +96,7 @@ std::string scenario_table(const std::vector<ScenarioOutcome>& outcomes,
             fmt::format("{:.2f} ms", s.frame_time.p99_ms),
             fmt::format("{:.2f} ms", s.frame_time.max_ms),
             fmt::format("{} ({:.1f}%)", s.stutter.frames.size(), s.stutter.time_share * 100.0),
-            fmt::format("{:.2f} ({})", mean_steps, f.max_steps_per_frame),
+            fmt::format("{:.2f} ({})", f.mean_steps_per_frame(), f.max_steps_per_frame),
             format_duration(f.clamp_lost_ns + f.cap_dropped_ns),
             verdict_brief(f),
             f.slow_motion_factor ? fmt::format("{:.2f}x", *f.slow_motion_factor) : "-",

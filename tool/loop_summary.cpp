@@ -83,8 +83,7 @@ std::string format_loop_summary(const LoopFigures& f, const LoopConfig& c) {
         return out;
 
     out += fmt::format("Steps per frame: mean {:.4f}, max {} ({} steps in all)\n",
-                       static_cast<double>(f.steps) / static_cast<double>(f.frames),
-                       f.max_steps_per_frame, f.steps);
+                       f.mean_steps_per_frame(), f.max_steps_per_frame, f.steps);
     append_steps_histogram(out, f);
 
     if (f.has_accumulator) {

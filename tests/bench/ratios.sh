@@ -2,7 +2,10 @@
 # The speed goals as ratios: reading and analysing a generated 1,000,000-present PresentMon
 # capture in process (BM_ReadAndAnalyse) and as a whole `loopscope report` process
 # (BM_ReportProcess), each against `wc -l` on the same file in the same run (BM_WcL), which
-# only counts line breaks: the floor for anything that looks at every byte; and the comparison
+# only counts line breaks: the floor for anything that looks at every byte; the whole process on
+# the same presents in the narrow 15-column layout of PresentMon 1.x before 1.6
+# (BM_ReportProcessNarrow against BM_WcLNarrow), by wall time and by CPU time (user + system of
+# every thread, which other programs on a busy machine change less); and the comparison
 # of two million-frame captures against one capture's analysis (BM_ReportCompare1M against
 # BM_ReportAnalyse, in process) and as whole processes (BM_CompareProcess, `report A B`,
 # against BM_ReportProcess). Ratios, not times, are what to compare between machines and
@@ -26,7 +29,7 @@ echo "reader threads: ${LOOPSCOPE_BENCH_THREADS:-default (one per hardware threa
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 reps=${LOOPSCOPE_BENCH_REPETITIONS:-5}
 echo "repetitions: $reps (medians)"
-out=$("$bench" --benchmark_filter='^BM_(WcL|ReadAndAnalyse|ReportProcess|CompareProcess|ReportAnalyse|ReportCompare1M)/' \
+out=$("$bench" --benchmark_filter='^BM_(WcL|WcLNarrow|ReadAndAnalyse|ReportProcess|ReportProcessNarrow|CompareProcess|ReportAnalyse|ReportCompare1M)/' \
     --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true 2>/dev/null)
 echo "$out" | grep -E '^BM_.*_(median|min|max|stddev|mean) '
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
@@ -39,11 +42,28 @@ echo "$out" | awk '
         if (unit == "s") return value * 1e3
         return value
     }
-    /^BM_.*_median / { split($1, name, "/"); t[name[1]] = ms($2, $3) }
+    /^BM_.*_median / {
+        split($1, name, "/"); t[name[1]] = ms($2, $3)
+        for (i = 1; i <= NF; ++i)
+            if ($i ~ /^process_cpu_s=/) { split($i, kv, "="); cpu[name[1]] = kv[2] * scale(kv[2]) }
+    }
+    # Google Benchmark writes large and small counters with a suffix (k, m, u).
+    function scale(text) {
+        if (text ~ /m$/) return 1e-3
+        if (text ~ /u$/) return 1e-6
+        if (text ~ /k$/) return 1e3
+        return 1
+    }
     END {
         if (!("BM_WcL" in t) || t["BM_WcL"] <= 0) { print "ratios.sh: no BM_WcL row" > "/dev/stderr"; exit 2 }
         printf "read + analyse in process: %.1f x wc -l (goal <= 3)\n", t["BM_ReadAndAnalyse"] / t["BM_WcL"]
         printf "whole report process:      %.1f x wc -l (goal <= 5)\n", t["BM_ReportProcess"] / t["BM_WcL"]
+        if (t["BM_WcLNarrow"] > 0) {
+            printf "narrow layout, whole process: %.1f x wc -l wall (goal <= 5)", t["BM_ReportProcessNarrow"] / t["BM_WcLNarrow"]
+            if (cpu["BM_WcLNarrow"] > 0)
+                printf ", %.1f x CPU", cpu["BM_ReportProcessNarrow"] / cpu["BM_WcLNarrow"]
+            printf "\n"
+        }
         if (t["BM_ReportAnalyse"] > 0)
             printf "comparison in process:     %.1f x one analysis (goal <= 2)\n", t["BM_ReportCompare1M"] / t["BM_ReportAnalyse"]
         if (t["BM_ReportProcess"] > 0)

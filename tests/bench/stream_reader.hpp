@@ -1,4 +1,4 @@
-// A client of the recorder's live stream for the benchmarks, and the process's CPU clock: per
+// A client of the recorder's live stream for the benchmarks, and the CPU clocks: per
 // OS (stream_reader_linux.cpp).
 #pragma once
 
@@ -23,5 +23,7 @@ class StreamReader {
 
 // The CPU time of the whole process, every thread's.
 std::int64_t process_cpu_ns();
+// The user + system CPU time of the child processes waited for so far, every thread's.
+std::int64_t children_cpu_ns();
 
 }  // namespace loopscope::bench

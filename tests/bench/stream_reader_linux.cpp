@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -51,6 +52,15 @@ std::int64_t StreamReader::finish() {
 
 std::int64_t process_cpu_ns() {
     return cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+std::int64_t children_cpu_ns() {
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    const auto ns = [](const timeval& t) {
+        return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_usec * 1000;
+    };
+    return ns(usage.ru_utime) + ns(usage.ru_stime);
 }
 
 }  // namespace loopscope::bench

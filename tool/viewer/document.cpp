@@ -52,12 +52,14 @@ void Document::sync_series() {
 }
 
 void Document::analyse() {
-    sorted_frame_ns = frame_ns.values;
-    std::sort(sorted_frame_ns.begin(), sorted_frame_ns.end());
     report.reset();  // before the capture's frames are read again
+    report_frame_ns.clear();
+    histogram = {};
     // A loopscope trace's frame 0 is not a frame time: a report needs a frame after it.
-    if (capture.frames() > (first_frame_is_frame_time(capture) ? 0u : 1u))
+    if (capture.frames() > (first_frame_is_frame_time(capture) ? 0u : 1u)) {
         report = analyse_capture(capture, {});
+        report_frame_ns.assign(report->series.frame_ns.begin(), report->series.frame_ns.end());
+    }
 }
 
 std::optional<std::size_t> Document::spiral_onset_frame() const {

@@ -63,7 +63,10 @@ struct Document {
     PlotSeries steps;
     PlotSeries alpha_ppm;  // alpha in millionths, so it shares the integer pyramid
 
-    std::vector<std::int64_t> sorted_frame_ns;  // for the percentile curve
+    // The frame times of the report's series, the frames its figures are of (a trace's frame 0
+    // is not one), copied when analysed because the capture grows after that in a live run:
+    // what the histogram counts.
+    std::vector<std::int64_t> report_frame_ns;
     // The report of the whole capture on the present timeline, as `loopscope report` computes
     // it (segments, display timeline, generated frames, refresh, loop figures with the loop
     // configuration of the metadata, if it states one); unset before the first frame.

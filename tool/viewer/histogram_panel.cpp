@@ -1,6 +1,6 @@
-// Frame-time histogram and percentile curve (see panels.hpp). The percentiles come from the
-// report's percentile_sorted (PresentMon's interpolation), so the curve passes through the very
-// numbers the statistics table prints.
+// Frame-time histogram and percentile curve (see panels.hpp), both of the report's series: the
+// curve is the report's tail_curve_ms (the figures' interpolation), so it passes through the
+// very numbers the statistics table prints.
 #include <fmt/format.h>
 #include <imgui.h>
 
@@ -22,13 +22,13 @@ const ImU32 kLabel = IM_COL32(200, 200, 200, 255);
 const std::vector<std::size_t>& cached_counts(Document& doc, double lo, double hi, bool log_bins) {
     HistogramCache& c = doc.histogram;
     if (c.lo != lo || c.hi != hi || c.bins != kBins || c.log_bins != log_bins ||
-        c.frames != doc.frames()) {
-        c.counts = histogram_counts(doc.frame_ns.values, lo, hi, kBins, log_bins);
+        c.frames != doc.report_frame_ns.size()) {
+        c.counts = histogram_counts(doc.report_frame_ns, lo, hi, kBins, log_bins);
         c.lo = lo;
         c.hi = hi;
         c.bins = kBins;
         c.log_bins = log_bins;
-        c.frames = doc.frames();
+        c.frames = doc.report_frame_ns.size();
     }
     return c.counts;
 }
@@ -36,14 +36,15 @@ const std::vector<std::size_t>& cached_counts(Document& doc, double lo, double h
 // Histograms and percentiles of frames mean nothing for a sampled log (samples, not frames), so
 // those documents are left out of both plots.
 bool per_frame_shown(const Document& d) {
-    return d.shown && d.capture.per_frame && !d.sorted_frame_ns.empty();
+    return d.shown && d.capture.per_frame && d.report && !d.report_frame_ns.empty() &&
+           !d.report->tail_curve_ms.empty();
 }
 
 // Percentile p on the "nines" axis: 0 at p = 0, 1 at 90 %, 2 at 99 %, 3 at 99.9 %.
 double nines(double p) {
     return -std::log10(std::max(1e-6, 1.0 - p));
 }
-constexpr double kMaxNines = 4.0;  // up to p99.99
+constexpr double kMaxNines = kTailCurveNines;  // up to p99.99
 
 // Axis labels along one row, left to right: a label that would overlap the one before it is
 // left out, so a narrow window shows fewer labels rather than a smear of digits.
@@ -106,8 +107,8 @@ void histogram(std::span<Document* const> docs, const GraphSettings& settings, I
     double lo = HUGE_VAL, hi = 0.0;
     for (const Document* d : docs) {
         if (per_frame_shown(*d)) {
-            lo = std::min(lo, static_cast<double>(d->sorted_frame_ns.front()));
-            hi = std::max(hi, static_cast<double>(d->sorted_frame_ns.back()));
+            lo = std::min(lo, d->report->stats.frame_time.min_ms * 1e6);
+            hi = std::max(hi, d->report->stats.frame_time.max_ms * 1e6);
         }
     }
     if (!(hi > 0.0)) {
@@ -128,8 +129,8 @@ void histogram(std::span<Document* const> docs, const GraphSettings& settings, I
         }
         counts.push_back(&cached_counts(*d, lo, hi, settings.log_axis));
         for (const std::size_t n : *counts.back()) {
-            top_share =
-                std::max(top_share, static_cast<double>(n) / static_cast<double>(d->frames()));
+            top_share = std::max(
+                top_share, static_cast<double>(n) / static_cast<double>(d->report_frame_ns.size()));
         }
     }
     const auto x_of = [&](double ns) {
@@ -155,7 +156,8 @@ void histogram(std::span<Document* const> docs, const GraphSettings& settings, I
         const ImU32 colour = document_colour(docs[k]->colour_index);
         const ImU32 fill = (colour & 0x00FFFFFF) | 0x50000000;
         for (std::size_t i = 0; i < c.size(); ++i) {
-            const double share = static_cast<double>(c[i]) / static_cast<double>(docs[k]->frames());
+            const double share =
+                static_cast<double>(c[i]) / static_cast<double>(docs[k]->report_frame_ns.size());
             const float x0 =
                 a.x + (b.x - a.x) * static_cast<float>(i) / static_cast<float>(c.size());
             const float x1 =
@@ -182,8 +184,8 @@ void percentile_curve(std::span<Document* const> docs, const GraphSettings& sett
     double hi = 0.0, lo = HUGE_VAL;
     for (const Document* d : docs) {
         if (per_frame_shown(*d)) {
-            hi = std::max(hi, percentile_sorted(d->sorted_frame_ns, 0.9999));
-            lo = std::min(lo, static_cast<double>(d->sorted_frame_ns.front()));
+            hi = std::max(hi, d->report->tail_curve_ms.back() * 1e6);
+            lo = std::min(lo, d->report->tail_curve_ms.front() * 1e6);
         }
     }
     if (!(hi > 0.0)) {
@@ -213,14 +215,12 @@ void percentile_curve(std::span<Document* const> docs, const GraphSettings& sett
         if (!per_frame_shown(*d)) {
             continue;
         }
+        const std::vector<double>& curve_ms = d->report->tail_curve_ms;
         std::vector<ImVec2> points;
-        constexpr int kPoints = 240;
-        for (int k = 0; k <= kPoints; ++k) {
-            const double n = kMaxNines * k / kPoints;
-            const double p = 1.0 - std::pow(10.0, -n);
-            const double v = percentile_sorted(d->sorted_frame_ns, p) / 1e6;
-            points.emplace_back(a.x + static_cast<float>(n / kMaxNines) * (b.x - a.x),
-                                axis.to_px(v));
+        for (std::size_t k = 0; k < curve_ms.size(); ++k) {
+            const double share = static_cast<double>(k) / kTailCurveSteps;
+            points.emplace_back(a.x + static_cast<float>(share) * (b.x - a.x),
+                                axis.to_px(curve_ms[k]));
         }
         draw->AddPolyline(points.data(), static_cast<int>(points.size()),
                           document_colour(d->colour_index), 0, 2.0f);

@@ -94,7 +94,7 @@ void LiveWindow::fold_oldest() {
     doc_.report.reset();
     doc_.x_ns.clear();
     doc_.began_ns.clear();
-    doc_.sorted_frame_ns.clear();
+    doc_.report_frame_ns.clear();
     doc_.histogram = {};
     for (PlotSeries* s : {&doc_.frame_ns, &doc_.acc_after_ns, &doc_.steps, &doc_.alpha_ppm}) {
         s->values.clear();
