@@ -98,9 +98,9 @@ TEST(PlatformHeaders, TheCheckSeesThePerOsFiles) {
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_NE(text.find("#include <unistd.h>"), std::string::npos);
     // Per-architecture files are told apart by name only, and only from intrinsics.
-    EXPECT_TRUE(is_per_cpu_file("reports/csv_scanner_x86.hpp"));
+    EXPECT_TRUE(is_per_cpu_file("readers/csv_scanner_x86.hpp"));
     EXPECT_FALSE(is_per_cpu_file("core/loop_engine.cpp"));
-    EXPECT_FALSE(is_per_os_file("reports/csv_scanner_x86.hpp"));
+    EXPECT_FALSE(is_per_os_file("readers/csv_scanner_x86.hpp"));
 }
 
 // Every intrinsics header counts, whatever its instruction set, and the scanner's SSE2 code is
