@@ -1,0 +1,564 @@
+// The catalogue's figures of each tool's own rules (core/tool_figures.hpp).
+#include "core/figure_parts.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "core/bottleneck.hpp"
+#include "core/figure_parts.hpp"
+#include "core/hitch_cause.hpp"
+#include "core/latency.hpp"
+#include "core/percentile.hpp"
+#include "core/tool_figures.hpp"
+#include "core/units.hpp"
+
+namespace loopscope::figure_parts {
+
+namespace {
+
+// Each tool's own figures (core/tool_figures.hpp).
+constexpr std::string_view kToolSection = "Each tool's own figures";
+constexpr auto kFvAvg = [](const FrameStats& s) { return s.frame_time.tools.frameview_avg_fps; };
+constexpr auto kFvLow1 = [](const FrameStats& s) { return s.frame_time.tools.frameview_low1_fps; };
+constexpr auto kFvLow01 = [](const FrameStats& s) {
+    return s.frame_time.tools.frameview_low01_fps;
+};
+constexpr auto kFvP1 = [](const FrameStats& s) { return s.frame_time.tools.frameview_p1_fps; };
+constexpr auto kFvP01 = [](const FrameStats& s) { return s.frame_time.tools.frameview_p01_fps; };
+constexpr auto kFvP5 = [](const FrameStats& s) { return s.frame_time.tools.frameview_p5_fps; };
+constexpr auto kFvP10 = [](const FrameStats& s) { return s.frame_time.tools.frameview_p10_fps; };
+constexpr auto kFvMin = [](const FrameStats& s) { return s.frame_time.tools.frameview_min_fps; };
+constexpr auto kFvMax = [](const FrameStats& s) { return s.frame_time.tools.frameview_max_fps; };
+constexpr auto kMhAvg = [](const FrameStats& s) { return s.frame_time.tools.mangohud_avg_fps; };
+constexpr auto kMhMin1 = [](const FrameStats& s) { return s.frame_time.tools.mangohud_min1_fps; };
+constexpr auto kMhMin01 = [](const FrameStats& s) { return s.frame_time.tools.mangohud_min01_fps; };
+constexpr auto kMhP97 = [](const FrameStats& s) { return s.frame_time.tools.mangohud_p97_fps; };
+constexpr auto kCxP1 = [](const FrameStats& s) { return s.frame_time.tools.capframex_p1_fps; };
+constexpr auto kCxP01 = [](const FrameStats& s) { return s.frame_time.tools.capframex_p01_fps; };
+constexpr auto kPmAvg = [](const FrameStats& s) { return s.frame_time.tools.presentmon_avg_fps; };
+constexpr auto kPmP1 = [](const FrameStats& s) { return s.frame_time.tools.presentmon_p1_fps; };
+constexpr auto kPmP5 = [](const FrameStats& s) { return s.frame_time.tools.presentmon_p5_fps; };
+constexpr auto kPmMin = [](const FrameStats& s) { return s.frame_time.tools.presentmon_min_fps; };
+constexpr auto kPmMax = [](const FrameStats& s) { return s.frame_time.tools.presentmon_max_fps; };
+constexpr auto kOcP95 = [](const FrameStats& s) { return s.frame_time.tools.ocat_p95_ms; };
+constexpr auto kOcP99 = [](const FrameStats& s) { return s.frame_time.tools.ocat_p99_ms; };
+constexpr auto kOcP999 = [](const FrameStats& s) { return s.frame_time.tools.ocat_p999_ms; };
+
+// OCAT divides by its recording's clock: the time of the last present, counted from the start
+// of the recording (TimeInSeconds). Only a present timeline whose time column holds the
+// presents' times has it.
+constexpr std::string_view kOcatClockAbsent =
+    "OCAT divides by the time of the last present on the recording's clock: it needs the "
+    "present timeline of a capture whose time column holds the presents' times (TimeInSeconds, "
+    "QPCTime)";
+std::optional<OcatAverages> ocat_averages_of(const CaptureReport& r) {
+    const Series& s = r.series;
+    if (r.timeline != Timeline::present || !r.capture->start_ends_frame_time ||
+        s.start_ns.empty() || s.start_ns.size() != s.frame_ns.size()) {
+        return std::nullopt;
+    }
+    // OCAT's own TimeInSeconds counts from the start of its recording; another tool's time
+    // column counts from elsewhere (FrameView's from long before the capture), so there, as for
+    // a range that starts later, the clock starts at the present before the first frame.
+    const bool recording_clock = r.capture->source.format == "ocat" && s.frame_number.front() == 0;
+    // start_ns counts from the first row (Capture::clock_origin_ns is the recording's clock there).
+    const std::int64_t origin =
+        recording_clock ? -r.capture->clock_origin_ns : s.start_ns.front() - s.frame_ns.front();
+    const std::int64_t elapsed = s.start_ns.back() - origin;
+    if (elapsed <= 0)
+        return std::nullopt;
+    return ocat_averages(s.frame_ns.size(), elapsed);
+}
+
+// ---- Other tools' figures that users compare ----
+// Frames never displayed, over the range: the Dropped column, or no display change.
+std::vector<std::uint8_t> dropped_in_range(const CaptureReport& r) {
+    const Capture& c = *r.capture;
+    std::vector<std::uint8_t> out;
+    out.reserve(r.range.size());
+    for (std::size_t i = r.range.begin; i < r.range.end && i < c.frames(); ++i) {
+        if (c.dropped.size() == c.frames())
+            out.push_back(c.dropped[i]);
+        else
+            out.push_back(c.display_ns.size() == c.frames() && c.display_ns[i] < 0 ? 1 : 0);
+    }
+    return out;
+}
+
+template <std::size_t Index>
+std::optional<double> capframex_threshold(const CaptureReport& r) {
+    return static_cast<double>(r.fps_threshold_counts[Index]);
+}
+
+constexpr std::array kToolFigures = {
+    // Each tool's own figures: the number the tool itself prints for the same frames, by its
+    // rule (core/tool_figures.hpp names the file and commit each was read from). One summary
+    // row a tool; the keyed figures are in the JSON, --fail-if and the comparison.
+    Figure{.section = kToolSection,
+           .label = "FrameView",
+           .unit = "FPS",
+           .definition = "FrameView_Summary.csv's Avg, 1% / 0.1% Low, 1% / 0.1% / 5% / 10%, Min, "
+                         "Max FPS by FrameView's rules over {} (frameview_* below)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .text =
+               [](const CaptureReport& r) {
+                   const ToolFigures& t = tools(r);
+                   return fmt::format(
+                       "avg {:.3f}, 1% low {:.3f}, 0.1% low {:.3f}, 1% {:.3f}, 0.1% {:.3f}, 5% "
+                       "{:.3f}, 10% {:.3f}, min {:.3f}, max {:.3f}",
+                       t.frameview_avg_fps, t.frameview_low1_fps, t.frameview_low01_fps,
+                       t.frameview_p1_fps, t.frameview_p01_fps, t.frameview_p5_fps,
+                       t.frameview_p10_fps, t.frameview_min_fps, t.frameview_max_fps);
+               }},
+    Figure{.section = kToolSection,
+           .label = "MangoHud",
+           .unit = "FPS",
+           .definition = "MangoHud's log summary (Average, 1% Min, 0.1% Min, 97% Percentile FPS) "
+                         "by its rules over {}, in float32 (mangohud_* below)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsSingleFrames,
+           .text =
+               [](const CaptureReport& r) {
+                   const ToolFigures& t = tools(r);
+                   return fmt::format("avg {:.1f}, 1% min {:.1f}, 0.1% min {:.1f}, 97% {:.1f}",
+                                      t.mangohud_avg_fps, t.mangohud_min1_fps, t.mangohud_min01_fps,
+                                      t.mangohud_p97_fps);
+               }},
+    Figure{.section = kToolSection,
+           .label = "CapFrameX P1, P0.1",
+           .unit = "FPS",
+           .definition = "CapFrameX's P1 and P0.1: the 0.01 / 0.001 quantile (R-8) of the FPS "
+                         "values 1000 / {} (capframex_p1_fps, capframex_p01_fps)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .text =
+               [](const CaptureReport& r) {
+                   const ToolFigures& t = tools(r);
+                   return fmt::format("P1 {:.2f}, P0.1 {:.2f}", t.capframex_p1_fps,
+                                      t.capframex_p01_fps);
+               }},
+    Figure{.section = kToolSection,
+           .label = "PresentMon statistics",
+           .unit = "FPS",
+           .definition = "the -stats.csv PresentMon writes beside a capture: Average, 1st and 5th "
+                         "Percentile, Minimum, Maximum FPS over {} (presentmon_* below)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .text =
+               [](const CaptureReport& r) {
+                   const ToolFigures& t = tools(r);
+                   return fmt::format(
+                       "avg {:.3f}, 1st percentile {:.3f}, 5th percentile {:.3f}, "
+                       "min {:.3f}, max {:.3f}",
+                       t.presentmon_avg_fps, t.presentmon_p1_fps, t.presentmon_p5_fps,
+                       t.presentmon_min_fps, t.presentmon_max_fps);
+               }},
+    Figure{.section = kToolSection,
+           .label = "OCAT perf_summary",
+           .unit = "ms",
+           .definition = "OCAT's perf_summary.csv: Average FPS and frame time over the recording's "
+                         "clock, 95th / 99th / 99.9th-percentile frame time (ocat_* below)",
+           .needs = kNeedsFrames,
+           .text =
+               [](const CaptureReport& r) {
+                   const ToolFigures& t = tools(r);
+                   const auto avg = ocat_averages_of(r);
+                   const std::string head = avg ? fmt::format("avg {:.1f} FPS, {:.1f} ms; ",
+                                                              avg->avg_fps, avg->avg_frame_time_ms)
+                                                : std::string();
+                   return head + fmt::format("p95 {:.1f}, p99 {:.1f}, p99.9 {:.1f} ms",
+                                             t.ocat_p95_ms, t.ocat_p99_ms, t.ocat_p999_ms);
+               }},
+    Figure{.key = "frameview_avg_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "FrameView \"Avg FPS\": 1000·N / Σ {} over every frame (FrameView "
+                         "counts every row: dropped, Error and generated frames included)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kFvAvg>,
+           .frame_value = from_stats<kFvAvg>,
+           .compared = true},
+    Figure{.key = "frameview_low1_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "FrameView \"1% Low FPS\": 1000 / the mean of the floor(N/100) + 1 "
+                         "longest {}",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kFvLow1>,
+           .frame_value = from_stats<kFvLow1>,
+           .compared = true},
+    Figure{.key = "frameview_low01_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "FrameView \"0.1% Low FPS\": 1000 / the mean of the floor(N/1000) + 1 "
+                         "longest {}",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kFvLow01>,
+           .frame_value = from_stats<kFvLow01>,
+           .compared = true},
+    Figure{.key = "frameview_p1_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "FrameView \"1% FPS\": 1000 / the (floor(N/100) + 1)-th longest {}",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kFvP1>,
+           .frame_value = from_stats<kFvP1>,
+           .compared = true},
+    Figure{.key = "frameview_p01_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "FrameView \"0.1% FPS\": 1000 / the (floor(N/1000) + 1)-th longest {}",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kFvP01>,
+           .frame_value = from_stats<kFvP01>,
+           .compared = true},
+    Figure{.key = "frameview_p5_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "FrameView \"5% FPS\": 1000 / the (floor(N/20) + 1)-th longest {}",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kFvP5>,
+           .frame_value = from_stats<kFvP5>,
+           .compared = true},
+    Figure{.key = "frameview_p10_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "FrameView \"10% FPS\": 1000 / the (floor(N/10) + 1)-th longest {}",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kFvP10>,
+           .frame_value = from_stats<kFvP10>,
+           .compared = true},
+    Figure{.key = "frameview_min_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "FrameView \"Min FPS\": 1000 / the longest {}",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kFvMin>,
+           .frame_value = from_stats<kFvMin>,
+           .compared = true},
+    Figure{.key = "frameview_max_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "FrameView \"Max FPS\": 1000 / the shortest {}",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kFvMax>,
+           .frame_value = from_stats<kFvMax>,
+           .compared = true},
+    // MangoHud computes its summary from its log's rows (one frame's time every 100 ms), so
+    // these exist for its sampled logs as for per-frame captures: no kNeedsFrames.
+    Figure{.key = "mangohud_avg_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "MangoHud \"Average FPS\": 1000 / (Σ {} / N), the sum taken in float32 "
+                         "longest first as MangoHud's writeSummary sums its rows",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsSingleFrames,
+           .value = from_report<kMhAvg>,
+           .frame_value = from_stats<kMhAvg>,
+           .compared = true},
+    Figure{.key = "mangohud_min1_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "MangoHud \"1% Min FPS\" (since 2024-08): {} as float32, longest first; "
+                         "1000 / the one at index (uint64)(0.01·N - 1), index 0 where 0.01·N < 1 "
+                         "(as x86 builds truncate the negative index). 2023-10 to 2024-08 it was "
+                         "1000 / the mean of the ceil(0.01·N) longest",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsSingleFrames,
+           .value = from_report<kMhMin1>,
+           .frame_value = from_stats<kMhMin1>,
+           .compared = true},
+    Figure{.key = "mangohud_min01_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "MangoHud \"0.1% Min FPS\" (since 2024-08): {} as float32, longest "
+                         "first; 1000 / the one at index (uint64)(0.001·N - 1), index 0 where "
+                         "0.001·N < 1 (as x86 builds truncate the negative index). 2023-10 to "
+                         "2024-08 it "
+                         "was 1000 / the mean of the ceil(0.001·N) longest",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsSingleFrames,
+           .value = from_report<kMhMin01>,
+           .frame_value = from_stats<kMhMin01>,
+           .compared = true},
+    Figure{.key = "mangohud_p97_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "MangoHud \"97% Percentile FPS\" (since 2024-08): {} as float32, longest "
+                         "first; 1000 / the one at index (uint64)(0.97·N - 1)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsSingleFrames,
+           .value = from_report<kMhP97>,
+           .frame_value = from_stats<kMhP97>,
+           .compared = true},
+    Figure{.key = "capframex_p1_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "CapFrameX \"P1\": the 0.01 quantile (MathNet R-8) of the FPS values "
+                         "1000 / {}, interpolated between FPS values",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kCxP1>,
+           .frame_value = from_stats<kCxP1>,
+           .compared = true},
+    Figure{.key = "capframex_p01_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "CapFrameX \"P0.1\": the 0.001 quantile (MathNet R-8) of the FPS values "
+                         "1000 / {}, interpolated between FPS values",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kCxP01>,
+           .frame_value = from_stats<kCxP01>,
+           .compared = true},
+    // PresentMon's statistics equal figures above (avg_fps, p1_low_fps, 1000 / max_ms ...) up
+    // to rounding, so the comparison does not repeat them.
+    Figure{.key = "presentmon_avg_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "PresentMon \"Average FPS\" (-stats.csv): 1 / (mean {} / 1000)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kPmAvg>,
+           .frame_value = from_stats<kPmAvg>},
+    Figure{.key = "presentmon_p1_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "PresentMon \"1st Percentile FPS\" (-stats.csv): 1000 / the 0.99 "
+                         "percentile of {}, x[i]·(1 - w) + x[i+1]·w at i + w = (N - 1)·0.99",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kPmP1>,
+           .frame_value = from_stats<kPmP1>},
+    Figure{.key = "presentmon_p5_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "PresentMon \"5th Percentile FPS\" (-stats.csv): 1000 / the 0.95 "
+                         "percentile of {}, x[i]·(1 - w) + x[i+1]·w at i + w = (N - 1)·0.95",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kPmP5>,
+           .frame_value = from_stats<kPmP5>},
+    Figure{.key = "presentmon_min_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "PresentMon \"Minimum FPS\" (-stats.csv): 1000 / the longest {}",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kPmMin>,
+           .frame_value = from_stats<kPmMin>},
+    Figure{.key = "presentmon_max_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "PresentMon \"Maximum FPS\" (-stats.csv): 1000 / the shortest {}",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kPmMax>,
+           .frame_value = from_stats<kPmMax>},
+    Figure{.key = "ocat_avg_fps",
+           .section = kToolSection,
+           .unit = "FPS",
+           .definition = "OCAT \"Average FPS\" (perf_summary.csv): N / the time of the last "
+                         "present on the recording's clock (an OCAT capture's TimeInSeconds, "
+                         "from the start of its recording; for another tool's capture or a "
+                         "range that starts later, from the present before the first frame)",
+           .needs = kNeedsFrames,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               const auto a = ocat_averages_of(r);
+               return a ? std::optional(a->avg_fps) : std::nullopt;
+           },
+           .absent = kOcatClockAbsent},
+    Figure{.key = "ocat_avg_frame_time_ms",
+           .section = kToolSection,
+           .unit = "ms",
+           .definition = "OCAT \"Average frame time\" (perf_summary.csv): 1000 × the time of the "
+                         "last present on the recording's clock (s) / N, the clock as for "
+                         "ocat_avg_fps",
+           .needs = kNeedsFrames,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               const auto a = ocat_averages_of(r);
+               return a ? std::optional(a->avg_frame_time_ms) : std::nullopt;
+           },
+           .absent = kOcatClockAbsent},
+    Figure{.key = "ocat_p95_ms",
+           .section = kToolSection,
+           .unit = "ms",
+           .definition = "OCAT \"95th-percentile frame time\" (perf_summary.csv): {} ascending, "
+                         "the one at index (int)(0.95·N), not interpolated",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kOcP95>,
+           .frame_value = from_stats<kOcP95>,
+           .compared = true},
+    Figure{.key = "ocat_p99_ms",
+           .section = kToolSection,
+           .unit = "ms",
+           .definition = "OCAT \"99th-percentile frame time\" (perf_summary.csv): {} ascending, "
+                         "the one at index (int)(0.99·N), not interpolated",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kOcP99>,
+           .frame_value = from_stats<kOcP99>,
+           .compared = true},
+    Figure{.key = "ocat_p999_ms",
+           .section = kToolSection,
+           .unit = "ms",
+           .definition = "OCAT \"99.9th-percentile frame time\" (perf_summary.csv): {} "
+                         "ascending, the one at index (int)(0.999·N), not interpolated",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = from_report<kOcP999>,
+           .frame_value = from_stats<kOcP999>,
+           .compared = true},
+    Figure{.key = "max_consecutive_dropped",
+           .better = Better::lower,
+           .section = kToolSection,
+           .label = "OCAT max consecutive missed",
+           .unit = "frames",
+           .definition = "OCAT \"Maximum number of consecutive missed frames (Application)\" "
+                         "(perf_summary.csv): the longest run of frames never displayed that a "
+                         "displayed frame ends (a run open at the end is not counted); "
+                         "Recording::FrameStats::UpdateFrameStats, GPUOpen-Tools/OCAT 24098c0",
+           .needs = kNeedsFrames | kNeedsDisplayColumn,
+           .value = [](const CaptureReport& r) -> std::optional<double> {
+               return static_cast<double>(ocat_max_consecutive_missed(dropped_in_range(r)));
+           },
+           .text =
+               [](const CaptureReport& r) {
+                   return fmt::format("{}", ocat_max_consecutive_missed(dropped_in_range(r)));
+               }},
+    Figure{.section = kToolSection,
+           .label = "CapFrameX FPS thresholds",
+           .unit = "frames",
+           .definition = "CapFrameX's FPS threshold counts: frames whose 1000 / {} is below "
+                         "240, 144, 120, 90, 75, 60, 45, 30, 15, 10 FPS "
+                         "(GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff; "
+                         "capframex_frames_below_*_fps below)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .text =
+               [](const CaptureReport& r) {
+                   const auto& counts = r.fps_threshold_counts;
+                   std::string t;
+                   for (std::size_t i = 0; i < counts.size(); ++i)
+                       t += fmt::format("{}< {}: {}", i ? ", " : "", kCapFrameXFpsThresholds[i],
+                                        counts[i]);
+                   return t;
+               }},
+    Figure{.key = "capframex_frames_below_240_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 240 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<0>},
+    Figure{.key = "capframex_frames_below_144_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 144 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<1>},
+    Figure{.key = "capframex_frames_below_120_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 120 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<2>},
+    Figure{.key = "capframex_frames_below_90_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 90 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<3>},
+    Figure{.key = "capframex_frames_below_75_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 75 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<4>},
+    Figure{.key = "capframex_frames_below_60_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 60 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<5>},
+    Figure{.key = "capframex_frames_below_45_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 45 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<6>},
+    Figure{.key = "capframex_frames_below_30_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 30 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<7>},
+    Figure{.key = "capframex_frames_below_15_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 15 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<8>},
+    Figure{.key = "capframex_frames_below_10_fps",
+           .better = Better::lower,
+           .section = kToolSection,
+           .unit = "frames",
+           .definition = "frames whose 1000 / {} is below 10 FPS (CapFrameX "
+                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
+           .column = FigureColumn::frame_time,
+           .needs = kNeedsFrames,
+           .value = capframex_threshold<9>},
+};
+
+}  // namespace
+
+const ToolFigures& tools(const CaptureReport& r) {
+    return r.stats.frame_time.tools;
+}
+
+std::span<const Figure> tool_figures() {
+    return kToolFigures;
+}
+
+}  // namespace loopscope::figure_parts
