@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
@@ -77,6 +80,16 @@ inline constexpr auto kStutterCountFrames = [](const FrameStats& s) {
 inline constexpr auto kHitchCount = [](const FrameStats& s) { return s.hitches.hitches.size(); };
 inline constexpr auto kHitchRate = [](const FrameStats& s) { return s.hitches.per_minute; };
 inline constexpr auto kVarGe12 = [](const FrameStats& s) { return s.variation.share(4); };
+
+// Several families' entries, in order, as one array: a family written as a table and the
+// entries around it.
+template <std::size_t... N>
+constexpr std::array<Figure, (N + ...)> join(const std::array<Figure, N>&... parts) {
+    std::array<Figure, (N + ...)> all{};
+    std::size_t at = 0;
+    ((std::copy(parts.begin(), parts.end(), all.begin() + at), at += N), ...);
+    return all;
+}
 
 std::string stutter_text(const FrameStats& s);
 std::string cadence_text(const CadenceFigures& c);

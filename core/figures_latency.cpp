@@ -119,6 +119,116 @@ std::string latency_definition(const CaptureReport& r) {
         column.empty() ? latency_tools(K) : column);
 }
 
+// The latency family, one row a figure: each kind's summary row (its five statistics in one
+// line, no key) and then the kind's keyed figures, in catalogue order. Keys and definitions are
+// written out so that each key can be found here and in docs/reports.md.
+struct LatencyRow {
+    LatencyKind kind;
+    std::string_view label = {};  // the summary row's
+    std::string_view key = {};    // a keyed figure's, with its statistic and definition
+    LatencyStat stat = LatencyStat::mean;
+    std::string_view definition =
+        "the frames whose latency cell is a time: mean, p50, p99, min, max";
+};
+constexpr LatencyRow kLatencyTable[] = {
+    {.kind = LatencyKind::pc, .label = "PC latency"},
+    {.kind = LatencyKind::pc,
+     .key = "pc_latency_avg_ms",
+     .stat = LatencyStat::mean,
+     .definition =
+         "mean of PC latency over the frames whose cell is a time; FrameView's AvgPCLatency"},
+    {.kind = LatencyKind::pc,
+     .key = "pc_latency_p50_ms",
+     .stat = LatencyStat::p50,
+     .definition = "p50 (linear interpolation at h = p·(N-1)) of PC latency over the frames whose "
+                   "cell is a time"},
+    {.kind = LatencyKind::pc,
+     .key = "pc_latency_p99_ms",
+     .stat = LatencyStat::p99,
+     .definition = "p99 (linear interpolation at h = p·(N-1)) of PC latency over the frames whose "
+                   "cell is a time"},
+    {.kind = LatencyKind::pc,
+     .key = "pc_latency_min_ms",
+     .stat = LatencyStat::min,
+     .definition =
+         "shortest of PC latency over the frames whose cell is a time; FrameView's MinPCLatency"},
+    {.kind = LatencyKind::pc,
+     .key = "pc_latency_max_ms",
+     .stat = LatencyStat::max,
+     .definition =
+         "longest of PC latency over the frames whose cell is a time; FrameView's MaxPCLatency"},
+    {.kind = LatencyKind::click_to_photon, .label = "click to photon"},
+    {.kind = LatencyKind::click_to_photon,
+     .key = "click_to_photon_avg_ms",
+     .stat = LatencyStat::mean,
+     .definition = "mean of click to photon over the frames whose cell is a time"},
+    {.kind = LatencyKind::click_to_photon,
+     .key = "click_to_photon_p99_ms",
+     .stat = LatencyStat::p99,
+     .definition = "p99 (linear interpolation at h = p·(N-1)) of click to photon over the frames "
+                   "whose cell is a time"},
+    {.kind = LatencyKind::all_input_to_photon, .label = "all input to photon"},
+    {.kind = LatencyKind::all_input_to_photon,
+     .key = "all_input_to_photon_avg_ms",
+     .stat = LatencyStat::mean,
+     .definition = "mean of all input to photon over the frames whose cell is a time"},
+    {.kind = LatencyKind::all_input_to_photon,
+     .key = "all_input_to_photon_p99_ms",
+     .stat = LatencyStat::p99,
+     .definition = "p99 (linear interpolation at h = p·(N-1)) of all input to photon over the "
+                   "frames whose cell is a time"},
+    {.kind = LatencyKind::display, .label = "display latency"},
+    {.kind = LatencyKind::display,
+     .key = "display_latency_avg_ms",
+     .stat = LatencyStat::mean,
+     .definition = "mean of display latency over the frames whose cell is a time"},
+    {.kind = LatencyKind::display,
+     .key = "display_latency_p99_ms",
+     .stat = LatencyStat::p99,
+     .definition = "p99 (linear interpolation at h = p·(N-1)) of display latency over the frames "
+                   "whose cell is a time"},
+    {.kind = LatencyKind::render_present, .label = "render-present latency"},
+    {.kind = LatencyKind::render_present,
+     .key = "render_present_latency_avg_ms",
+     .stat = LatencyStat::mean,
+     .definition = "mean of render-present latency over the frames whose cell is a time; "
+                   "FrameView's RenderPresentLatency"},
+};
+
+// A row of the latency table as a catalogue entry: the capture's own latency column over the
+// range (core/latency.hpp); the keyed figures are compared with an interval, the column
+// resampled in blocks.
+template <std::size_t I>
+constexpr Figure latency_figure() {
+    constexpr LatencyRow row = kLatencyTable[I];
+    if constexpr (row.key.empty()) {
+        return Figure{.section = kLatencySection,
+                      .label = row.label,
+                      .unit = "ms",
+                      .definition = row.definition,
+                      .needs = kNeedsFrames,
+                      .text = latency_text<row.kind>,
+                      .describe = latency_definition<row.kind>,
+                      .missing = latency_missing<row.kind>};
+    } else {
+        return Figure{.key = row.key,
+                      .better = Better::lower,
+                      .section = kLatencySection,
+                      .unit = "ms",
+                      .definition = row.definition,
+                      .needs = kNeedsFrames,
+                      .value = latency_value<row.kind, row.stat>,
+                      .compared = true,
+                      .column_values = latency_series<row.kind>,
+                      .column_value = latency_of<row.stat>,
+                      .missing = latency_missing<row.kind>};
+    }
+}
+template <std::size_t... I>
+constexpr auto latency_figures(std::index_sequence<I...>) {
+    return std::array{latency_figure<I>()...};
+}
+
 // ---- Where the time goes (core/bottleneck.hpp) ----
 constexpr std::string_view kBoundSection = "Where the time goes";
 std::optional<std::string> bound_missing(const CaptureReport& r) {
@@ -392,191 +502,7 @@ std::optional<std::string> top_zones_missing(const CaptureReport& r) {
     return std::nullopt;
 }
 
-constexpr std::array kColumnFigures = {
-    // Latency: the capture's own latency columns over the range (core/latency.hpp).
-    Figure{.section = kLatencySection,
-           .label = "PC latency",
-           .unit = "ms",
-           .definition = "the frames whose latency cell is a time: mean, p50, p99, min, max",
-           .needs = kNeedsFrames,
-           .text = latency_text<LatencyKind::pc>,
-           .describe = latency_definition<LatencyKind::pc>,
-           .missing = latency_missing<LatencyKind::pc>},
-    Figure{.key = "pc_latency_avg_ms",
-           .better = Better::lower,
-           .section = kLatencySection,
-           .unit = "ms",
-           .definition =
-               "mean of PC latency over the frames whose cell is a time; FrameView's AvgPCLatency",
-           .needs = kNeedsFrames,
-           .value = latency_value<LatencyKind::pc, LatencyStat::mean>,
-           .compared = true,
-           .column_values = latency_series<LatencyKind::pc>,
-           .column_value = latency_of<LatencyStat::mean>,
-           .missing = latency_missing<LatencyKind::pc>},
-    Figure{.key = "pc_latency_p50_ms",
-           .better = Better::lower,
-           .section = kLatencySection,
-           .unit = "ms",
-           .definition = "p50 (linear interpolation at h = p·(N-1)) of PC latency over the frames "
-                         "whose cell is a time",
-           .needs = kNeedsFrames,
-           .value = latency_value<LatencyKind::pc, LatencyStat::p50>,
-           .compared = true,
-           .column_values = latency_series<LatencyKind::pc>,
-           .column_value = latency_of<LatencyStat::p50>,
-           .missing = latency_missing<LatencyKind::pc>},
-    Figure{.key = "pc_latency_p99_ms",
-           .better = Better::lower,
-           .section = kLatencySection,
-           .unit = "ms",
-           .definition = "p99 (linear interpolation at h = p·(N-1)) of PC latency over the frames "
-                         "whose cell is a time",
-           .needs = kNeedsFrames,
-           .value = latency_value<LatencyKind::pc, LatencyStat::p99>,
-           .compared = true,
-           .column_values = latency_series<LatencyKind::pc>,
-           .column_value = latency_of<LatencyStat::p99>,
-           .missing = latency_missing<LatencyKind::pc>},
-    Figure{
-        .key = "pc_latency_min_ms",
-        .better = Better::lower,
-        .section = kLatencySection,
-        .unit = "ms",
-        .definition =
-            "shortest of PC latency over the frames whose cell is a time; FrameView's MinPCLatency",
-        .needs = kNeedsFrames,
-        .value = latency_value<LatencyKind::pc, LatencyStat::min>,
-        .compared = true,
-        .column_values = latency_series<LatencyKind::pc>,
-        .column_value = latency_of<LatencyStat::min>,
-        .missing = latency_missing<LatencyKind::pc>},
-    Figure{
-        .key = "pc_latency_max_ms",
-        .better = Better::lower,
-        .section = kLatencySection,
-        .unit = "ms",
-        .definition =
-            "longest of PC latency over the frames whose cell is a time; FrameView's MaxPCLatency",
-        .needs = kNeedsFrames,
-        .value = latency_value<LatencyKind::pc, LatencyStat::max>,
-        .compared = true,
-        .column_values = latency_series<LatencyKind::pc>,
-        .column_value = latency_of<LatencyStat::max>,
-        .missing = latency_missing<LatencyKind::pc>},
-    Figure{.section = kLatencySection,
-           .label = "click to photon",
-           .unit = "ms",
-           .definition = "the frames whose latency cell is a time: mean, p50, p99, min, max",
-           .needs = kNeedsFrames,
-           .text = latency_text<LatencyKind::click_to_photon>,
-           .describe = latency_definition<LatencyKind::click_to_photon>,
-           .missing = latency_missing<LatencyKind::click_to_photon>},
-    Figure{.key = "click_to_photon_avg_ms",
-           .better = Better::lower,
-           .section = kLatencySection,
-           .unit = "ms",
-           .definition = "mean of click to photon over the frames whose cell is a time",
-           .needs = kNeedsFrames,
-           .value = latency_value<LatencyKind::click_to_photon, LatencyStat::mean>,
-           .compared = true,
-           .column_values = latency_series<LatencyKind::click_to_photon>,
-           .column_value = latency_of<LatencyStat::mean>,
-           .missing = latency_missing<LatencyKind::click_to_photon>},
-    Figure{.key = "click_to_photon_p99_ms",
-           .better = Better::lower,
-           .section = kLatencySection,
-           .unit = "ms",
-           .definition = "p99 (linear interpolation at h = p·(N-1)) of click to photon over the "
-                         "frames whose cell is a time",
-           .needs = kNeedsFrames,
-           .value = latency_value<LatencyKind::click_to_photon, LatencyStat::p99>,
-           .compared = true,
-           .column_values = latency_series<LatencyKind::click_to_photon>,
-           .column_value = latency_of<LatencyStat::p99>,
-           .missing = latency_missing<LatencyKind::click_to_photon>},
-    Figure{.section = kLatencySection,
-           .label = "all input to photon",
-           .unit = "ms",
-           .definition = "the frames whose latency cell is a time: mean, p50, p99, min, max",
-           .needs = kNeedsFrames,
-           .text = latency_text<LatencyKind::all_input_to_photon>,
-           .describe = latency_definition<LatencyKind::all_input_to_photon>,
-           .missing = latency_missing<LatencyKind::all_input_to_photon>},
-    Figure{.key = "all_input_to_photon_avg_ms",
-           .better = Better::lower,
-           .section = kLatencySection,
-           .unit = "ms",
-           .definition = "mean of all input to photon over the frames whose cell is a time",
-           .needs = kNeedsFrames,
-           .value = latency_value<LatencyKind::all_input_to_photon, LatencyStat::mean>,
-           .compared = true,
-           .column_values = latency_series<LatencyKind::all_input_to_photon>,
-           .column_value = latency_of<LatencyStat::mean>,
-           .missing = latency_missing<LatencyKind::all_input_to_photon>},
-    Figure{.key = "all_input_to_photon_p99_ms",
-           .better = Better::lower,
-           .section = kLatencySection,
-           .unit = "ms",
-           .definition = "p99 (linear interpolation at h = p·(N-1)) of all input to photon over "
-                         "the frames whose cell is a time",
-           .needs = kNeedsFrames,
-           .value = latency_value<LatencyKind::all_input_to_photon, LatencyStat::p99>,
-           .compared = true,
-           .column_values = latency_series<LatencyKind::all_input_to_photon>,
-           .column_value = latency_of<LatencyStat::p99>,
-           .missing = latency_missing<LatencyKind::all_input_to_photon>},
-    Figure{.section = kLatencySection,
-           .label = "display latency",
-           .unit = "ms",
-           .definition = "the frames whose latency cell is a time: mean, p50, p99, min, max",
-           .needs = kNeedsFrames,
-           .text = latency_text<LatencyKind::display>,
-           .describe = latency_definition<LatencyKind::display>,
-           .missing = latency_missing<LatencyKind::display>},
-    Figure{.key = "display_latency_avg_ms",
-           .better = Better::lower,
-           .section = kLatencySection,
-           .unit = "ms",
-           .definition = "mean of display latency over the frames whose cell is a time",
-           .needs = kNeedsFrames,
-           .value = latency_value<LatencyKind::display, LatencyStat::mean>,
-           .compared = true,
-           .column_values = latency_series<LatencyKind::display>,
-           .column_value = latency_of<LatencyStat::mean>,
-           .missing = latency_missing<LatencyKind::display>},
-    Figure{.key = "display_latency_p99_ms",
-           .better = Better::lower,
-           .section = kLatencySection,
-           .unit = "ms",
-           .definition = "p99 (linear interpolation at h = p·(N-1)) of display latency over the "
-                         "frames whose cell is a time",
-           .needs = kNeedsFrames,
-           .value = latency_value<LatencyKind::display, LatencyStat::p99>,
-           .compared = true,
-           .column_values = latency_series<LatencyKind::display>,
-           .column_value = latency_of<LatencyStat::p99>,
-           .missing = latency_missing<LatencyKind::display>},
-    Figure{.section = kLatencySection,
-           .label = "render-present latency",
-           .unit = "ms",
-           .definition = "the frames whose latency cell is a time: mean, p50, p99, min, max",
-           .needs = kNeedsFrames,
-           .text = latency_text<LatencyKind::render_present>,
-           .describe = latency_definition<LatencyKind::render_present>,
-           .missing = latency_missing<LatencyKind::render_present>},
-    Figure{.key = "render_present_latency_avg_ms",
-           .better = Better::lower,
-           .section = kLatencySection,
-           .unit = "ms",
-           .definition = "mean of render-present latency over the frames whose cell is a time; "
-                         "FrameView's RenderPresentLatency",
-           .needs = kNeedsFrames,
-           .value = latency_value<LatencyKind::render_present, LatencyStat::mean>,
-           .compared = true,
-           .column_values = latency_series<LatencyKind::render_present>,
-           .column_value = latency_of<LatencyStat::mean>,
-           .missing = latency_missing<LatencyKind::render_present>},
+constexpr std::array kBoundAndHitchFigures = {
     // Where the time goes (core/bottleneck.hpp). A shift between CPU- and GPU-bound frames is
     // neither better nor worse in itself, so the shares state no direction.
     Figure{.section = kBoundSection,
@@ -636,24 +562,9 @@ constexpr std::array kColumnFigures = {
            .needs = kNeedsFrames,
            .text = top_zones_text,
            .missing = top_zones_missing},
-    part_ms_figure<0>(),
-    part_share_figure<0>(),
-    part_ms_figure<1>(),
-    part_share_figure<1>(),
-    part_ms_figure<2>(),
-    part_share_figure<2>(),
-    part_ms_figure<3>(),
-    part_share_figure<3>(),
-    part_ms_figure<4>(),
-    part_share_figure<4>(),
-    part_ms_figure<5>(),
-    part_share_figure<5>(),
-    part_ms_figure<6>(),
-    part_share_figure<6>(),
-    part_ms_figure<7>(),
-    part_share_figure<7>(),
-    part_ms_figure<8>(),
-    part_share_figure<8>(),
+};
+
+constexpr std::array kSteadyBoundFigures = {
     Figure{.section = "Without start-up",
            .label = "bound by",
            .definition = "where the time goes, without the start-up segment",
@@ -662,6 +573,16 @@ constexpr std::array kColumnFigures = {
            .describe = bound_definition,
            .missing = steady_bound_missing},
 };
+
+// Each part kind's two figures, in kPartKinds' order.
+template <std::size_t... K>
+constexpr auto part_figures(std::index_sequence<K...>) {
+    return join(std::array{part_ms_figure<K>(), part_share_figure<K>()}...);
+}
+
+constexpr auto kColumnFigures = join(
+    latency_figures(std::make_index_sequence<std::size(kLatencyTable)>()), kBoundAndHitchFigures,
+    part_figures(std::make_index_sequence<std::size(kPartKinds)>()), kSteadyBoundFigures);
 
 }  // namespace
 

@@ -22,31 +22,6 @@ namespace {
 
 // Each tool's own figures (core/tool_figures.hpp).
 constexpr std::string_view kToolSection = "Each tool's own figures";
-constexpr auto kFvAvg = [](const FrameStats& s) { return s.frame_time.tools.frameview_avg_fps; };
-constexpr auto kFvLow1 = [](const FrameStats& s) { return s.frame_time.tools.frameview_low1_fps; };
-constexpr auto kFvLow01 = [](const FrameStats& s) {
-    return s.frame_time.tools.frameview_low01_fps;
-};
-constexpr auto kFvP1 = [](const FrameStats& s) { return s.frame_time.tools.frameview_p1_fps; };
-constexpr auto kFvP01 = [](const FrameStats& s) { return s.frame_time.tools.frameview_p01_fps; };
-constexpr auto kFvP5 = [](const FrameStats& s) { return s.frame_time.tools.frameview_p5_fps; };
-constexpr auto kFvP10 = [](const FrameStats& s) { return s.frame_time.tools.frameview_p10_fps; };
-constexpr auto kFvMin = [](const FrameStats& s) { return s.frame_time.tools.frameview_min_fps; };
-constexpr auto kFvMax = [](const FrameStats& s) { return s.frame_time.tools.frameview_max_fps; };
-constexpr auto kMhAvg = [](const FrameStats& s) { return s.frame_time.tools.mangohud_avg_fps; };
-constexpr auto kMhMin1 = [](const FrameStats& s) { return s.frame_time.tools.mangohud_min1_fps; };
-constexpr auto kMhMin01 = [](const FrameStats& s) { return s.frame_time.tools.mangohud_min01_fps; };
-constexpr auto kMhP97 = [](const FrameStats& s) { return s.frame_time.tools.mangohud_p97_fps; };
-constexpr auto kCxP1 = [](const FrameStats& s) { return s.frame_time.tools.capframex_p1_fps; };
-constexpr auto kCxP01 = [](const FrameStats& s) { return s.frame_time.tools.capframex_p01_fps; };
-constexpr auto kPmAvg = [](const FrameStats& s) { return s.frame_time.tools.presentmon_avg_fps; };
-constexpr auto kPmP1 = [](const FrameStats& s) { return s.frame_time.tools.presentmon_p1_fps; };
-constexpr auto kPmP5 = [](const FrameStats& s) { return s.frame_time.tools.presentmon_p5_fps; };
-constexpr auto kPmMin = [](const FrameStats& s) { return s.frame_time.tools.presentmon_min_fps; };
-constexpr auto kPmMax = [](const FrameStats& s) { return s.frame_time.tools.presentmon_max_fps; };
-constexpr auto kOcP95 = [](const FrameStats& s) { return s.frame_time.tools.ocat_p95_ms; };
-constexpr auto kOcP99 = [](const FrameStats& s) { return s.frame_time.tools.ocat_p99_ms; };
-constexpr auto kOcP999 = [](const FrameStats& s) { return s.frame_time.tools.ocat_p999_ms; };
 
 // OCAT divides by its recording's clock: the time of the last present, counted from the start
 // of the recording (TimeInSeconds). Only a present timeline whose time column holds the
@@ -94,7 +69,45 @@ std::optional<double> capframex_threshold(const CaptureReport& r) {
     return static_cast<double>(r.fps_threshold_counts[Index]);
 }
 
-constexpr std::array kToolFigures = {
+// Each tool's keyed figures of the frame times, one row a figure: the number the tool itself
+// prints for the same frames, by its rule (core/tool_figures.hpp names the file and commit each
+// was read from). Keys and definitions are written out so that each key can be found here and in
+// docs/reports.md.
+struct ToolRow {
+    std::string_view key;
+    double ToolFigures::*field;
+    std::string_view definition;  // "{}" stands for the frame-time column
+    std::string_view unit = "FPS";
+    unsigned needs = kNeedsFrames;
+    bool compared = true;
+};
+template <double ToolFigures::*Field>
+std::optional<double> tool_value(const FrameStats& s) {
+    return s.frame_time.tools.*Field;
+}
+template <double ToolFigures::*Field>
+std::optional<double> tool_report_value(const CaptureReport& r) {
+    return tool_value<Field>(r.stats);
+}
+template <const auto& Table, std::size_t I>
+constexpr Figure table_figure() {
+    constexpr ToolRow row = Table[I];
+    return Figure{.key = row.key,
+                  .section = kToolSection,
+                  .unit = row.unit,
+                  .definition = row.definition,
+                  .column = FigureColumn::frame_time,
+                  .needs = row.needs,
+                  .value = tool_report_value<row.field>,
+                  .frame_value = tool_value<row.field>,
+                  .compared = row.compared};
+}
+template <const auto& Table, std::size_t... I>
+constexpr auto table_figures(std::index_sequence<I...>) {
+    return std::array{table_figure<Table, I>()...};
+}
+
+constexpr std::array kToolSummaryFigures = {
     // Each tool's own figures: the number the tool itself prints for the same frames, by its
     // rule (core/tool_figures.hpp names the file and commit each was read from). One summary
     // row a tool; the keyed figures are in the JSON, --fail-if and the comparison.
@@ -174,201 +187,99 @@ constexpr std::array kToolFigures = {
                    return head + fmt::format("p95 {:.1f}, p99 {:.1f}, p99.9 {:.1f} ms",
                                              t.ocat_p95_ms, t.ocat_p99_ms, t.ocat_p999_ms);
                }},
-    Figure{.key = "frameview_avg_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "FrameView \"Avg FPS\": 1000·N / Σ {} over every frame (FrameView "
-                         "counts every row: dropped, Error and generated frames included)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kFvAvg>,
-           .frame_value = from_stats<kFvAvg>,
-           .compared = true},
-    Figure{.key = "frameview_low1_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "FrameView \"1% Low FPS\": 1000 / the mean of the floor(N/100) + 1 "
-                         "longest {}",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kFvLow1>,
-           .frame_value = from_stats<kFvLow1>,
-           .compared = true},
-    Figure{.key = "frameview_low01_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "FrameView \"0.1% Low FPS\": 1000 / the mean of the floor(N/1000) + 1 "
-                         "longest {}",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kFvLow01>,
-           .frame_value = from_stats<kFvLow01>,
-           .compared = true},
-    Figure{.key = "frameview_p1_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "FrameView \"1% FPS\": 1000 / the (floor(N/100) + 1)-th longest {}",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kFvP1>,
-           .frame_value = from_stats<kFvP1>,
-           .compared = true},
-    Figure{.key = "frameview_p01_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "FrameView \"0.1% FPS\": 1000 / the (floor(N/1000) + 1)-th longest {}",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kFvP01>,
-           .frame_value = from_stats<kFvP01>,
-           .compared = true},
-    Figure{.key = "frameview_p5_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "FrameView \"5% FPS\": 1000 / the (floor(N/20) + 1)-th longest {}",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kFvP5>,
-           .frame_value = from_stats<kFvP5>,
-           .compared = true},
-    Figure{.key = "frameview_p10_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "FrameView \"10% FPS\": 1000 / the (floor(N/10) + 1)-th longest {}",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kFvP10>,
-           .frame_value = from_stats<kFvP10>,
-           .compared = true},
-    Figure{.key = "frameview_min_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "FrameView \"Min FPS\": 1000 / the longest {}",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kFvMin>,
-           .frame_value = from_stats<kFvMin>,
-           .compared = true},
-    Figure{.key = "frameview_max_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "FrameView \"Max FPS\": 1000 / the shortest {}",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kFvMax>,
-           .frame_value = from_stats<kFvMax>,
-           .compared = true},
+};
+
+constexpr ToolRow kFrameToolTable[] = {
+    {.key = "frameview_avg_fps",
+     .field = &ToolFigures::frameview_avg_fps,
+     .definition = "FrameView \"Avg FPS\": 1000·N / Σ {} over every frame (FrameView counts every "
+                   "row: dropped, Error and generated frames included)"},
+    {.key = "frameview_low1_fps",
+     .field = &ToolFigures::frameview_low1_fps,
+     .definition = "FrameView \"1% Low FPS\": 1000 / the mean of the floor(N/100) + 1 longest {}"},
+    {.key = "frameview_low01_fps",
+     .field = &ToolFigures::frameview_low01_fps,
+     .definition =
+         "FrameView \"0.1% Low FPS\": 1000 / the mean of the floor(N/1000) + 1 longest {}"},
+    {.key = "frameview_p1_fps",
+     .field = &ToolFigures::frameview_p1_fps,
+     .definition = "FrameView \"1% FPS\": 1000 / the (floor(N/100) + 1)-th longest {}"},
+    {.key = "frameview_p01_fps",
+     .field = &ToolFigures::frameview_p01_fps,
+     .definition = "FrameView \"0.1% FPS\": 1000 / the (floor(N/1000) + 1)-th longest {}"},
+    {.key = "frameview_p5_fps",
+     .field = &ToolFigures::frameview_p5_fps,
+     .definition = "FrameView \"5% FPS\": 1000 / the (floor(N/20) + 1)-th longest {}"},
+    {.key = "frameview_p10_fps",
+     .field = &ToolFigures::frameview_p10_fps,
+     .definition = "FrameView \"10% FPS\": 1000 / the (floor(N/10) + 1)-th longest {}"},
+    {.key = "frameview_min_fps",
+     .field = &ToolFigures::frameview_min_fps,
+     .definition = "FrameView \"Min FPS\": 1000 / the longest {}"},
+    {.key = "frameview_max_fps",
+     .field = &ToolFigures::frameview_max_fps,
+     .definition = "FrameView \"Max FPS\": 1000 / the shortest {}"},
     // MangoHud computes its summary from its log's rows (one frame's time every 100 ms), so
     // these exist for its sampled logs as for per-frame captures: no kNeedsFrames.
-    Figure{.key = "mangohud_avg_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "MangoHud \"Average FPS\": 1000 / (Σ {} / N), the sum taken in float32 "
-                         "longest first as MangoHud's writeSummary sums its rows",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsSingleFrames,
-           .value = from_report<kMhAvg>,
-           .frame_value = from_stats<kMhAvg>,
-           .compared = true},
-    Figure{.key = "mangohud_min1_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "MangoHud \"1% Min FPS\" (since 2024-08): {} as float32, longest first; "
-                         "1000 / the one at index (uint64)(0.01·N - 1), index 0 where 0.01·N < 1 "
-                         "(as x86 builds truncate the negative index). 2023-10 to 2024-08 it was "
-                         "1000 / the mean of the ceil(0.01·N) longest",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsSingleFrames,
-           .value = from_report<kMhMin1>,
-           .frame_value = from_stats<kMhMin1>,
-           .compared = true},
-    Figure{.key = "mangohud_min01_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "MangoHud \"0.1% Min FPS\" (since 2024-08): {} as float32, longest "
-                         "first; 1000 / the one at index (uint64)(0.001·N - 1), index 0 where "
-                         "0.001·N < 1 (as x86 builds truncate the negative index). 2023-10 to "
-                         "2024-08 it "
-                         "was 1000 / the mean of the ceil(0.001·N) longest",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsSingleFrames,
-           .value = from_report<kMhMin01>,
-           .frame_value = from_stats<kMhMin01>,
-           .compared = true},
-    Figure{.key = "mangohud_p97_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "MangoHud \"97% Percentile FPS\" (since 2024-08): {} as float32, longest "
-                         "first; 1000 / the one at index (uint64)(0.97·N - 1)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsSingleFrames,
-           .value = from_report<kMhP97>,
-           .frame_value = from_stats<kMhP97>,
-           .compared = true},
-    Figure{.key = "capframex_p1_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "CapFrameX \"P1\": the 0.01 quantile (MathNet R-8) of the FPS values "
-                         "1000 / {}, interpolated between FPS values",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kCxP1>,
-           .frame_value = from_stats<kCxP1>,
-           .compared = true},
-    Figure{.key = "capframex_p01_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "CapFrameX \"P0.1\": the 0.001 quantile (MathNet R-8) of the FPS values "
-                         "1000 / {}, interpolated between FPS values",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kCxP01>,
-           .frame_value = from_stats<kCxP01>,
-           .compared = true},
+    {.key = "mangohud_avg_fps",
+     .field = &ToolFigures::mangohud_avg_fps,
+     .definition = "MangoHud \"Average FPS\": 1000 / (Σ {} / N), the sum taken in float32 longest "
+                   "first as MangoHud's writeSummary sums its rows",
+     .needs = kNeedsSingleFrames},
+    {.key = "mangohud_min1_fps",
+     .field = &ToolFigures::mangohud_min1_fps,
+     .definition =
+         "MangoHud \"1% Min FPS\" (since 2024-08): {} as float32, longest first; 1000 / the one at "
+         "index (uint64)(0.01·N - 1), index 0 where 0.01·N < 1 (as x86 builds truncate the "
+         "negative index). 2023-10 to 2024-08 it was 1000 / the mean of the ceil(0.01·N) longest",
+     .needs = kNeedsSingleFrames},
+    {.key = "mangohud_min01_fps",
+     .field = &ToolFigures::mangohud_min01_fps,
+     .definition =
+         "MangoHud \"0.1% Min FPS\" (since 2024-08): {} as float32, longest first; 1000 / the one "
+         "at index (uint64)(0.001·N - 1), index 0 where 0.001·N < 1 (as x86 builds truncate the "
+         "negative index). 2023-10 to 2024-08 it was 1000 / the mean of the ceil(0.001·N) longest",
+     .needs = kNeedsSingleFrames},
+    {.key = "mangohud_p97_fps",
+     .field = &ToolFigures::mangohud_p97_fps,
+     .definition = "MangoHud \"97% Percentile FPS\" (since 2024-08): {} as float32, longest first; "
+                   "1000 / the one at index (uint64)(0.97·N - 1)",
+     .needs = kNeedsSingleFrames},
+    {.key = "capframex_p1_fps",
+     .field = &ToolFigures::capframex_p1_fps,
+     .definition = "CapFrameX \"P1\": the 0.01 quantile (MathNet R-8) of the FPS values 1000 / {}, "
+                   "interpolated between FPS values"},
+    {.key = "capframex_p01_fps",
+     .field = &ToolFigures::capframex_p01_fps,
+     .definition = "CapFrameX \"P0.1\": the 0.001 quantile (MathNet R-8) of the FPS values 1000 / "
+                   "{}, interpolated between FPS values"},
     // PresentMon's statistics equal figures above (avg_fps, p1_low_fps, 1000 / max_ms ...) up
     // to rounding, so the comparison does not repeat them.
-    Figure{.key = "presentmon_avg_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "PresentMon \"Average FPS\" (-stats.csv): 1 / (mean {} / 1000)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kPmAvg>,
-           .frame_value = from_stats<kPmAvg>},
-    Figure{.key = "presentmon_p1_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "PresentMon \"1st Percentile FPS\" (-stats.csv): 1000 / the 0.99 "
-                         "percentile of {}, x[i]·(1 - w) + x[i+1]·w at i + w = (N - 1)·0.99",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kPmP1>,
-           .frame_value = from_stats<kPmP1>},
-    Figure{.key = "presentmon_p5_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "PresentMon \"5th Percentile FPS\" (-stats.csv): 1000 / the 0.95 "
-                         "percentile of {}, x[i]·(1 - w) + x[i+1]·w at i + w = (N - 1)·0.95",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kPmP5>,
-           .frame_value = from_stats<kPmP5>},
-    Figure{.key = "presentmon_min_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "PresentMon \"Minimum FPS\" (-stats.csv): 1000 / the longest {}",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kPmMin>,
-           .frame_value = from_stats<kPmMin>},
-    Figure{.key = "presentmon_max_fps",
-           .section = kToolSection,
-           .unit = "FPS",
-           .definition = "PresentMon \"Maximum FPS\" (-stats.csv): 1000 / the shortest {}",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kPmMax>,
-           .frame_value = from_stats<kPmMax>},
+    {.key = "presentmon_avg_fps",
+     .field = &ToolFigures::presentmon_avg_fps,
+     .definition = "PresentMon \"Average FPS\" (-stats.csv): 1 / (mean {} / 1000)",
+     .compared = false},
+    {.key = "presentmon_p1_fps",
+     .field = &ToolFigures::presentmon_p1_fps,
+     .definition = "PresentMon \"1st Percentile FPS\" (-stats.csv): 1000 / the 0.99 percentile of "
+                   "{}, x[i]·(1 - w) + x[i+1]·w at i + w = (N - 1)·0.99",
+     .compared = false},
+    {.key = "presentmon_p5_fps",
+     .field = &ToolFigures::presentmon_p5_fps,
+     .definition = "PresentMon \"5th Percentile FPS\" (-stats.csv): 1000 / the 0.95 percentile of "
+                   "{}, x[i]·(1 - w) + x[i+1]·w at i + w = (N - 1)·0.95",
+     .compared = false},
+    {.key = "presentmon_min_fps",
+     .field = &ToolFigures::presentmon_min_fps,
+     .definition = "PresentMon \"Minimum FPS\" (-stats.csv): 1000 / the longest {}",
+     .compared = false},
+    {.key = "presentmon_max_fps",
+     .field = &ToolFigures::presentmon_max_fps,
+     .definition = "PresentMon \"Maximum FPS\" (-stats.csv): 1000 / the shortest {}",
+     .compared = false},
+};
+
+constexpr std::array kOcatAverageFigures = {
     Figure{.key = "ocat_avg_fps",
            .section = kToolSection,
            .unit = "FPS",
@@ -394,36 +305,27 @@ constexpr std::array kToolFigures = {
                return a ? std::optional(a->avg_frame_time_ms) : std::nullopt;
            },
            .absent = kOcatClockAbsent},
-    Figure{.key = "ocat_p95_ms",
-           .section = kToolSection,
-           .unit = "ms",
-           .definition = "OCAT \"95th-percentile frame time\" (perf_summary.csv): {} ascending, "
-                         "the one at index (int)(0.95·N), not interpolated",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kOcP95>,
-           .frame_value = from_stats<kOcP95>,
-           .compared = true},
-    Figure{.key = "ocat_p99_ms",
-           .section = kToolSection,
-           .unit = "ms",
-           .definition = "OCAT \"99th-percentile frame time\" (perf_summary.csv): {} ascending, "
-                         "the one at index (int)(0.99·N), not interpolated",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kOcP99>,
-           .frame_value = from_stats<kOcP99>,
-           .compared = true},
-    Figure{.key = "ocat_p999_ms",
-           .section = kToolSection,
-           .unit = "ms",
-           .definition = "OCAT \"99.9th-percentile frame time\" (perf_summary.csv): {} "
-                         "ascending, the one at index (int)(0.999·N), not interpolated",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = from_report<kOcP999>,
-           .frame_value = from_stats<kOcP999>,
-           .compared = true},
+};
+
+constexpr ToolRow kOcatPercentileTable[] = {
+    {.key = "ocat_p95_ms",
+     .field = &ToolFigures::ocat_p95_ms,
+     .definition = "OCAT \"95th-percentile frame time\" (perf_summary.csv): {} ascending, the one "
+                   "at index (int)(0.95·N), not interpolated",
+     .unit = "ms"},
+    {.key = "ocat_p99_ms",
+     .field = &ToolFigures::ocat_p99_ms,
+     .definition = "OCAT \"99th-percentile frame time\" (perf_summary.csv): {} ascending, the one "
+                   "at index (int)(0.99·N), not interpolated",
+     .unit = "ms"},
+    {.key = "ocat_p999_ms",
+     .field = &ToolFigures::ocat_p999_ms,
+     .definition = "OCAT \"99.9th-percentile frame time\" (perf_summary.csv): {} ascending, the "
+                   "one at index (int)(0.999·N), not interpolated",
+     .unit = "ms"},
+};
+
+constexpr std::array kDroppedAndThresholdFigures = {
     Figure{.key = "max_consecutive_dropped",
            .better = Better::lower,
            .section = kToolSection,
@@ -459,97 +361,71 @@ constexpr std::array kToolFigures = {
                                         counts[i]);
                    return t;
                }},
-    Figure{.key = "capframex_frames_below_240_fps",
-           .better = Better::lower,
-           .section = kToolSection,
-           .unit = "frames",
-           .definition = "frames whose 1000 / {} is below 240 FPS (CapFrameX "
-                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = capframex_threshold<0>},
-    Figure{.key = "capframex_frames_below_144_fps",
-           .better = Better::lower,
-           .section = kToolSection,
-           .unit = "frames",
-           .definition = "frames whose 1000 / {} is below 144 FPS (CapFrameX "
-                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = capframex_threshold<1>},
-    Figure{.key = "capframex_frames_below_120_fps",
-           .better = Better::lower,
-           .section = kToolSection,
-           .unit = "frames",
-           .definition = "frames whose 1000 / {} is below 120 FPS (CapFrameX "
-                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = capframex_threshold<2>},
-    Figure{.key = "capframex_frames_below_90_fps",
-           .better = Better::lower,
-           .section = kToolSection,
-           .unit = "frames",
-           .definition = "frames whose 1000 / {} is below 90 FPS (CapFrameX "
-                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = capframex_threshold<3>},
-    Figure{.key = "capframex_frames_below_75_fps",
-           .better = Better::lower,
-           .section = kToolSection,
-           .unit = "frames",
-           .definition = "frames whose 1000 / {} is below 75 FPS (CapFrameX "
-                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = capframex_threshold<4>},
-    Figure{.key = "capframex_frames_below_60_fps",
-           .better = Better::lower,
-           .section = kToolSection,
-           .unit = "frames",
-           .definition = "frames whose 1000 / {} is below 60 FPS (CapFrameX "
-                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = capframex_threshold<5>},
-    Figure{.key = "capframex_frames_below_45_fps",
-           .better = Better::lower,
-           .section = kToolSection,
-           .unit = "frames",
-           .definition = "frames whose 1000 / {} is below 45 FPS (CapFrameX "
-                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = capframex_threshold<6>},
-    Figure{.key = "capframex_frames_below_30_fps",
-           .better = Better::lower,
-           .section = kToolSection,
-           .unit = "frames",
-           .definition = "frames whose 1000 / {} is below 30 FPS (CapFrameX "
-                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = capframex_threshold<7>},
-    Figure{.key = "capframex_frames_below_15_fps",
-           .better = Better::lower,
-           .section = kToolSection,
-           .unit = "frames",
-           .definition = "frames whose 1000 / {} is below 15 FPS (CapFrameX "
-                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = capframex_threshold<8>},
-    Figure{.key = "capframex_frames_below_10_fps",
-           .better = Better::lower,
-           .section = kToolSection,
-           .unit = "frames",
-           .definition = "frames whose 1000 / {} is below 10 FPS (CapFrameX "
-                         "GetFpsThresholdCounts, CXWorld/CapFrameX 3ba66ff)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .value = capframex_threshold<9>},
 };
+
+// CapFrameX's FPS threshold counts, one row a threshold in kCapFrameXFpsThresholds' order: key
+// and definition written out so that each key can be found here and in docs/reports.md.
+struct ThresholdRow {
+    std::string_view key;
+    std::string_view definition;  // "{}" stands for the frame-time column
+};
+constexpr ThresholdRow kThresholdTable[] = {
+    {"capframex_frames_below_240_fps",
+     "frames whose 1000 / {} is below 240 FPS (CapFrameX GetFpsThresholdCounts, CXWorld/CapFrameX "
+     "3ba66ff)"},
+    {"capframex_frames_below_144_fps",
+     "frames whose 1000 / {} is below 144 FPS (CapFrameX GetFpsThresholdCounts, CXWorld/CapFrameX "
+     "3ba66ff)"},
+    {"capframex_frames_below_120_fps",
+     "frames whose 1000 / {} is below 120 FPS (CapFrameX GetFpsThresholdCounts, CXWorld/CapFrameX "
+     "3ba66ff)"},
+    {"capframex_frames_below_90_fps",
+     "frames whose 1000 / {} is below 90 FPS (CapFrameX GetFpsThresholdCounts, CXWorld/CapFrameX "
+     "3ba66ff)"},
+    {"capframex_frames_below_75_fps",
+     "frames whose 1000 / {} is below 75 FPS (CapFrameX GetFpsThresholdCounts, CXWorld/CapFrameX "
+     "3ba66ff)"},
+    {"capframex_frames_below_60_fps",
+     "frames whose 1000 / {} is below 60 FPS (CapFrameX GetFpsThresholdCounts, CXWorld/CapFrameX "
+     "3ba66ff)"},
+    {"capframex_frames_below_45_fps",
+     "frames whose 1000 / {} is below 45 FPS (CapFrameX GetFpsThresholdCounts, CXWorld/CapFrameX "
+     "3ba66ff)"},
+    {"capframex_frames_below_30_fps",
+     "frames whose 1000 / {} is below 30 FPS (CapFrameX GetFpsThresholdCounts, CXWorld/CapFrameX "
+     "3ba66ff)"},
+    {"capframex_frames_below_15_fps",
+     "frames whose 1000 / {} is below 15 FPS (CapFrameX GetFpsThresholdCounts, CXWorld/CapFrameX "
+     "3ba66ff)"},
+    {"capframex_frames_below_10_fps",
+     "frames whose 1000 / {} is below 10 FPS (CapFrameX GetFpsThresholdCounts, CXWorld/CapFrameX "
+     "3ba66ff)"},
+};
+static_assert(std::size(kThresholdTable) == std::size(kCapFrameXFpsThresholds));
+template <std::size_t I>
+constexpr Figure threshold_figure() {
+    return Figure{.key = kThresholdTable[I].key,
+                  .better = Better::lower,
+                  .section = kToolSection,
+                  .unit = "frames",
+                  .definition = kThresholdTable[I].definition,
+                  .column = FigureColumn::frame_time,
+                  .needs = kNeedsFrames,
+                  .value = capframex_threshold<I>};
+}
+template <std::size_t... I>
+constexpr auto threshold_figures(std::index_sequence<I...>) {
+    return std::array{threshold_figure<I>()...};
+}
+
+constexpr auto kToolFigures =
+    join(kToolSummaryFigures,
+         table_figures<kFrameToolTable>(std::make_index_sequence<std::size(kFrameToolTable)>()),
+         kOcatAverageFigures,
+         table_figures<kOcatPercentileTable>(
+             std::make_index_sequence<std::size(kOcatPercentileTable)>()),
+         kDroppedAndThresholdFigures,
+         threshold_figures(std::make_index_sequence<std::size(kThresholdTable)>()));
 
 }  // namespace
 
