@@ -836,74 +836,52 @@ constexpr std::array kSampleFigures = {
            .absent = "no two rows with time between them"},
 };
 
+// A sampled log's percentiles of its samples, and of MSI Afterburner's Frametime sensor.
+template <auto Get>
+std::string sampled_text(const CaptureReport& r) {
+    return ms(Get(r.stats));
+}
+template <auto Get>
+constexpr Figure sampled_figure(std::string_view key, std::string_view label,
+                                std::string (*describe)(const CaptureReport&)) {
+    return Figure{.key = key,
+                  .section = "Samples",
+                  .label = label,
+                  .unit = "ms",
+                  .needs = kNeedsSamples,
+                  .value = from_report<Get>,
+                  .frame_value = from_stats<Get>,
+                  .compared = true,
+                  .text = sampled_text<Get>,
+                  .describe = describe};
+}
+template <int PerMille>
+std::string sensor_text(const CaptureReport& r) {
+    return ms(*sensor_percentile<PerMille>(r));
+}
+template <int PerMille>
+constexpr Figure sensor_figure(std::string_view key, std::string_view label) {
+    return Figure{.key = key,
+                  .section = "Samples",
+                  .label = label,
+                  .unit = "ms",
+                  .needs = kNeedsSamples,
+                  .value = sensor_percentile<PerMille>,
+                  .text = sensor_text<PerMille>,
+                  .describe = sensor_definition,
+                  .absent =
+                      "no Frametime sensor values (only MSI Afterburner logs have the "
+                      "sensor)"};
+}
+
 constexpr std::array kSampledPercentileFigures = {
-    Figure{.key = "sampled_p50_ms",
-           .section = "Samples",
-           .label = "sampled p50",
-           .unit = "ms",
-           .needs = kNeedsSamples,
-           .value = from_report<kP50>,
-           .frame_value = from_stats<kP50>,
-           .compared = true,
-           .text = [](const CaptureReport& r) { return ms(ft(r).p50_ms); },
-           .describe = sampled_percentile_definition},
-    Figure{.key = "sampled_p95_ms",
-           .section = "Samples",
-           .label = "sampled p95",
-           .unit = "ms",
-           .needs = kNeedsSamples,
-           .value = from_report<kP95>,
-           .frame_value = from_stats<kP95>,
-           .compared = true,
-           .text = [](const CaptureReport& r) { return ms(ft(r).p95_ms); },
-           .describe = sampled_percentile_definition},
-    Figure{.key = "sampled_p99_ms",
-           .section = "Samples",
-           .label = "sampled p99",
-           .unit = "ms",
-           .needs = kNeedsSamples,
-           .value = from_report<kP99>,
-           .frame_value = from_stats<kP99>,
-           .compared = true,
-           .text = [](const CaptureReport& r) { return ms(ft(r).p99_ms); },
-           .describe = sampled_percentile_definition},
-    Figure{.key = "sampled_max_ms",
-           .section = "Samples",
-           .label = "sampled max",
-           .unit = "ms",
-           .needs = kNeedsSamples,
-           .value = from_report<kMax>,
-           .frame_value = from_stats<kMax>,
-           .compared = true,
-           .text = [](const CaptureReport& r) { return ms(ft(r).max_ms); },
-           .describe = sampled_extreme_definition},
-    Figure{.key = "sensor_frametime_p50_ms",
-           .section = "Samples",
-           .label = "Frametime sensor p50",
-           .unit = "ms",
-           .needs = kNeedsSamples,
-           .value = sensor_percentile<500>,
-           .text = [](const CaptureReport& r) { return ms(*sensor_percentile<500>(r)); },
-           .describe = sensor_definition,
-           .absent = "no Frametime sensor values (only MSI Afterburner logs have the sensor)"},
-    Figure{.key = "sensor_frametime_p99_ms",
-           .section = "Samples",
-           .label = "Frametime sensor p99",
-           .unit = "ms",
-           .needs = kNeedsSamples,
-           .value = sensor_percentile<990>,
-           .text = [](const CaptureReport& r) { return ms(*sensor_percentile<990>(r)); },
-           .describe = sensor_definition,
-           .absent = "no Frametime sensor values (only MSI Afterburner logs have the sensor)"},
-    Figure{.key = "sensor_frametime_max_ms",
-           .section = "Samples",
-           .label = "Frametime sensor max",
-           .unit = "ms",
-           .needs = kNeedsSamples,
-           .value = sensor_percentile<1000>,
-           .text = [](const CaptureReport& r) { return ms(*sensor_percentile<1000>(r)); },
-           .describe = sensor_definition,
-           .absent = "no Frametime sensor values (only MSI Afterburner logs have the sensor)"},
+    sampled_figure<kP50>("sampled_p50_ms", "sampled p50", sampled_percentile_definition),
+    sampled_figure<kP95>("sampled_p95_ms", "sampled p95", sampled_percentile_definition),
+    sampled_figure<kP99>("sampled_p99_ms", "sampled p99", sampled_percentile_definition),
+    sampled_figure<kMax>("sampled_max_ms", "sampled max", sampled_extreme_definition),
+    sensor_figure<500>("sensor_frametime_p50_ms", "Frametime sensor p50"),
+    sensor_figure<990>("sensor_frametime_p99_ms", "Frametime sensor p99"),
+    sensor_figure<1000>("sensor_frametime_max_ms", "Frametime sensor max"),
 };
 
 }  // namespace

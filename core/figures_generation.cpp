@@ -46,19 +46,6 @@ double cadence_low1_average(const CadenceFigures& c) {
 double cadence_stutter_share(const CadenceFigures& c) {
     return c.stutter.time_share;
 }
-template <double (*Get)(const CadenceFigures&)>
-std::optional<double> of_cadence(const CadenceFigures& c) {
-    return Get(c);
-}
-template <double (*Get)(const CadenceFigures&)>
-std::optional<double> of_application(const CaptureReport& r) {
-    return Get(r.application);
-}
-template <double (*Get)(const CadenceFigures&)>
-std::optional<double> of_displayed(const CaptureReport& r) {
-    return Get(r.displayed);
-}
-
 constexpr std::string_view kCadencePercentiles =
     "linear interpolation at h = p·(N-1) over the intervals, as for the frame time above";
 constexpr std::string_view kCadenceLows =
@@ -70,11 +57,63 @@ constexpr std::string_view kCadenceStutter =
 std::string estimated_prefix(const CaptureReport& r) {
     return r.application_estimated ? "estimated: " : "";
 }
-template <const std::string_view& Definition>
+// The headline statistics each cadence gives: the number (from the report's cadence, or from a
+// resampled one in the comparison), its definition, its summary text and which way is better.
+struct CadenceStat {
+    double (*get)(const CadenceFigures&);
+    std::string_view definition;
+    std::string (*text)(const CadenceFigures&);
+    Better better;
+    std::string_view unit;
+};
+enum CadenceStatIndex : std::size_t { kPercentiles, kLows, kStutter };
+constexpr CadenceStat kCadenceStats[] = {
+    {cadence_p99, kCadencePercentiles, cadence_percentiles_text, Better::lower, "ms"},
+    {cadence_low1_average, kCadenceLows, cadence_lows_text, Better::higher, "FPS"},
+    {cadence_stutter_share, kCadenceStutter, cadence_stutter_text, Better::lower, {}},
+};
+
+template <Cadence C, std::size_t S>
+std::optional<double> cadence_value(const CaptureReport& r) {
+    return kCadenceStats[S].get(C == Cadence::application ? r.application : r.displayed);
+}
+template <std::size_t S>
+std::optional<double> resampled_cadence_value(const CadenceFigures& c) {
+    return kCadenceStats[S].get(c);
+}
+template <Cadence C, std::size_t S>
+std::string cadence_stat_text(const CaptureReport& r) {
+    if constexpr (C == Cadence::application)
+        return estimated_prefix(r) + kCadenceStats[S].text(r.application);
+    else
+        return kCadenceStats[S].text(r.displayed);
+}
+template <std::size_t S>
 std::string estimated_cadence_definition(const CaptureReport& r) {
-    return r.application_estimated
-               ? "estimated (see application frames): " + std::string(Definition)
-               : std::string(Definition);
+    const std::string definition(kCadenceStats[S].definition);
+    return r.application_estimated ? "estimated (see application frames): " + definition
+                                   : definition;
+}
+// One headline statistic of one cadence: the application frames' in a section of their own
+// (an estimated cadence says so), the displayed frames' under frame generation.
+template <Cadence C, std::size_t S>
+constexpr Figure cadence_figure(std::string_view key, std::string_view label) {
+    constexpr CadenceStat stat = kCadenceStats[S];
+    constexpr bool application = C == Cadence::application;
+    return Figure{
+        .key = key,
+        .better = stat.better,
+        .section = application ? "Application cadence" : "Frame generation",
+        .label = label,
+        .unit = stat.unit,
+        .definition = stat.definition,
+        .needs = kNeedsFrames | (application ? kNeedsApplicationCadence : kNeedsDisplayedCadence),
+        .value = cadence_value<C, S>,
+        .compared = true,
+        .cadence = C,
+        .cadence_value = resampled_cadence_value<S>,
+        .text = cadence_stat_text<C, S>,
+        .describe = application ? estimated_cadence_definition<S> : nullptr};
 }
 
 // Frame generation's evidence in one line: the deciding column's cycles.
@@ -155,53 +194,10 @@ constexpr std::array kGenerationFigures = {
     // The headline figures per cadence: the application frames' (what the game simulated and
     // rendered) and the displayed frames' (what the player saw); the present timeline above
     // mixes the two.
-    Figure{.key = "app_p99_ms",
-           .better = Better::lower,
-           .section = "Application cadence",
-           .label = "application percentiles",
-           .unit = "ms",
-           .definition = kCadencePercentiles,
-           .needs = kNeedsFrames | kNeedsApplicationCadence,
-           .value = of_application<cadence_p99>,
-           .compared = true,
-           .cadence = Cadence::application,
-           .cadence_value = of_cadence<cadence_p99>,
-           .text =
-               [](const CaptureReport& r) {
-                   return estimated_prefix(r) + cadence_percentiles_text(r.application);
-               },
-           .describe = estimated_cadence_definition<kCadencePercentiles>},
-    Figure{.key = "app_low1_avg_fps",
-           .better = Better::higher,
-           .section = "Application cadence",
-           .label = "application lows",
-           .unit = "FPS",
-           .definition = kCadenceLows,
-           .needs = kNeedsFrames | kNeedsApplicationCadence,
-           .value = of_application<cadence_low1_average>,
-           .compared = true,
-           .cadence = Cadence::application,
-           .cadence_value = of_cadence<cadence_low1_average>,
-           .text =
-               [](const CaptureReport& r) {
-                   return estimated_prefix(r) + cadence_lows_text(r.application);
-               },
-           .describe = estimated_cadence_definition<kCadenceLows>},
-    Figure{.key = "app_stutter_time_share",
-           .better = Better::lower,
-           .section = "Application cadence",
-           .label = "application stutter time",
-           .definition = kCadenceStutter,
-           .needs = kNeedsFrames | kNeedsApplicationCadence,
-           .value = of_application<cadence_stutter_share>,
-           .compared = true,
-           .cadence = Cadence::application,
-           .cadence_value = of_cadence<cadence_stutter_share>,
-           .text =
-               [](const CaptureReport& r) {
-                   return estimated_prefix(r) + cadence_stutter_text(r.application);
-               },
-           .describe = estimated_cadence_definition<kCadenceStutter>},
+    cadence_figure<Cadence::application, kPercentiles>("app_p99_ms", "application percentiles"),
+    cadence_figure<Cadence::application, kLows>("app_low1_avg_fps", "application lows"),
+    cadence_figure<Cadence::application, kStutter>("app_stutter_time_share",
+                                                   "application stutter time"),
     Figure{.key = "displayed_fps",
            .better = Better::higher,
            .section = "Frame generation",
@@ -215,41 +211,10 @@ constexpr std::array kGenerationFigures = {
                return r.displayed.average_fps;
            },
            .text = [](const CaptureReport& r) { return cadence_text(r.displayed); }},
-    Figure{.key = "displayed_p99_ms",
-           .better = Better::lower,
-           .section = "Frame generation",
-           .label = "displayed percentiles",
-           .unit = "ms",
-           .definition = kCadencePercentiles,
-           .needs = kNeedsFrames | kNeedsDisplayedCadence,
-           .value = of_displayed<cadence_p99>,
-           .compared = true,
-           .cadence = Cadence::displayed,
-           .cadence_value = of_cadence<cadence_p99>,
-           .text = [](const CaptureReport& r) { return cadence_percentiles_text(r.displayed); }},
-    Figure{.key = "displayed_low1_avg_fps",
-           .better = Better::higher,
-           .section = "Frame generation",
-           .label = "displayed lows",
-           .unit = "FPS",
-           .definition = kCadenceLows,
-           .needs = kNeedsFrames | kNeedsDisplayedCadence,
-           .value = of_displayed<cadence_low1_average>,
-           .compared = true,
-           .cadence = Cadence::displayed,
-           .cadence_value = of_cadence<cadence_low1_average>,
-           .text = [](const CaptureReport& r) { return cadence_lows_text(r.displayed); }},
-    Figure{.key = "displayed_stutter_time_share",
-           .better = Better::lower,
-           .section = "Frame generation",
-           .label = "displayed stutter time",
-           .definition = kCadenceStutter,
-           .needs = kNeedsFrames | kNeedsDisplayedCadence,
-           .value = of_displayed<cadence_stutter_share>,
-           .compared = true,
-           .cadence = Cadence::displayed,
-           .cadence_value = of_cadence<cadence_stutter_share>,
-           .text = [](const CaptureReport& r) { return cadence_stutter_text(r.displayed); }},
+    cadence_figure<Cadence::displayed, kPercentiles>("displayed_p99_ms", "displayed percentiles"),
+    cadence_figure<Cadence::displayed, kLows>("displayed_low1_avg_fps", "displayed lows"),
+    cadence_figure<Cadence::displayed, kStutter>("displayed_stutter_time_share",
+                                                 "displayed stutter time"),
     // Without FrameType: the cycles frame generation leaves, with its evidence, or why it
     // cannot be told.
     Figure{.section = "Frame generation",

@@ -130,70 +130,45 @@ struct LatencyRow {
     std::string_view definition =
         "the frames whose latency cell is a time: mean, p50, p99, min, max";
 };
+// clang-format off: a row a line, as a table reads
 constexpr LatencyRow kLatencyTable[] = {
-    {.kind = LatencyKind::pc, .label = "PC latency"},
-    {.kind = LatencyKind::pc,
-     .key = "pc_latency_avg_ms",
-     .stat = LatencyStat::mean,
-     .definition =
-         "mean of PC latency over the frames whose cell is a time; FrameView's AvgPCLatency"},
-    {.kind = LatencyKind::pc,
-     .key = "pc_latency_p50_ms",
-     .stat = LatencyStat::p50,
-     .definition = "p50 (linear interpolation at h = p·(N-1)) of PC latency over the frames whose "
-                   "cell is a time"},
-    {.kind = LatencyKind::pc,
-     .key = "pc_latency_p99_ms",
-     .stat = LatencyStat::p99,
-     .definition = "p99 (linear interpolation at h = p·(N-1)) of PC latency over the frames whose "
-                   "cell is a time"},
-    {.kind = LatencyKind::pc,
-     .key = "pc_latency_min_ms",
-     .stat = LatencyStat::min,
-     .definition =
-         "shortest of PC latency over the frames whose cell is a time; FrameView's MinPCLatency"},
-    {.kind = LatencyKind::pc,
-     .key = "pc_latency_max_ms",
-     .stat = LatencyStat::max,
-     .definition =
-         "longest of PC latency over the frames whose cell is a time; FrameView's MaxPCLatency"},
-    {.kind = LatencyKind::click_to_photon, .label = "click to photon"},
-    {.kind = LatencyKind::click_to_photon,
-     .key = "click_to_photon_avg_ms",
-     .stat = LatencyStat::mean,
-     .definition = "mean of click to photon over the frames whose cell is a time"},
-    {.kind = LatencyKind::click_to_photon,
-     .key = "click_to_photon_p99_ms",
-     .stat = LatencyStat::p99,
-     .definition = "p99 (linear interpolation at h = p·(N-1)) of click to photon over the frames "
-                   "whose cell is a time"},
-    {.kind = LatencyKind::all_input_to_photon, .label = "all input to photon"},
-    {.kind = LatencyKind::all_input_to_photon,
-     .key = "all_input_to_photon_avg_ms",
-     .stat = LatencyStat::mean,
-     .definition = "mean of all input to photon over the frames whose cell is a time"},
-    {.kind = LatencyKind::all_input_to_photon,
-     .key = "all_input_to_photon_p99_ms",
-     .stat = LatencyStat::p99,
-     .definition = "p99 (linear interpolation at h = p·(N-1)) of all input to photon over the "
-                   "frames whose cell is a time"},
-    {.kind = LatencyKind::display, .label = "display latency"},
-    {.kind = LatencyKind::display,
-     .key = "display_latency_avg_ms",
-     .stat = LatencyStat::mean,
-     .definition = "mean of display latency over the frames whose cell is a time"},
-    {.kind = LatencyKind::display,
-     .key = "display_latency_p99_ms",
-     .stat = LatencyStat::p99,
-     .definition = "p99 (linear interpolation at h = p·(N-1)) of display latency over the frames "
-                   "whose cell is a time"},
-    {.kind = LatencyKind::render_present, .label = "render-present latency"},
-    {.kind = LatencyKind::render_present,
-     .key = "render_present_latency_avg_ms",
-     .stat = LatencyStat::mean,
-     .definition = "mean of render-present latency over the frames whose cell is a time; "
-                   "FrameView's RenderPresentLatency"},
+    {LatencyKind::pc, "PC latency"},
+    {LatencyKind::pc, "", "pc_latency_avg_ms", LatencyStat::mean,
+     "mean of PC latency over the frames whose cell is a time; FrameView's AvgPCLatency"},
+    {LatencyKind::pc, "", "pc_latency_p50_ms", LatencyStat::p50,
+     "p50 (linear interpolation at h = p·(N-1)) of PC latency over the frames whose cell is a "
+     "time"},
+    {LatencyKind::pc, "", "pc_latency_p99_ms", LatencyStat::p99,
+     "p99 (linear interpolation at h = p·(N-1)) of PC latency over the frames whose cell is a "
+     "time"},
+    {LatencyKind::pc, "", "pc_latency_min_ms", LatencyStat::min,
+     "shortest of PC latency over the frames whose cell is a time; FrameView's MinPCLatency"},
+    {LatencyKind::pc, "", "pc_latency_max_ms", LatencyStat::max,
+     "longest of PC latency over the frames whose cell is a time; FrameView's MaxPCLatency"},
+    {LatencyKind::click_to_photon, "click to photon"},
+    {LatencyKind::click_to_photon, "", "click_to_photon_avg_ms", LatencyStat::mean,
+     "mean of click to photon over the frames whose cell is a time"},
+    {LatencyKind::click_to_photon, "", "click_to_photon_p99_ms", LatencyStat::p99,
+     "p99 (linear interpolation at h = p·(N-1)) of click to photon over the frames whose cell is a "
+     "time"},
+    {LatencyKind::all_input_to_photon, "all input to photon"},
+    {LatencyKind::all_input_to_photon, "", "all_input_to_photon_avg_ms", LatencyStat::mean,
+     "mean of all input to photon over the frames whose cell is a time"},
+    {LatencyKind::all_input_to_photon, "", "all_input_to_photon_p99_ms", LatencyStat::p99,
+     "p99 (linear interpolation at h = p·(N-1)) of all input to photon over the frames whose cell "
+     "is a time"},
+    {LatencyKind::display, "display latency"},
+    {LatencyKind::display, "", "display_latency_avg_ms", LatencyStat::mean,
+     "mean of display latency over the frames whose cell is a time"},
+    {LatencyKind::display, "", "display_latency_p99_ms", LatencyStat::p99,
+     "p99 (linear interpolation at h = p·(N-1)) of display latency over the frames whose cell is a "
+     "time"},
+    {LatencyKind::render_present, "render-present latency"},
+    {LatencyKind::render_present, "", "render_present_latency_avg_ms", LatencyStat::mean,
+     "mean of render-present latency over the frames whose cell is a time; FrameView's "
+     "RenderPresentLatency"},
 };
+// clang-format on
 
 // A row of the latency table as a catalogue entry: the capture's own latency column over the
 // range (core/latency.hpp); the keyed figures are compared with an interval, the column
@@ -315,6 +290,24 @@ std::optional<std::string> bound_unlike(const CaptureReport& a, const CaptureRep
         return std::nullopt;
     return fmt::format("A's frames are classified by {}, B's by {}: different rules", rule(a),
                        rule(b));
+}
+
+// A share of the frames bound one way: compared with an interval, the frames' bound codes
+// resampled in blocks; no direction (a shift between CPU- and GPU-bound frames is neither better
+// nor worse in itself).
+template <Bound B>
+constexpr Figure bound_figure(std::string_view key, std::string_view definition) {
+    return Figure{.key = key,
+                  .section = kBoundSection,
+                  .definition = definition,
+                  .needs = kNeedsFrames,
+                  .value = bound_share<B>,
+                  .compared = true,
+                  .column_values = bound_series,
+                  .column_value = share_of<B>,
+                  .unlike = bound_unlike,
+                  .describe = bound_definition,
+                  .missing = bound_missing};
 }
 
 // ---- Why the hitches (core/hitch_cause.hpp) ----
@@ -512,39 +505,12 @@ constexpr std::array kBoundAndHitchFigures = {
            .text = [](const CaptureReport& r) { return bound_shares_text(r.bottleneck); },
            .describe = bound_definition,
            .missing = bound_missing},
-    Figure{.key = "cpu_bound_share",
-           .section = kBoundSection,
-           .definition = "share of the classified frames that were CPU-bound",
-           .needs = kNeedsFrames,
-           .value = bound_share<Bound::cpu>,
-           .compared = true,
-           .column_values = bound_series,
-           .column_value = share_of<Bound::cpu>,
-           .unlike = bound_unlike,
-           .describe = bound_definition,
-           .missing = bound_missing},
-    Figure{.key = "gpu_bound_share",
-           .section = kBoundSection,
-           .definition = "share of the classified frames that were GPU-bound",
-           .needs = kNeedsFrames,
-           .value = bound_share<Bound::gpu>,
-           .compared = true,
-           .column_values = bound_series,
-           .column_value = share_of<Bound::gpu>,
-           .unlike = bound_unlike,
-           .describe = bound_definition,
-           .missing = bound_missing},
-    Figure{.key = "wait_bound_share",
-           .section = kBoundSection,
-           .definition = "share of the classified frames that were wait-bound",
-           .needs = kNeedsFrames,
-           .value = bound_share<Bound::wait>,
-           .compared = true,
-           .column_values = bound_series,
-           .column_value = share_of<Bound::wait>,
-           .unlike = bound_unlike,
-           .describe = bound_definition,
-           .missing = bound_missing},
+    bound_figure<Bound::cpu>("cpu_bound_share",
+                             "share of the classified frames that were CPU-bound"),
+    bound_figure<Bound::gpu>("gpu_bound_share",
+                             "share of the classified frames that were GPU-bound"),
+    bound_figure<Bound::wait>("wait_bound_share",
+                              "share of the classified frames that were wait-bound"),
     // Why the hitches (core/hitch_cause.hpp): the hitches' time by the kind of part that
     // explains it; the ms are compared with intervals (their per-frame column resampled in
     // blocks), the shares by value alone.
