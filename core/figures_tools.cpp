@@ -107,6 +107,47 @@ constexpr auto table_figures(std::index_sequence<I...>) {
     return std::array{table_figure<Table, I>()...};
 }
 
+// Each tool's summary row: the numbers it prints, as it rounds them.
+std::string frameview_summary(const CaptureReport& r) {
+    const ToolFigures& t = tools(r);
+    return fmt::format(
+        "avg {:.3f}, 1% low {:.3f}, 0.1% low {:.3f}, 1% {:.3f}, 0.1% {:.3f}, 5% "
+        "{:.3f}, 10% {:.3f}, min {:.3f}, max {:.3f}",
+        t.frameview_avg_fps, t.frameview_low1_fps, t.frameview_low01_fps, t.frameview_p1_fps,
+        t.frameview_p01_fps, t.frameview_p5_fps, t.frameview_p10_fps, t.frameview_min_fps,
+        t.frameview_max_fps);
+}
+
+std::string mangohud_summary(const CaptureReport& r) {
+    const ToolFigures& t = tools(r);
+    return fmt::format("avg {:.1f}, 1% min {:.1f}, 0.1% min {:.1f}, 97% {:.1f}", t.mangohud_avg_fps,
+                       t.mangohud_min1_fps, t.mangohud_min01_fps, t.mangohud_p97_fps);
+}
+
+std::string capframex_summary(const CaptureReport& r) {
+    const ToolFigures& t = tools(r);
+    return fmt::format("P1 {:.2f}, P0.1 {:.2f}", t.capframex_p1_fps, t.capframex_p01_fps);
+}
+
+std::string presentmon_summary(const CaptureReport& r) {
+    const ToolFigures& t = tools(r);
+    return fmt::format(
+        "avg {:.3f}, 1st percentile {:.3f}, 5th percentile {:.3f}, "
+        "min {:.3f}, max {:.3f}",
+        t.presentmon_avg_fps, t.presentmon_p1_fps, t.presentmon_p5_fps, t.presentmon_min_fps,
+        t.presentmon_max_fps);
+}
+
+std::string ocat_summary(const CaptureReport& r) {
+    const ToolFigures& t = tools(r);
+    const auto avg = ocat_averages_of(r);
+    const std::string head =
+        avg ? fmt::format("avg {:.1f} FPS, {:.1f} ms; ", avg->avg_fps, avg->avg_frame_time_ms)
+            : std::string();
+    return head + fmt::format("p95 {:.1f}, p99 {:.1f}, p99.9 {:.1f} ms", t.ocat_p95_ms,
+                              t.ocat_p99_ms, t.ocat_p999_ms);
+}
+
 constexpr std::array kToolSummaryFigures = {
     // Each tool's own figures: the number the tool itself prints for the same frames, by its
     // rule (core/tool_figures.hpp names the file and commit each was read from). One summary
@@ -118,16 +159,7 @@ constexpr std::array kToolSummaryFigures = {
                          "Max FPS by FrameView's rules over {} (frameview_* below)",
            .column = FigureColumn::frame_time,
            .needs = kNeedsFrames,
-           .text =
-               [](const CaptureReport& r) {
-                   const ToolFigures& t = tools(r);
-                   return fmt::format(
-                       "avg {:.3f}, 1% low {:.3f}, 0.1% low {:.3f}, 1% {:.3f}, 0.1% {:.3f}, 5% "
-                       "{:.3f}, 10% {:.3f}, min {:.3f}, max {:.3f}",
-                       t.frameview_avg_fps, t.frameview_low1_fps, t.frameview_low01_fps,
-                       t.frameview_p1_fps, t.frameview_p01_fps, t.frameview_p5_fps,
-                       t.frameview_p10_fps, t.frameview_min_fps, t.frameview_max_fps);
-               }},
+           .text = frameview_summary},
     Figure{.section = kToolSection,
            .label = "MangoHud",
            .unit = "FPS",
@@ -135,13 +167,7 @@ constexpr std::array kToolSummaryFigures = {
                          "by its rules over {}, in float32 (mangohud_* below)",
            .column = FigureColumn::frame_time,
            .needs = kNeedsSingleFrames,
-           .text =
-               [](const CaptureReport& r) {
-                   const ToolFigures& t = tools(r);
-                   return fmt::format("avg {:.1f}, 1% min {:.1f}, 0.1% min {:.1f}, 97% {:.1f}",
-                                      t.mangohud_avg_fps, t.mangohud_min1_fps, t.mangohud_min01_fps,
-                                      t.mangohud_p97_fps);
-               }},
+           .text = mangohud_summary},
     Figure{.section = kToolSection,
            .label = "CapFrameX P1, P0.1",
            .unit = "FPS",
@@ -149,12 +175,7 @@ constexpr std::array kToolSummaryFigures = {
                          "values 1000 / {} (capframex_p1_fps, capframex_p01_fps)",
            .column = FigureColumn::frame_time,
            .needs = kNeedsFrames,
-           .text =
-               [](const CaptureReport& r) {
-                   const ToolFigures& t = tools(r);
-                   return fmt::format("P1 {:.2f}, P0.1 {:.2f}", t.capframex_p1_fps,
-                                      t.capframex_p01_fps);
-               }},
+           .text = capframex_summary},
     Figure{.section = kToolSection,
            .label = "PresentMon statistics",
            .unit = "FPS",
@@ -162,31 +183,14 @@ constexpr std::array kToolSummaryFigures = {
                          "Percentile, Minimum, Maximum FPS over {} (presentmon_* below)",
            .column = FigureColumn::frame_time,
            .needs = kNeedsFrames,
-           .text =
-               [](const CaptureReport& r) {
-                   const ToolFigures& t = tools(r);
-                   return fmt::format(
-                       "avg {:.3f}, 1st percentile {:.3f}, 5th percentile {:.3f}, "
-                       "min {:.3f}, max {:.3f}",
-                       t.presentmon_avg_fps, t.presentmon_p1_fps, t.presentmon_p5_fps,
-                       t.presentmon_min_fps, t.presentmon_max_fps);
-               }},
+           .text = presentmon_summary},
     Figure{.section = kToolSection,
            .label = "OCAT perf_summary",
            .unit = "ms",
            .definition = "OCAT's perf_summary.csv: Average FPS and frame time over the recording's "
                          "clock, 95th / 99th / 99.9th-percentile frame time (ocat_* below)",
            .needs = kNeedsFrames,
-           .text =
-               [](const CaptureReport& r) {
-                   const ToolFigures& t = tools(r);
-                   const auto avg = ocat_averages_of(r);
-                   const std::string head = avg ? fmt::format("avg {:.1f} FPS, {:.1f} ms; ",
-                                                              avg->avg_fps, avg->avg_frame_time_ms)
-                                                : std::string();
-                   return head + fmt::format("p95 {:.1f}, p99 {:.1f}, p99.9 {:.1f} ms",
-                                             t.ocat_p95_ms, t.ocat_p99_ms, t.ocat_p999_ms);
-               }},
+           .text = ocat_summary},
 };
 
 constexpr ToolRow kFrameToolTable[] = {
