@@ -1,5 +1,9 @@
-// The figure catalogue (see figures.hpp): one entry a figure, the rule for when a capture has
-// it, and the reasons given when it does not.
+// The figure catalogue (see figures.hpp): the families joined in summary order, the rule for
+// when a capture has a figure, and the reasons given when it does not. Each family is declared in
+// its own file (figures_frames, _latency, _generation, _loop, _tools.cpp); where a family repeats
+// one shape (a latency kind's statistics, each tool's figures, the threshold counts, the
+// cadences) it is a table, a row a figure with its key written out, and docs/reports.md lists
+// every key ("Every figure key", checked against this catalogue by a test).
 #include "core/figures.hpp"
 
 #include <fmt/format.h>

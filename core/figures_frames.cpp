@@ -288,7 +288,8 @@ std::string fps_text(const CaptureReport& r) {
     return fixed(Get(r.stats), 2);
 }
 
-// clang-format off: a frame statistic a line, as a table reads
+// A frame statistic a line, as a table reads.
+// clang-format off
 constexpr std::array kFrameFigures = {
     // Frames
     Figure{.key = "frames",

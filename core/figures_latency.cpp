@@ -130,43 +130,26 @@ struct LatencyRow {
     std::string_view definition =
         "the frames whose latency cell is a time: mean, p50, p99, min, max";
 };
-// clang-format off: a row a line, as a table reads
+// A row a line, as a table reads.
+// clang-format off
 constexpr LatencyRow kLatencyTable[] = {
     {LatencyKind::pc, "PC latency"},
-    {LatencyKind::pc, "", "pc_latency_avg_ms", LatencyStat::mean,
-     "mean of PC latency over the frames whose cell is a time; FrameView's AvgPCLatency"},
-    {LatencyKind::pc, "", "pc_latency_p50_ms", LatencyStat::p50,
-     "p50 (linear interpolation at h = p·(N-1)) of PC latency over the frames whose cell is a "
-     "time"},
-    {LatencyKind::pc, "", "pc_latency_p99_ms", LatencyStat::p99,
-     "p99 (linear interpolation at h = p·(N-1)) of PC latency over the frames whose cell is a "
-     "time"},
-    {LatencyKind::pc, "", "pc_latency_min_ms", LatencyStat::min,
-     "shortest of PC latency over the frames whose cell is a time; FrameView's MinPCLatency"},
-    {LatencyKind::pc, "", "pc_latency_max_ms", LatencyStat::max,
-     "longest of PC latency over the frames whose cell is a time; FrameView's MaxPCLatency"},
+    {LatencyKind::pc, "", "pc_latency_avg_ms", LatencyStat::mean, "mean of PC latency over the frames whose cell is a time; FrameView's AvgPCLatency"},
+    {LatencyKind::pc, "", "pc_latency_p50_ms", LatencyStat::p50, "p50 (linear interpolation at h = p·(N-1)) of PC latency over the frames whose cell is a time"},
+    {LatencyKind::pc, "", "pc_latency_p99_ms", LatencyStat::p99, "p99 (linear interpolation at h = p·(N-1)) of PC latency over the frames whose cell is a time"},
+    {LatencyKind::pc, "", "pc_latency_min_ms", LatencyStat::min, "shortest of PC latency over the frames whose cell is a time; FrameView's MinPCLatency"},
+    {LatencyKind::pc, "", "pc_latency_max_ms", LatencyStat::max, "longest of PC latency over the frames whose cell is a time; FrameView's MaxPCLatency"},
     {LatencyKind::click_to_photon, "click to photon"},
-    {LatencyKind::click_to_photon, "", "click_to_photon_avg_ms", LatencyStat::mean,
-     "mean of click to photon over the frames whose cell is a time"},
-    {LatencyKind::click_to_photon, "", "click_to_photon_p99_ms", LatencyStat::p99,
-     "p99 (linear interpolation at h = p·(N-1)) of click to photon over the frames whose cell is a "
-     "time"},
+    {LatencyKind::click_to_photon, "", "click_to_photon_avg_ms", LatencyStat::mean, "mean of click to photon over the frames whose cell is a time"},
+    {LatencyKind::click_to_photon, "", "click_to_photon_p99_ms", LatencyStat::p99, "p99 (linear interpolation at h = p·(N-1)) of click to photon over the frames whose cell is a time"},
     {LatencyKind::all_input_to_photon, "all input to photon"},
-    {LatencyKind::all_input_to_photon, "", "all_input_to_photon_avg_ms", LatencyStat::mean,
-     "mean of all input to photon over the frames whose cell is a time"},
-    {LatencyKind::all_input_to_photon, "", "all_input_to_photon_p99_ms", LatencyStat::p99,
-     "p99 (linear interpolation at h = p·(N-1)) of all input to photon over the frames whose cell "
-     "is a time"},
+    {LatencyKind::all_input_to_photon, "", "all_input_to_photon_avg_ms", LatencyStat::mean, "mean of all input to photon over the frames whose cell is a time"},
+    {LatencyKind::all_input_to_photon, "", "all_input_to_photon_p99_ms", LatencyStat::p99, "p99 (linear interpolation at h = p·(N-1)) of all input to photon over the frames whose cell is a time"},
     {LatencyKind::display, "display latency"},
-    {LatencyKind::display, "", "display_latency_avg_ms", LatencyStat::mean,
-     "mean of display latency over the frames whose cell is a time"},
-    {LatencyKind::display, "", "display_latency_p99_ms", LatencyStat::p99,
-     "p99 (linear interpolation at h = p·(N-1)) of display latency over the frames whose cell is a "
-     "time"},
+    {LatencyKind::display, "", "display_latency_avg_ms", LatencyStat::mean, "mean of display latency over the frames whose cell is a time"},
+    {LatencyKind::display, "", "display_latency_p99_ms", LatencyStat::p99, "p99 (linear interpolation at h = p·(N-1)) of display latency over the frames whose cell is a time"},
     {LatencyKind::render_present, "render-present latency"},
-    {LatencyKind::render_present, "", "render_present_latency_avg_ms", LatencyStat::mean,
-     "mean of render-present latency over the frames whose cell is a time; FrameView's "
-     "RenderPresentLatency"},
+    {LatencyKind::render_present, "", "render_present_latency_avg_ms", LatencyStat::mean, "mean of render-present latency over the frames whose cell is a time; FrameView's RenderPresentLatency"},
 };
 // clang-format on
 

@@ -148,49 +148,31 @@ std::string ocat_summary(const CaptureReport& r) {
                               t.ocat_p99_ms, t.ocat_p999_ms);
 }
 
+// A tool's summary row: the numbers the tool prints, by its rules, in one cell.
+constexpr Figure tool_summary(std::string_view label, std::string_view unit,
+                              std::string_view definition, FigureColumn column, unsigned needs,
+                              std::string (*text)(const CaptureReport&)) {
+    return Figure{.section = kToolSection,
+                  .label = label,
+                  .unit = unit,
+                  .definition = definition,
+                  .column = column,
+                  .needs = needs,
+                  .text = text};
+}
+
 constexpr std::array kToolSummaryFigures = {
     // Each tool's own figures: the number the tool itself prints for the same frames, by its
     // rule (core/tool_figures.hpp names the file and commit each was read from). One summary
     // row a tool; the keyed figures are in the JSON, --fail-if and the comparison.
-    Figure{.section = kToolSection,
-           .label = "FrameView",
-           .unit = "FPS",
-           .definition = "FrameView_Summary.csv's Avg, 1% / 0.1% Low, 1% / 0.1% / 5% / 10%, Min, "
-                         "Max FPS by FrameView's rules over {} (frameview_* below)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .text = frameview_summary},
-    Figure{.section = kToolSection,
-           .label = "MangoHud",
-           .unit = "FPS",
-           .definition = "MangoHud's log summary (Average, 1% Min, 0.1% Min, 97% Percentile FPS) "
-                         "by its rules over {}, in float32 (mangohud_* below)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsSingleFrames,
-           .text = mangohud_summary},
-    Figure{.section = kToolSection,
-           .label = "CapFrameX P1, P0.1",
-           .unit = "FPS",
-           .definition = "CapFrameX's P1 and P0.1: the 0.01 / 0.001 quantile (R-8) of the FPS "
-                         "values 1000 / {} (capframex_p1_fps, capframex_p01_fps)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .text = capframex_summary},
-    Figure{.section = kToolSection,
-           .label = "PresentMon statistics",
-           .unit = "FPS",
-           .definition = "the -stats.csv PresentMon writes beside a capture: Average, 1st and 5th "
-                         "Percentile, Minimum, Maximum FPS over {} (presentmon_* below)",
-           .column = FigureColumn::frame_time,
-           .needs = kNeedsFrames,
-           .text = presentmon_summary},
-    Figure{.section = kToolSection,
-           .label = "OCAT perf_summary",
-           .unit = "ms",
-           .definition = "OCAT's perf_summary.csv: Average FPS and frame time over the recording's "
-                         "clock, 95th / 99th / 99.9th-percentile frame time (ocat_* below)",
-           .needs = kNeedsFrames,
-           .text = ocat_summary},
+    // A row a line, as a table reads.
+    // clang-format off
+    tool_summary("FrameView", "FPS", "FrameView_Summary.csv's Avg, 1% / 0.1% Low, 1% / 0.1% / 5% / 10%, Min, Max FPS by FrameView's rules over {} (frameview_* below)", FigureColumn::frame_time, kNeedsFrames, frameview_summary),
+    tool_summary("MangoHud", "FPS", "MangoHud's log summary (Average, 1% Min, 0.1% Min, 97% Percentile FPS) by its rules over {}, in float32 (mangohud_* below)", FigureColumn::frame_time, kNeedsSingleFrames, mangohud_summary),
+    tool_summary("CapFrameX P1, P0.1", "FPS", "CapFrameX's P1 and P0.1: the 0.01 / 0.001 quantile (R-8) of the FPS values 1000 / {} (capframex_p1_fps, capframex_p01_fps)", FigureColumn::frame_time, kNeedsFrames, capframex_summary),
+    tool_summary("PresentMon statistics", "FPS", "the -stats.csv PresentMon writes beside a capture: Average, 1st and 5th Percentile, Minimum, Maximum FPS over {} (presentmon_* below)", FigureColumn::frame_time, kNeedsFrames, presentmon_summary),
+    tool_summary("OCAT perf_summary", "ms", "OCAT's perf_summary.csv: Average FPS and frame time over the recording's clock, 95th / 99th / 99.9th-percentile frame time (ocat_* below)", FigureColumn::none, kNeedsFrames, ocat_summary),
+    // clang-format on
 };
 
 constexpr ToolRow kFrameToolTable[] = {
