@@ -133,7 +133,7 @@ namespace {
 // What a capture's present timeline holds, for telling whether two present timelines are alike.
 std::string present_kind(const CaptureReport& r) {
     if (r.timeline == Timeline::display)
-        return "displayed frames (--timeline display)";
+        return "displayed frames (the display timeline)";
     if (r.generation.detected)
         return "application and generated frames mixed (frame generation detected)";
     if (timeline_mixes_generated(r))

@@ -1,8 +1,9 @@
-// The catalogue of figures: every figure a report can show is declared once here, with its key,
-// label, unit, section, definition, the column it is computed from and when a capture can have
-// it. The terminal, Markdown, HTML and JSON writers, `--fail-if`, the comparison and the
-// viewer's statistics table all iterate this list, so they show the same figures with the same
-// definitions, and a figure a capture cannot have is absent from all of them, with the reason.
+// The catalogue of figures: every figure a report can show is declared once (figures_*.cpp, a
+// family from one table), with its key, label, unit, section, definition, the column it is
+// computed from and when a capture can have it. The terminal, Markdown, HTML and JSON writers,
+// the gates, the comparison and the viewer's statistics table all iterate this list, so they show
+// the same figures with the same definitions, and a figure a capture cannot have is absent from
+// all of them, with the reason.
 #pragma once
 
 #include <optional>
@@ -54,7 +55,7 @@ enum class Cadence { none, application, displayed };
 enum class Better { unknown, lower, higher };
 
 struct Figure {
-    // Stable name for --fail-if, the comparison and the JSON "figures" object; empty for a row
+    // Stable name for the gates, the comparison and the JSON "figures" object; empty for a row
     // of the human-readable summary that has no single number (a histogram, a list).
     std::string_view key = {};
     Better better = Better::unknown;

@@ -219,7 +219,7 @@ std::optional<double> unreal_hitch_share(const CaptureReport& r) {
         hitch_ns += h.frame_ns;
     return static_cast<double>(hitch_ns) / static_cast<double>(ft(r).total_ns);
 }
-// The target an Unreal missed-vsync share is judged against: --target-fps, else the detected
+// The target an Unreal missed-vsync share is judged against: the one given, else the detected
 // fixed refresh rate.
 std::optional<double> mvp_target(const CaptureReport& r) {
     if (r.target_fps)
@@ -231,8 +231,8 @@ std::optional<double> mvp_target(const CaptureReport& r) {
 std::optional<std::string> mvp_missing(const CaptureReport& r) {
     if (mvp_target(r))
         return std::nullopt;
-    return "no target frame rate: give report --target-fps, or a capture whose display "
-           "changes show a fixed refresh rate (" +
+    return "no target frame rate: none was given, and the display changes show no fixed "
+           "refresh rate (" +
            refresh_absence(r) + ")";
 }
 std::optional<double> unreal_mvp(const CaptureReport& r) {
@@ -442,8 +442,8 @@ constexpr std::array kFrameFigures = {
            .section = "Stutter",
            .label = "Unreal missed vsync",
            .definition = "Unreal's missed-vsync percentage as a share: with V = floor(target FPS "
-                         "x total seconds), max(0, V - frames) / V; the target is --target-fps, "
-                         "else the detected refresh rate (FPerformanceTrackingChart::"
+                         "x total seconds), max(0, V - frames) / V; the target is the frame rate "
+                         "the report is given, else the detected refresh rate (FPerformanceTrackingChart::"
                          "GetPercentMissedVSync; only Epic's API documentation was reachable)",
            .needs = kNeedsFrames,
            .value = unreal_mvp,

@@ -165,7 +165,7 @@ constexpr Figure tool_summary(std::string_view label, std::string_view unit,
 constexpr std::array kToolSummaryFigures = {
     // Each tool's own figures: the number the tool itself prints for the same frames, by its
     // rule (core/tool_figures.hpp names the file and commit each was read from). One summary
-    // row a tool; the keyed figures are in the JSON, --fail-if and the comparison.
+    // row a tool; the keyed figures are in the JSON, the gates and the comparison.
     // A row a line, as a table reads.
     // clang-format off
     tool_summary("FrameView", "FPS", "FrameView_Summary.csv's Avg, 1% / 0.1% Low, 1% / 0.1% / 5% / 10%, Min, Max FPS by FrameView's rules over {} (frameview_* below)", FigureColumn::frame_time, kNeedsFrames, frameview_summary),

@@ -36,7 +36,7 @@ inline constexpr std::array<Policy, 6> kAllPolicies = {Policy::naive,        Pol
 // "naive", "variable", "semi-fixed", "fixed", "fixed-interp", "fixed-extrap".
 std::string_view policy_name(Policy policy);
 std::optional<Policy> parse_policy(std::string_view name);
-// The names, comma-separated, for error messages and --help.
+// The names, comma-separated, for error messages and help texts.
 std::string_view policy_names();
 // True for the policies that keep an accumulator (the step cap and alpha apply to them).
 constexpr bool uses_accumulator(Policy policy) {

@@ -121,7 +121,7 @@ struct Scenario {
     std::int64_t frames = 0;
 };
 
-// The built-in scenarios, in the order `--list-scenarios` shows them.
+// The built-in scenarios, in the order the scenario list shows them.
 const std::vector<Scenario>& builtin_scenarios();
 // nullptr when there is no such scenario.
 const Scenario* find_scenario(std::string_view name);
