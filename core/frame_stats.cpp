@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <limits>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 #include "core/ascending.hpp"
 #include "core/beside.hpp"
@@ -634,19 +636,15 @@ CadenceFigures displayed_cadence(std::span<const std::int64_t> display_ns,
                              std::accumulate(frame_ns.begin(), frame_ns.end(), std::int64_t{0}));
 }
 
-GenerationEvidence generation_evidence(std::string name, std::span<const std::int64_t> values_ns,
-                                       int period) {
-    GenerationEvidence e;
-    e.column = std::move(name);
-    e.period = period;
+namespace {
+
+// The k-peaks among `candidates` (ascending): a k-peak stands out of every other known value
+// within k − 1 frames by 1/20 of its own (rounded up, so a peak is always strictly above),
+// compared without products. A (k+1)-peak is a k-peak (its window holds the k-peak's), so the
+// peaks of one period are the candidates of the next.
+std::vector<std::size_t> peaks_of(std::span<const std::int64_t> values_ns, std::size_t k,
+                                  std::span<const std::size_t> candidates, bool all) {
     const std::size_t n = values_ns.size();
-    const auto k = static_cast<std::size_t>(period);
-    e.known_frames = static_cast<std::size_t>(
-        std::count_if(values_ns.begin(), values_ns.end(), [](std::int64_t v) { return v >= 0; }));
-    if (n < 2 * k + 1 || e.known_frames == 0)
-        return e;
-    // A k-peak stands out of every other known value within k − 1 frames by 1/20 of its own
-    // (rounded up, so a peak is always strictly above), compared without products.
     const auto is_peak = [&](std::size_t i) {
         const std::int64_t v = values_ns[i];
         if (v <= 0)
@@ -661,44 +659,64 @@ GenerationEvidence generation_evidence(std::string name, std::span<const std::in
         }
         return true;
     };
-    std::vector<std::uint8_t> peak(n, 0);
-    for (std::size_t i = k - 1; i + k - 1 < n; ++i)
-        peak[i] = is_peak(i) ? 1 : 0;
-    std::vector<std::uint8_t> covered(n, 0), in_chain(n, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!peak[i] || in_chain[i])
-            continue;
-        std::size_t last = i, peaks = 1;
-        while (last + k < n && peak[last + k]) {
-            last += k;
-            ++peaks;
+    std::vector<std::size_t> peaks;
+    if (all) {
+        for (std::size_t i = k - 1; i + k - 1 < n; ++i) {
+            if (is_peak(i))
+                peaks.push_back(i);
         }
-        for (std::size_t p = i; p <= last; p += k)
-            in_chain[p] = 1;
-        const std::size_t first_frame = i + 1 - k, last_frame = last + k - 1;
+    } else {
+        for (const std::size_t i : candidates) {
+            if (i >= k - 1 && i + k - 1 < n && is_peak(i))
+                peaks.push_back(i);
+        }
+    }
+    return peaks;
+}
+
+// The evidence of one period from its peaks. Two peaks are never closer than k frames (each
+// would stand out of the other), so a chain is a run of peaks k apart in the ascending list.
+GenerationEvidence evidence_of(std::string name, std::span<const std::int64_t> values_ns,
+                               std::size_t k, std::size_t known_frames,
+                               std::span<const std::size_t> peaks) {
+    GenerationEvidence e;
+    e.column = std::move(name);
+    e.period = static_cast<int>(k);
+    e.known_frames = known_frames;
+    // The frames the chains long enough cover, as ascending ranges that may overlap.
+    std::vector<std::pair<std::size_t, std::size_t>> ranges;
+    for (std::size_t p = 0; p < peaks.size();) {
+        std::size_t q = p;
+        while (q + 1 < peaks.size() && peaks[q + 1] == peaks[q] + k)
+            ++q;
+        const std::size_t first_frame = peaks[p] + 1 - k, last_frame = peaks[q] + k - 1;
         const std::size_t frames = last_frame - first_frame + 1;
-        if (frames < kGenerationMinRunFrames)
-            continue;
-        ++e.cycles;
-        e.longest_cycle_frames = std::max(e.longest_cycle_frames, frames);
-        e.peaks.push_back(i);
-        e.chain_peaks.push_back(peaks);
-        for (std::size_t f = first_frame; f <= last_frame; ++f)
-            covered[f] = 1;
+        if (frames >= kGenerationMinRunFrames) {
+            ++e.cycles;
+            e.longest_cycle_frames = std::max(e.longest_cycle_frames, frames);
+            e.peaks.push_back(peaks[p]);
+            e.chain_peaks.push_back(q - p + 1);
+            ranges.emplace_back(first_frame, last_frame);
+        }
+        p = q + 1;
     }
     double peak_sum = 0, other_sum = 0;
     std::size_t peak_count = 0, other_count = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!covered[i])
-            continue;
-        ++e.covered_frames;
-        if (in_chain[i]) {
-            peak_sum += ns_to_ms(values_ns[i]);
-            ++peak_count;
-        } else {
-            other_sum += ns_to_ms(values_ns[i]);
-            ++other_count;
+    std::size_t next_peak = 0, from = 0;
+    for (const auto& [first, last] : ranges) {
+        for (std::size_t i = std::max(first, from); i <= last; ++i) {
+            ++e.covered_frames;
+            while (next_peak < peaks.size() && peaks[next_peak] < i)
+                ++next_peak;
+            if (next_peak < peaks.size() && peaks[next_peak] == i) {
+                peak_sum += ns_to_ms(values_ns[i]);
+                ++peak_count;
+            } else {
+                other_sum += ns_to_ms(values_ns[i]);
+                ++other_count;
+            }
         }
+        from = std::max(from, last + 1);
     }
     e.share = static_cast<double>(e.covered_frames) / static_cast<double>(e.known_frames);
     e.peak_mean_ms = peak_count ? peak_sum / static_cast<double>(peak_count) : 0.0;
@@ -706,6 +724,27 @@ GenerationEvidence generation_evidence(std::string name, std::span<const std::in
     e.shows_generation =
         e.known_frames >= kGenerationMinKnownFrames && e.share >= kGenerationMinShare;
     return e;
+}
+
+std::size_t known_count(std::span<const std::int64_t> values_ns) {
+    return static_cast<std::size_t>(
+        std::count_if(values_ns.begin(), values_ns.end(), [](std::int64_t v) { return v >= 0; }));
+}
+
+}  // namespace
+
+GenerationEvidence generation_evidence(std::string name, std::span<const std::int64_t> values_ns,
+                                       int period) {
+    const auto k = static_cast<std::size_t>(period);
+    const std::size_t known = known_count(values_ns);
+    if (values_ns.size() < 2 * k + 1 || known == 0) {
+        GenerationEvidence e;
+        e.column = std::move(name);
+        e.period = period;
+        e.known_frames = known;
+        return e;
+    }
+    return evidence_of(std::move(name), values_ns, k, known, peaks_of(values_ns, k, {}, true));
 }
 
 GenerationDetection detect_frame_generation(std::span<const GenerationColumn> columns,
@@ -718,10 +757,19 @@ GenerationDetection detect_frame_generation(std::span<const GenerationColumn> co
         GenerationEvidence best;
         bool have = false;
         const int max_period = c.present_intervals ? kGenerationMaxPeriod : 2;
+        const std::size_t known = known_count(c.values_ns);
+        std::vector<std::size_t> peaks;
         for (int k = 2; k <= max_period; ++k) {
-            GenerationEvidence e = generation_evidence(c.name, c.values_ns, k);
-            if (e.known_frames < kGenerationMinKnownFrames)
+            if (known < kGenerationMinKnownFrames)
                 break;
+            const auto period = static_cast<std::size_t>(k);
+            GenerationEvidence e;
+            if (c.values_ns.size() < 2 * period + 1) {
+                e = generation_evidence(c.name, c.values_ns, k);
+            } else {
+                peaks = peaks_of(c.values_ns, period, peaks, k == 2);
+                e = evidence_of(c.name, c.values_ns, period, known, peaks);
+            }
             if (c.present_intervals && refresh_hz > 0 && e.covered_frames > 0) {
                 // Presents that wait for a fixed refresh alternate whole periods by themselves.
                 std::vector<std::int64_t> covered;
