@@ -80,6 +80,7 @@ class TraceReader {
 
     void read_magic();
     void take_metadata(std::string_view text);
+    bool next_line();
     void read_header();
     void add_up(std::int64_t& total, std::int64_t value, Column column, std::string_view what);
     void add_up_row(const FrameRecord& r);
@@ -176,9 +177,8 @@ void TraceReader::take_metadata(std::string_view text) {
     c_.metadata[key] = std::string(value);
 }
 
-// The preamble's metadata lines, then the header row.
-void TraceReader::read_header() {
-    bool have_header = false;
+// The next line that is neither empty nor a metadata line, which it takes: false at the end.
+bool TraceReader::next_line() {
     while (reader_.next(line_)) {
         place_.line = reader_.line_number();
         if (line_.empty())
@@ -187,10 +187,14 @@ void TraceReader::read_header() {
             take_metadata(line_);
             continue;
         }
-        have_header = true;
-        break;
+        return true;
     }
-    if (!have_header) {
+    return false;
+}
+
+// The preamble's metadata lines, then the header row.
+void TraceReader::read_header() {
+    if (!next_line()) {
         throw InputError(path_, reader_.line_number(), 0,
                          fmt::format("no header row: expected '{}'", kTraceColumns));
     }
@@ -410,14 +414,7 @@ void TraceReader::keep_row(const FrameRecord& r, std::size_t line_bytes) {
 }
 
 void TraceReader::read_rows() {
-    while (reader_.next(line_)) {
-        place_.line = reader_.line_number();
-        if (line_.empty())
-            continue;
-        if (line_.front() == '#') {
-            take_metadata(line_);
-            continue;
-        }
+    while (next_line()) {
         if (v2_ && (line_.starts_with("zone,") || line_.starts_with("mark,"))) {
             if (!reader_.line_had_break()) {
                 c_.warnings.push_back(fmt::format(
