@@ -234,8 +234,7 @@ class PrettyJson {
             out_ += text;
             out_ += '"';
         } else {
-            out_ += Json(std::string(text))
-                        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            out_ += json_string(text);
         }
     }
 
