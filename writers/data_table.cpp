@@ -160,6 +160,18 @@ nlohmann::ordered_json json_table(const DataTable& table) {
     return list;
 }
 
+std::string write_data_table(const DataTable& table, std::string_view format,
+                             std::string_view caption, std::string_view json_key) {
+    if (format == "csv")
+        return csv_table(table);
+    if (format == "json") {
+        nlohmann::ordered_json doc;
+        doc[std::string(json_key)] = json_table(table);
+        return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    }
+    return std::string(caption) + "\n\n" + text_table(table).render();
+}
+
 std::string csv_field(std::string_view text) {
     if (text.find_first_of(",\"\n\r") == std::string_view::npos)
         return std::string(text);

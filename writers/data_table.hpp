@@ -70,6 +70,11 @@ std::string csv_table(const DataTable& table);
 // An array, one object a row.
 nlohmann::ordered_json json_table(const DataTable& table);
 
+// A listing in a format other than HTML: "csv"; "json": {"<json_key>": [one object a row]},
+// indented by 2; otherwise (terminal, Markdown) the caption, a blank line and the table.
+std::string write_data_table(const DataTable& table, std::string_view format,
+                             std::string_view caption, std::string_view json_key);
+
 // A text field of CSV: quoted (with doubled quotes) when it holds a comma, a quote or a line
 // break.
 std::string csv_field(std::string_view text);

@@ -91,16 +91,9 @@ DataTable fleet_table(const FleetListing& listing) {
 }
 
 std::string write_fleet(const FleetListing& listing, std::string_view format) {
-    if (format == "csv")
-        return csv_table(fleet_table(listing));
-    if (format == "json") {
-        nlohmann::ordered_json doc;
-        doc["groups"] = json_table(fleet_table(listing));
-        return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    }
     if (format == "html")
         return html(listing);
-    return totals_line(listing) + "\n\n" + text_table(fleet_table(listing)).render();
+    return write_data_table(fleet_table(listing), format, totals_line(listing), "groups");
 }
 
 }  // namespace loopscope

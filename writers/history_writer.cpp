@@ -234,16 +234,9 @@ DataTable history_table(const HistoryListing& listing) {
 }
 
 std::string write_history(const HistoryListing& listing, std::string_view format) {
-    if (format == "csv")
-        return csv_table(history_table(listing));
-    if (format == "json") {
-        nlohmann::ordered_json doc;
-        doc["runs"] = json_table(history_table(listing));
-        return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    }
     if (format == "html")
         return html(listing);
-    return runs_line(listing) + "\n\n" + text_table(history_table(listing)).render();
+    return write_data_table(history_table(listing), format, runs_line(listing), "runs");
 }
 
 }  // namespace loopscope
