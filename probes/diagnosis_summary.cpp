@@ -224,13 +224,21 @@ std::vector<DiagnosisLine> diagnosis_summary(const ProbeResults& probes,
     return lines;
 }
 
-std::string diagnosis_summary_markdown(std::span<const DiagnosisLine> lines) {
-    std::string out = "## What this means for a game on this machine\n\n";
+TextSection diagnosis_summary_section(std::span<const DiagnosisLine> lines) {
+    TextSection section;
+    section.title = "What this means for a game on this machine";
+    section.add_heading(section.title);
+    std::vector<std::string> items;
     for (const DiagnosisLine& l : lines) {
-        out += fmt::format("- **{}**: {} ([{}](#{}))\n", l.topic, l.text, l.section,
-                           heading_anchor(l.section));
+        items.push_back(fmt::format("**{}**: {} ([{}](#{}))", l.topic, l.text, l.section,
+                                    heading_anchor(l.section)));
     }
-    return out;
+    section.add_bullets(std::move(items));
+    return section;
+}
+
+std::string diagnosis_summary_markdown(std::span<const DiagnosisLine> lines) {
+    return render_markdown(diagnosis_summary_section(lines));
 }
 
 }  // namespace loopscope

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/markdown_table.hpp"
 #include "probes/probe_run.hpp"
 
 namespace loopscope {
@@ -31,6 +32,7 @@ std::vector<DiagnosisLine> diagnosis_summary(const ProbeResults& probes,
 
 // "## What this means for a game on this machine" and one bullet a line, each ending in a link
 // to its section ("[Clock sources](#clock-sources)", GitHub's heading anchors).
+TextSection diagnosis_summary_section(std::span<const DiagnosisLine> lines);
 std::string diagnosis_summary_markdown(std::span<const DiagnosisLine> lines);
 
 }  // namespace loopscope

@@ -689,14 +689,6 @@ std::string fleet_query(const std::string& database, const std::vector<std::stri
     return sql + "\nFORMAT JSONEachRow";
 }
 
-std::optional<double> FleetGroup::figure(std::string_view key) const {
-    for (const auto& [k, v] : figures) {
-        if (k == key)
-            return v;
-    }
-    return std::nullopt;
-}
-
 std::vector<FleetGroup> fleet_groups(ClickHouseClient& client,
                                      const std::vector<std::string>& group_by,
                                      const Labels& where) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/analysis.hpp"
+#include "core/stored_runs.hpp"
 #include "core/summary.hpp"
 
 namespace loopscope {
@@ -119,15 +120,7 @@ void commit_clickhouse_stores(ClickHouseClient& client, const std::vector<ClickH
 // the server in the background.
 void delete_replaced_stores(ClickHouseClient& client, const std::vector<ClickHouseStore>& stores);
 
-// The figures `fleet` computes for a group of pooled frames, in order: key and value.
-struct FleetGroup {
-    Labels labels;  // the grouping labels' values ("" for captures without the label)
-    std::uint64_t captures = 0;
-    std::uint64_t frames = 0;
-    std::vector<std::pair<std::string, std::optional<double>>> figures;
-    std::optional<double> figure(std::string_view key) const;
-};
-// The keys of FleetGroup::figures, in order.
+// The keys of FleetGroup::figures (core/stored_runs.hpp), in order.
 const std::vector<std::string>& fleet_figure_keys();
 
 // The query that computes them: visible stores only, filtered by `where` (label KEY=VALUE, all

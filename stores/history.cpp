@@ -53,14 +53,6 @@ std::string utc_now_text() {
     return text;
 }
 
-std::optional<double> HistoryRun::figure(std::string_view key) const {
-    for (const auto& [k, v] : figures) {
-        if (k == key)
-            return v;
-    }
-    return std::nullopt;
-}
-
 #if LOOPSCOPE_HAVE_SQLITE
 
 namespace {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/stored_runs.hpp"
 #include "core/summary.hpp"
 
 namespace loopscope {
@@ -21,22 +22,6 @@ inline constexpr int kHistorySchemaVersion = 3;
 // A hash of the file's bytes that names the capture ("fnv1a64:0123456789abcdef"). Throws
 // InputError when the file cannot be read.
 std::string capture_file_hash(const std::string& path);
-
-struct HistoryRun {
-    std::int64_t id = 0;
-    std::string added_utc;  // "2026-01-31T12:00:00Z"
-    std::string source_file;
-    std::string source_hash;
-    std::string format;
-    Labels labels;      // sorted by key; the series: the gate compares runs of equal labels
-    Labels run_labels;  // sorted by key; this run's alone (a build number), not of the series
-    std::string loopscope_version;
-    std::string machine_json;  // "" when unknown
-    std::string verdict;       // "stored", "passed", "regressed", "no-baseline"
-    std::string verdict_detail;
-    std::vector<std::pair<std::string, double>> figures;  // those the capture has
-    std::optional<double> figure(std::string_view key) const;
-};
 
 class History {
   public:

@@ -30,12 +30,12 @@
 #include "probes/system_info.hpp"
 #include "probes/timer_probe.hpp"
 #include "probes/timer_report.hpp"
-#include "writers/markdown_html.hpp"
 #include "readers/readers.hpp"
-#include "writers/writer.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_summary.hpp"
 #include "tool/probe_print.hpp"
+#include "writers/section_html.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope {
 
@@ -72,8 +72,8 @@ struct ScenarioOutcome {
     LoopConfig config;
 };
 
-std::string scenario_table(const std::vector<ScenarioOutcome>& outcomes,
-                           const std::vector<CaptureReport>& reports) {
+MarkdownTable scenario_table(const std::vector<ScenarioOutcome>& outcomes,
+                             const std::vector<CaptureReport>& reports) {
     MarkdownTable t;
     t.add_column("scenario", MarkdownTable::Align::left);
     t.add_column("frames");
@@ -102,15 +102,17 @@ std::string scenario_table(const std::vector<ScenarioOutcome>& outcomes,
             f.slow_motion_factor ? fmt::format("{:.2f}x", *f.slow_motion_factor) : "-",
         });
     }
-    return t.render();
+    return t;
 }
 
 constexpr std::string_view kLoopsHeading = "Game loops on the real clock";
 
-std::string loops_section_markdown(const std::vector<ScenarioOutcome>& outcomes,
-                                   const std::vector<CaptureReport>& reports) {
-    std::string out =
-        fmt::format("## {}\n\n", kLoopsHeading) +
+TextSection loops_section(const std::vector<ScenarioOutcome>& outcomes,
+                          const std::vector<CaptureReport>& reports) {
+    TextSection section;
+    section.title = kLoopsHeading;
+    section.add_heading(section.title);
+    section.add_paragraph(
         "Each scenario runs the loop engine on this machine's clock with real busy work for "
         "the step and render costs and a sleep+spin limiter; its trace is read back and "
         "analysed like any capture. Stutter time: CapFrameX's time rule (frames, share of "
@@ -119,14 +121,15 @@ std::string loops_section_markdown(const std::vector<ScenarioOutcome>& outcomes,
         "Verdict: ok (the backlog stays bounded), saturated (the guards hold the loop in slow "
         "motion although a step costs less than dt / timescale) or spiral (a step costs at "
         "least dt / timescale), from the frame where the backlog starts to grow. Slow motion: "
-        "simulation time / real time from that onset on.\n\n";
-    out += scenario_table(outcomes, reports);
-    out += "\n";
+        "simulation time / real time from that onset on.");
+    section.add_table(scenario_table(outcomes, reports));
+    std::vector<std::string> items;
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
         const ScenarioOutcome& o = outcomes[i];
         const LoopFigures& f = *reports[i].loop_figures;
-        out += fmt::format("- `{}`: {} ({}, clock {}", o.scenario->name, o.scenario->description,
-                           format_loop_config(o.config), o.run.clock);
+        std::string out =
+            fmt::format("`{}`: {} ({}, clock {}", o.scenario->name, o.scenario->description,
+                        format_loop_config(o.config), o.run.clock);
         if (o.scenario->model.ramp_frames > 0)
             out += fmt::format("; step-cost ramp compressed into its first {} frames",
                                kDiagnosisRampFrames);
@@ -138,9 +141,11 @@ std::string loops_section_markdown(const std::vector<ScenarioOutcome>& outcomes,
             out += "; the run's time limit cut it while the loop was still advancing";
         if (o.run.dropped_frames > 0)
             out += fmt::format("; the recorder dropped {} frames", o.run.dropped_frames);
-        out += fmt::format("). Trace: `{}`. Cause: {}\n", o.trace_path, f.cause);
+        out += fmt::format("). Trace: `{}`. Cause: {}", o.trace_path, f.cause);
+        items.push_back(std::move(out));
     }
-    return out;
+    section.add_bullets(std::move(items));
+    return section;
 }
 
 // Stages 1 and 2: the context, the clocks and the timers (the probe sequence every front end
@@ -206,15 +211,32 @@ std::vector<CaptureReport> analyse_scenarios(const std::vector<ScenarioOutcome>&
     return reports;
 }
 
-// The files: Markdown (the report as printed), HTML (the same text plus each scenario's plots),
-// the probe JSON.
-void write_diagnosis_files(const std::filesystem::path& dir, const std::string& markdown,
+// The report: its title, then its sections.
+struct DiagnosisText {
+    std::string title;
+    std::vector<TextSection> sections;
+};
+
+// As printed and in diagnosis.md: "# title", then each section's Markdown after a blank line.
+std::string diagnosis_markdown(const DiagnosisText& text) {
+    std::string markdown = fmt::format("# {}\n", text.title);
+    for (const TextSection& section : text.sections)
+        markdown += "\n" + render_markdown(section);
+    return markdown;
+}
+
+// The files: Markdown (the report as printed), HTML (the same sections plus each scenario's
+// plots), the probe JSON.
+void write_diagnosis_files(const std::filesystem::path& dir, const DiagnosisText& text,
                            const std::vector<ScenarioOutcome>& outcomes,
                            const std::vector<CaptureReport>& reports, const ProbeResults& probes) {
-    write_file_atomically((dir / "diagnosis.md").string(), markdown);
+    write_file_atomically((dir / "diagnosis.md").string(), diagnosis_markdown(text));
 
     std::string html = html_document_start("loopscope diagnosis");
-    html += markdown_to_html(markdown);
+    HtmlHeadingIds ids;
+    html += html_heading(1, text.title, TextMarkup::inline_markup, ids);
+    for (const TextSection& section : text.sections)
+        html += html_section(section, TextMarkup::inline_markup, ids);
     html += "<h1>Scenario reports</h1>\n";
     for (std::size_t i = 0; i < reports.size(); ++i)
         html += html_capture_section(reports[i], fmt::format("{}: ", outcomes[i].scenario->name));
@@ -240,27 +262,28 @@ int run_diagnose(const DiagnoseArgs& args) {
     constexpr std::string_view kTitle = "loopscope diagnosis of this machine";
     const ProbeResults probes = probe_machine(args.quick, kTitle);
     const SystemContext& context = probes.context;
-    const std::string clocks_md = clocks_section_markdown(*probes.clocks);
-    const std::string timers_md = render_timer_markdown(*probes.timers);
-    const std::string load_md =
-        machine_load_markdown(probes.load, context.logical_cpus, probes.timers.has_value());
 
     const std::vector<ScenarioOutcome> outcomes = run_scenarios(args.quick, dir);
     const std::vector<CaptureReport> reports = analyse_scenarios(outcomes);
-    const std::string loops_md = loops_section_markdown(outcomes, reports);
 
     // The answer first, then the tables it rests on.
     std::vector<ScenarioVerdict> verdicts;
     for (std::size_t i = 0; i < outcomes.size(); ++i)
         verdicts.push_back({outcomes[i].scenario->name, verdict_brief(*reports[i].loop_figures)});
     const std::vector<DiagnosisLine> summary = diagnosis_summary(probes, verdicts, kLoopsHeading);
-    const std::string markdown = fmt::format("# {}\n\n", kTitle) +
-                                 diagnosis_summary_markdown(summary) + "\n" +
-                                 context_section_markdown(context) + "\n" + clocks_md + "\n" +
-                                 timers_md + "\n" + load_md + "\n" + loops_md;
-    fmt::print("{}", markdown);
+    DiagnosisText text;
+    text.title = kTitle;
+    text.sections = {
+        diagnosis_summary_section(summary),
+        context_section(context),
+        clocks_section(*probes.clocks),
+        timers_section(*probes.timers),
+        machine_load_section(probes.load, context.logical_cpus, probes.timers.has_value()),
+        loops_section(outcomes, reports),
+    };
+    fmt::print("{}", diagnosis_markdown(text));
     std::fflush(stdout);
-    write_diagnosis_files(dir, markdown, outcomes, reports, probes);
+    write_diagnosis_files(dir, text, outcomes, reports, probes);
 
     fmt::print(
         "\n## Files\n\n- `{0}/index.html`: this report with plots of every scenario\n"

@@ -18,8 +18,8 @@
 #include "common/errors.hpp"
 #include "common/markdown_table.hpp"
 #include "core/figures.hpp"
-#include "writers/markdown_html.hpp"
 #include "writers/palette.hpp"
+#include "writers/section_html.hpp"
 #include "writers/writer.hpp"
 
 namespace loopscope {
@@ -59,12 +59,14 @@ std::string group_name(const Labels& labels) {
     return name;
 }
 
-std::string tables(const SummaryDocument& doc) {
+// The table of captures, the groups' table and the files skipped: printed as Markdown by the
+// terminal and `md`, as HTML by `html`.
+TextSection tables(const SummaryDocument& doc) {
     const std::vector<std::string_view> keys = headline_keys(doc.rows);
     const std::vector<std::string> labels = label_keys(doc.rows);
     const bool any_failed = std::any_of(doc.rows.begin(), doc.rows.end(),
                                         [](const CaptureSummary& r) { return r.failed(); });
-    std::string text;
+    TextSection text;
     MarkdownTable t;
     t.add_column("capture", MarkdownTable::Align::left);
     for (const std::string& l : labels)
@@ -99,10 +101,11 @@ std::string tables(const SummaryDocument& doc) {
     }
     const std::size_t failed = static_cast<std::size_t>(
         std::count_if(doc.rows.begin(), doc.rows.end(), [](const auto& r) { return r.failed(); }));
-    text += fmt::format("{} capture{}, {} failed, {} file{} skipped\n\n", doc.rows.size() - failed,
-                        doc.rows.size() - failed == 1 ? "" : "s", failed, doc.skipped.size(),
-                        doc.skipped.size() == 1 ? "" : "s");
-    text += t.render();
+    text.add_paragraph(fmt::format("{} capture{}, {} failed, {} file{} skipped",
+                                   doc.rows.size() - failed,
+                                   doc.rows.size() - failed == 1 ? "" : "s", failed,
+                                   doc.skipped.size(), doc.skipped.size() == 1 ? "" : "s"));
+    text.add_table(std::move(t));
     if (!doc.group_by.empty()) {
         MarkdownTable g;
         for (const std::string& l : doc.group_by)
@@ -121,16 +124,17 @@ std::string tables(const SummaryDocument& doc) {
                 cells.push_back(cell(k, group.figure(k)));
             g.add_row(std::move(cells));
         }
-        text += fmt::format(
-            "\nPer group of {} (each figure the mean over the group's captures "
-            "that have it):\n\n",
-            fmt::join(doc.group_by, ", "));
-        text += g.render();
+        text.add_paragraph(fmt::format(
+            "Per group of {} (each figure the mean over the group's captures that have it):",
+            fmt::join(doc.group_by, ", ")));
+        text.add_table(std::move(g));
     }
     if (!doc.skipped.empty()) {
-        text += "\nSkipped (not captures):\n\n";
+        text.add_paragraph("Skipped (not captures):");
+        std::vector<std::string> items;
         for (const SkippedFile& s : doc.skipped)
-            text += fmt::format("- {}: {}\n", printable(s.file), printable(s.reason));
+            items.push_back(fmt::format("{}: {}", printable(s.file), printable(s.reason)));
+        text.add_bullets(std::move(items));
     }
     return text;
 }
@@ -230,8 +234,7 @@ class PrettyJson {
             out_ += text;
             out_ += '"';
         } else {
-            out_ += Json(std::string(text))
-                        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            out_ += json_string(text);
         }
     }
 
@@ -405,30 +408,33 @@ std::string jsonl(const SummaryDocument& doc) {
 std::string csv(const SummaryDocument& doc) {
     const std::vector<std::string_view> keys = present_keys(doc.rows);
     const std::vector<std::string> labels = label_keys(doc.rows);
-    std::string text = "file,format";
-    // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, falsely) on `"," + s`.
+    DataTable t;
+    const auto column = [&](std::string key) {
+        t.add_column({key, key, MarkdownTable::Align::left, "", DataColumn::csv});
+    };
+    column("file");
+    column("format");
     for (const std::string& l : labels)
-        text.append(",").append(csv_field(l));
+        column(l);
     for (std::string_view k : keys)
-        text += fmt::format(",{}", k);
-    text += ",hitch_cause,error\n";
+        column(std::string(k));
+    column("hitch_cause");
+    column("error");
     for (const CaptureSummary& r : doc.rows) {
-        text.append(csv_field(r.file)).append(",").append(csv_field(r.format));
+        std::vector<DataCell> cells{DataCell::of_text(r.file), DataCell::of_text(r.format)};
         for (const std::string& l : labels) {
             const std::string* v = find_label(r.labels, l);
-            text.append(",").append(v != nullptr ? csv_field(*v) : std::string());
+            cells.push_back(v != nullptr ? DataCell::of_text(*v) : DataCell::missing());
         }
         for (std::string_view k : keys) {
             const std::optional<double> v = r.figure(k);
-            text += v ? fmt::format(",{}", *v) : std::string(",");
+            cells.push_back(v ? DataCell::of_number(*v, cell(k, v)) : DataCell::missing());
         }
-        text.append(",")
-            .append(csv_field(r.hitch_cause))
-            .append(",")
-            .append(csv_field(r.error))
-            .append("\n");
+        cells.push_back(DataCell::of_text(r.hitch_cause));
+        cells.push_back(DataCell::of_text(r.error));
+        t.add_row(std::move(cells));
     }
-    return text;
+    return csv_table(t);
 }
 
 // A run's name beside its bars: the file's name without its folders, its end kept when long
@@ -491,24 +497,13 @@ std::string html(const SummaryDocument& doc) {
         text += "<h2>Average FPS and lows</h2>\n";
         text += svg_bar_chart(series, bars, "FPS");
     }
-    text += "<h2>Table</h2>\n" + markdown_to_html(tables(doc));
+    HtmlHeadingIds ids;
+    text += "<h2>Table</h2>\n" + html_section(tables(doc), TextMarkup::plain, ids);
     text += "</body></html>\n";
     return text;
 }
 
 }  // namespace
-
-std::string csv_field(std::string_view text) {
-    if (text.find_first_of(",\"\n\r") == std::string_view::npos)
-        return std::string(text);
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
 
 std::string svg_line_chart(std::string_view figure, std::size_t runs,
                            std::span<const LineSeries> series) {
@@ -636,7 +631,7 @@ void write_summary(const SummaryDocument& doc, std::string_view format, OutputFi
     else if (format == "html")
         out.write(html(doc));
     else
-        out.write(tables(doc));
+        out.write(render_markdown(tables(doc)));
 }
 
 }  // namespace loopscope

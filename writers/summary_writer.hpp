@@ -12,6 +12,7 @@
 
 #include "common/output_file.hpp"
 #include "core/summary.hpp"
+#include "writers/data_table.hpp"
 
 namespace loopscope {
 
@@ -26,8 +27,7 @@ struct SummaryDocument {
 void check_summary_format(std::string_view format);
 void write_summary(const SummaryDocument& doc, std::string_view format, OutputFile& out);
 
-// The parts the history's listing shares.
-std::string csv_field(std::string_view text);
+// The charts the history's and the fleet's HTML share.
 // A horizontal bar chart (SVG): one block of bars a row, one bar a series, scaled to the
 // largest value; a missing value draws no bar.
 struct BarRow {

@@ -4,6 +4,7 @@
 #include "writers/writer.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
@@ -72,6 +73,11 @@ std::string printable(std::string_view text) {
             out += c;
     }
     return out;
+}
+
+std::string json_string(std::string_view text) {
+    return nlohmann::json(std::string(text))
+        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string capture_title(const CaptureReport& r) {

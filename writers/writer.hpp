@@ -103,6 +103,10 @@ std::string comparison_method(const Comparison& comparison);
 // The figures left out with their reasons: "key, key: reason", one line for each reason.
 std::vector<std::string> comparison_absent(const Comparison& comparison);
 
+// A string as JSON text, quotes included, escaped by the JSON library (the one JSON escaping of
+// the writers): control characters and quotes escaped, bytes that are not UTF-8 become U+FFFD.
+std::string json_string(std::string_view text);
+
 // The pieces of the HTML report, for documents that embed a capture's report among other
 // sections (the machine diagnosis): the document head with the report's style sheet, and one
 // capture's section (summary table, plots, hitch list). The caller closes with </body></html>.

@@ -18,22 +18,6 @@ namespace loopscope {
 
 namespace {
 
-// JSON string escaping for names that come from files (process names, paths).
-std::string escape(std::string_view s) {
-    std::string out;
-    for (const char c : s) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            out += fmt::format("\\u{:04x}", static_cast<int>(c));
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
 // Whole microseconds, rounded to the nearest. Parsers add ts and dur as doubles: with fractions
 // (16666.667 + 150000.000 = 166666.66700000002) a slice that ends where the next begins reaches
 // past it and is nested under it (Chrome DevTools' trace engine did so for 26 of 299 frames);
@@ -68,10 +52,11 @@ class ChromeWriter final : public ReportWriter {
         for (std::size_t c = 0; c < report.captures.size(); ++c) {
             const CaptureReport& r = report.captures[c];
             const std::size_t pid = c + 1;
-            event(FMT_COMPILE(
-                      R"({{"ph":"M","pid":{},"name":"process_name","args":{{"name":"{}{}"}}}})"),
-                  pid, report.captures.size() == 2 ? (c == 0 ? "A: " : "B: ") : "",
-                  escape(capture_title(r)));
+            event(
+                FMT_COMPILE(R"({{"ph":"M","pid":{},"name":"process_name","args":{{"name":{}}}}})"),
+                pid,
+                json_string((report.captures.size() == 2 ? (c == 0 ? "A: " : "B: ") : "") +
+                            capture_title(r)));
             event(FMT_COMPILE("{{\"ph\":\"M\",\"pid\":{},\"tid\":1,\"name\":\"thread_name\","
                               "\"args\":{{\"name\":\"{} ({} timeline)\"}}}}"),
                   pid, r.capture->per_frame ? "frames" : "samples", timeline_name(r.timeline));
@@ -127,8 +112,8 @@ class ChromeWriter final : public ReportWriter {
                     const std::int64_t ts = whole_us(z.begin_ns - origin);
                     event(
                         FMT_COMPILE(
-                            R"({{"ph":"X","pid":{},"tid":2,"name":"{}","cat":"zone","ts":{},"dur":{},"args":{{"frame":{},"depth":{},"ms":{:.4f}}}}})"),
-                        pid, escape(z.label), ts, whole_us(z.end_ns - origin) - ts, z.frame,
+                            R"({{"ph":"X","pid":{},"tid":2,"name":{},"cat":"zone","ts":{},"dur":{},"args":{{"frame":{},"depth":{},"ms":{:.4f}}}}})"),
+                        pid, json_string(z.label), ts, whole_us(z.end_ns - origin) - ts, z.frame,
                         z.depth, ns_to_ms(z.end_ns - z.begin_ns));
                 }
                 for (const Mark& m : capture.marks) {
@@ -136,8 +121,8 @@ class ChromeWriter final : public ReportWriter {
                         continue;
                     event(
                         FMT_COMPILE(
-                            R"({{"ph":"i","s":"t","pid":{},"tid":2,"name":"{}","cat":"mark","ts":{},"args":{{"frame":{}}}}})"),
-                        pid, escape(m.label), whole_us(m.t_ns - origin), m.frame);
+                            R"({{"ph":"i","s":"t","pid":{},"tid":2,"name":{},"cat":"mark","ts":{},"args":{{"frame":{}}}}})"),
+                        pid, json_string(m.label), whole_us(m.t_ns - origin), m.frame);
                 }
             }
             // The loop's state at each frame's start, where the engine measured and stepped.
