@@ -1,10 +1,9 @@
 // The per-frame CSV: one row per analysed frame with the values the statistics derived for it
 // (frame-to-frame change, stutter and hitch flags, start-up membership) and the loop columns of
 // a loopscope trace, for spreadsheets and plotting scripts. Written in chunks, not as one string.
-// A row is formatted straight into the chunk with format strings parsed at compile time: with
-// a format parsed per row and a string per cell, the CSV cost more than all the other formats
-// together.
-#include <fmt/compile.h>
+// A row is formatted straight into the chunk, with no string per cell. Not with FMT_COMPILE:
+// Debian's fmt 9 compiled formats wrote past the chunk in the mingw-w64 build (a crash under wine
+// in the CSV writer's test), while the checked runtime formats are right on every platform.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -76,24 +75,23 @@ class CsvWriter final : public ReportWriter {
                 const std::int64_t start_ns =
                     per_frame ? begins.at(static_cast<std::size_t>(r.series.frame_number[i]))
                               : r.series.start_ns[i];
-                fmt::format_to(fmt::appender(buf), FMT_COMPILE("{},{},{:.6f},{:.4f},{:.3f},"),
-                               label, frame, ns_to_s(start_ns), ns_to_ms(ft),
+                fmt::format_to(fmt::appender(buf), "{},{},{:.6f},{:.4f},{:.3f},", label, frame,
+                               ns_to_s(start_ns), ns_to_ms(ft),
                                ft > 0 ? 1e9 / static_cast<double>(ft) : 0.0);
                 if (i > 0) {
-                    fmt::format_to(fmt::appender(buf), FMT_COMPILE("{:.4f}"),
+                    fmt::format_to(fmt::appender(buf), "{:.4f}",
                                    ns_to_ms(ft - r.series.frame_ns[i - 1]));
                 }
-                fmt::format_to(fmt::appender(buf), FMT_COMPILE(",{},{},{},{}"),
-                               flag(stutter[i] != 0), flag(hitch[i] != 0),
-                               flag(i < r.startup.frames),
+                fmt::format_to(fmt::appender(buf), ",{},{},{},{}", flag(stutter[i] != 0),
+                               flag(hitch[i] != 0), flag(i < r.startup.frames),
                                marks_generated ? (gen[frame] ? "1" : "0") : std::string_view());
                 std::string_view cause;
                 if (next_cause < causes.size() && causes[next_cause].first == i)
                     cause = causes[next_cause++].second;
-                fmt::format_to(fmt::appender(buf), FMT_COMPILE(",{}"), cause);
+                fmt::format_to(fmt::appender(buf), ",{}", cause);
                 if (any_bound) {
                     const Bound b = frame_bound(*r.capture, frame);
-                    fmt::format_to(fmt::appender(buf), FMT_COMPILE(",{}"),
+                    fmt::format_to(fmt::appender(buf), ",{}",
                                    b == Bound::cpu    ? "cpu"
                                    : b == Bound::gpu  ? "gpu"
                                    : b == Bound::wait ? "wait"
@@ -102,12 +100,11 @@ class CsvWriter final : public ReportWriter {
                 if (any_loop) {
                     if (!r.loop.empty()) {
                         const FrameRecord& rec = r.loop[frame - r.range.begin];
-                        fmt::format_to(fmt::appender(buf),
-                                       FMT_COMPILE(",{},{:.6f},{:.6f},{:.6f},{:.6f}"), rec.steps,
-                                       ns_to_ms(rec.acc_after_ns), rec.alpha,
+                        fmt::format_to(fmt::appender(buf), ",{},{:.6f},{:.6f},{:.6f},{:.6f}",
+                                       rec.steps, ns_to_ms(rec.acc_after_ns), rec.alpha,
                                        ns_to_ms(rec.clamp_lost_ns), ns_to_ms(rec.cap_dropped_ns));
                     } else {
-                        fmt::format_to(fmt::appender(buf), FMT_COMPILE(",,,,,"));
+                        fmt::format_to(fmt::appender(buf), ",,,,,");
                     }
                 }
                 buf.push_back('\n');
