@@ -116,7 +116,18 @@ not_under_wine=(
 )
 filter=${GTEST_FILTER:-"-$(IFS=:; echo "${not_under_wine[*]}")"}
 step "Running $tests_exe under wine (${#not_under_wine[@]} end-to-end and Linux-only tests left out)"
-(cd "$build_dir/tests" && wine ./loopscope_tests.exe --gtest_brief=1 --gtest_filter="$filter")
+# A test that crashes ends the binary with wine's crash report and, through wine's debugger, can
+# still leave exit status 0: the run counts only when GoogleTest wrote its report of every test.
+results=$build_dir/tests/wine-results.xml
+rm -f "$results"
+(cd "$build_dir/tests" &&
+    wine ./loopscope_tests.exe --gtest_brief=1 --gtest_filter="$filter" \
+        --gtest_output="xml:wine-results.xml")
+if [ ! -s "$results" ] || ! grep -q '<testsuites .*failures="0".*errors="0"' "$results"; then
+    echo "test-windows: the test binary under wine did not finish every test (a crash, or a" \
+        "failure): $results is missing or lists failures" >&2
+    exit 1
+fi
 
 step "loopscope.exe probe clocks --json -"
 clocks=$(mktemp)
