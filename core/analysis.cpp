@@ -492,7 +492,8 @@ void series_statistics(CaptureReport& r, const Capture& capture, unsigned thread
     r.tail_curve_ms.reserve(kTailCurveSteps + 1);
     for (int i = 0; i <= kTailCurveSteps; ++i) {
         const double nines = kTailCurveNines * i / kTailCurveSteps;
-        r.tail_curve_ms.push_back(ns_to_ms(percentile_sorted(sorted, 1.0 - std::pow(10.0, -nines))));
+        r.tail_curve_ms.push_back(
+            ns_to_ms(percentile_sorted(sorted, 1.0 - std::pow(10.0, -nines))));
     }
     // The figures without the start-up segment (its refresh rate and frame numbers are set
     // below): their sorted values are the range's without the segment's few, so the same copy

@@ -15,8 +15,8 @@
 #include "core/beside.hpp"
 #include "core/frame_stats.hpp"
 #include "readers/readers.hpp"
-#include "writers/writer.hpp"
 #include "tests/test_support.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope {
 namespace {

@@ -16,8 +16,8 @@
 
 #include "core/analysis.hpp"
 #include "readers/readers.hpp"
-#include "writers/writer.hpp"
 #include "tests/test_support.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope {
 namespace {

@@ -28,8 +28,8 @@
 #include "core/analysis.hpp"
 #include "core/frame_stats.hpp"
 #include "core/units.hpp"
-#include "stores/clickhouse.hpp"
 #include "readers/readers.hpp"
+#include "stores/clickhouse.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {

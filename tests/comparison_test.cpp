@@ -17,8 +17,8 @@
 #include "core/figures.hpp"
 #include "core/latency.hpp"
 #include "readers/readers.hpp"
-#include "writers/writer.hpp"
 #include "tests/test_support.hpp"
+#include "writers/writer.hpp"
 
 #include <nlohmann/json.hpp>
 

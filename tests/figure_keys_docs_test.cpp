@@ -75,8 +75,8 @@ TEST(FigureKeysDocs, ReportsMdListsEveryCatalogueKeyInOrder) {
             const std::string doc = i < documented.size() ? as_markdown(documented[i]) : "(none)";
             const std::string cat = i < catalogue.size() ? as_markdown(catalogue[i]) : "(none)";
             if (doc != cat) {
-                ADD_FAILURE() << "docs/reports.md, " << kHeading << ", row " << i + 1 << ": "
-                              << doc << "\nthe catalogue: " << cat;
+                ADD_FAILURE() << "docs/reports.md, " << kHeading << ", row " << i + 1 << ": " << doc
+                              << "\nthe catalogue: " << cat;
                 break;
             }
         }

@@ -20,8 +20,8 @@
 #include "core/comparison.hpp"
 #include "core/figures.hpp"
 #include "readers/readers.hpp"
-#include "writers/writer.hpp"
 #include "tests/test_support.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope {
 namespace {

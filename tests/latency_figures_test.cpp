@@ -469,8 +469,7 @@ TEST(ToolFiguresCompared, MissedVsyncWithoutTargetSaysWhy) {
     const FigureValue v = figure_value(r, "unreal_mvp_share");
     ASSERT_FALSE(v.has_value());
     // What is missing, in words: core names no flag (the report's help and docs/reports.md do).
-    EXPECT_NE(v.reason.find("no target frame rate: none was given"), std::string::npos)
-        << v.reason;
+    EXPECT_NE(v.reason.find("no target frame rate: none was given"), std::string::npos) << v.reason;
 }
 
 // ---- Every output that lists hitches says why each took its time; HTML plots the latency ----

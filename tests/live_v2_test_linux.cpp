@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "recorder/trace_text.hpp"
 #include "readers/readers.hpp"
+#include "recorder/trace_text.hpp"
 #include "tests/live_stream_bytes.hpp"
 #include "tests/test_support.hpp"
 #include "tool/live_client.hpp"

@@ -53,9 +53,8 @@ std::vector<std::string> violations() {
     const std::regex os_call(R"(\bclock_gettime\s*\(\s*CLOCK_\w+\s*,)");
     const fs::path root = LOOPSCOPE_SOURCE_DIR;
     std::vector<std::string> found;
-    for (const char* dir :
-         {"common", "core", "probes", "readers", "writers", "stores", "recorder", "tool", "include",
-          "examples", "tests"}) {
+    for (const char* dir : {"common", "core", "probes", "readers", "writers", "stores", "recorder",
+                            "tool", "include", "examples", "tests"}) {
         if (!fs::exists(root / dir))
             continue;
         for (const auto& entry : fs::recursive_directory_iterator(root / dir)) {

@@ -17,8 +17,8 @@
 #include "common/output_file.hpp"
 #include "core/analysis.hpp"
 #include "readers/readers.hpp"
-#include "writers/writer.hpp"
 #include "tests/test_support.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope {
 namespace {

@@ -17,8 +17,8 @@
 #include "core/trace_record.hpp"
 #include "readers/csv_scanner.hpp"
 #include "readers/readers.hpp"
-#include "writers/trace_writer.hpp"
 #include "tests/test_support.hpp"
+#include "writers/trace_writer.hpp"
 
 namespace loopscope {
 namespace {

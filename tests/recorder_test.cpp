@@ -15,10 +15,10 @@
 #include "common/output_file.hpp"
 #include "core/capture.hpp"
 #include "core/loop_engine.hpp"
-#include "recorder/trace_text.hpp"
 #include "readers/readers.hpp"
-#include "writers/trace_writer.hpp"
+#include "recorder/trace_text.hpp"
 #include "tests/test_support.hpp"
+#include "writers/trace_writer.hpp"
 
 namespace loopscope {
 namespace {

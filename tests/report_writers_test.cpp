@@ -10,8 +10,8 @@
 #include "common/errors.hpp"
 #include "core/comparison.hpp"
 #include "readers/readers.hpp"
-#include "writers/writer.hpp"
 #include "tests/test_support.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope {
 namespace {

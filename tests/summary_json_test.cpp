@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "common/output_file.hpp"
-#include "writers/summary_writer.hpp"
 #include "tests/test_support.hpp"
+#include "writers/summary_writer.hpp"
 
 namespace loopscope {
 namespace {

@@ -14,9 +14,9 @@
 
 #include "core/analysis.hpp"
 #include "core/segments.hpp"
-#include "writers/frame_spans.hpp"
 #include "readers/readers.hpp"
 #include "tests/test_support.hpp"
+#include "writers/frame_spans.hpp"
 
 using namespace loopscope;
 

@@ -26,9 +26,9 @@
 #include "core/figures.hpp"
 #include "core/tool_figures.hpp"
 #include "readers/readers.hpp"
-#include "writers/writer.hpp"
 #include "tests/csv_table.hpp"
 #include "tests/test_support.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope {
 namespace {

@@ -14,11 +14,11 @@
 #include "common/output_file.hpp"
 #include "core/analysis.hpp"
 #include "core/loop_scenarios.hpp"
-#include "writers/frame_spans.hpp"
 #include "readers/readers.hpp"
+#include "test_support.hpp"
+#include "writers/frame_spans.hpp"
 #include "writers/trace_writer.hpp"
 #include "writers/writer.hpp"
-#include "test_support.hpp"
 
 namespace loopscope {
 namespace {

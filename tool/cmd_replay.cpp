@@ -19,13 +19,13 @@
 #include "core/duration.hpp"
 #include "core/loop_figures.hpp"
 #include "core/loop_scenarios.hpp"
-#include "writers/loop_json.hpp"
 #include "readers/readers.hpp"
-#include "writers/trace_writer.hpp"
-#include "writers/writer.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
 #include "tool/loop_summary.hpp"
+#include "writers/loop_json.hpp"
+#include "writers/trace_writer.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope {
 

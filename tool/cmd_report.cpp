@@ -19,13 +19,13 @@
 #include "core/gate.hpp"
 #include "core/summary.hpp"
 #include "readers/readers.hpp"
-#include "writers/writer.hpp"
 #include "tool/cli_text.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
 #include "tool/option_values.hpp"
 #include "tool/report_many.hpp"
 #include "tool/store_clickhouse.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope {
 

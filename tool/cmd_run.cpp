@@ -18,11 +18,11 @@
 #include "core/loop_scenarios.hpp"
 #include "core/units.hpp"
 #include "probes/loop_runner.hpp"
-#include "writers/loop_json.hpp"
-#include "writers/trace_writer.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
 #include "tool/loop_summary.hpp"
+#include "writers/loop_json.hpp"
+#include "writers/trace_writer.hpp"
 
 namespace loopscope {
 

@@ -13,11 +13,11 @@
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "core/duration.hpp"
-#include "writers/writer.hpp"
 #include "tool/cli_text.hpp"
 #include "tool/commands.hpp"
 #include "tool/loop_options.hpp"
 #include "tool/viewer/viewer.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope {
 

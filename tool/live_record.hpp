@@ -11,8 +11,8 @@
 #include <string>
 
 #include "core/trace_record.hpp"
-#include "recorder/trace_text.hpp"
 #include "readers/trace_check.hpp"
+#include "recorder/trace_text.hpp"
 
 namespace loopscope {
 

@@ -18,8 +18,8 @@
 #include "readers/summary_reading.hpp"
 #include "stores/history.hpp"
 #include "tool/option_values.hpp"
-#include "writers/summary_writer.hpp"
 #include "tool/store_clickhouse.hpp"
+#include "writers/summary_writer.hpp"
 
 namespace loopscope {
 

@@ -8,8 +8,8 @@
 
 #include "core/analysis.hpp"
 #include "core/summary.hpp"
-#include "stores/clickhouse.hpp"
 #include "readers/readers.hpp"
+#include "stores/clickhouse.hpp"
 
 namespace CLI {
 class App;

@@ -19,9 +19,9 @@
 #include "core/comparison.hpp"
 #include "readers/read_formats.hpp"
 #include "readers/readers.hpp"
-#include "writers/writer.hpp"
 #include "tool/live_client.hpp"
 #include "tool/live_record.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope::fuzz {
 

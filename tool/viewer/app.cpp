@@ -19,7 +19,6 @@
 #include "common/errors.hpp"
 #include "common/output_file.hpp"
 #include "core/loop_scenarios.hpp"
-#include "writers/writer.hpp"
 #include "tool/viewer/demo_panel.hpp"
 #include "tool/viewer/document.hpp"
 #include "tool/viewer/live_panel.hpp"
@@ -29,6 +28,7 @@
 #include "tool/viewer/screenshot.hpp"
 #include "tool/viewer/viewer.hpp"
 #include "tool/viewer/window.hpp"
+#include "writers/writer.hpp"
 
 namespace loopscope {
 
