@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
@@ -121,8 +122,14 @@ TEST(SpooledInput, StopsCopyingBeforeTheTemporaryFolderFills) {
             }
         });
     };
+    // A folder of its own for the copies, so copies made by tests running beside this one are
+    // not counted.
+    const auto temp = dir + "/spool";
+    std::filesystem::create_directory(temp);
+    const char* const tmpdir_before = std::getenv("TMPDIR");
+    const std::string tmpdir_saved = tmpdir_before ? tmpdir_before : "";
+    setenv("TMPDIR", temp.c_str(), 1);
     std::error_code ec;
-    const auto temp = std::filesystem::temp_directory_path(ec);
     const auto copies = [&] {
         std::size_t n = 0;
         for (const auto& e : std::filesystem::directory_iterator(temp, ec)) {
@@ -132,6 +139,7 @@ TEST(SpooledInput, StopsCopyingBeforeTheTemporaryFolderFills) {
         return n;
     };
     const std::size_t copies_before = copies();
+    EXPECT_EQ(copies_before, 0u);
     {
         std::thread writer = feed(4000);
         try {
@@ -154,6 +162,10 @@ TEST(SpooledInput, StopsCopyingBeforeTheTemporaryFolderFills) {
         EXPECT_TRUE(input.spooled());
         EXPECT_EQ(std::filesystem::file_size(input.path()), 4000u);
     }
+    if (tmpdir_before)
+        setenv("TMPDIR", tmpdir_saved.c_str(), 1);
+    else
+        unsetenv("TMPDIR");
     std::filesystem::remove_all(dir);
 }
 
