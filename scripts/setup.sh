@@ -18,7 +18,7 @@ packages=(
     libcli11-dev nlohmann-json3-dev libfmt-dev libfast-float-dev
     libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev libcurl4-openssl-dev
     libsdl2-dev libimgui-dev libstb-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0
-    rt-tests cmark-gfm
+    rt-tests cmark-gfm libjs-dygraphs
 )
 if [ "${LOOPSCOPE_SETUP_BROWSER:-1}" != 0 ]; then
     packages+=(chromium)
