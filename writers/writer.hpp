@@ -14,6 +14,7 @@
 #include "core/analysis.hpp"
 #include "core/figures.hpp"
 #include "core/hitch_cause.hpp"
+#include "core/verdict.hpp"
 
 namespace loopscope {
 
@@ -89,6 +90,23 @@ std::vector<std::string> capture_notes(const CaptureReport& report);
 // of bad cell, one for each oddity; among capture_notes, and on standard error where a report
 // has no notes (CSV, a file written).
 std::vector<std::string> data_quality_notes(const DataQuality& quality);
+
+// The verdict's longest hitches (core/verdict.hpp) as the hitch tables place and name them
+// (frame_spans_at): the capture frame, its time on the report's axis in seconds rounded down
+// to the millisecond, its length and its cause's summary. One line each for the text reports:
+// "11.911 s, frame 2485, 433.5 ms: 433.5 ms of application work in frame 2486".
+struct VerdictHitchRow {
+    std::int64_t frame = 0;
+    double time_s = 0;
+    double length_ms = 0;
+    std::string cause;
+    std::string text;
+};
+std::vector<VerdictHitchRow> verdict_hitch_rows(const CaptureReport& report,
+                                                const CaptureVerdict& verdict);
+// The verdict as the HTML report's first section, <section id="..."> (writers/verdict_html.cpp).
+std::string verdict_html(const CaptureReport& report, const CaptureVerdict& verdict,
+                         std::string_view id);
 
 // The comparison as text cells: figure, A, B, B - A, 95 % interval, verdict; the figures
 // compared by value alone (frames, duration, refresh) first, with "-" for the interval.

@@ -538,7 +538,9 @@ figure{margin:1em 0}figcaption{font-weight:600}.plot{fill:#fafafa;stroke:#999}
 .hitch{fill:none;stroke:#d00;stroke-width:1.5}.bar{fill:#1f6fb4}.alpha{fill:#2a9d8f}.startup{fill:#999;opacity:.18}.clip{fill:#d00}.capdrop{fill:#d00}.clampcut{fill:#e90}
 .changed{color:#a60;font-weight:600}.better{color:#080;font-weight:600}.worse{color:#b00;font-weight:600})";
 
-// One capture: heading, notes, the summary table with definitions, the plots and the hitches.
+// One capture: heading, the verdict (core/verdict.hpp), notes, the plots and the hitches, then
+// the reference (every figure with its definition, each tool's lows) folded in a <details>.
+// The verdict's id is "verdict" for a lone capture, "verdict-a" / "verdict-b" in a comparison.
 std::string capture_section(const CaptureReport& r, std::string_view prefix) {
     std::string h = fmt::format(
         "<h2>{}{}</h2>\n<p><code>{}</code> ({}), {} from <code>{}"
@@ -546,12 +548,29 @@ std::string capture_section(const CaptureReport& r, std::string_view prefix) {
         html_escape(prefix), html_escape(capture_title(r)), html_escape(r.capture->source.file),
         html_escape(r.capture->source.format), html_escape(timeline_label(r)),
         html_escape(r.frame_time_column), r.range.begin, r.range.end - 1);
+    const std::string id =
+        prefix.empty() ? std::string("verdict")
+                       : fmt::format("verdict-{}", static_cast<char>(prefix.front() | 0x20));
+    h += verdict_html(r, capture_verdict(r), id);
     h += "<p>The " + html_escape(time_axis_line(r)) + ".</p>\n";
     if (const std::string system = system_line(r); !system.empty())
         h += "<p>System: " + html_escape(system) + ".</p>\n";
     for (const std::string& note : capture_notes(r)) {
         h += "<p class=\"note\">" + html_escape(note) + "</p>\n";
     }
+    if (r.capture->per_frame) {
+        const std::vector<FrameSpan> spans = shown_hitch_spans(r);
+        h += frame_time_plot(r, spans);
+        h += latency_plot(r);
+        h += histogram_plot(r);
+        h += percentile_plot({&r});
+        h += loop_plots(r);
+        h += alpha_plot(r);
+        h += hitch_table(r, spans);
+    } else {
+        h += sampled_plot(r);
+    }
+    h += "<details class=\"reference\"><summary>Every figure with its definition</summary>\n";
     h += "<table><tr><th>section</th><th>figure</th><th>value</th><th>definition</th></"
          "tr>\n";
     for (const SummaryRow& row : summary_rows(r)) {
@@ -572,18 +591,7 @@ std::string capture_section(const CaptureReport& r, std::string_view prefix) {
         }
         h += "</table>\n";
     }
-    if (r.capture->per_frame) {
-        const std::vector<FrameSpan> spans = shown_hitch_spans(r);
-        h += frame_time_plot(r, spans);
-        h += latency_plot(r);
-        h += histogram_plot(r);
-        h += percentile_plot({&r});
-        h += loop_plots(r);
-        h += alpha_plot(r);
-        h += hitch_table(r, spans);
-    } else {
-        h += sampled_plot(r);
-    }
+    h += "</details>\n";
     return h;
 }
 

@@ -394,6 +394,43 @@ Json estimated_figures_json(const CaptureReport& r) {
     return estimated;
 }
 
+// The verdict (core/verdict.hpp): what it says and the numbers it says it from; a number the
+// capture cannot have is left out, and its line says why.
+Json verdict_json(const CaptureReport& r) {
+    const CaptureVerdict v = capture_verdict(r);
+    Json j{{"smoothness", smoothness_name(v.smoothness)}};
+    if (v.hitch_count)
+        j["hitch_count"] = *v.hitch_count;
+    if (v.stutter_time_share) {
+        j["stutter_time_share"] = *v.stutter_time_share;
+        j["stutter_cadence"] = v.stutter_cadence;
+    }
+    if (v.average_fps)
+        j["average_fps"] = *v.average_fps;
+    if (v.low1_fps)
+        j["low1_fps"] = *v.low1_fps;
+    Json hitches = Json::array();
+    for (const VerdictHitchRow& row : verdict_hitch_rows(r, v)) {
+        hitches.push_back(Json{{"frame", row.frame},
+                               {"time_s", row.time_s},
+                               {"length_ms", row.length_ms},
+                               {"cause", row.cause}});
+    }
+    for (std::size_t k = 0; k < hitches.size(); ++k)
+        hitches[k]["cause_kind"] = v.longest_hitches[k].cause_kind;
+    j["longest_hitches"] = std::move(hitches);
+    Json lines = Json::array();
+    for (const VerdictLine& line : v.lines) {
+        lines.push_back(Json{{"key", line.key},
+                             {"label", line.label},
+                             {"text", line.text},
+                             {"evidence", line.evidence},
+                             {"available", line.available}});
+    }
+    j["lines"] = std::move(lines);
+    return j;
+}
+
 Json capture_json(const CaptureReport& r) {
     const CaptureSource& src = r.capture->source;
     const FrameStats& s = r.stats;
@@ -406,6 +443,7 @@ Json capture_json(const CaptureReport& r) {
     // t = 0 of every time in the report, on the capture's own clock (docs/reports.md, Times).
     j["source"]["clock_origin_s"] = ns_to_s(r.capture->clock_origin_ns);
     j["per_frame"] = r.capture->per_frame;
+    j["verdict"] = verdict_json(r);
     if (const auto system = system_lines(r); !system.empty()) {
         Json sys = Json::object();
         for (const auto& [name, value] : system)

@@ -11,6 +11,30 @@ namespace loopscope {
 
 namespace {
 
+// The answer first: the verdict as a table of its lines with their evidence, the longest
+// hitches as a list under it.
+void write_verdict(const CaptureReport& r, std::string& text) {
+    const CaptureVerdict v = capture_verdict(r);
+    MarkdownTable t;
+    t.add_column("verdict", MarkdownTable::Align::left);
+    t.add_column("answer", MarkdownTable::Align::left);
+    t.add_column("evidence", MarkdownTable::Align::left);
+    for (const VerdictLine& line : v.lines) {
+        // Bold for the answer itself, italics for a line the capture cannot give.
+        const char* mark = !line.available ? "*" : (line.key == "smoothness" ? "**" : "");
+        const std::string answer = fmt::format("{0}{1}{0}", mark, line.text);
+        t.add_row({line.label, answer, line.evidence});
+    }
+    text += '\n';
+    text += t.render();
+    const std::vector<VerdictHitchRow> rows = verdict_hitch_rows(r, v);
+    if (!rows.empty()) {
+        text += "\nThe longest hitches:\n\n";
+        for (const VerdictHitchRow& row : rows)
+            text.append("- ").append(row.text).append("\n");
+    }
+}
+
 class MarkdownWriter final : public ReportWriter {
   public:
     void write(const Report& report, OutputFile& out) const override {
@@ -23,7 +47,8 @@ class MarkdownWriter final : public ReportWriter {
             text += fmt::format("`{}` ({}), {} from `{}`, capture frames {}-{}.\n",
                                 r.capture->source.file, r.capture->source.format, timeline_label(r),
                                 r.frame_time_column, r.range.begin, r.range.end - 1);
-            text += fmt::format("The {}.\n", time_axis_line(r));
+            write_verdict(r, text);
+            text += fmt::format("\nThe {}.\n", time_axis_line(r));
             if (const std::string system = system_line(r); !system.empty())
                 text += fmt::format("System: {}.\n", system);
             for (const std::string& note : capture_notes(r))

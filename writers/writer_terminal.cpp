@@ -1,6 +1,6 @@
-// The terminal summary: the figures grouped by section with their definitions, the worst
-// hitches, and for two captures the comparison. Colour only when asked (a terminal without
-// NO_COLOR); the text is the same either way.
+// The terminal summary: the verdict first, then the figures grouped by section with their
+// definitions, the worst hitches, and for two captures the comparison. Colour only when asked (a
+// terminal without NO_COLOR); the text is the same either way.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -49,7 +49,8 @@ class TerminalWriter final : public ReportWriter {
         text += heading(capture_title(r)) + "\n";
         text += fmt::format("{} ({}), {} from {}, capture frames {}-{}\n", src.file, src.format,
                             timeline_label(r), r.frame_time_column, r.range.begin, r.range.end - 1);
-        text += dim(time_axis_line(r)) + "\n";
+        write_verdict(r, text);
+        text.append("\n").append(dim(time_axis_line(r))).append("\n");
         if (const std::string system = system_line(r); !system.empty())
             text += "system: " + system + "\n";
         for (const std::string& note : capture_notes(r))
@@ -104,6 +105,27 @@ class TerminalWriter final : public ReportWriter {
                     printable(cause.summary));
                 text += fmt::format("  {:>8}  {}\n", "", "parts: " + hitch_parts_text(cause));
             }
+        }
+    }
+
+    // The answer first: the verdict's lines within the first screen (docs/reports.md, "The
+    // verdict"), each with the evidence it rests on; the longest hitches under their line.
+    void write_verdict(const CaptureReport& r, std::string& text) const {
+        const CaptureVerdict v = capture_verdict(r);
+        std::size_t width = 0;
+        for (const VerdictLine& line : v.lines)
+            width = std::max(width, line.label.size());
+        text += heading("Verdict") + "\n";
+        for (const VerdictLine& line : v.lines) {
+            const std::string answer =
+                line.key == "smoothness" && v.smoothness == Smoothness::not_smooth ? warn(line.text)
+                                                                                   : line.text;
+            text += fmt::format("  {:<{}}  {}  {}\n", line.label, width, answer,
+                                dim(fmt::format("({})", line.evidence)));
+            if (line.key != "hitches")
+                continue;
+            for (const VerdictHitchRow& row : verdict_hitch_rows(r, v))
+                text += fmt::format("  {:<{}}    {}\n", "", width, row.text);
         }
     }
 

@@ -1,0 +1,254 @@
+// The verdict every report opens with (core/verdict.hpp): its rules on made-up captures whose
+// answer is known, every line checked against the analysis on every shared capture, and where
+// the terminal, Markdown, HTML and JSON reports put it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "core/analysis.hpp"
+#include "core/verdict.hpp"
+#include "readers/readers.hpp"
+#include "tests/test_support.hpp"
+
+namespace loopscope {
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+
+Capture make_capture(const std::vector<std::int64_t>& frame_ns) {
+    Capture c;
+    describe_as(c, "presentmon-2.4");
+    c.source.file = "test.csv";
+    c.source.process = "Game.exe";
+    c.frame_ns = frame_ns;
+    std::int64_t t = 0;
+    for (const std::int64_t f : frame_ns) {
+        c.start_ns.push_back(t);
+        t += f;
+    }
+    return c;
+}
+
+std::vector<std::string> keys(const CaptureVerdict& v) {
+    std::vector<std::string> k;
+    for (const VerdictLine& l : v.lines)
+        k.push_back(l.key);
+    return k;
+}
+
+TEST(Verdict, EvenFramesAreSmooth) {
+    const Capture c = make_capture(std::vector<std::int64_t>(1000, 10 * kMs));
+    const CaptureReport r = analyse_capture(c, {});
+    const CaptureVerdict v = capture_verdict(r);
+    EXPECT_EQ(v.smoothness, Smoothness::smooth);
+    ASSERT_TRUE(v.hitch_count.has_value());
+    EXPECT_EQ(*v.hitch_count, 0u);
+    EXPECT_EQ(v.line("hitches")->text, "none");
+    ASSERT_TRUE(v.average_fps && v.low1_fps);
+    EXPECT_DOUBLE_EQ(*v.average_fps, 100.0);
+    EXPECT_DOUBLE_EQ(*v.low1_fps, 100.0);
+    EXPECT_EQ(keys(v), (std::vector<std::string>{"smoothness", "hitches", "fps", "frame_generation",
+                                                 "display", "latency", "data_quality"}));
+    // Frame times alone say nothing of the display or latency: said so, no number.
+    EXPECT_FALSE(v.line("display")->available);
+    EXPECT_FALSE(v.line("latency")->available);
+    EXPECT_TRUE(v.line("data_quality")->available);
+    EXPECT_EQ(v.line("smoothness")->text.rfind("smooth: 0 hitches", 0), 0u)
+        << v.line("smoothness")->text;
+}
+
+TEST(Verdict, OneHitchIsNotSmoothAndNamedWithItsLength) {
+    std::vector<std::int64_t> frames(1000, 10 * kMs);
+    frames[500] = 100 * kMs;  // > 60 ms and >= 1.5 x the frame before: an Unreal hitch
+    frames[700] = 80 * kMs;
+    const Capture c = make_capture(frames);
+    const CaptureReport r = analyse_capture(c, {});
+    const CaptureVerdict v = capture_verdict(r);
+    EXPECT_EQ(v.smoothness, Smoothness::not_smooth);
+    EXPECT_EQ(*v.hitch_count, 2u);
+    ASSERT_EQ(v.longest_hitches.size(), 2u);
+    EXPECT_EQ(v.longest_hitches[0].length_ns, 100 * kMs);  // longest first
+    EXPECT_EQ(v.longest_hitches[0].index, 500u);
+    EXPECT_EQ(v.longest_hitches[1].length_ns, 80 * kMs);
+    EXPECT_EQ(v.line("hitches")->text.rfind("2 (", 0), 0u) << v.line("hitches")->text;
+}
+
+TEST(Verdict, StutterWithoutHitchesIsNotSmooth) {
+    // Every 20th frame 40 ms among 10 ms frames: no hitch (< 60 ms), but CapFrameX's rule flags
+    // each one (> 2.5 x the moving average), about 14 % of the time.
+    std::vector<std::int64_t> frames(2000, 10 * kMs);
+    for (std::size_t i = 10; i < frames.size(); i += 20)
+        frames[i] = 40 * kMs;
+    const Capture c = make_capture(frames);
+    const CaptureReport r = analyse_capture(c, {});
+    const CaptureVerdict v = capture_verdict(r);
+    EXPECT_EQ(*v.hitch_count, 0u);
+    ASSERT_TRUE(v.stutter_time_share.has_value());
+    EXPECT_GE(*v.stutter_time_share, kSmoothMaxStutterShare);
+    EXPECT_EQ(v.smoothness, Smoothness::not_smooth);
+}
+
+std::vector<std::string> shared_capture_files() {
+    std::vector<std::string> files;
+    for (const std::string& dir : {test::captures_dir(), test::captures_dir() + "/frameview_set",
+                                   test::captures_dir() + "/afterburner"}) {
+        for (const auto& e : std::filesystem::directory_iterator(dir)) {
+            if (e.path().extension() != ".csv")
+                continue;
+            try {
+                detect_format(e.path().string());
+            } catch (const InputError&) {
+                continue;  // FrameView's summary of whole captures: no frames
+            }
+            files.push_back(e.path().string());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// Each line of the verdict agrees with the figures it rests on, on every shared capture.
+TEST(VerdictRealCaptures, EveryLineHoldsOnEveryCapture) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    const std::vector<std::string> files = shared_capture_files();
+    ASSERT_GE(files.size(), 40u);
+    std::size_t smooth = 0, not_smooth = 0, unknown = 0;
+    for (const std::string& path : files) {
+        SCOPED_TRACE(path);
+        const Capture c = read_capture(path);
+        const CaptureReport r = analyse_capture(c, {});
+        const CaptureVerdict v = capture_verdict(r);
+        for (const VerdictLine& l : v.lines) {
+            EXPECT_FALSE(l.text.empty()) << l.key;
+            EXPECT_FALSE(l.evidence.empty()) << l.key;
+        }
+        if (!c.per_frame) {
+            // Rows are samples: no hitch, stutter or smoothness can be said.
+            ++unknown;
+            EXPECT_EQ(v.smoothness, Smoothness::unknown);
+            EXPECT_FALSE(v.hitch_count.has_value());
+            EXPECT_FALSE(v.line("smoothness")->available);
+            EXPECT_FALSE(v.line("hitches")->available);
+            EXPECT_FALSE(v.low1_fps.has_value());
+            continue;
+        }
+        const auto& hitches = r.stats.hitches.hitches;
+        ASSERT_TRUE(v.hitch_count.has_value());
+        EXPECT_EQ(*v.hitch_count, hitches.size());
+        // "smooth" is never said of a capture with a hitch or with stutter at the threshold.
+        if (v.smoothness == Smoothness::smooth) {
+            ++smooth;
+            EXPECT_TRUE(hitches.empty());
+            ASSERT_TRUE(v.stutter_time_share.has_value());
+            EXPECT_LT(*v.stutter_time_share, kSmoothMaxStutterShare);
+        } else {
+            ++not_smooth;
+            EXPECT_EQ(v.smoothness, Smoothness::not_smooth);
+            EXPECT_TRUE(!hitches.empty() || *v.stutter_time_share >= kSmoothMaxStutterShare);
+        }
+        EXPECT_EQ(v.line("smoothness")->text.rfind(smoothness_name(v.smoothness), 0), 0u);
+        // The longest hitches, longest first, the longest being the longest of all.
+        ASSERT_EQ(v.longest_hitches.size(), std::min(hitches.size(), kVerdictHitches));
+        for (std::size_t k = 1; k < v.longest_hitches.size(); ++k)
+            EXPECT_GE(v.longest_hitches[k - 1].length_ns, v.longest_hitches[k].length_ns);
+        if (!hitches.empty()) {
+            std::int64_t longest = 0;
+            for (const Hitch& h : hitches)
+                longest = std::max(longest, h.frame_ns);
+            EXPECT_EQ(v.longest_hitches.front().length_ns, longest);
+            EXPECT_FALSE(v.longest_hitches.front().cause.empty());
+        } else {
+            EXPECT_EQ(v.line("hitches")->text, "none");
+        }
+        // Average FPS and the 1 % low are the report's own figures.
+        ASSERT_TRUE(v.average_fps && v.low1_fps);
+        EXPECT_EQ(*v.average_fps, r.stats.fps.average);
+        EXPECT_EQ(*v.low1_fps, r.stats.fps.p1_low);
+        // On a timeline mixing generated frames, stutter is judged on what the player saw.
+        if (timeline_mixes_generated(r) && r.displayed.frames > 1) {
+            EXPECT_EQ(v.stutter_cadence, "the displayed frames");
+        }
+        // Frame generation: marked, detected or possible exactly when the analysis says so.
+        const std::string& gen = v.line("frame_generation")->text;
+        EXPECT_EQ(gen.rfind("marked", 0) == 0, r.has_generated || r.generated_without_frame_time);
+        EXPECT_EQ(gen.rfind("detected", 0) == 0, r.generation.detected);
+        EXPECT_EQ(gen.rfind("possible", 0) == 0, r.generation.possible && !r.has_generated);
+        // The display line has a refresh only where the capture says anything of the display.
+        if (!has_display_information(c)) {
+            EXPECT_FALSE(v.line("display")->available);
+        }
+        if (r.stats.refresh.state == RefreshGuess::State::fixed) {
+            EXPECT_NE(v.line("display")->text.find(std::to_string(r.stats.refresh.rate_hz) + " Hz"),
+                      std::string::npos);
+        }
+        // Data quality: "clean" exactly when the reader found nothing.
+        EXPECT_EQ(v.line("data_quality")->text.rfind("clean", 0) == 0, c.data_quality.empty());
+    }
+    // Both answers occur among the shared captures: the rule decides something.
+    EXPECT_GE(smooth, 10u);
+    EXPECT_GE(not_smooth, 5u);
+    EXPECT_GE(unknown, 2u);
+}
+
+// The terminal report holds the verdict, the hitches and the 1 % low within its first 15 lines.
+TEST(VerdictRealCaptures, TerminalShowsHitchesAndLowWithinFifteenLines) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    for (const std::string name :
+         {"IPMAuxTestData_test_case_8.csv", "IPMAuxTestData_test_case_9_v1.csv",
+          "frameview_police2.csv", "mangohud_overwatch.csv"}) {
+        SCOPED_TRACE(name);
+        const test::RunResult run =
+            test::run_loopscope("report " + test::quoted(test::capture(name)));
+        ASSERT_EQ(run.exit_code, 0) << run.err;
+        std::istringstream in(run.out);
+        std::string head, line;
+        for (int i = 0; i < 15 && std::getline(in, line); ++i)
+            head += line + "\n";
+        EXPECT_NE(head.find("Verdict\n"), std::string::npos) << head;
+        EXPECT_NE(head.find("  hitches"), std::string::npos) << head;
+        EXPECT_NE(head.find("  smooth?"), std::string::npos) << head;
+        if (name != "mangohud_overwatch.csv") {
+            EXPECT_NE(head.find("1% low"), std::string::npos) << head;
+        }
+    }
+}
+
+// HTML: the verdict's section comes before any chart, the reference table after them, folded.
+TEST(VerdictRealCaptures, HtmlOpensWithTheVerdictAndFoldsTheReference) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    const std::string dir = test::make_temp_dir("verdict_html");
+    const std::string out = dir + "/r.html";
+    const test::RunResult run = test::run_loopscope(
+        "report " + test::quoted(test::capture("IPMAuxTestData_test_case_8.csv")) + " -o " +
+        test::quoted(out));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::string html = test::read_text(out);
+    const std::size_t verdict = html.find("<section id=\"verdict\"");
+    ASSERT_NE(verdict, std::string::npos);
+    // One only: the id names the verdict of the page.
+    EXPECT_EQ(html.find("id=\"verdict\""), verdict + std::string_view("<section ").size());
+    EXPECT_EQ(html.rfind("id=\"verdict\""), html.find("id=\"verdict\""));
+    const std::size_t body = html.find("<body>");
+    for (const char* chart : {"<svg", "<canvas", "<figure"}) {
+        const std::size_t at = html.find(chart, body);
+        if (at != std::string::npos) {
+            EXPECT_LT(verdict, at) << chart;
+        }
+    }
+    EXPECT_LT(verdict, html.find("<table", body) + 1);
+    const std::size_t details = html.find("<details");
+    ASSERT_NE(details, std::string::npos);
+    EXPECT_LT(html.find("<th>section</th><th>figure</th>"), html.find("</details>"));
+    EXPECT_GT(html.find("<th>section</th><th>figure</th>"), details);
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace loopscope
