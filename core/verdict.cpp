@@ -168,9 +168,11 @@ VerdictLine fps_line(const CaptureReport& r, CaptureVerdict& v) {
             return line;
         }
         // No low: it needs every frame, and the rows are not frames.
-        line.text = fmt::format("{} sampled average, no lows ({})", fps(*sampled),
+        line.text = fmt::format("average {} over the log's time, no lows ({})", fps(*sampled),
                                 missing_reason(r, "p1_low_fps").value_or(avg.reason));
-        line.evidence = "the mean of the sampled FPS (the log's rows are not frames)";
+        line.evidence =
+            "each sample's frame rate weighted by its row's interval (the figure "
+            "sampled_avg_fps)";
         return line;
     }
     v.average_fps = *avg;
@@ -279,7 +281,9 @@ VerdictLine display_line(const CaptureReport& r) {
             line.evidence = fmt::format("the intervals of {}", r.refresh_column);
             break;
     }
-    if (r.display.available) {
+    if (r.display.available && r.display.dropped == 0) {
+        line.text += "; every frame displayed";
+    } else if (r.display.available) {
         line.text +=
             fmt::format("; never displayed: {} frame{} ({})", r.display.dropped,
                         r.display.dropped == 1 ? "" : "s", percent(r.display.dropped_share));
