@@ -262,5 +262,28 @@ TEST(VerdictRealCaptures, HtmlOpensWithTheVerdictAndFoldsTheReference) {
     std::filesystem::remove_all(dir);
 }
 
+// A comparison's two capture sections each open with their verdict, under ids of their own.
+TEST(VerdictRealCaptures, ComparisonHtmlGivesEachCaptureItsVerdict) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    const std::string dir = test::make_temp_dir("verdict_html");
+    const std::string out = dir + "/c.html";
+    const test::RunResult run = test::run_loopscope(
+        "report " + test::quoted(test::capture("presentmon_gold_test_case_5_v1.csv")) + " " +
+        test::quoted(test::capture("presentmon_gold_test_case_5.csv")) + " -o " +
+        test::quoted(out));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::string html = test::read_text(out);
+    EXPECT_EQ(html.find("id=\"verdict\""), std::string::npos);
+    const std::size_t a = html.find("<section id=\"verdict-a\"");
+    const std::size_t b = html.find("<section id=\"verdict-b\"");
+    ASSERT_NE(a, std::string::npos);
+    ASSERT_NE(b, std::string::npos);
+    EXPECT_LT(a, b);
+    EXPECT_EQ(html.rfind("id=\"verdict-a\""), a + std::string_view("<section ").size());
+    EXPECT_LT(html.find("<h2>A: "), a);
+    EXPECT_GT(html.find("<h2>B: "), a);
+    std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace loopscope

@@ -538,9 +538,28 @@ figure{margin:1em 0}figcaption{font-weight:600}.plot{fill:#fafafa;stroke:#999}
 .hitch{fill:none;stroke:#d00;stroke-width:1.5}.bar{fill:#1f6fb4}.alpha{fill:#2a9d8f}.startup{fill:#999;opacity:.18}.clip{fill:#d00}.capdrop{fill:#d00}.clampcut{fill:#e90}
 .changed{color:#a60;font-weight:600}.better{color:#080;font-weight:600}.worse{color:#b00;font-weight:600})";
 
+// The id of a capture section's verdict: "verdict" for a lone capture, else "verdict-" and the
+// heading's prefix in lower case, letters and digits kept and other runs made one '-'
+// ("verdict-a" for "A: ", "verdict-steady-60" for a diagnosis's "steady-60: "), so that the
+// sections of one page have distinct ids.
+std::string verdict_id(std::string_view prefix) {
+    std::string id = "verdict";
+    bool dash = true;
+    for (const char c : prefix) {
+        const bool keep =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (keep) {
+            if (dash)
+                id += '-';
+            id += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        }
+        dash = !keep;
+    }
+    return id;
+}
+
 // One capture: heading, the verdict (core/verdict.hpp), notes, the plots and the hitches, then
 // the reference (every figure with its definition, each tool's lows) folded in a <details>.
-// The verdict's id is "verdict" for a lone capture, "verdict-a" / "verdict-b" in a comparison.
 std::string capture_section(const CaptureReport& r, std::string_view prefix) {
     std::string h = fmt::format(
         "<h2>{}{}</h2>\n<p><code>{}</code> ({}), {} from <code>{}"
@@ -548,10 +567,7 @@ std::string capture_section(const CaptureReport& r, std::string_view prefix) {
         html_escape(prefix), html_escape(capture_title(r)), html_escape(r.capture->source.file),
         html_escape(r.capture->source.format), html_escape(timeline_label(r)),
         html_escape(r.frame_time_column), r.range.begin, r.range.end - 1);
-    const std::string id =
-        prefix.empty() ? std::string("verdict")
-                       : fmt::format("verdict-{}", static_cast<char>(prefix.front() | 0x20));
-    h += verdict_html(r, capture_verdict(r), id);
+    h += verdict_html(r, capture_verdict(r), verdict_id(prefix));
     h += "<p>The " + html_escape(time_axis_line(r)) + ".</p>\n";
     if (const std::string system = system_line(r); !system.empty())
         h += "<p>System: " + html_escape(system) + ".</p>\n";
