@@ -84,12 +84,30 @@ VerdictLine smoothness_line(const CaptureReport& r, CaptureVerdict& v) {
             ? fmt::format("{} of the time in stutter on {}", percent(*v.stutter_time_share),
                           v.stutter_cadence)
             : std::string("stutter not judged (no cadence of the frames the player saw)");
-    if (hitches > 0 || (v.stutter_time_share && *v.stutter_time_share >= kSmoothMaxStutterShare))
+    // A game loop's trouble shows in the motion even when its frames come evenly: a loop
+    // behind real time runs in slow motion or drops time, and step aliasing shows no motion and
+    // then double motion (core/loop_figures.hpp).
+    std::string loop;
+    if (r.loop_figures && r.loop_config) {
+        const LoopFigures& f = *r.loop_figures;
+        if (f.state != LoopState::ok)
+            loop = "; the loop is " + verdict_brief(f);
+        if (f.step_aliasing_share >= kStepAliasingFindingShare) {
+            loop +=
+                fmt::format("; step aliasing on {} of the frames", percent(f.step_aliasing_share));
+        }
+        line.evidence += fmt::format(
+            "; a loop that is saturated or in a spiral, or with step aliasing on {:.0f} % of the "
+            "frames or more, is not smooth",
+            kStepAliasingFindingShare * 100.0);
+    }
+    if (hitches > 0 || !loop.empty() ||
+        (v.stutter_time_share && *v.stutter_time_share >= kSmoothMaxStutterShare))
         v.smoothness = Smoothness::not_smooth;
     else if (v.stutter_time_share)
         v.smoothness = Smoothness::smooth;
-    line.text = fmt::format("{}: {} hitch{}, {}", smoothness_name(v.smoothness), hitches,
-                            hitches == 1 ? "" : "es", stutter);
+    line.text = fmt::format("{}: {} hitch{}, {}{}", smoothness_name(v.smoothness), hitches,
+                            hitches == 1 ? "" : "es", stutter, loop);
     return line;
 }
 

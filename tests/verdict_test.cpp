@@ -3,12 +3,15 @@
 // the terminal, Markdown, HTML and JSON reports put it.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/errors.hpp"
@@ -93,6 +96,34 @@ TEST(Verdict, StutterWithoutHitchesIsNotSmooth) {
     ASSERT_TRUE(v.stutter_time_share.has_value());
     EXPECT_GE(*v.stutter_time_share, kSmoothMaxStutterShare);
     EXPECT_EQ(v.smoothness, Smoothness::not_smooth);
+}
+
+// A loop in a spiral presents evenly paced frames, yet its motion falls behind real time: the
+// verdict is not smooth, and says why (the virtual clock: exact).
+TEST(Verdict, ALoopInASpiralIsNotSmoothThoughItsFramesAreEven) {
+    const std::string dir = test::make_temp_dir("verdict_loop");
+    for (const auto& [scenario, smooth] :
+         {std::pair<std::string, std::string>{"steady-60", "smooth"},
+          std::pair<std::string, std::string>{"spiral-clamp-cap", "not smooth"}}) {
+        SCOPED_TRACE(scenario);
+        const std::string trace = dir + "/" + scenario + ".trace";
+        test::RunResult run = test::run_loopscope("run --scenario " + scenario +
+                                                  " --clock virtual -o " + test::quoted(trace));
+        ASSERT_EQ(run.exit_code, 0) << run.err;
+        run = test::run_loopscope("report --format json " + test::quoted(trace));
+        ASSERT_EQ(run.exit_code, 0) << run.err;
+        const nlohmann::json v = nlohmann::json::parse(run.out)["verdict"];
+        EXPECT_EQ(v["smoothness"], smooth);
+        EXPECT_EQ(v["hitch_count"], 0);
+        const auto loop = std::find_if(v["lines"].begin(), v["lines"].end(),
+                                       [](const nlohmann::json& l) { return l["key"] == "loop"; });
+        ASSERT_NE(loop, v["lines"].end());
+        const std::string text = (*loop)["text"];
+        EXPECT_EQ(text.rfind(smooth == "smooth" ? "ok" : "spiral from frame", 0), 0u) << text;
+        const std::string said = v["lines"][0]["text"];
+        EXPECT_EQ(said.find("the loop is spiral") != std::string::npos, smooth != "smooth") << said;
+    }
+    std::filesystem::remove_all(dir);
 }
 
 std::vector<std::string> shared_capture_files() {
