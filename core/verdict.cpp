@@ -244,6 +244,22 @@ VerdictLine generation_line(const CaptureReport& r) {
         return line;
     }
     if (r.capture->per_frame && !r.capture->generated.empty()) {
+        // The display timeline: generated frames are displayed frames like the others there,
+        // and the range's FrameType still says how many there are.
+        const std::vector<std::uint8_t>& g = r.capture->generated;
+        const std::size_t end = std::min(r.range.end, g.size());
+        const std::size_t begin = std::min(r.range.begin, end);
+        const auto marked = static_cast<std::size_t>(std::count_if(
+            g.begin() + static_cast<std::ptrdiff_t>(begin),
+            g.begin() + static_cast<std::ptrdiff_t>(end), [](std::uint8_t x) { return x != 0; }));
+        if (marked > 0) {
+            line.evidence = "the capture's FrameType column";
+            line.text = fmt::format(
+                "marked: {} of the range's {} frames generated; on the {} timeline they count "
+                "as frames like the others",
+                marked, r.range.size(), timeline_name(r.timeline));
+            return line;
+        }
         // A FrameType column that marks no frame of the range as generated.
         line.evidence = "the capture's FrameType column";
         line.text = "none: FrameType marks every frame as the application's";

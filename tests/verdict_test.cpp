@@ -126,6 +126,24 @@ TEST(Verdict, ALoopInASpiralIsNotSmoothThoughItsFramesAreEven) {
     std::filesystem::remove_all(dir);
 }
 
+// On the display timeline generated frames are frames like the others, but FrameType still
+// marks them: the verdict says so rather than "none".
+TEST(VerdictRealCaptures, DisplayTimelineStillNamesMarkedGeneratedFrames) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    const Capture c = read_capture(test::capture("IPMAuxTestData_test_case_8.csv"));
+    AnalysisOptions options;
+    options.timeline = Timeline::display;
+    const CaptureReport r = analyse_capture(c, options);
+    const CaptureVerdict v = capture_verdict(r);
+    const std::size_t generated = static_cast<std::size_t>(std::count_if(
+        c.generated.begin(), c.generated.end(), [](std::uint8_t x) { return x != 0; }));
+    ASSERT_GT(generated, 0u);
+    EXPECT_EQ(v.line("frame_generation")
+                  ->text.rfind("marked: " + std::to_string(generated) + " of the range's", 0),
+              0u)
+        << v.line("frame_generation")->text;
+}
+
 std::vector<std::string> shared_capture_files() {
     std::vector<std::string> files;
     for (const std::string& dir : {test::captures_dir(), test::captures_dir() + "/frameview_set",
