@@ -44,7 +44,8 @@ std::string one_decimal_ms(std::int64_t ns) {
 // CapFrameX's rule flags as stutter almost everywhere; the displayed frames (or else the
 // application's) are the cadence that can stutter.
 void judge_stutter(const CaptureReport& r, CaptureVerdict& v) {
-    if (!r.capture->per_frame)
+    // Frames of 0 ms in all have no time to share out (the data quality says why).
+    if (!r.capture->per_frame || r.stats.frame_time.total_ns <= 0)
         return;
     if (timeline_mixes_generated(r)) {
         if (r.displayed.frames > 1) {
@@ -83,7 +84,9 @@ VerdictLine smoothness_line(const CaptureReport& r, CaptureVerdict& v) {
         v.stutter_time_share
             ? fmt::format("{} of the time in stutter on {}", percent(*v.stutter_time_share),
                           v.stutter_cadence)
-            : std::string("stutter not judged (no cadence of the frames the player saw)");
+            : std::string(r.stats.frame_time.total_ns <= 0
+                              ? "stutter not judged (the frame times add up to 0)"
+                              : "stutter not judged (no cadence of the frames the player saw)");
     // A game loop's trouble shows in the motion even when its frames come evenly: a loop
     // behind real time runs in slow motion or drops time, and step aliasing shows no motion and
     // then double motion (core/loop_figures.hpp).

@@ -67,6 +67,18 @@ TEST(Verdict, EvenFramesAreSmooth) {
         << v.line("smoothness")->text;
 }
 
+TEST(Verdict, FramesOfNoTimeGetNoRateAndNoSmoothness) {
+    const Capture c = make_capture(std::vector<std::int64_t>(10, 0));
+    const CaptureReport r = analyse_capture(c, {});
+    const CaptureVerdict v = capture_verdict(r);
+    EXPECT_EQ(v.smoothness, Smoothness::unknown);
+    EXPECT_FALSE(v.stutter_time_share.has_value());
+    EXPECT_FALSE(v.average_fps.has_value());
+    EXPECT_FALSE(v.low1_fps.has_value());
+    EXPECT_FALSE(v.line("fps")->available);
+    EXPECT_EQ(v.line("fps")->text.find("0.00 FPS"), std::string::npos);
+}
+
 TEST(Verdict, OneHitchIsNotSmoothAndNamedWithItsLength) {
     std::vector<std::int64_t> frames(1000, 10 * kMs);
     frames[500] = 100 * kMs;  // > 60 ms and >= 1.5 x the frame before: an Unreal hitch
