@@ -70,10 +70,8 @@ const HitchCause& cause_of(const CaptureReport& r, std::size_t k, HitchCause& sc
 
 VerdictLine smoothness_line(const CaptureReport& r, CaptureVerdict& v) {
     VerdictLine line = new_line("smoothness", "smooth?");
-    line.evidence = fmt::format(
-        "smooth: no hitch and under {:.0f} % of the time in stutter (CapFrameX's rule: frames > "
-        "2.5 x the moving average)",
-        kSmoothMaxStutterShare * 100.0);
+    line.evidence = fmt::format("smooth: no hitch, under {:.0f} % of the time in CapFrameX stutter",
+                                kSmoothMaxStutterShare * 100.0);
     if (!v.hitch_count) {
         line.available = false;
         line.text = "cannot say: " + missing_reason(r, "hitch_count").value_or("no frames");
@@ -99,10 +97,9 @@ VerdictLine smoothness_line(const CaptureReport& r, CaptureVerdict& v) {
             loop +=
                 fmt::format("; step aliasing on {} of the frames", percent(f.step_aliasing_share));
         }
-        line.evidence += fmt::format(
-            "; a loop that is saturated or in a spiral, or with step aliasing on {:.0f} % of the "
-            "frames or more, is not smooth",
-            kStepAliasingFindingShare * 100.0);
+        line.evidence +=
+            fmt::format(", a loop neither saturated nor in a spiral, step aliasing under {:.0f} %",
+                        kStepAliasingFindingShare * 100.0);
     }
     if (hitches > 0 || !loop.empty() ||
         (v.stutter_time_share && *v.stutter_time_share >= kSmoothMaxStutterShare))
@@ -116,10 +113,9 @@ VerdictLine smoothness_line(const CaptureReport& r, CaptureVerdict& v) {
 
 VerdictLine hitches_line(const CaptureReport& r, CaptureVerdict& v) {
     VerdictLine line = new_line("hitches", "hitches");
-    line.evidence = fmt::format(
-        "Unreal's rule: a frame > 60 ms and >= 1.5 x the frame before, on the {} timeline; "
-        "causes from the capture's columns",
-        timeline_name(r.timeline));
+    line.evidence =
+        "Unreal's rule: > 60 ms and >= 1.5 x the frame before; causes from the "
+        "capture's columns";
     if (!v.hitch_count) {
         line.available = false;
         line.text = missing_reason(r, "hitch_count").value_or("no frames");
@@ -177,10 +173,8 @@ VerdictLine fps_line(const CaptureReport& r, CaptureVerdict& v) {
     VerdictLine line = new_line("fps", "FPS");
     const FigureValue avg = figure_value(r, "avg_fps");
     const FigureValue low = figure_value(r, "p1_low_fps");
-    line.evidence = fmt::format(
-        "average = frames / total frame time; 1% low = 1000 / the p99 frame time (PresentMon's "
-        "rule; each tool's own in \"Which 1% low\"), on the {}",
-        timeline_label(r));
+    line.evidence =
+        "1% low = 1000 / the p99 frame time, PresentMon's rule; each tool's in \"Which 1% low\"";
     if (!avg.has_value()) {
         const FigureValue sampled = figure_value(r, "sampled_avg_fps");
         if (!sampled.has_value()) {
@@ -191,9 +185,7 @@ VerdictLine fps_line(const CaptureReport& r, CaptureVerdict& v) {
         // No low: it needs every frame, and the rows are not frames.
         line.text = fmt::format("average {} over the log's time, no lows ({})", fps(*sampled),
                                 missing_reason(r, "p1_low_fps").value_or(avg.reason));
-        line.evidence =
-            "each sample's frame rate weighted by its row's interval (the figure "
-            "sampled_avg_fps)";
+        line.evidence = "sampled_avg_fps: each sample's rate weighted by its row's interval";
         return line;
     }
     v.average_fps = *avg;
@@ -230,9 +222,7 @@ VerdictLine generation_line(const CaptureReport& r) {
         return line;
     }
     if (r.generation_examinable) {
-        line.evidence =
-            "the cycles frame generation leaves in per-frame columns; only MsPCLatency's are "
-            "decisive";
+        line.evidence = "cycles in per-frame columns; only MsPCLatency's are decisive";
         if (g.detected || g.possible) {
             const GenerationEvidence& e = g.evidence.front();
             line.text = fmt::format("{}: {} repeats every {} frames on {} of its frames",
@@ -284,7 +274,7 @@ VerdictLine display_line(const CaptureReport& r) {
     if (!r.capture->per_frame || !has_display_information(*r.capture) ||
         g.absent == RefreshGuess::Absent::no_display) {
         line.available = false;
-        line.evidence = "display-change times, present mode, sync interval and tearing columns";
+        line.evidence = "display-change, present-mode, sync-interval and tearing columns";
         line.text = r.capture->per_frame
                         ? std::string("no display information: the frame times are the game's")
                         : missing_reason(r, "hitch_count").value_or("no frames");
@@ -294,10 +284,8 @@ VerdictLine display_line(const CaptureReport& r) {
         case RefreshGuess::State::fixed:
             line.text = fmt::format("fixed refresh, {} Hz ({} of intervals on its grid)", g.rate_hz,
                                     percent(g.on_grid_share));
-            line.evidence = fmt::format(
-                "the lowest rate whose grid of whole periods (+-0.5 ms) explains all but 5 % "
-                "of {}",
-                r.refresh_column);
+            line.evidence =
+                fmt::format("the lowest rate whose grid explains 95 % of {}", r.refresh_column);
             break;
         case RefreshGuess::State::follows_presents:
             line.text = g.absent == RefreshGuess::Absent::tearing
@@ -343,10 +331,10 @@ VerdictLine latency_line(const CaptureReport& r) {
         if (!s || s->frames == 0)
             continue;
         // Two kinds make one screen line; the rest are in the Latency section.
-        if (texts.size() < 2) {
-            texts.push_back(fmt::format("{} mean {} ms, p99 {} ms", name, fixed(s->mean_ms, 1),
-                                        fixed(s->p99_ms, 1)));
-        }
+        if (texts.size() == 2)
+            break;
+        texts.push_back(fmt::format("{} mean {} ms, p99 {} ms", name, fixed(s->mean_ms, 1),
+                                    fixed(s->p99_ms, 1)));
         columns.emplace_back(latency_column(*r.capture, kind));
     }
     if (texts.empty()) {
@@ -366,9 +354,7 @@ VerdictLine latency_line(const CaptureReport& r) {
 VerdictLine data_line(const CaptureReport& r) {
     VerdictLine line = new_line("data_quality", "data");
     const DataQuality& q = r.capture->data_quality;
-    line.evidence =
-        "cells that were not the number their column holds, and oddities of the rows, "
-        "as the reader found them (notes below)";
+    line.evidence = "the reader's check of every cell and row; notes below";
     if (q.empty()) {
         line.text = "clean: every cell read, nothing odd about the rows";
         return line;
