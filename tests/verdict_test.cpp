@@ -156,6 +156,42 @@ TEST(VerdictRealCaptures, DisplayTimelineStillNamesMarkedGeneratedFrames) {
         << v.line("frame_generation")->text;
 }
 
+// One recording in two or three layouts gets one verdict: the same answer, the same longest
+// hitch (frame and length to the 0.1 ms the verdict prints), the same refresh.
+TEST(VerdictRealCaptures, LayoutsOfOneRecordingAgree) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    for (const std::vector<std::string>& layouts :
+         {std::vector<std::string>{"presentmon_gold_test_case_5.csv",
+                                   "presentmon_gold_test_case_5_v1.csv",
+                                   "presentmon_gold_test_case_5_v2.csv"},
+          std::vector<std::string>{"IPMAuxTestData_test_case_9_v1.csv",
+                                   "IPMAuxTestData_test_case_9_v2.csv"}}) {
+        std::vector<Capture> captures;
+        for (const std::string& name : layouts)
+            captures.push_back(read_capture(test::capture(name)));
+        std::vector<CaptureVerdict> verdicts;
+        for (const Capture& c : captures)
+            verdicts.push_back(capture_verdict(analyse_capture(c, {})));
+        for (std::size_t i = 1; i < layouts.size(); ++i) {
+            SCOPED_TRACE(layouts[0] + " vs " + layouts[i]);
+            EXPECT_EQ(verdicts[i].smoothness, verdicts[0].smoothness);
+            // The refresh, not the dropped share: 1.x keeps the last present, which 2.x drops.
+            const auto refresh = [](const CaptureVerdict& v) {
+                const std::string& t = v.line("display")->text;
+                return t.substr(0, t.find(';'));
+            };
+            EXPECT_EQ(refresh(verdicts[i]), refresh(verdicts[0]));
+            ASSERT_EQ(verdicts[i].longest_hitches.empty(), verdicts[0].longest_hitches.empty());
+            if (verdicts[0].longest_hitches.empty())
+                continue;
+            const VerdictHitch& a = verdicts[0].longest_hitches.front();
+            const VerdictHitch& b = verdicts[i].longest_hitches.front();
+            EXPECT_NEAR(static_cast<double>(a.length_ns), static_cast<double>(b.length_ns), 5e4);
+            EXPECT_EQ(a.cause_kind, b.cause_kind);
+        }
+    }
+}
+
 std::vector<std::string> shared_capture_files() {
     std::vector<std::string> files;
     for (const std::string& dir : {test::captures_dir(), test::captures_dir() + "/frameview_set",
