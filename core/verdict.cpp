@@ -132,21 +132,7 @@ VerdictLine hitches_line(const CaptureReport& r, CaptureVerdict& v) {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return h.hitches[a].frame_ns > h.hitches[b].frame_ns;
     });
-    // The part kind that holds the most of the hitches' time, over all of them.
-    std::vector<std::pair<std::string, std::int64_t>> by_kind;
-    std::int64_t total_ns = 0;
     HitchCause scratch;
-    for (std::size_t k = 0; k < h.hitches.size(); ++k) {
-        for (const CausePart& p : cause_of(r, k, scratch).parts) {
-            auto it = std::find_if(by_kind.begin(), by_kind.end(),
-                                   [&](const auto& e) { return e.first == p.kind; });
-            if (it == by_kind.end())
-                by_kind.emplace_back(p.kind, p.ns);
-            else
-                it->second += p.ns;
-            total_ns += p.ns;
-        }
-    }
     for (std::size_t k = 0; k < std::min(order.size(), kVerdictHitches); ++k) {
         const Hitch& x = h.hitches[order[k]];
         const HitchCause& c = cause_of(r, order[k], scratch);
@@ -158,13 +144,14 @@ VerdictLine hitches_line(const CaptureReport& r, CaptureVerdict& v) {
     }
     line.text = fmt::format("{} ({} per minute, {} in all)", h.hitches.size(),
                             fixed(h.per_minute, 2), one_decimal_ms(h.hitch_ns));
-    const auto top =
-        std::max_element(by_kind.begin(), by_kind.end(),
-                         [](const auto& a, const auto& b) { return a.second < b.second; });
-    if (top != by_kind.end() && total_ns > 0) {
-        line.text +=
-            fmt::format(", most of it {} ({} of their time)", top->first,
-                        percent(static_cast<double>(top->second) / static_cast<double>(total_ns)));
+    // The part kind holding the most of the hitches' time, and its share: the catalogue's
+    // figures (dominant_hitch_cause, hitch_<kind>_share), as the summary and the folder
+    // summaries give them.
+    if (const std::string kind = dominant_hitch_cause(r); !kind.empty()) {
+        const FigureValue share = figure_value(r, fmt::format("hitch_{}_share", kind));
+        line.text += fmt::format(", most of it {}", kind);
+        if (share.has_value())
+            line.text += fmt::format(" ({} of their time)", percent(*share));
     }
     return line;
 }
