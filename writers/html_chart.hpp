@@ -7,9 +7,9 @@
 // chart is a <figure> with a <div> the script draws into, its data as compact JSON (the x values
 // and every series as base64 little-endian integers of the smallest width that holds them, in a
 // unit stated beside them) and the call that draws it at load. Zoom: drag; pan: shift-drag;
-// reset: double-click. Charts with keep_every_row series redo the min/max per pixel column on
-// every zoom, so a one-frame spike is drawn at every zoom and every row is drawn once there are
-// fewer rows than columns.
+// reset: double-click. The script redoes the min/max per pixel column of every series on every
+// zoom and pan, so a one-frame spike is drawn at every zoom and every row is drawn once there
+// are fewer rows than pixel columns.
 #pragma once
 
 #include <cstdint>
@@ -64,6 +64,10 @@ struct ChartSeries {
     std::vector<std::string> value_names;
     // On the second y axis (right), for a series of another unit.
     bool right_axis = false;
+    // columns: this series' values only at the rows holding its min and max in each of
+    // kChartKeptColumns equal slices of the x range when the chart has more than
+    // kChartRowsKeptWhole rows (an application timeline beside a million-frame present one).
+    ChartKeep keep = ChartKeep::every_row;
 };
 
 // A marked point (a hitch): a red ring at (x, y), its text in the legend when the hovered row
@@ -108,7 +112,7 @@ struct Chart {
     std::string row_name;
     std::int64_t row_number_base = 0;
     std::vector<ChartSeries> series;
-    ChartKeep keep = ChartKeep::every_row;
+    ChartKeep keep = ChartKeep::every_row;  // the rows (x and every series) kept
     std::vector<ChartMark> marks;
     std::vector<ChartBand> bands;
     std::vector<ChartRule> rules;
