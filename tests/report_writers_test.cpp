@@ -197,8 +197,8 @@ TEST(ReportWriters, HtmlIsSelfContainedWithInlinePlots) {
     EXPECT_EQ(own.find("src="), std::string::npos);
     const auto charts = test::page_charts(html);
     ASSERT_GE(charts.size(), 4u);
-    EXPECT_EQ(charts[0].json["marks"].size(), 1u);     // the 116.7 ms hitch
-    EXPECT_EQ(charts[0].json["rules"].size(), 1u);     // the 60 Hz budget
+    EXPECT_EQ(charts[0].json["marks"].size(), 1u);  // the 116.7 ms hitch
+    EXPECT_EQ(charts[0].json["rules"].size(), 1u);  // the 60 Hz budget
     EXPECT_NE(charts[1].caption.find("Latency over time"), std::string::npos);
     EXPECT_NE(html.find("Percentile curve"), std::string::npos);
 }
