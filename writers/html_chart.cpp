@@ -278,6 +278,8 @@ std::string chart_html(const Chart& chart) {
                      x_first, xs.width, xs.data);
     if (!chart.x_names.empty())
         j += ",\"xNames\":" + string_list(chart.x_names);
+    if (!chart.x_group.empty())
+        j += ",\"group\":" + json_string(chart.x_group);
     if (!chart.row_name.empty())
         j += fmt::format(",\"rowName\":{},\"rowBase\":{}", json_string(chart.row_name),
                          chart.row_number_base);

@@ -80,6 +80,11 @@ std::string chart_id(const CaptureReport& r, std::string_view prefix, std::strin
     return fmt::format("{}-{:08x}", what, static_cast<std::uint32_t>(h ^ (h >> 32)));
 }
 
+// The charts of one capture over time zoom and pan together: chart_id's hash names the group.
+std::string time_group(const std::string& chart_id) {
+    return "time" + chart_id.substr(chart_id.find('-'));
+}
+
 // The top of the frame-time axis: a little above the 99.9th percentile, so the frames a player
 // sees fill the plot whatever the frame rate (a 240 fps capture is not squeezed into the bottom
 // of a 40 ms axis), or the longest frame when that is not much more. Rounded up to a tick.
@@ -150,6 +155,7 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
     Chart chart;
     chart.id = id;
     chart.x_label = kTimeAxis;
+    chart.x_group = time_group(id);
     chart.y_label = "frame time (ms)";
     chart.x.resize(n);
     bool contiguous = true;
@@ -304,6 +310,7 @@ std::string latency_plot(const CaptureReport& r, const std::vector<std::int64_t>
     Chart chart;
     chart.id = id;
     chart.x_label = kTimeAxis;
+    chart.x_group = time_group(id);
     chart.y_label = "latency (ms)";
     chart.keep = ChartKeep::columns;
     ChartSeries v;
@@ -434,6 +441,7 @@ std::string loop_plots(const CaptureReport& r, std::string_view prefix) {
     Chart acc;
     acc.id = chart_id(r, prefix, "acc");
     acc.x_label = kTimeAxis;
+    acc.x_group = time_group(acc.id);
     acc.y_label = "ms";
     acc.x = x;
     acc.events = onset;
@@ -474,6 +482,7 @@ std::string loop_plots(const CaptureReport& r, std::string_view prefix) {
     steps.id = chart_id(r, prefix, "steps");
     steps.title = "Simulation steps per frame (steps)";
     steps.x_label = kTimeAxis;
+    steps.x_group = time_group(steps.id);
     steps.y_label = "steps";
     steps.x = std::move(x);
     steps.events = std::move(onset);
