@@ -67,9 +67,45 @@ TEST(ChartModule, ValuesReadBackAsGivenInTheSmallestWidth) {
             EXPECT_NEAR(c.series[0][i], ms.values[i], 0.5e-6) << i;
         EXPECT_EQ(c.series[1][i], flag.values[i]) << i;
     }
-    EXPECT_EQ(c.json["series"][0]["w"], 4);
+    // Steps of at most 13 × 1,235 ns between neighbours: two bytes each.
+    EXPECT_EQ(c.json["series"][0]["w"], 2);
+    EXPECT_EQ(c.json["series"][0].value("delta", false), true);
     EXPECT_EQ(c.json["series"][1]["w"], 1);  // 0 and 1 fit a byte
     EXPECT_EQ(c.json["series"][1]["names"][1], "yes");
+}
+
+TEST(ChartModule, EachSeriesTakesItsSmallestForm) {
+    // Frame numbers with gaps: steps of 1 or 2, a byte each. A series with a value on every
+    // tenth row: those rows only. Frame times: one 32-bit integer a row.
+    Chart chart;
+    chart.id = "forms";
+    ChartSeries numbers, sparse, times;
+    numbers.label = "frame";
+    numbers.resolution = 1;
+    sparse.label = "sparse";
+    times.label = "times";
+    for (int i = 0; i < 5000; ++i) {
+        chart.x.push_back(i * 0.01);
+        numbers.values.push_back(1'000'000 + i + i / 3);
+        sparse.values.push_back(i % 10 == 0 ? 20.0 + i % 7 : kChartNoValue);
+        times.values.push_back(10.0 + (i * 7919 % 1000) * 0.001);
+    }
+    chart.series = {numbers, sparse, times};
+    const auto c = test::page_charts(chart_html(chart)).at(0);
+    EXPECT_EQ(c.json["series"][0].value("delta", false), true);
+    EXPECT_EQ(c.json["series"][0]["w"], 1);
+    EXPECT_TRUE(c.json["series"][1].contains("at"));
+    EXPECT_FALSE(c.json["series"][2].contains("at"));
+    EXPECT_EQ(c.json["series"][2].value("delta", false), false);
+    for (std::size_t k = 0; k < 3; ++k) {
+        for (std::size_t i = 0; i < 5000; ++i) {
+            const double want = chart.series[k].values[i];
+            if (std::isnan(want))
+                EXPECT_TRUE(std::isnan(c.series[k][i])) << k << " " << i;
+            else
+                EXPECT_NEAR(c.series[k][i], want, 0.5e-6) << k << " " << i;
+        }
+    }
 }
 
 TEST(ChartModule, AGapOfSecondsCoarsensTheXUnitOnly) {

@@ -30,6 +30,9 @@ window.loopscopeCharts = (function () {
       const at = ints(s.at.w, s.at.d);
       let i = 0;
       for (let k = 0; k < at.length; ++k) { i += at[k]; v[i] = raw[k] === no ? NaN : raw[k] * s.unit; }
+    } else if (s.delta) {
+      let q = s.first;
+      for (let i = 0; i < n; ++i) if (raw[i] !== no) { q += raw[i]; v[i] = q * s.unit; }
     } else {
       for (let i = 0; i < n; ++i) v[i] = raw[i] === no ? NaN : raw[i] * s.unit;
     }
