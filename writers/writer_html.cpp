@@ -142,6 +142,34 @@ std::optional<LatencyValues> latency_values(const CaptureReport& r) {
     return std::nullopt;
 }
 
+// The hitches marked on the frame-time chart (the first kHitchMarks), each with its cause and
+// the window a click on its row zooms to: its length and ten times it either side, at least
+// 0.25 s. x: the chart's rows' times.
+std::vector<ChartMark> hitch_marks(const CaptureReport& r, const std::vector<FrameSpan>& spans,
+                                   const std::vector<double>& x) {
+    std::vector<ChartMark> marks;
+    const std::size_t n = x.size();
+    const auto& hitches = r.stats.hitches.hitches;
+    for (std::size_t k = 0; k < hitches.size() && k < kHitchMarks; ++k) {
+        const Hitch& h = hitches[k];
+        const FrameSpan& span = spans[k];
+        const std::string why = k < r.hitch_causes.size() ? r.hitch_causes[k].summary : "";
+        const double at = x[std::min(h.index, n - 1)];
+        const double length = ns_to_s(h.frame_ns);
+        const double margin = std::max(0.25, 10 * length);
+        marks.push_back(
+            {.x = at,
+             .y = ns_to_ms(h.frame_ns),
+             .text = fmt::format("hitch {}: {:.3f} ms at {:.3f} s{}{}", span.frame,
+                                 ns_to_ms(h.frame_ns), seconds_down_to_ms(span.begin_ns),
+                                 why.empty() ? "" : "; ", why),
+             .id = fmt::format("h{}", k),
+             .zoom_x0 = at - margin,
+             .zoom_x1 = at + length + margin});
+    }
+    return marks;
+}
+
 // Frame time over time: the report's timeline every frame (steps: a frame's time held level
 // for as long as it lasted), generated frames apart, the application's and the display's
 // intervals beside it where the capture has them, hitches marked; the hover shows the frame,
@@ -279,24 +307,7 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
         chart.bands.push_back(
             {chart.x.front(), chart.x[last] + ns_to_s(s.frame_ns[last]), "start-up segment"});
     }
-    const auto& hitches = r.stats.hitches.hitches;
-    for (std::size_t k = 0; k < hitches.size() && k < kHitchMarks; ++k) {
-        const Hitch& h = hitches[k];
-        const FrameSpan& span = spans[k];
-        const std::string why = k < r.hitch_causes.size() ? r.hitch_causes[k].summary : "";
-        const double at = ns_to_s(span.begin_ns);
-        const double length = ns_to_s(h.frame_ns);
-        const double margin = std::max(0.25, 10 * length);
-        chart.marks.push_back(
-            {.x = chart.x[std::min(h.index, n - 1)],
-             .y = ns_to_ms(h.frame_ns),
-             .text = fmt::format("hitch {}: {:.3f} ms at {:.3f} s{}{}", span.frame,
-                                 ns_to_ms(h.frame_ns), seconds_down_to_ms(span.begin_ns),
-                                 why.empty() ? "" : "; ", why),
-             .id = fmt::format("h{}", k),
-             .zoom_x0 = at - margin,
-             .zoom_x1 = at + length + margin});
-    }
+    chart.marks = hitch_marks(r, spans, chart.x);
     return chart_html(chart);
 }
 
@@ -434,9 +445,9 @@ std::string loop_plots(const CaptureReport& r, std::string_view prefix) {
     std::vector<ChartEvent> onset;
     if (r.loop_figures && r.loop_figures->onset_frame && r.loop_figures->onset_ns) {
         const LoopFigures& f = *r.loop_figures;
-        onset.push_back(
-            {ns_to_s(*f.onset_ns), fmt::format("{} from frame {}: {}", loop_state_name(f.state),
-                                               *f.onset_frame, f.cause)});
+        onset.push_back({ns_to_s(*f.onset_ns),
+                         fmt::format("{} from frame {} at {:.3f} s: {}", loop_state_name(f.state),
+                                     *f.onset_frame, ns_to_s(*f.onset_ns), f.cause)});
     }
     Chart acc;
     acc.id = chart_id(r, prefix, "acc");
