@@ -359,7 +359,8 @@ TEST(VerdictRealCaptures, HtmlOpensWithTheVerdictAndFoldsTheReference) {
     std::filesystem::remove_all(dir);
 }
 
-// A comparison's two capture sections each open with their verdict, under ids of their own.
+// A comparison opens with its own verdict (the comparison table, better, worse or no change),
+// before any chart; the two capture sections each open with theirs, under ids of their own.
 TEST(VerdictRealCaptures, ComparisonHtmlGivesEachCaptureItsVerdict) {
     LOOPSCOPE_REQUIRE_REAL_CAPTURES();
     const std::string dir = test::make_temp_dir("verdict_html");
@@ -370,11 +371,18 @@ TEST(VerdictRealCaptures, ComparisonHtmlGivesEachCaptureItsVerdict) {
         test::quoted(out));
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const std::string html = test::read_text(out);
-    EXPECT_EQ(html.find("id=\"verdict\""), std::string::npos);
+    const std::size_t first = html.find("<section id=\"verdict\"");
+    ASSERT_NE(first, std::string::npos);
+    EXPECT_EQ(html.rfind("id=\"verdict\""), first + std::string_view("<section ").size());
+    EXPECT_LT(first, html.find("<h2>Comparison"));
+    EXPECT_LT(html.find("<h2>Comparison"), html.find("</section>"));
+    ASSERT_NE(html.find("<figure"), std::string::npos);
+    EXPECT_LT(html.find("</section>"), html.find("<figure"));
     const std::size_t a = html.find("<section id=\"verdict-a\"");
     const std::size_t b = html.find("<section id=\"verdict-b\"");
     ASSERT_NE(a, std::string::npos);
     ASSERT_NE(b, std::string::npos);
+    EXPECT_LT(first, a);
     EXPECT_LT(a, b);
     EXPECT_EQ(html.rfind("id=\"verdict-a\""), a + std::string_view("<section ").size());
     EXPECT_LT(html.find("<h2>A: "), a);

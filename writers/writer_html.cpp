@@ -811,7 +811,9 @@ std::string comparison_plots(const Comparison& c, const CaptureReport& ra,
 // The comparison: what a reader of two captures came for, before either capture's own report.
 std::string comparison_section(const Report& report) {
     const Comparison& c = *report.comparison;
-    std::string h = "<h2>Comparison (B &minus; A)</h2>\n<p><strong>" +
+    // The comparison's table is the page's verdict (better, worse, no change): it comes first,
+    // as a lone capture's verdict does; each capture's own verdict follows in its section.
+    std::string h = "<section id=\"verdict\">\n<h2>Comparison (B &minus; A)</h2>\n<p><strong>" +
                     html_escape(comparison_timeline(c)) + "</strong></p>\n<p>" +
                     html_escape(comparison_method(c)) + "</p>\n";
     h += "<table><tr><th>figure</th><th>A</th><th>B</th><th>B &minus; A</th>"
@@ -834,6 +836,7 @@ std::string comparison_section(const Report& report) {
             h += "<li>" + html_escape(line) + "</li>\n";
         h += "</ul>\n";
     }
+    h += "</section>\n";
     if (report.captures.size() == 2 && report.captures[0].capture->per_frame &&
         report.captures[1].capture->per_frame) {
         h += comparison_plots(c, report.captures[0], report.captures[1]);
