@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/figures.hpp"
+#include "writers/html_bars.hpp"
 #include "writers/section_html.hpp"
 #include "writers/summary_writer.hpp"
 #include "writers/writer.hpp"
@@ -50,7 +51,8 @@ std::string html(const FleetListing& listing) {
         rows.push_back(std::move(row));
     }
     text += "<h2>Average FPS and the 1 % lows of each group's pooled frames</h2>\n";
-    text += svg_bar_chart(series, rows, "FPS");
+    text += bars_page_head();
+    text += html_bar_chart(BarChart{"fleet-bars", "FPS", series, std::move(rows)});
     text += "<h2>Groups</h2>\n<p>" + html_escape(totals_line(listing)) + "</p>\n";
     text += html_table(text_table(fleet_table(listing)), TextMarkup::plain);
     return text + "</body></html>\n";

@@ -27,17 +27,6 @@ struct SummaryDocument {
 void check_summary_format(std::string_view format);
 void write_summary(const SummaryDocument& doc, std::string_view format, OutputFile& out);
 
-// The charts the history's and the fleet's HTML share.
-// A horizontal bar chart (SVG): one block of bars a row, one bar a series, scaled to the
-// largest value; a missing value draws no bar.
-struct BarRow {
-    std::string label;
-    std::vector<std::optional<double>> values;  // one a series
-    bool emphasised = false;                    // a group's mean among its runs
-};
-std::string svg_bar_chart(std::span<const std::string> series, std::span<const BarRow> rows,
-                          std::string_view unit);
-
 // A line chart (SVG) of a figure over runs: one line a series, one point a run that has the
 // figure, placed by the run's index among `runs`; a point ringed in red when `regressed`.
 struct LinePoint {

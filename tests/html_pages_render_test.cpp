@@ -1,0 +1,131 @@
+// Every kind of HTML page loopscope writes (report, comparison, summary, history, fleet,
+// diagnosis), loaded in headless Chromium: no script error, every chart drawn on its canvas,
+// nothing asked of the network, and the verdict before the charts and tables where the page has
+// one. Skipped, saying so, when Chromium is not installed (scripts/setup.sh installs it).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "common/output_file.hpp"
+#include "tests/html_browser.hpp"
+#include "tests/test_support.hpp"
+#include "writers/fleet_writer.hpp"
+
+namespace loopscope {
+namespace {
+
+namespace fs = std::filesystem;
+using test::quoted;
+
+#define LOOPSCOPE_REQUIRE_CHROMIUM()                                                   \
+    do {                                                                               \
+        if (!test::have_chromium())                                                    \
+            GTEST_SKIP() << test::kChromium << " is not installed (scripts/setup.sh)"; \
+    } while (0)
+
+// What a page must show in the browser: at least `charts` canvases with a pixel drawn.
+void expect_page_works(const std::string& html, const std::string& dir, int charts) {
+    const test::PageInBrowser page = test::load_in_chromium(html, dir);
+    ASSERT_TRUE(page.failure.empty()) << page.failure << "\n" << page.log;
+    for (const std::string& e : page.errors)
+        ADD_FAILURE() << "script error: " << e;
+    for (const std::string& r : page.requests)
+        ADD_FAILURE() << "asked the network for " << r;
+    EXPECT_GE(page.drawn_canvases, charts) << page.canvases << " canvases";
+    // A chart's canvas that stays blank is a chart not drawn (dygraphs keeps one canvas a chart
+    // for the hover's marks, blank until the pointer moves: at most half are blank).
+    EXPECT_GE(2 * page.drawn_canvases, page.canvases);
+    if (page.has_verdict) {
+        EXPECT_TRUE(page.verdict_first) << "the verdict comes after a chart or table";
+    }
+    EXPECT_TRUE(page.charts_before_details) << "a chart after the reference table";
+}
+
+TEST(HtmlPagesRender, ReportOfAFrameViewLog) {
+    LOOPSCOPE_REQUIRE_CHROMIUM();
+    const std::string dir = test::make_temp_dir("loopscope-page-report");
+    const std::string html = dir + "/report.html";
+    const auto r = test::run_loopscope("report --format html -o " + quoted(html) + " " +
+                                       quoted(test::test_data("frameview_Log.csv")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    expect_page_works(html, dir, 0);
+    fs::remove_all(dir);
+}
+
+TEST(HtmlPagesRender, ReportOfAPresentMon2Capture) {
+    LOOPSCOPE_REQUIRE_CHROMIUM();
+    const std::string dir = test::make_temp_dir("loopscope-page-report2");
+    const std::string html = dir + "/report.html";
+    const auto r = test::run_loopscope("report --format html -o " + quoted(html) + " " +
+                                       quoted(test::test_data("presentmon2.csv")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    expect_page_works(html, dir, 0);
+    fs::remove_all(dir);
+}
+
+TEST(HtmlPagesRender, Comparison) {
+    LOOPSCOPE_REQUIRE_CHROMIUM();
+    const std::string dir = test::make_temp_dir("loopscope-page-compare");
+    const std::string html = dir + "/compare.html";
+    const auto r = test::run_loopscope("report --format html -o " + quoted(html) + " " +
+                                       quoted(test::test_data("presentmon1.csv")) + " " +
+                                       quoted(test::test_data("presentmon2.csv")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    expect_page_works(html, dir, 0);
+    fs::remove_all(dir);
+}
+
+TEST(HtmlPagesRender, SummaryDrawsItsBars) {
+    LOOPSCOPE_REQUIRE_CHROMIUM();
+    const std::string dir = test::make_temp_dir("loopscope-page-summary");
+    // Two games, two configurations: the groups' means and their runs side by side.
+    for (const char* run : {"doom/high", "doom/low", "quake/high"}) {
+        fs::create_directories(dir + "/runs/" + run);
+        fs::copy_file(test::test_data("presentmon2.csv"),
+                      dir + "/runs/" + run + "/presentmon2.csv");
+        fs::copy_file(test::test_data("frameview_Log.csv"),
+                      dir + "/runs/" + run + "/frameview_Log.csv");
+    }
+    const std::string html = dir + "/summary.html";
+    const auto r = test::run_loopscope("report --summary " + quoted(dir + "/runs") +
+                                       " --labels-from-path game/config --group-by game"
+                                       " --format html -o " +
+                                       quoted(html));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    expect_page_works(html, dir, 1);
+    fs::remove_all(dir);
+}
+
+TEST(HtmlPagesRender, FleetDrawsItsGroupsBars) {
+    LOOPSCOPE_REQUIRE_CHROMIUM();
+    const std::string dir = test::make_temp_dir("loopscope-page-fleet");
+    FleetListing listing;
+    listing.url = "http://localhost:8123/fleet";
+    listing.group_by = {"gpu"};
+    listing.figure_keys = {"avg_fps", "p1_low_fps", "low1_avg_fps"};
+    for (const char* gpu : {"a", "b", ""}) {
+        FleetGroup g;
+        g.labels = {{"gpu", gpu}};
+        g.captures = 3;
+        g.frames = 3000;
+        g.figures = {{"avg_fps", 120.0}, {"p1_low_fps", 80.0}, {"low1_avg_fps", std::nullopt}};
+        listing.groups.push_back(g);
+    }
+    const std::string html = dir + "/fleet.html";
+    test::write_text(html, write_fleet(listing, "html"));
+    expect_page_works(html, dir, 1);
+    fs::remove_all(dir);
+}
+
+TEST(HtmlPagesRender, Diagnosis) {
+    LOOPSCOPE_REQUIRE_CHROMIUM();
+    const std::string dir = test::make_temp_dir("loopscope-page-diagnose");
+    const auto r = test::run_loopscope("diagnose --quick -o " + quoted(dir + "/out"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    expect_page_works(dir + "/out/index.html", dir, 0);
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace loopscope
