@@ -11,6 +11,7 @@
 #include "tests/html_browser.hpp"
 #include "tests/test_support.hpp"
 #include "writers/fleet_writer.hpp"
+#include "writers/history_writer.hpp"
 
 namespace loopscope {
 namespace {
@@ -94,6 +95,32 @@ TEST(HtmlPagesRender, SummaryDrawsItsBars) {
                                        quoted(html));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     expect_page_works(html, dir, 1);
+    fs::remove_all(dir);
+}
+
+TEST(HtmlPagesRender, HistoryDrawsEachFigureOverTheRuns) {
+    LOOPSCOPE_REQUIRE_CHROMIUM();
+    const std::string dir = test::make_temp_dir("loopscope-page-history");
+    HistoryListing listing;
+    listing.database = "runs.db";
+    listing.figures = {"avg_fps", "p99_ms"};
+    for (int i = 1; i <= 6; ++i) {
+        HistoryRun run;
+        run.id = i;
+        run.added_utc = "2026-01-0" + std::to_string(i) + "T12:00:00Z";
+        run.source_file = "run" + std::to_string(i) + ".csv";
+        run.labels = {{"gpu", i % 2 ? "a" : "b"}};
+        run.verdict = i == 5 ? "regressed" : "passed";
+        run.figures = {{"avg_fps", 100.0 - (i == 5 ? 20 : i)}, {"p99_ms", 12.0 + i}};
+        listing.runs.push_back(run);
+    }
+    const std::string html = dir + "/history.html";
+    const std::string page = write_history(listing, "html");
+    // The regressed run is marked; each run is named by its number and day on the x axis.
+    EXPECT_NE(page.find("\"run 5 regressed\""), std::string::npos);
+    EXPECT_NE(page.find("5\u00a0\u00b7 01\u201105"), std::string::npos);
+    test::write_text(html, page);
+    expect_page_works(html, dir, 2);
     fs::remove_all(dir);
 }
 

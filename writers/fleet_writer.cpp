@@ -10,7 +10,6 @@
 #include "core/figures.hpp"
 #include "writers/html_bars.hpp"
 #include "writers/section_html.hpp"
-#include "writers/summary_writer.hpp"
 #include "writers/writer.hpp"
 
 namespace loopscope {

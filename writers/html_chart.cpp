@@ -349,7 +349,7 @@ std::string chart_html(const Chart& chart) {
         "<script type=\"application/json\" id=\"{}-data\">{}</script>\n"
         "<script>loopscopeCharts.draw({});</script></figure>\n",
         html_escape(chart.title), id, chart.height_px, id, id, script_safe(std::move(j)),
-        html_escape(json_string(chart.id)));
+        script_safe(json_string(chart.id)));
 }
 
 std::string chart_zoom_link(std::string_view chart_id, std::string_view mark_id) {

@@ -19,7 +19,6 @@
 #include "common/markdown_table.hpp"
 #include "core/figures.hpp"
 #include "writers/html_bars.hpp"
-#include "writers/palette.hpp"
 #include "writers/section_html.hpp"
 #include "writers/writer.hpp"
 
@@ -544,63 +543,6 @@ std::string html(const SummaryDocument& doc) {
 }
 
 }  // namespace
-
-std::string svg_line_chart(std::string_view figure, std::size_t runs,
-                           std::span<const LineSeries> series) {
-    double lo = 0, hi = 0;
-    bool first = true;
-    for (const LineSeries& line : series) {
-        for (const LinePoint& p : line.points) {
-            lo = first ? p.value : std::min(lo, p.value);
-            hi = first ? p.value : std::max(hi, p.value);
-            first = false;
-        }
-    }
-    if (first)
-        return fmt::format("<p>No run has {}.</p>\n", html_escape(figure));
-    if (hi - lo < 1e-12) {
-        lo -= 1;
-        hi += 1;
-    }
-    constexpr double kW = 760, kH = 220, kLeft = 60, kTop = 10;
-    const double n = static_cast<double>(std::max<std::size_t>(runs, 2) - 1);
-    const auto x = [&](std::size_t i) { return kLeft + static_cast<double>(i) / n * kW; };
-    const auto y = [&](double v) { return kTop + (hi - v) / (hi - lo) * kH; };
-    std::string svg = fmt::format(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-        "font-family=\"sans-serif\" font-size=\"11\">\n",
-        kLeft + kW + 20, kTop + kH + 30 + 16 * static_cast<double>(series.size()));
-    svg += fmt::format("<text x=\"2\" y=\"{}\">{:.4g}</text><text x=\"2\" y=\"{}\">{:.4g}</text>\n",
-                       kTop + 4, hi, kTop + kH, lo);
-    svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#888\"/>\n",
-                       kLeft, kTop, kTop + kH);
-    for (std::size_t g = 0; g < series.size(); ++g) {
-        const auto colour = series_colour(g);
-        std::string points;
-        for (const LinePoint& p : series[g].points)
-            points += fmt::format("{:.1f},{:.1f} ", x(p.index), y(p.value));
-        svg += fmt::format(
-            "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" "
-            "points=\"{}\"/>\n",
-            colour, points);
-        for (const LinePoint& p : series[g].points) {
-            // A run the gate found regressed is ringed in red.
-            const bool regressed = p.regressed;
-            svg += fmt::format(
-                "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\"{}>"
-                "<title>run {}: {:.4g}{}</title></circle>\n",
-                x(p.index), y(p.value), regressed ? 5 : 3, colour,
-                regressed ? " stroke=\"#d00\" stroke-width=\"2\"" : "", p.run, p.value,
-                regressed ? " (regressed)" : "");
-        }
-        const double ly = kTop + kH + 24 + 16 * static_cast<double>(g);
-        svg += fmt::format(
-            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>"
-            "<text x=\"{}\" y=\"{}\">{}</text>\n",
-            kLeft, ly - 9, colour, kLeft + 14, ly, html_escape(series[g].name));
-    }
-    return svg + "</svg>\n";
-}
 
 void check_summary_format(std::string_view format) {
     if (std::find(kFormats.begin(), kFormats.end(), format) == kFormats.end()) {
