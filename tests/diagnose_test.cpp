@@ -45,10 +45,10 @@ TEST(Diagnose, QuickRunWritesEveryFileOfTheReport) {
     }
     EXPECT_GE(links, 5u);
     EXPECT_NE(html.find("load average before (1/5/15 min)"), std::string::npos);
-    EXPECT_NE(html.find("<svg"), std::string::npos);
+    EXPECT_NE(html.find("loopscopeCharts.draw(\"scenario-frame-times\")"), std::string::npos);
     EXPECT_NE(html.find("hitch-200ms: "), std::string::npos);
-    EXPECT_EQ(html.find("http://"), std::string::npos);
-    EXPECT_EQ(html.find("https://"), std::string::npos);
+    // The page inlines dygraphs, whose licence names web addresses: that it loads nothing is
+    // checked in Chromium (HtmlPagesRender.Diagnosis).
     const std::string diagnosis = read_text(out + "/diagnosis.md");
     EXPECT_EQ(diagnosis.rfind("# loopscope diagnosis", 0), 0u);
     if (have_cmark_gfm()) {
