@@ -17,7 +17,7 @@ TEST(HtmlBars, NoValueCanCloseTheScriptElement) {
 }
 
 TEST(HtmlBars, AbsentAndNonFiniteValuesTravelAsNull) {
-    BarChart chart{"fps-bars", "FPS", {"average FPS", "1 % low"}, {}};
+    BarChart chart{"fps-bars", "Average FPS </b>", "FPS", {"average FPS", "1 % low"}, {}};
     chart.rows.push_back({"run </script>", {60.5, std::nullopt}, false});
     chart.rows.push_back({"group (mean)", {std::numeric_limits<double>::infinity()}, true});
     const std::string html = html_bar_chart(chart);
@@ -25,6 +25,7 @@ TEST(HtmlBars, AbsentAndNonFiniteValuesTravelAsNull) {
     // A row with fewer values than series: the missing ones are absent too.
     EXPECT_NE(html.find("\"emphasised\":true,\"values\":[null,null]"), std::string::npos) << html;
     EXPECT_EQ(html.find("run </script>"), std::string::npos) << html;
+    EXPECT_NE(html.find("<figcaption>Average FPS &lt;/b&gt;</figcaption>"), std::string::npos);
     EXPECT_NE(html.find("loopscopeBars.show(\"fps-bars\")"), std::string::npos) << html;
     EXPECT_NE(html.find("id=\"fps-bars-data\""), std::string::npos) << html;
 }

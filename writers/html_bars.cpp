@@ -17,7 +17,8 @@ extern const std::string_view bars_js;
 namespace {
 
 constexpr std::string_view kBarsStyle =
-    ".bars{position:relative;max-width:1100px;margin:.5em 0 1.5em}"
+    ".bars-fig{margin:1em 0}.bars-fig figcaption{font-weight:600}"
+    ".bars{position:relative;max-width:1100px;margin:.3em 0 1em}"
     ".bars canvas{display:block}"
     ".bars-key{font-size:12px;margin:.2em 0}.bars-key span{margin-right:1.2em;white-space:nowrap}"
     ".bars-key i{display:inline-block;width:10px;height:10px;margin-right:4px}"
@@ -76,11 +77,13 @@ std::string html_bar_chart(const BarChart& chart) {
     data += "]}";
     const std::string id = html_escape(chart.id);
     return fmt::format(
+        "<figure class=\"bars-fig\"><figcaption>{4}</figcaption>\n"
         "<div class=\"bars\" id=\"{0}\"><div class=\"bars-key\">{1}</div><canvas></canvas>"
         "<div class=\"bars-tip\"></div></div>\n"
         "<script type=\"application/json\" id=\"{0}-data\">{2}</script>\n"
-        "<script>loopscopeBars.show({3});</script>\n",
-        id, key, json_in_script(data), json_in_script(json_string(chart.id)));
+        "<script>loopscopeBars.show({3});</script></figure>\n",
+        id, key, json_in_script(data), json_in_script(json_string(chart.id)),
+        html_escape(chart.title));
 }
 
 }  // namespace loopscope

@@ -21,6 +21,7 @@ struct BarRow {
 
 struct BarChart {
     std::string id;                   // the element's id, unique in the page
+    std::string title;                // the caption above the chart
     std::string unit;                 // of every value, for the hover text
     std::vector<std::string> series;  // the series' names, in the legend and the hover text
     std::vector<BarRow> rows;
@@ -29,7 +30,8 @@ struct BarChart {
 // The style and script the bar charts need: once per page, before the first chart.
 std::string bars_page_head();
 
-// A chart's box: its legend, its canvas, its data, and the call that draws it at load.
+// A chart as a <figure>: its caption, legend and canvas, its data, and the call that draws it at
+// load.
 std::string html_bar_chart(const BarChart& chart);
 
 // Text for a JSON document inside a page's <script> element: every '<' written \u003c (the same

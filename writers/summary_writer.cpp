@@ -533,8 +533,12 @@ std::string html(const SummaryDocument& doc) {
                 }
             }
         }
-        text += "<h2>Average FPS and lows</h2>\n" + bars_page_head();
-        text += html_bar_chart(BarChart{"fps-bars", "FPS", series, std::move(bars)});
+        text += bars_page_head();
+        text += html_bar_chart(BarChart{
+            "fps-bars",
+            doc.group_by.empty() ? "Average FPS and the lows of each capture"
+                                 : "Average FPS and the lows of each group (mean) and its captures",
+            "FPS", series, std::move(bars)});
     }
     HtmlHeadingIds ids;
     text += "<h2>Table</h2>\n" + html_section(tables(doc), TextMarkup::plain, ids);
