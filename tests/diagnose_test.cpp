@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "tests/chart_data.hpp"
 #include "tests/gfm_tables.hpp"
 #include "tests/test_support.hpp"
 
@@ -45,10 +46,12 @@ TEST(Diagnose, QuickRunWritesEveryFileOfTheReport) {
     }
     EXPECT_GE(links, 5u);
     EXPECT_NE(html.find("load average before (1/5/15 min)"), std::string::npos);
+    EXPECT_FALSE(page_charts(html).empty());
     EXPECT_NE(html.find("loopscopeCharts.draw(\"scenario-frame-times\")"), std::string::npos);
     EXPECT_NE(html.find("hitch-200ms: "), std::string::npos);
-    // The page inlines dygraphs, whose licence names web addresses: that it loads nothing is
-    // checked in Chromium (HtmlPagesRender.Diagnosis).
+    const std::string own = page_without_chart_library(html);
+    EXPECT_EQ(own.find("http://"), std::string::npos);
+    EXPECT_EQ(own.find("https://"), std::string::npos);
     const std::string diagnosis = read_text(out + "/diagnosis.md");
     EXPECT_EQ(diagnosis.rfind("# loopscope diagnosis", 0), 0u);
     if (have_cmark_gfm()) {

@@ -3,6 +3,7 @@
 // sampled logs say that per-frame figures are not available instead of printing them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -10,6 +11,7 @@
 #include "common/errors.hpp"
 #include "core/comparison.hpp"
 #include "readers/readers.hpp"
+#include "tests/chart_data.hpp"
 #include "tests/test_support.hpp"
 #include "writers/writer.hpp"
 
@@ -186,13 +188,18 @@ TEST(ReportWriters, HtmlIsSelfContainedWithInlinePlots) {
     const Report r = single(c);
     ASSERT_EQ(r.captures[0].stats.refresh.rate_hz, 60);
     const std::string html = render(r, "html");
-    EXPECT_EQ(html.find("http:"), std::string::npos);
-    EXPECT_EQ(html.find("https:"), std::string::npos);
-    EXPECT_EQ(html.find("src="), std::string::npos);
-    EXPECT_EQ(html.find("<script"), std::string::npos);
-    EXPECT_NE(html.find("<svg"), std::string::npos);
-    EXPECT_NE(html.find("class=\"hitch\""), std::string::npos);
-    EXPECT_NE(html.find("class=\"budget\""), std::string::npos);
+    // The page's own text names no external resource (the inlined chart library's header
+    // names its home page; no script of it loads anything: the render test checks).
+    const std::string own = test::page_without_chart_library(html);
+    EXPECT_NE(own.size(), html.size()) << "the page inlines the chart library";
+    EXPECT_EQ(own.find("http:"), std::string::npos);
+    EXPECT_EQ(own.find("https:"), std::string::npos);
+    EXPECT_EQ(own.find("src="), std::string::npos);
+    const auto charts = test::page_charts(html);
+    ASSERT_GE(charts.size(), 4u);
+    EXPECT_EQ(charts[0].json["marks"].size(), 1u);     // the 116.7 ms hitch
+    EXPECT_EQ(charts[0].json["rules"].size(), 1u);     // the 60 Hz budget
+    EXPECT_NE(charts[1].caption.find("Latency over time"), std::string::npos);
     EXPECT_NE(html.find("Percentile curve"), std::string::npos);
 }
 
@@ -201,14 +208,21 @@ TEST(ReportWriters, HtmlShowsTheAlphaDistributionOfALoopTrace) {
     Capture c = loop_trace_capture([](std::size_t i) { return i % 3 == 0 ? 0.05 : 0.55; });
     const std::string html = render(single(c), "html");
     EXPECT_NE(html.find("Alpha at render"), std::string::npos);
+    const auto charts = test::page_charts(html);
+    const auto alpha = std::find_if(charts.begin(), charts.end(), [](const auto& chart) {
+        return chart.caption.starts_with("Alpha at render");
+    });
+    ASSERT_NE(alpha, charts.end());
+    ASSERT_EQ(alpha->series.size(), 1u);
+    ASSERT_EQ(alpha->series[0].size(), 10u);
+    EXPECT_EQ(alpha->json["series"][0]["draw"], "bars");
     std::size_t bars = 0;
-    for (std::size_t at = html.find("class=\"bar alpha\""); at != std::string::npos;
-         at = html.find("class=\"bar alpha\"", at + 1)) {
-        ++bars;
-    }
+    for (const double v : alpha->series[0])
+        bars += v > 0 ? 1 : 0;
     EXPECT_EQ(bars, 2u);
-    EXPECT_NE(html.find("[0.0, 0.1): 100 frames"), std::string::npos);
-    EXPECT_NE(html.find("[0.5, 0.6): 200 frames"), std::string::npos);
+    EXPECT_DOUBLE_EQ(alpha->series[0][0], 100.0);  // [0.0, 0.1)
+    EXPECT_DOUBLE_EQ(alpha->series[0][5], 200.0);  // [0.5, 0.6)
+    EXPECT_NEAR(alpha->x[5], 0.55, 1e-9);
 
     // The variable policy keeps no accumulator: no alpha plot.
     c.metadata["policy"] = "variable";
@@ -227,7 +241,15 @@ TEST(ReportWriters, HtmlStaysSmallForAMillionFrames) {
         t += c.frame_ns[i];
     }
     const std::string html = render(single(c), "html");
-    EXPECT_LT(html.size(), 400'000u);
+    // Every frame is in the frame-time chart (base64 32-bit integers of the frame times and of
+    // the steps between their beginnings: about 5.3 MB each), well within 20 MB.
+    EXPECT_LT(html.size(), 20'000'000u);
+    const auto charts = test::page_charts(html);
+    ASSERT_FALSE(charts.empty());
+    EXPECT_EQ(charts[0].json["n"].get<std::size_t>(), c.frame_ns.size());
+    ASSERT_EQ(charts[0].series[0].size(), c.frame_ns.size());
+    for (const std::size_t i : {std::size_t{0}, std::size_t{123'457}, c.frame_ns.size() - 1})
+        EXPECT_DOUBLE_EQ(charts[0].series[0][i], static_cast<double>(c.frame_ns[i] / kMs)) << i;
 }
 
 TEST(ReportWriters, ComparisonOverlaysTwoPercentileCurves) {
@@ -244,7 +266,15 @@ TEST(ReportWriters, ComparisonOverlaysTwoPercentileCurves) {
     // application frames (pairs of presents, 33 and 35 ms) are what both have.
     EXPECT_NE(html.find("Percentile curves (application timeline): A (blue) and B (orange)"),
               std::string::npos);
-    EXPECT_NE(html.find("class=\"line1\""), std::string::npos);
+    const auto charts = test::page_charts(html);
+    const auto curves = std::find_if(charts.begin(), charts.end(), [](const auto& chart) {
+        return chart.caption.starts_with("Percentile curves");
+    });
+    ASSERT_NE(curves, charts.end());
+    ASSERT_EQ(curves->labels, (std::vector<std::string>{"A", "B"}));
+    // B's frames are each 1 ms longer: its application frames (pairs) 2 ms at the median.
+    const std::size_t median = curves->x.size() / 2;
+    EXPECT_NEAR(curves->series[1][median] - curves->series[0][median], 2.0, 1e-6);
     const auto j = nlohmann::json::parse(render(r, "json"));
     EXPECT_EQ(j["captures"].size(), 2u);
     EXPECT_EQ(j["comparison"]["timeline"], "application");

@@ -171,7 +171,7 @@ TEST(TimeAxis, ChromeTraceAndHtmlGiveTheReportsTimes) {
         EXPECT_NE(page.find("time since the first frame (s)"), std::string::npos);
         const auto& h = hitches[0];
         const std::string cell =
-            fmt::format("<tr><td>{}</td><td>{:.3f}</td>", h["frame"].get<std::int64_t>(),
+            fmt::format("><td>{}</td><td>{:.3f}</td>", h["frame"].get<std::int64_t>(),
                         std::floor(h["time_s"].get<double>() * 1e3 + 1e-9) / 1e3);
         EXPECT_NE(page.find(cell), std::string::npos) << cell;
     }
