@@ -58,6 +58,11 @@ constexpr const char* kRecorder = R"(<script>
         requests: requests,
         canvases: canvases.length,
         drawn: canvases.filter(drawn).length,
+        charts: document.querySelectorAll('.lsc-chart, .bars').length,
+        charts_drawn: Array.prototype.filter.call(document.querySelectorAll('.lsc-chart, .bars'),
+          function (c) {
+            return Array.prototype.some.call(c.querySelectorAll('canvas'), drawn);
+          }).length,
         has_verdict: verdict !== null,
         verdict_first: verdict !== null && canvases.concat(tables).every(function (e) {
           return before(verdict, e);
@@ -155,6 +160,8 @@ PageInBrowser load_in_chromium(const std::string& html_path, const std::string& 
     page.requests = j.at("requests").get<std::vector<std::string>>();
     page.canvases = j.at("canvases").get<int>();
     page.drawn_canvases = j.at("drawn").get<int>();
+    page.charts = j.at("charts").get<int>();
+    page.drawn_charts = j.at("charts_drawn").get<int>();
     page.has_verdict = j.at("has_verdict").get<bool>();
     page.verdict_first = j.at("verdict_first").get<bool>();
     page.charts_before_details = j.at("charts_before_details").get<bool>();

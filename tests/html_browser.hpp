@@ -22,7 +22,10 @@ struct PageInBrowser {
     std::vector<std::string> requests;  // every resource the page asked for (none expected)
     int canvases = 0;                   // <canvas> elements
     int drawn_canvases = 0;             // of those, the ones with a pixel drawn
-    bool has_verdict = false;           // an element id="verdict"
+    // The charts (a chart module's chart or a bar chart) and those with a drawn canvas in them.
+    int charts = 0;
+    int drawn_charts = 0;
+    bool has_verdict = false;  // an element id="verdict"
     // The verdict comes before every canvas and table (false when there is no verdict).
     bool verdict_first = false;
     // The first canvas comes before the first <details> (true when there is no <details>).

@@ -276,9 +276,6 @@ void write_diagnosis_files(const std::filesystem::path& dir, const DiagnosisText
     std::string html = html_document_start("loopscope diagnosis");
     HtmlHeadingIds ids;
     html += html_heading(1, text.title, TextMarkup::inline_markup, ids);
-    // The chart module, unless the document's start carries it for every page already.
-    if (html.find("window.loopscopeCharts") == std::string::npos)
-        html += chart_page_head();
     for (const TextSection& section : text.sections) {
         html += html_section(section, TextMarkup::inline_markup, ids);
         if (section.title == kLoopsHeading)

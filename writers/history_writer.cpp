@@ -163,9 +163,6 @@ std::string runs_line(const HistoryListing& listing) {
 
 std::string html(const HistoryListing& listing) {
     std::string text = html_document_start("loopscope history");
-    // The chart module, unless the document's start carries it for every page already.
-    if (text.find("window.loopscopeCharts") == std::string::npos)
-        text += chart_page_head();
     text += fmt::format("<h1>History {}</h1>\n", html_escape(listing.database));
     const std::vector<std::string> names = run_names(listing.runs);
     if (!listing.figures.empty())
