@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "writers/html_bars.hpp"
 
@@ -28,6 +29,14 @@ TEST(HtmlBars, AbsentAndNonFiniteValuesTravelAsNull) {
     EXPECT_NE(html.find("<figcaption>Average FPS &lt;/b&gt;</figcaption>"), std::string::npos);
     EXPECT_NE(html.find("loopscopeBars.show(\"fps-bars\")"), std::string::npos) << html;
     EXPECT_NE(html.find("id=\"fps-bars-data\""), std::string::npos) << html;
+}
+
+TEST(HtmlBars, TheSeriesKeyNamesEachSeriesInThePalettesColour) {
+    const std::vector<std::string> names = {"steady-60", "<hitch>"};
+    const std::string key = html_series_key(names);
+    EXPECT_NE(key.find("background:#4e79a7\"></i>steady-60</span>"), std::string::npos) << key;
+    EXPECT_NE(key.find("background:#f28e2b\"></i>&lt;hitch&gt;</span>"), std::string::npos)
+        << key;
 }
 
 TEST(HtmlBars, ThePageHeadCarriesTheScriptOnce) {

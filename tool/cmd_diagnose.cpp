@@ -35,7 +35,9 @@
 #include "tool/commands.hpp"
 #include "tool/loop_summary.hpp"
 #include "tool/probe_print.hpp"
+#include "writers/html_bars.hpp"
 #include "writers/html_chart.hpp"
+#include "writers/palette.hpp"
 #include "writers/section_html.hpp"
 #include "writers/writer.hpp"
 
@@ -239,17 +241,20 @@ std::string scenario_frame_times_chart(const std::vector<ScenarioOutcome>& outco
     chart.y_label = "frame time (ms)";
     chart.y_log = true;
     chart.keep = ChartKeep::columns;
+    std::vector<std::string> names;
     for (std::size_t s = 0; s < outcomes.size(); ++s) {
         ChartSeries series;
         series.label = outcomes[s].scenario->name;
+        series.colour = series_colour(s);
         series.values.assign(rows.size(), kChartNoValue);
         chart.series.push_back(std::move(series));
+        names.push_back(outcomes[s].scenario->name);
     }
     for (std::size_t i = 0; i < rows.size(); ++i) {
         chart.x.push_back(ns_to_s(rows[i].start_ns));
         chart.series[rows[i].scenario].values[i] = ns_to_ms(rows[i].frame_ns);
     }
-    return chart_html(chart);
+    return chart_html(chart) + html_series_key(names);
 }
 
 // The report: its title, then its sections.

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "core/figures.hpp"
+#include "writers/html_bars.hpp"
 #include "writers/html_chart.hpp"
+#include "writers/palette.hpp"
 #include "writers/section_html.hpp"
 #include "writers/writer.hpp"
 
@@ -154,7 +156,12 @@ std::string line_chart(const std::string& figure, const std::vector<HistoryRun>&
     }
     if (chart.series.empty())
         return fmt::format("<p>No run has {}.</p>\n", html_escape(figure));
-    return chart_html(chart);
+    std::vector<std::string> groups;
+    for (std::size_t s = 0; s < chart.series.size(); ++s) {
+        chart.series[s].colour = series_colour(s);
+        groups.push_back(chart.series[s].label);
+    }
+    return chart_html(chart) + html_series_key(groups);
 }
 
 std::string runs_line(const HistoryListing& listing) {

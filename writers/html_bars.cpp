@@ -41,6 +41,18 @@ std::string bars_page_head() {
     return head;
 }
 
+std::string html_series_key(std::span<const std::string> names) {
+    // Styled in place: a page with no bar chart has no bars_page_head().
+    std::string key = "<div style=\"font-size:12px;margin:.2em 0 1em\">";
+    for (std::size_t s = 0; s < names.size(); ++s) {
+        key += fmt::format(
+            "<span style=\"margin-right:1.2em;white-space:nowrap\"><i style=\"display:"
+            "inline-block;width:10px;height:10px;margin-right:4px;background:{}\"></i>{}</span>",
+            series_colour(s), html_escape(names[s]));
+    }
+    return key + "</div>\n";
+}
+
 std::string json_in_script(std::string_view json_text) {
     // '<' appears in JSON text only inside strings, where \u003c is the same character.
     std::string out;

@@ -34,6 +34,11 @@ std::string bars_page_head();
 // load.
 std::string html_bar_chart(const BarChart& chart);
 
+// A key of coloured series names, for a chart of the chart module (whose legend shows values only
+// under the pointer): each name in series_colour(i) of writers/palette.hpp, in order; the chart's
+// series take the same colours.
+std::string html_series_key(std::span<const std::string> names);
+
 // Text for a JSON document inside a page's <script> element: every '<' written \u003c (the same
 // string to JSON), so no value can close the element or open a comment in it.
 std::string json_in_script(std::string_view json_text);
