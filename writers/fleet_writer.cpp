@@ -63,7 +63,9 @@ std::string html(const FleetListing& listing) {
                                     "Average FPS and the 1 % lows of each group's pooled frames",
                                     "FPS", series, std::move(rows)});
     text += "<h2>Groups</h2>\n<p>" + html_escape(totals_line(listing)) + "</p>\n";
-    text += html_table(text_table(fleet_table(listing)), TextMarkup::plain);
+    // A wide table scrolls in a box of its own: the page never scrolls sideways.
+    text += "<div style=\"overflow-x:auto\">" +
+            html_table(text_table(fleet_table(listing)), TextMarkup::plain) + "</div>\n";
     return text + "</body></html>\n";
 }
 

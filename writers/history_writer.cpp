@@ -177,7 +177,9 @@ std::string html(const HistoryListing& listing) {
     for (const std::string& f : listing.figures)
         text += line_chart(f, listing.runs, names);
     text += "<h2>Runs</h2>\n<p>" + html_escape(runs_line(listing)) + "</p>\n";
-    text += html_table(text_table(history_table(listing)), TextMarkup::plain);
+    // A wide table scrolls in a box of its own: the page never scrolls sideways.
+    text += "<div style=\"overflow-x:auto\">" +
+            html_table(text_table(history_table(listing)), TextMarkup::plain) + "</div>\n";
     return text + "</body></html>\n";
 }
 

@@ -541,7 +541,9 @@ std::string html(const SummaryDocument& doc) {
             "FPS", series, std::move(bars)});
     }
     HtmlHeadingIds ids;
-    text += "<h2>Table</h2>\n" + html_section(tables(doc), TextMarkup::plain, ids);
+    // A wide table scrolls in a box of its own: the page never scrolls sideways.
+    text += "<h2>Table</h2>\n<div style=\"overflow-x:auto\">" +
+            html_section(tables(doc), TextMarkup::plain, ids) + "</div>\n";
     text += "</body></html>\n";
     return text;
 }
