@@ -63,6 +63,8 @@ constexpr const char* kRecorder = R"(<script>
           function (c) {
             return Array.prototype.some.call(c.querySelectorAll('canvas'), drawn);
           }).length,
+        scroll_width: document.documentElement.scrollWidth,
+        table_before_charts: tables.length > 0 && canvases.length > 0 && before(tables[0], canvases[0]),
         has_verdict: verdict !== null,
         verdict_first: verdict !== null && canvases.concat(tables).every(function (e) {
           return before(verdict, e);
@@ -162,6 +164,8 @@ PageInBrowser load_in_chromium(const std::string& html_path, const std::string& 
     page.drawn_canvases = j.at("drawn").get<int>();
     page.charts = j.at("charts").get<int>();
     page.drawn_charts = j.at("charts_drawn").get<int>();
+    page.scroll_width_px = j.at("scroll_width").get<int>();
+    page.table_before_charts = j.at("table_before_charts").get<bool>();
     page.has_verdict = j.at("has_verdict").get<bool>();
     page.verdict_first = j.at("verdict_first").get<bool>();
     page.charts_before_details = j.at("charts_before_details").get<bool>();

@@ -25,16 +25,20 @@ struct PageInBrowser {
     // The charts (a chart module's chart or a bar chart) and those with a drawn canvas in them.
     int charts = 0;
     int drawn_charts = 0;
+    // The page's width: more than the window's 1,280 px when the page scrolls sideways.
+    int scroll_width_px = 0;
     bool has_verdict = false;  // an element id="verdict"
     // The verdict comes before every canvas and table (false when there is no verdict).
     bool verdict_first = false;
+    // The first table comes before the first canvas (a comparison's table of verdicts).
+    bool table_before_charts = false;
     // The first canvas comes before the first <details> (true when there is no <details>).
     bool charts_before_details = true;
 };
 
-// Loads `html_path` (a copy of it with the recorder, in `work_dir`) with no network: a proxy
-// that refuses every connection, so a request shows as a failed load and never leaves the
-// machine.
+// Loads `html_path` (a copy of it with the recorder, in `work_dir`) in a window 1,280 px wide,
+// with no network: a proxy that refuses every connection, so a request shows as a failed load and
+// never leaves the machine.
 PageInBrowser load_in_chromium(const std::string& html_path, const std::string& work_dir);
 
 }  // namespace loopscope::test

@@ -32,9 +32,15 @@ using test::quoted;
         }                                                                                         \
     } while (0)
 
-// What a page must show in the browser: at least `charts` charts, every one drawn on its canvas.
-void expect_page_works(const std::string& html, const std::string& dir, int charts) {
-    const test::PageInBrowser page = test::load_in_chromium(html, dir);
+// Whether a page must open with its verdict (id="verdict", before every chart and table), or
+// only keep it first when it has one.
+enum class Verdict { required, first_if_any };
+
+// What a page must show in the browser: at least `charts` charts, every one drawn on its canvas,
+// no script error, no request, no sideways scrolling in a window 1,280 px wide; the verdict
+// first, and the charts before the reference table (the <details>).
+void expect_page_works(const test::PageInBrowser& page, int charts,
+                       Verdict verdict = Verdict::first_if_any) {
     ASSERT_TRUE(page.failure.empty()) << page.failure << "\n" << page.log;
     for (const std::string& e : page.errors)
         ADD_FAILURE() << "script error: " << e;
@@ -43,6 +49,10 @@ void expect_page_works(const std::string& html, const std::string& dir, int char
     EXPECT_GE(page.charts, charts);
     EXPECT_EQ(page.drawn_charts, page.charts) << "a chart left blank";
     EXPECT_GT(page.drawn_canvases, 0);
+    EXPECT_LE(page.scroll_width_px, 1280) << "the page scrolls sideways";
+    if (verdict == Verdict::required) {
+        EXPECT_TRUE(page.has_verdict) << "no id=\"verdict\"";
+    }
     if (page.has_verdict) {
         EXPECT_TRUE(page.verdict_first) << "the verdict comes after a chart or table";
     }
@@ -84,7 +94,7 @@ TEST(HtmlPagesRender, ReportOfAFrameViewLog) {
     const auto r = test::run_loopscope("report --format html -o " + quoted(html) + " " +
                                        quoted(test::test_data("frameview_Log.csv")));
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    expect_page_works(html, dir, 3);
+    expect_page_works(test::load_in_chromium(html, dir), 3);
     fs::remove_all(dir);
 }
 
@@ -95,8 +105,26 @@ TEST(HtmlPagesRender, ReportOfAPresentMon2Capture) {
     const auto r = test::run_loopscope("report --format html -o " + quoted(html) + " " +
                                        quoted(test::test_data("presentmon2.csv")));
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    expect_page_works(html, dir, 3);
+    expect_page_works(test::load_in_chromium(html, dir), 3);
     fs::remove_all(dir);
+}
+
+// The same on real captures: a FrameView log of a 240 fps game, PresentMon 2.x's layout of a
+// recording with generated frames, and a MangoHud log (samples, not frames).
+TEST(HtmlPagesRender, ReportsOfRealCaptures) {
+    LOOPSCOPE_REQUIRE_CHROMIUM();
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    for (const char* name :
+         {"frameview_police2.csv", "IPMAuxTestData_test_case_9_v2.csv", "mangohud_overwatch.csv"}) {
+        SCOPED_TRACE(name);
+        const std::string dir = test::make_temp_dir("loopscope-page-real");
+        const std::string html = dir + "/report.html";
+        const auto r = test::run_loopscope("report --format html -o " + quoted(html) + " " +
+                                           quoted(test::capture(name)));
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        expect_page_works(test::load_in_chromium(html, dir), 1);
+        fs::remove_all(dir);
+    }
 }
 
 TEST(HtmlPagesRender, Comparison) {
@@ -107,7 +135,10 @@ TEST(HtmlPagesRender, Comparison) {
                                        quoted(test::test_data("presentmon1.csv")) + " " +
                                        quoted(test::test_data("presentmon2.csv")));
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    expect_page_works(html, dir, 9);
+    const test::PageInBrowser page = test::load_in_chromium(html, dir);
+    expect_page_works(page, 9);
+    // The comparison's table of verdicts (better, worse, no change) comes before its charts.
+    EXPECT_TRUE(page.table_before_charts);
     fs::remove_all(dir);
 }
 
@@ -128,7 +159,7 @@ TEST(HtmlPagesRender, SummaryDrawsItsBars) {
                                        " --format html -o " +
                                        quoted(html));
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    expect_page_works(html, dir, 1);
+    expect_page_works(test::load_in_chromium(html, dir), 1);
     fs::remove_all(dir);
 }
 
@@ -154,7 +185,7 @@ TEST(HtmlPagesRender, HistoryDrawsEachFigureOverTheRuns) {
     EXPECT_NE(page.find("\"run 5 regressed\""), std::string::npos);
     EXPECT_NE(page.find("5\u00a0\u00b7 01\u201105"), std::string::npos);
     test::write_text(html, page);
-    expect_page_works(html, dir, 2);
+    expect_page_works(test::load_in_chromium(html, dir), 2);
     fs::remove_all(dir);
 }
 
@@ -175,7 +206,7 @@ TEST(HtmlPagesRender, FleetDrawsItsGroupsBars) {
     }
     const std::string html = dir + "/fleet.html";
     test::write_text(html, write_fleet(listing, "html"));
-    expect_page_works(html, dir, 1);
+    expect_page_works(test::load_in_chromium(html, dir), 1);
     fs::remove_all(dir);
 }
 
@@ -186,7 +217,7 @@ TEST(HtmlPagesRender, Diagnosis) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string page = test::read_text(dir + "/out/index.html");
     EXPECT_NE(page.find("Frame times of every scenario"), std::string::npos);
-    expect_page_works(dir + "/out/index.html", dir, 5);
+    expect_page_works(test::load_in_chromium(dir + "/out/index.html", dir), 5);
     fs::remove_all(dir);
 }
 
