@@ -99,9 +99,14 @@ inline std::vector<ChartData> page_charts(const std::string& page) {
                         v[i] = static_cast<double>(raw[k]) * u;
                 }
             } else {
-                for (std::size_t i = 0; i < n && i < raw.size(); ++i)
-                    if (raw[i] != none)
-                        v[i] = static_cast<double>(raw[i]) * u;
+                const bool delta = s.value("delta", false);
+                std::int64_t q = delta ? s["first"].get<std::int64_t>() : 0;
+                for (std::size_t i = 0; i < n && i < raw.size(); ++i) {
+                    if (raw[i] == none)
+                        continue;
+                    q = delta ? q + raw[i] : raw[i];
+                    v[i] = static_cast<double>(q) * u;
+                }
             }
             c.series.push_back(std::move(v));
             c.labels.push_back(s["label"].get<std::string>());

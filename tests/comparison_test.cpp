@@ -17,6 +17,7 @@
 #include "core/figures.hpp"
 #include "core/latency.hpp"
 #include "readers/readers.hpp"
+#include "tests/chart_data.hpp"
 #include "tests/test_support.hpp"
 #include "writers/writer.hpp"
 
@@ -477,7 +478,8 @@ TEST(ComparisonWriters, HtmlOpensWithTheComparisonAndOverlaidPlots) {
     ASSERT_NE(comparison, std::string::npos);
     ASSERT_NE(capture_a, std::string::npos);
     EXPECT_LT(comparison, capture_a);
-    // The table, then the three overlaid plots (each with B's line), before A's own report.
+    // The table, then the three overlaid charts (each with A's and B's series), before A's own
+    // report.
     const std::string head = html.substr(comparison, capture_a - comparison);
     EXPECT_NE(head.find("<th>verdict</th>"), std::string::npos);
     EXPECT_NE(head.find("class=\"worse\""), std::string::npos);  // B is slower
@@ -485,11 +487,10 @@ TEST(ComparisonWriters, HtmlOpensWithTheComparisonAndOverlaidPlots) {
               std::string::npos);
     EXPECT_NE(head.find("Histogram of frame times (present timeline)"), std::string::npos);
     EXPECT_NE(head.find("Percentile curves (present timeline)"), std::string::npos);
-    std::size_t b_lines = 0;
-    for (std::size_t at = head.find("class=\"line1\""); at != std::string::npos;
-         at = head.find("class=\"line1\"", at + 1))
-        ++b_lines;
-    EXPECT_EQ(b_lines, 3u);
+    const auto charts = test::page_charts(head);
+    ASSERT_EQ(charts.size(), 3u);
+    for (const auto& chart : charts)
+        EXPECT_EQ(chart.labels, (std::vector<std::string>{"A", "B"})) << chart.caption;
 }
 
 TEST(ComparisonWriters, TerminalColoursBetterAndWorse) {

@@ -371,9 +371,9 @@ TEST(ReportCli, LoopscopeTracesGetTheLoopFiguresAndPlots) {
     const std::string html = test::read_text(dir + "/r.html");
     EXPECT_NE(html.find("Simulation steps per frame"), std::string::npos);
     EXPECT_NE(html.find("Accumulator after stepping"), std::string::npos);
-    // The onset marker, with the verdict as its tooltip, on both loop plots.
+    // The onset marker, labelled with the verdict, on both loop charts.
     const std::string marker =
-        "<title>spiral from frame " +
+        "\"label\":\"spiral from frame " +
         std::to_string(j["loop"]["spiral"]["verdict"]["onset_frame"].get<long long>()) + " at ";
     const std::size_t first = html.find(marker);
     ASSERT_NE(first, std::string::npos) << marker;

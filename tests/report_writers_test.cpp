@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -197,8 +198,8 @@ TEST(ReportWriters, HtmlIsSelfContainedWithInlinePlots) {
     EXPECT_EQ(own.find("src="), std::string::npos);
     const auto charts = test::page_charts(html);
     ASSERT_GE(charts.size(), 4u);
-    EXPECT_EQ(charts[0].json["marks"].size(), 1u);     // the 116.7 ms hitch
-    EXPECT_EQ(charts[0].json["rules"].size(), 1u);     // the 60 Hz budget
+    EXPECT_EQ(charts[0].json["marks"].size(), 1u);  // the 116.7 ms hitch
+    EXPECT_EQ(charts[0].json["rules"].size(), 1u);  // the 60 Hz budget
     EXPECT_NE(charts[1].caption.find("Latency over time"), std::string::npos);
     EXPECT_NE(html.find("Percentile curve"), std::string::npos);
 }
@@ -250,6 +251,47 @@ TEST(ReportWriters, HtmlStaysSmallForAMillionFrames) {
     ASSERT_EQ(charts[0].series[0].size(), c.frame_ns.size());
     for (const std::size_t i : {std::size_t{0}, std::size_t{123'457}, c.frame_ns.size() - 1})
         EXPECT_DOUBLE_EQ(charts[0].series[0][i], static_cast<double>(c.frame_ns[i] / kMs)) << i;
+}
+
+TEST(ReportWriters, HtmlOfAMillionFramesWithEveryTimelineStaysUnder20Mb) {
+    // The most a capture gives the frame-time chart: frame generation (every other frame
+    // generated, drawn apart), frames never displayed, display and application intervals and
+    // a latency per frame. Every present still kept, and the page under 20 MB.
+    Capture c;
+    c.source = {"presentmon-2.4", "big.csv", "Big.exe", 1, ""};
+    const std::size_t n = 1'000'000;
+    c.frame_ns.resize(n);
+    c.start_ns.resize(n);
+    c.generated.resize(n);
+    c.dropped.resize(n);
+    c.display_ns.resize(n);
+    c.app_interval_ns.resize(n);
+    c.pc_latency_ns.resize(n);
+    std::int64_t t = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        c.frame_ns[i] = 8 * kMs + static_cast<std::int64_t>(i * 2654435761u % 997) * 1000;
+        c.start_ns[i] = t;
+        t += c.frame_ns[i];
+        c.generated[i] = i % 2;
+        c.dropped[i] = i % 11 == 0;
+        c.display_ns[i] = c.dropped[i] ? -1 : c.frame_ns[i];
+        c.app_interval_ns[i] = i % 2 ? 0 : 2 * c.frame_ns[i];
+        c.pc_latency_ns[i] = 30 * kMs + static_cast<std::int64_t>(i % 1000) * 1000;
+    }
+    const std::string html = render(single(c), "html");
+    EXPECT_LT(html.size(), 20'000'000u);
+    const auto charts = test::page_charts(html);
+    ASSERT_FALSE(charts.empty());
+    const auto& ft = charts[0];
+    ASSERT_EQ(ft.x.size(), n);
+    ASSERT_GE(ft.labels.size(), 2u);
+    EXPECT_EQ(ft.labels[1], "generated frames");
+    // Each frame is in the application frames' series or the generated ones, with its time.
+    for (const std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{500'001}, n - 1}) {
+        const double v = ft.series[c.generated[i] ? 1 : 0][i];
+        EXPECT_NEAR(v, static_cast<double>(c.frame_ns[i]) / 1e6, 1e-6) << i;
+        EXPECT_TRUE(std::isnan(ft.series[c.generated[i] ? 0 : 1][i])) << i;
+    }
 }
 
 TEST(ReportWriters, ComparisonOverlaysTwoPercentileCurves) {

@@ -64,7 +64,8 @@ struct PackedInts {
 
 constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::min();
 
-PackedInts pack(const std::vector<std::int64_t>& v) {
+// The smallest width whose range holds the values (beside its "no value" code).
+int width_of(const std::vector<std::int64_t>& v) {
     std::int64_t lo = 0, hi = 0;
     for (const std::int64_t x : v) {
         if (x == kNone)
@@ -72,8 +73,12 @@ PackedInts pack(const std::vector<std::int64_t>& v) {
         lo = std::min(lo, x);
         hi = std::max(hi, x);
     }
+    return lo > -128 && hi < 128 ? 1 : lo > -32768 && hi < 32768 ? 2 : 4;
+}
+
+PackedInts pack(const std::vector<std::int64_t>& v) {
     PackedInts p;
-    p.width = lo > -128 && hi < 128 ? 1 : lo > -32768 && hi < 32768 ? 2 : 4;
+    p.width = width_of(v);
     const std::int64_t none = p.width == 1 ? -128 : p.width == 2 ? -32768 : INT32_MIN;
     std::vector<unsigned char> bytes;
     bytes.reserve(v.size() * static_cast<std::size_t>(p.width));
@@ -124,6 +129,58 @@ std::vector<std::int64_t> x_steps(std::span<const double> x, double resolution, 
             return d;
         unit *= 10;
     }
+}
+
+// A series' values as JSON members: "unit", then the integers in the smallest of three forms:
+// one a row ("d"); one a row as the step from the row's value before ("delta": frame numbers
+// take a byte each); or only the rows with a value ("at": the steps between those rows), for a
+// series with few values (generated frames apart from the others). `rows`, when given, are the
+// only rows sent (the "at" form).
+std::string series_data(std::span<const double> values, double resolution,
+                        const std::vector<std::size_t>* rows) {
+    double unit = 1;
+    const std::vector<std::int64_t> q = quantize(values, resolution, unit);
+    std::vector<std::size_t> kept;
+    if (rows == nullptr) {
+        for (std::size_t i = 0; i < q.size(); ++i)
+            if (q[i] != kNone)
+                kept.push_back(i);
+    }
+    const std::vector<std::size_t>& at_rows = rows != nullptr ? *rows : kept;
+    std::vector<std::int64_t> at_steps, at_values;
+    std::size_t previous_row = 0;
+    for (const std::size_t i : at_rows) {
+        at_steps.push_back(static_cast<std::int64_t>(i - previous_row));
+        at_values.push_back(q[i]);
+        previous_row = i;
+    }
+    const std::size_t sparse_bytes =
+        at_rows.size() * static_cast<std::size_t>(width_of(at_steps) + width_of(at_values));
+    std::vector<std::int64_t> delta(q.size(), kNone);
+    const auto first = std::find_if(q.begin(), q.end(), [](std::int64_t v) { return v != kNone; });
+    const std::int64_t start = first == q.end() ? 0 : *first;
+    std::int64_t previous = start;
+    for (std::size_t i = 0; i < q.size(); ++i) {
+        if (q[i] == kNone)
+            continue;
+        delta[i] = q[i] - previous;
+        previous = q[i];
+    }
+    const std::size_t dense_bytes = q.size() * static_cast<std::size_t>(width_of(q));
+    const std::size_t delta_bytes = q.size() * static_cast<std::size_t>(width_of(delta));
+    if (rows != nullptr || sparse_bytes < std::min(dense_bytes, delta_bytes)) {
+        const PackedInts v = pack(at_values);
+        const PackedInts a = pack(at_steps);
+        return fmt::format(R"("unit":{},"w":{},"d":"{}","at":{{"w":{},"d":"{}"}})", unit, v.width,
+                           v.data, a.width, a.data);
+    }
+    if (delta_bytes < dense_bytes) {
+        const PackedInts v = pack(delta);
+        return fmt::format(R"("unit":{},"w":{},"d":"{}","delta":true,"first":{})", unit, v.width,
+                           v.data, start);
+    }
+    const PackedInts v = pack(q);
+    return fmt::format(R"("unit":{},"w":{},"d":"{}")", unit, v.width, v.data);
 }
 
 // The rows holding each series' min and max in each of `columns` equal slices of x, with the
@@ -278,6 +335,8 @@ std::string chart_html(const Chart& chart) {
                      x_first, xs.width, xs.data);
     if (!chart.x_names.empty())
         j += ",\"xNames\":" + string_list(chart.x_names);
+    if (!chart.x_group.empty())
+        j += ",\"group\":" + json_string(chart.x_group);
     if (!chart.row_name.empty())
         j += fmt::format(",\"rowName\":{},\"rowBase\":{}", json_string(chart.row_name),
                          chart.row_number_base);
@@ -285,26 +344,12 @@ std::string chart_html(const Chart& chart) {
     for (std::size_t k = 0; k < chart.series.size(); ++k) {
         const ChartSeries& s = chart.series[k];
         const std::vector<double>& v = *values[k];
-        std::vector<double> sent;
-        std::string at;
-        const std::vector<double>* shown = &v;
-        if (s.keep == ChartKeep::columns && v.size() > kChartRowsKeptWhole) {
-            const std::vector<std::size_t> rows = column_rows(*x, {&v}, kChartKeptColumns);
-            std::vector<std::int64_t> steps;
-            std::size_t previous = 0;
-            for (const std::size_t i : rows) {
-                sent.push_back(v[i]);
-                steps.push_back(static_cast<std::int64_t>(i - previous));
-                previous = i;
-            }
-            const PackedInts p = pack(steps);
-            at = fmt::format(R"(,"at":{{"w":{},"d":"{}"}})", p.width, p.data);
-            shown = &sent;
-        }
-        double unit = 1;
-        const PackedInts p = pack(quantize(*shown, s.resolution, unit));
-        j += fmt::format(R"({}{{"label":{},"unit":{},"w":{},"d":"{}"{},"draw":"{}")", k ? "," : "",
-                         json_string(s.label), unit, p.width, p.data, at, draw_name(s.draw));
+        std::vector<std::size_t> rows;
+        if (s.keep == ChartKeep::columns && v.size() > kChartRowsKeptWhole)
+            rows = column_rows(*x, {&v}, kChartKeptColumns);
+        j += fmt::format(R"({}{{"label":{},{},"draw":"{}")", k ? "," : "", json_string(s.label),
+                         series_data(v, s.resolution, rows.empty() ? nullptr : &rows),
+                         draw_name(s.draw));
         j += ",\"colour\":" +
              json_string(s.colour.empty() ? std::string(series_colour(k)) : s.colour);
         if (!s.value_names.empty())

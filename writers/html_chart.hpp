@@ -117,6 +117,9 @@ struct Chart {
     std::vector<ChartBand> bands;
     std::vector<ChartRule> rules;
     std::vector<ChartEvent> events;
+    // Charts of a page with the same non-empty x_group zoom and pan together (a capture's
+    // frame-time and latency charts, on one time axis).
+    std::string x_group;
     // The y axis at load: [y_min, y_max] when y_max > y_min (a frame-time axis fitted to the
     // 99.9th percentile; the longer frames rise off the top), else fitted to the data.
     double y_min = 0, y_max = 0;

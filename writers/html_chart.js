@@ -30,6 +30,9 @@ window.loopscopeCharts = (function () {
       const at = ints(s.at.w, s.at.d);
       let i = 0;
       for (let k = 0; k < at.length; ++k) { i += at[k]; v[i] = raw[k] === no ? NaN : raw[k] * s.unit; }
+    } else if (s.delta) {
+      let q = s.first;
+      for (let i = 0; i < n; ++i) if (raw[i] !== no) { q += raw[i]; v[i] = q * s.unit; }
     } else {
       for (let i = 0; i < n; ++i) v[i] = raw[i] === no ? NaN : raw[i] * s.unit;
     }
@@ -196,6 +199,16 @@ window.loopscopeCharts = (function () {
     c.range = r;
     g.updateOptions({ file: fileOf(c, c.rows) }, false);
     if (full) c.range = g.xAxisRange();
+    if (c.d.group) {
+      for (const id in charts) {
+        const o = charts[id];
+        if (o === c || o.d.group !== c.d.group || !o.g) continue;
+        const or = o.g.xAxisRange();
+        if (or[0] === r[0] && or[1] === r[1]) continue;
+        o.g.updateOptions({ dateWindow: r }, true);
+        refresh(o);
+      }
+    }
   }
 
   function draw(id) {
@@ -246,7 +259,9 @@ window.loopscopeCharts = (function () {
     if (d.y2Label) opts.y2label = d.y2Label;
     if (d.yMax !== null && d.yMin !== null && d.yMax > d.yMin) opts.valueRange = [d.yMin, d.yMax];
     else if (!d.yLog) opts.includeZero = true;
-    if (bars.length) { opts.xRangePad = 30; }
+    // Bars: half a bar group's room beyond the first and the last, so the outer bars show whole
+    // (x_range_pad is in pixels: the plot's width shared among the rows).
+    if (bars.length) opts.xRangePad = Math.max(10, (c.columns() - 80) / (2 * Math.max(1, c.x.length)));
     if (d.xNames) {
       const names = d.xNames;
       opts.axes.x.valueFormatter = function (x) { return xText(c, x); };

@@ -80,6 +80,11 @@ std::string chart_id(const CaptureReport& r, std::string_view prefix, std::strin
     return fmt::format("{}-{:08x}", what, static_cast<std::uint32_t>(h ^ (h >> 32)));
 }
 
+// The charts of one capture over time zoom and pan together: chart_id's hash names the group.
+std::string time_group(const std::string& chart_id) {
+    return "time" + chart_id.substr(chart_id.find('-'));
+}
+
 // The top of the frame-time axis: a little above the 99.9th percentile, so the frames a player
 // sees fill the plot whatever the frame rate (a 240 fps capture is not squeezed into the bottom
 // of a 40 ms axis), or the longest frame when that is not much more. Rounded up to a tick.
@@ -137,6 +142,34 @@ std::optional<LatencyValues> latency_values(const CaptureReport& r) {
     return std::nullopt;
 }
 
+// The hitches marked on the frame-time chart (the first kHitchMarks), each with its cause and
+// the window a click on its row zooms to: its length and ten times it either side, at least
+// 0.25 s. x: the chart's rows' times.
+std::vector<ChartMark> hitch_marks(const CaptureReport& r, const std::vector<FrameSpan>& spans,
+                                   const std::vector<double>& x) {
+    std::vector<ChartMark> marks;
+    const std::size_t n = x.size();
+    const auto& hitches = r.stats.hitches.hitches;
+    for (std::size_t k = 0; k < hitches.size() && k < kHitchMarks; ++k) {
+        const Hitch& h = hitches[k];
+        const FrameSpan& span = spans[k];
+        const std::string why = k < r.hitch_causes.size() ? r.hitch_causes[k].summary : "";
+        const double at = x[std::min(h.index, n - 1)];
+        const double length = ns_to_s(h.frame_ns);
+        const double margin = std::max(0.25, 10 * length);
+        marks.push_back(
+            {.x = at,
+             .y = ns_to_ms(h.frame_ns),
+             .text = fmt::format("hitch {}: {:.3f} ms at {:.3f} s{}{}", span.frame,
+                                 ns_to_ms(h.frame_ns), seconds_down_to_ms(span.begin_ns),
+                                 why.empty() ? "" : "; ", why),
+             .id = fmt::format("h{}", k),
+             .zoom_x0 = at - margin,
+             .zoom_x1 = at + length + margin});
+    }
+    return marks;
+}
+
 // Frame time over time: the report's timeline every frame (steps: a frame's time held level
 // for as long as it lasted), generated frames apart, the application's and the display's
 // intervals beside it where the capture has them, hitches marked; the hover shows the frame,
@@ -150,6 +183,7 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
     Chart chart;
     chart.id = id;
     chart.x_label = kTimeAxis;
+    chart.x_group = time_group(id);
     chart.y_label = "frame time (ms)";
     chart.x.resize(n);
     bool contiguous = true;
@@ -273,24 +307,7 @@ std::string frame_time_plot(const CaptureReport& r, const std::vector<FrameSpan>
         chart.bands.push_back(
             {chart.x.front(), chart.x[last] + ns_to_s(s.frame_ns[last]), "start-up segment"});
     }
-    const auto& hitches = r.stats.hitches.hitches;
-    for (std::size_t k = 0; k < hitches.size() && k < kHitchMarks; ++k) {
-        const Hitch& h = hitches[k];
-        const FrameSpan& span = spans[k];
-        const std::string why = k < r.hitch_causes.size() ? r.hitch_causes[k].summary : "";
-        const double at = ns_to_s(span.begin_ns);
-        const double length = ns_to_s(h.frame_ns);
-        const double margin = std::max(0.25, 10 * length);
-        chart.marks.push_back(
-            {.x = chart.x[std::min(h.index, n - 1)],
-             .y = ns_to_ms(h.frame_ns),
-             .text = fmt::format("hitch {}: {:.3f} ms at {:.3f} s{}{}", span.frame,
-                                 ns_to_ms(h.frame_ns), seconds_down_to_ms(span.begin_ns),
-                                 why.empty() ? "" : "; ", why),
-             .id = fmt::format("h{}", k),
-             .zoom_x0 = at - margin,
-             .zoom_x1 = at + length + margin});
-    }
+    chart.marks = hitch_marks(r, spans, chart.x);
     return chart_html(chart);
 }
 
@@ -304,6 +321,7 @@ std::string latency_plot(const CaptureReport& r, const std::vector<std::int64_t>
     Chart chart;
     chart.id = id;
     chart.x_label = kTimeAxis;
+    chart.x_group = time_group(id);
     chart.y_label = "latency (ms)";
     chart.keep = ChartKeep::columns;
     ChartSeries v;
@@ -427,13 +445,14 @@ std::string loop_plots(const CaptureReport& r, std::string_view prefix) {
     std::vector<ChartEvent> onset;
     if (r.loop_figures && r.loop_figures->onset_frame && r.loop_figures->onset_ns) {
         const LoopFigures& f = *r.loop_figures;
-        onset.push_back(
-            {ns_to_s(*f.onset_ns), fmt::format("{} from frame {}: {}", loop_state_name(f.state),
-                                               *f.onset_frame, f.cause)});
+        onset.push_back({ns_to_s(*f.onset_ns),
+                         fmt::format("{} from frame {} at {:.3f} s: {}", loop_state_name(f.state),
+                                     *f.onset_frame, ns_to_s(*f.onset_ns), f.cause)});
     }
     Chart acc;
     acc.id = chart_id(r, prefix, "acc");
     acc.x_label = kTimeAxis;
+    acc.x_group = time_group(acc.id);
     acc.y_label = "ms";
     acc.x = x;
     acc.events = onset;
@@ -474,6 +493,7 @@ std::string loop_plots(const CaptureReport& r, std::string_view prefix) {
     steps.id = chart_id(r, prefix, "steps");
     steps.title = "Simulation steps per frame (steps)";
     steps.x_label = kTimeAxis;
+    steps.x_group = time_group(steps.id);
     steps.y_label = "steps";
     steps.x = std::move(x);
     steps.events = std::move(onset);
