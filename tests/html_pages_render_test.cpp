@@ -176,13 +176,16 @@ TEST(HtmlPagesRender, HistoryDrawsEachFigureOverTheRuns) {
         run.source_file = "run" + std::to_string(i) + ".csv";
         run.labels = {{"gpu", i % 2 ? "a" : "b"}};
         run.verdict = i == 5 ? "regressed" : "passed";
+        run.verdict_detail = i == 5 ? "avg_fps regressed: 80 FPS against a baseline of 97.5" : "";
         run.figures = {{"avg_fps", 100.0 - (i == 5 ? 20 : i)}, {"p99_ms", 12.0 + i}};
         listing.runs.push_back(run);
     }
     const std::string html = dir + "/history.html";
     const std::string page = write_history(listing, "html");
     // The regressed run is marked; each run is named by its number and day on the x axis.
-    EXPECT_NE(page.find("\"run 5 regressed\""), std::string::npos);
+    EXPECT_NE(
+        page.find("\"run 5 regressed: avg_fps regressed: 80 FPS against a baseline of 97.5\""),
+        std::string::npos);
     EXPECT_NE(page.find("5\u00a0\u00b7 01\u201105"), std::string::npos);
     test::write_text(html, page);
     expect_page_works(test::load_in_chromium(html, dir), 2);

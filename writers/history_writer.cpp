@@ -121,7 +121,8 @@ std::vector<std::string> run_names(const std::vector<HistoryRun>& runs) {
 }
 
 // One chart: the figure over the runs, one line a label group (a run of another group is a gap
-// the line goes over), each run the regression gate found regressed ringed in red.
+// the line goes over), each run the regression gate found regressed ringed in red, its verdict's
+// detail under the pointer.
 std::string line_chart(const std::string& figure, const std::vector<HistoryRun>& runs,
                        const std::vector<std::string>& names) {
     const Figure* f = find_figure(figure);
@@ -150,8 +151,13 @@ std::string line_chart(const std::string& figure, const std::vector<HistoryRun>&
         }
         chart.series[it->second].values[i] = *v;
         if (runs[i].verdict == "regressed") {
-            chart.marks.push_back(ChartMark{static_cast<double>(i), *v,
-                                            fmt::format("run {} regressed", runs[i].id), "", 0, 0});
+            // The gate's own words in the hover legend: which figure, by how much, against what.
+            const std::string detail = printable(runs[i].verdict_detail);
+            chart.marks.push_back(
+                ChartMark{static_cast<double>(i), *v,
+                          detail.empty() ? fmt::format("run {} regressed", runs[i].id)
+                                         : fmt::format("run {} regressed: {}", runs[i].id, detail),
+                          "", 0, 0});
         }
     }
     if (chart.series.empty())
