@@ -48,12 +48,21 @@ constexpr const char* kRecorder = R"(<script>
   }
   window.addEventListener('load', function () {
     setTimeout(function () {
+      var probe = '';
+      if (typeof window.loopscopeTestProbe === 'function') {
+        try {
+          probe = String(window.loopscopeTestProbe());
+        } catch (e) {
+          errors.push('the test probe: ' + e);
+        }
+      }
       var canvases = Array.prototype.slice.call(document.querySelectorAll('canvas'));
       var tables = Array.prototype.slice.call(document.querySelectorAll('table'));
       var verdict = document.getElementById('verdict');
       var details = document.querySelector('details');
       var requests = performance.getEntriesByType('resource').map(function (e) { return e.name; });
       var result = {
+        probe: probe,
         errors: errors,
         requests: requests,
         canvases: canvases.length,
@@ -116,7 +125,8 @@ bool have_chromium() {
     return std::filesystem::exists(kChromium);
 }
 
-PageInBrowser load_in_chromium(const std::string& html_path, const std::string& work_dir) {
+PageInBrowser load_in_chromium(const std::string& html_path, const std::string& work_dir,
+                               const std::string& probe_js) {
     PageInBrowser page;
     std::string html = read_text(html_path);
     const std::size_t head = html.find("<head>");
@@ -124,7 +134,9 @@ PageInBrowser load_in_chromium(const std::string& html_path, const std::string& 
         page.failure = html_path + ": no <head>";
         return page;
     }
-    html.insert(head + 6, kRecorder);
+    html.insert(head + 6, kRecorder + (probe_js.empty() ? std::string()
+                                                        : "<script>window.loopscopeTestProbe = " +
+                                                              probe_js + ";</script>\n"));
     const std::string copy = work_dir + "/probed.html";
     write_text(copy, html);
     const std::string dom = work_dir + "/dom.html";
@@ -158,6 +170,7 @@ PageInBrowser load_in_chromium(const std::string& html_path, const std::string& 
         page.failure = "the recorder's JSON does not parse: " + text;
         return page;
     }
+    page.probe = j.at("probe").get<std::string>();
     page.errors = j.at("errors").get<std::vector<std::string>>();
     page.requests = j.at("requests").get<std::vector<std::string>>();
     page.canvases = j.at("canvases").get<int>();

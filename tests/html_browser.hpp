@@ -17,6 +17,7 @@ bool have_chromium();
 
 struct PageInBrowser {
     std::string failure;                // why the page could not be loaded and read; else empty
+    std::string probe;                  // what the test's probe function returned, as text
     std::string log;                    // Chromium's own output (its stderr), for failure messages
     std::vector<std::string> errors;    // script errors, failed loads and console.error calls
     std::vector<std::string> requests;  // every resource the page asked for (none expected)
@@ -39,6 +40,9 @@ struct PageInBrowser {
 // Loads `html_path` (a copy of it with the recorder, in `work_dir`) in a window 1,280 px wide,
 // with no network: a proxy that refuses every connection, so a request shows as a failed load and
 // never leaves the machine.
-PageInBrowser load_in_chromium(const std::string& html_path, const std::string& work_dir);
+// probe_js: a JavaScript function (its text) run after the charts are drawn, before the
+// recorder reads the page; what it returns is `probe`.
+PageInBrowser load_in_chromium(const std::string& html_path, const std::string& work_dir,
+                               const std::string& probe_js = "");
 
 }  // namespace loopscope::test

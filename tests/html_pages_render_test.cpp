@@ -159,7 +159,22 @@ TEST(HtmlPagesRender, SummaryDrawsItsBars) {
                                        " --format html -o " +
                                        quoted(html));
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    expect_page_works(test::load_in_chromium(html, dir), 1);
+    // Hovering the first bar (the pointer swept along its row) names its row, series and value.
+    const test::PageInBrowser page = test::load_in_chromium(html, dir, R"(function () {
+        const canvas = document.querySelector('.bars canvas');
+        const tip = document.querySelector('.bars-tip');
+        const box = canvas.getBoundingClientRect();
+        for (let x = 0; x < box.width; x += 4) {
+          canvas.dispatchEvent(new MouseEvent('mousemove',
+              { clientX: box.left + x, clientY: box.top + 22 + 5 }));
+          if (tip.style.display === 'block') return tip.textContent;
+        }
+        return 'no tip';
+      })");
+    expect_page_works(page, 1);
+    EXPECT_EQ(page.probe.rfind("game=doom (mean) \u2014 average FPS (avg_fps): ", 0), 0u)
+        << page.probe;
+    EXPECT_TRUE(page.probe.ends_with(" FPS")) << page.probe;
     fs::remove_all(dir);
 }
 
