@@ -178,6 +178,25 @@ TEST(HtmlPagesRender, SummaryDrawsItsBars) {
     fs::remove_all(dir);
 }
 
+// Sampled logs have no per-frame lows: their bars are the samples' average and the tools' own
+// lows, never bars that are all absent.
+TEST(HtmlPagesRender, SummaryBarsOfSampledLogs) {
+    const std::string dir = test::make_temp_dir("loopscope-page-sampled");
+    fs::create_directories(dir + "/runs");
+    for (const char* name : {"mangohud.csv", "mangohud_v1.csv"})
+        fs::copy_file(test::test_data(name), dir + "/runs/" + name);
+    const std::string html = dir + "/summary.html";
+    const auto r = test::run_loopscope("report --summary " + quoted(dir + "/runs") +
+                                       " --format html -o " + quoted(html));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string page = test::read_text(html);
+    EXPECT_NE(page.find("\"series\":[{\"name\":\"average FPS (time-weighted) (sampled_avg_fps)\""),
+              std::string::npos);
+    EXPECT_NE(page.find("{\"name\":\"mangohud_min1_fps\""), std::string::npos);
+    EXPECT_EQ(page.find("\"values\":[null"), std::string::npos);
+    fs::remove_all(dir);
+}
+
 TEST(HtmlPagesRender, HistoryDrawsEachFigureOverTheRuns) {
     LOOPSCOPE_REQUIRE_CHROMIUM();
     const std::string dir = test::make_temp_dir("loopscope-page-history");

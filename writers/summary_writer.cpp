@@ -464,14 +464,15 @@ std::size_t common_folders(const std::vector<CaptureSummary>& rows) {
 }
 
 // The bar charts' series, as reviewers publish them: average FPS and the 1 % and 0.1 % lows in
-// the percentile meaning most tools use, and CapFrameX's 1 % low average; when a capture has none
-// of the lows (a sampled log), each tool's own lows that the rows have.
+// the percentile meaning most tools use, and CapFrameX's 1 % low average. Captures that have none
+// of the lows (sampled logs) show the average of their samples and each tool's own lows (1 % and
+// 0.1 %, minimum or low) that the rows have.
 std::vector<std::string_view> chart_keys(const std::vector<CaptureSummary>& rows) {
     constexpr std::array<std::string_view, 4> kPreferred = {"avg_fps", "p1_low_fps", "p01_low_fps",
                                                             "low1_avg_fps"};
-    const std::vector<std::string_view> headline = headline_keys(rows);
+    const std::vector<std::string_view> present = present_keys(rows);
     const auto has = [&](std::string_view k) {
-        return std::find(headline.begin(), headline.end(), k) != headline.end();
+        return std::find(present.begin(), present.end(), k) != present.end();
     };
     std::vector<std::string_view> keys;
     for (std::string_view k : kPreferred) {
@@ -480,10 +481,14 @@ std::vector<std::string_view> chart_keys(const std::vector<CaptureSummary>& rows
     }
     if (keys.size() > 1)
         return keys;
-    for (std::string_view k : headline) {
-        if (k != "avg_fps" && k.find("fps") != std::string_view::npos &&
-            (k.find("low") != std::string_view::npos || k.find("p1_") != std::string_view::npos ||
-             k.find("min1") != std::string_view::npos))
+    if (keys.empty() && has("sampled_avg_fps"))
+        keys.push_back("sampled_avg_fps");
+    for (std::string_view k : present) {
+        const bool tool_low =
+            k.find("fps") != std::string_view::npos &&
+            (k.find("low") != std::string_view::npos || k.find("min1") != std::string_view::npos ||
+             k.find("min01") != std::string_view::npos);
+        if (tool_low && std::find(keys.begin(), keys.end(), k) == keys.end())
             keys.push_back(k);
     }
     return keys;
