@@ -1,7 +1,8 @@
 // The chart module's script in a real browser (Debian's headless Chromium): a report of 300,000
 // frames with two one-frame hitches draws its frame-time chart from the min and max per pixel
 // column, both hitches among them; a click on the first hitch's row zooms to it and then every
-// frame of the window is drawn; a pan redraws the new window; zooming out brings both back.
+// frame of the window is drawn; a pan redraws the new window; a double-click zooms out whole,
+// the y axis as at load, both hitches back.
 // Skipped when Chromium is not installed (scripts/setup.sh installs it).
 #include <gtest/gtest.h>
 
@@ -39,12 +40,19 @@ constexpr const char* kProbe = R"(<script>
   out.spikeX = c.x[spikes[0]];
   const w = [z[0] + 30, z[1] + 30];
   c.g.updateOptions({ dateWindow: w });
+  out.yAtLoad = c.g.yAxisRange();
   setTimeout(function () {
     out.rowsInPan = rowsIn(w); out.drawnInPan = drawnIn(w);
-    c.g.resetZoom();
-    out.drawnAfterReset = c.rows.length; out.spikesAfterReset = spikes.map(has);
-    out.canvases = document.querySelectorAll('canvas').length;
-    document.documentElement.dataset.result = JSON.stringify(out);
+    c.g.updateOptions({ valueRange: [10, 20] });
+    const canvases = el.querySelectorAll('canvas'), top = canvases[canvases.length - 1];
+    const b = top.getBoundingClientRect();
+    top.dispatchEvent(new MouseEvent('dblclick', { clientX: b.left + b.width / 2, clientY: b.top + b.height / 2, bubbles: true }));
+    setTimeout(function () {
+      out.drawnAfterReset = c.rows.length; out.spikesAfterReset = spikes.map(has);
+      out.yAfterReset = c.g.yAxisRange(); out.xAfterReset = c.g.xAxisRange();
+      out.canvases = document.querySelectorAll('canvas').length;
+      document.documentElement.dataset.result = JSON.stringify(out);
+    }, 300);
   }, 300);
 })();
 </script>)";
@@ -114,7 +122,11 @@ TEST(ChartBrowser, ZoomAndPanRedrawEveryFrameAndEveryHitchStaysVisible) {
     // Panned 30 s on: the new window's frames are drawn, all of them.
     EXPECT_GT(j["rowsInPan"].get<std::size_t>(), 0u);
     EXPECT_EQ(j["drawnInPan"], j["rowsInPan"]) << result;
-    // Zoomed out again: decimated, both hitches back.
+    // A double-click zooms out whole, the y axis back to the one at load: decimated, both
+    // hitches back.
+    EXPECT_EQ(j["yAfterReset"], j["yAtLoad"]) << result;
+    EXPECT_LE(j["xAfterReset"][0].get<double>(), 0.0);
+    EXPECT_GE(j["xAfterReset"][1].get<double>(), 299'999 * 0.01665) << result;
     EXPECT_LE(j["drawnAfterReset"].get<std::size_t>(), 2 * columns + 4) << result;
     EXPECT_EQ(j["spikesAfterReset"], nlohmann::json::array({true, true})) << result;
     EXPECT_GE(j["canvases"].get<int>(), 4);

@@ -64,16 +64,28 @@ struct PackedInts {
 
 constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::min();
 
-// The smallest width whose range holds the values (beside its "no value" code).
-int width_of(const std::vector<std::int64_t>& v) {
+// The range of integers to send, and the smallest width that holds it beside its "no value"
+// code (the width's lowest value).
+struct IntRange {
     std::int64_t lo = 0, hi = 0;
-    for (const std::int64_t x : v) {
-        if (x == kNone)
-            continue;
-        lo = std::min(lo, x);
-        hi = std::max(hi, x);
+    bool any = false;
+    void add(std::int64_t v) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+        any = true;
     }
-    return lo > -128 && hi < 128 ? 1 : lo > -32768 && hi < 32768 ? 2 : 4;
+    bool empty() const { return !any; }
+    std::size_t width() const {
+        return lo > -128 && hi < 128 ? 1 : lo > -32768 && hi < 32768 ? 2 : 4;
+    }
+};
+
+int width_of(const std::vector<std::int64_t>& v) {
+    IntRange r;
+    for (const std::int64_t x : v)
+        if (x != kNone)
+            r.add(x);
+    return static_cast<int>(r.width());
 }
 
 PackedInts pack(const std::vector<std::int64_t>& v) {
@@ -140,41 +152,69 @@ std::string series_data(std::span<const double> values, double resolution,
                         const std::vector<std::size_t>* rows) {
     double unit = 1;
     const std::vector<std::int64_t> q = quantize(values, resolution, unit);
-    std::vector<std::size_t> kept;
-    if (rows == nullptr) {
+    // The three forms' sizes first, from the ranges of what each would hold; then only the
+    // chosen one is built (a million-frame series is 8 MB a copy).
+    IntRange value_range, step_range, delta_range;
+    std::size_t sent = 0;
+    std::size_t previous_row = 0;
+    std::int64_t start = 0;
+    std::int64_t previous = 0;
+    const auto visit = [&](std::size_t i) {
+        step_range.add(static_cast<std::int64_t>(i - previous_row));
+        previous_row = i;
+        ++sent;
+        if (q[i] == kNone)
+            return;
+        value_range.add(q[i]);
+        if (sent == 1 || delta_range.empty())
+            start = previous = q[i];
+        delta_range.add(q[i] - previous);
+        previous = q[i];
+    };
+    if (rows != nullptr) {
+        for (const std::size_t i : *rows)
+            visit(i);
+    } else {
         for (std::size_t i = 0; i < q.size(); ++i)
             if (q[i] != kNone)
-                kept.push_back(i);
+                visit(i);
     }
-    const std::vector<std::size_t>& at_rows = rows != nullptr ? *rows : kept;
-    std::vector<std::int64_t> at_steps, at_values;
-    std::size_t previous_row = 0;
-    for (const std::size_t i : at_rows) {
-        at_steps.push_back(static_cast<std::int64_t>(i - previous_row));
-        at_values.push_back(q[i]);
-        previous_row = i;
-    }
-    const std::size_t sparse_bytes =
-        at_rows.size() * static_cast<std::size_t>(width_of(at_steps) + width_of(at_values));
-    std::vector<std::int64_t> delta(q.size(), kNone);
-    const auto first = std::find_if(q.begin(), q.end(), [](std::int64_t v) { return v != kNone; });
-    const std::int64_t start = first == q.end() ? 0 : *first;
-    std::int64_t previous = start;
-    for (std::size_t i = 0; i < q.size(); ++i) {
-        if (q[i] == kNone)
-            continue;
-        delta[i] = q[i] - previous;
-        previous = q[i];
-    }
-    const std::size_t dense_bytes = q.size() * static_cast<std::size_t>(width_of(q));
-    const std::size_t delta_bytes = q.size() * static_cast<std::size_t>(width_of(delta));
+    const auto n = q.size();
+    const std::size_t sparse_bytes = sent * (step_range.width() + value_range.width());
+    const std::size_t dense_bytes = n * value_range.width();
+    const std::size_t delta_bytes = n * delta_range.width();
     if (rows != nullptr || sparse_bytes < std::min(dense_bytes, delta_bytes)) {
+        std::vector<std::int64_t> at_steps, at_values;
+        at_steps.reserve(sent);
+        at_values.reserve(sent);
+        std::size_t last = 0;
+        const auto take = [&](std::size_t i) {
+            at_steps.push_back(static_cast<std::int64_t>(i - last));
+            at_values.push_back(q[i]);
+            last = i;
+        };
+        if (rows != nullptr) {
+            for (const std::size_t i : *rows)
+                take(i);
+        } else {
+            for (std::size_t i = 0; i < n; ++i)
+                if (q[i] != kNone)
+                    take(i);
+        }
         const PackedInts v = pack(at_values);
         const PackedInts a = pack(at_steps);
         return fmt::format(R"("unit":{},"w":{},"d":"{}","at":{{"w":{},"d":"{}"}})", unit, v.width,
                            v.data, a.width, a.data);
     }
     if (delta_bytes < dense_bytes) {
+        std::vector<std::int64_t> delta(n, kNone);
+        std::int64_t last = start;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (q[i] == kNone)
+                continue;
+            delta[i] = q[i] - last;
+            last = q[i];
+        }
         const PackedInts v = pack(delta);
         return fmt::format(R"("unit":{},"w":{},"d":"{}","delta":true,"first":{})", unit, v.width,
                            v.data, start);

@@ -6,7 +6,8 @@
 // A page puts chart_page_head() in its <head> once, then one chart_html(chart) per chart. Each
 // chart is a <figure> with a <div> the script draws into, its data as compact JSON (the x values
 // and every series as base64 little-endian integers of the smallest width that holds them, in a
-// unit stated beside them) and the call that draws it at load. Zoom: drag; pan: shift-drag;
+// unit stated beside them: values, steps from the value before, or only the rows that have a
+// value, whichever is smallest) and the call that draws it at load. Zoom: drag; pan: shift-drag;
 // reset: double-click. The script redoes the min/max per pixel column of every series on every
 // zoom and pan, so a one-frame spike is drawn at every zoom and every row is drawn once there
 // are fewer rows than pixel columns.

@@ -257,7 +257,7 @@ window.loopscopeCharts = (function () {
       axes: { x: {}, y: {} },
     };
     if (d.y2Label) opts.y2label = d.y2Label;
-    if (d.yMax !== null && d.yMin !== null && d.yMax > d.yMin) opts.valueRange = [d.yMin, d.yMax];
+    if (d.yMax !== null && d.yMin !== null && d.yMax > d.yMin) opts.valueRange = c.valueRange = [d.yMin, d.yMax];
     else if (!d.yLog) opts.includeZero = true;
     // Bars: half a bar group's room beyond the first and the last, so the outer bars show whole
     // (x_range_pad is in pixels: the plot's width shared among the rows).
@@ -273,6 +273,13 @@ window.loopscopeCharts = (function () {
     }
     const t0 = performance.now();
     c.g = new Dygraph(el, fileOf(c, c.rows), opts);
+    // A double-click zooms out whole: the y axis too goes back to the one at load, not to one
+    // fitted to every series (the hover-only ones included).
+    if (c.valueRange) {
+      el.addEventListener('dblclick', function () {
+        setTimeout(function () { c.g.updateOptions({ valueRange: c.valueRange }); refresh(c); }, 0);
+      });
+    }
     c.range = c.g.xAxisRange();
     el.dataset.drawMs = String(Math.round(performance.now() - t0));
     el.dataset.rows = String(c.x.length);

@@ -442,12 +442,15 @@ std::string loop_plots(const CaptureReport& r, std::string_view prefix) {
     std::vector<double> x;
     for (const FrameRecord& f : r.loop)
         x.push_back(ns_to_s(f.start_ns));
+    // The onset on the chart, short; the verdict's cause in the captions.
     std::vector<ChartEvent> onset;
+    std::string onset_caption;
     if (r.loop_figures && r.loop_figures->onset_frame && r.loop_figures->onset_ns) {
         const LoopFigures& f = *r.loop_figures;
         onset.push_back({ns_to_s(*f.onset_ns),
-                         fmt::format("{} from frame {} at {:.3f} s: {}", loop_state_name(f.state),
-                                     *f.onset_frame, ns_to_s(*f.onset_ns), f.cause)});
+                         fmt::format("{} from frame {} at {:.3f} s", loop_state_name(f.state),
+                                     *f.onset_frame, ns_to_s(*f.onset_ns))});
+        onset_caption = fmt::format("; dashed line: {}: {}", onset.back().label, f.cause);
     }
     Chart acc;
     acc.id = chart_id(r, prefix, "acc");
@@ -477,7 +480,7 @@ std::string loop_plots(const CaptureReport& r, std::string_view prefix) {
         cap_frames += f.cap_dropped_ns > 0 ? 1 : 0;
         clamp_frames += f.clamp_lost_ns > 0 ? 1 : 0;
     }
-    acc.title = "Accumulator after stepping (acc_after_ns)";
+    acc.title = "Accumulator after stepping (acc_after_ns)" + onset_caption;
     acc.series.push_back(std::move(after));
     if (cap_frames + clamp_frames > 0) {
         acc.title += fmt::format(
@@ -491,7 +494,7 @@ std::string loop_plots(const CaptureReport& r, std::string_view prefix) {
     }
     Chart steps;
     steps.id = chart_id(r, prefix, "steps");
-    steps.title = "Simulation steps per frame (steps)";
+    steps.title = "Simulation steps per frame (steps)" + onset_caption;
     steps.x_label = kTimeAxis;
     steps.x_group = time_group(steps.id);
     steps.y_label = "steps";
