@@ -10,7 +10,7 @@ window.loopscopeBars = (function () {
   // A round step of about a fifth of the largest value, for the scale's lines.
   function niceStep(top) {
     const raw = top / 5, p = Math.pow(10, Math.floor(Math.log10(raw))), f = raw / p;
-    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+    return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * p;
   }
 
   function fmt(v) {
