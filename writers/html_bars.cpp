@@ -90,7 +90,8 @@ std::string html_bar_chart(const BarChart& chart) {
     const std::string id = html_escape(chart.id);
     return fmt::format(
         "<figure class=\"bars-fig\"><figcaption>{4}</figcaption>\n"
-        "<div class=\"bars\" id=\"{0}\"><div class=\"bars-key\">{1}</div><canvas></canvas>"
+        "<div class=\"bars\" id=\"{0}\"><div class=\"bars-key\">{1}</div>"
+        "<canvas role=\"img\" aria-label=\"{4}: bars; the values are in the table\"></canvas>"
         "<div class=\"bars-tip\"></div></div>\n"
         "<script type=\"application/json\" id=\"{0}-data\">{2}</script>\n"
         "<script>loopscopeBars.show({3});</script></figure>\n",
