@@ -31,7 +31,8 @@ struct BarChart {
 std::string bars_page_head();
 
 // A chart as a <figure>: its caption, legend and canvas, its data, and the call that draws it at
-// load.
+// load. The canvas tells screen readers the values are in the page's table: a page with bars has
+// the table of their values.
 std::string html_bar_chart(const BarChart& chart);
 
 // A key of coloured series names, for a chart of the chart module (whose legend shows values only
