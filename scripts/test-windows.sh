@@ -71,6 +71,7 @@ not_under_wine=(
     ReportCliMalformed.*
     ReportHtmlPlots.*
     ReportHtmlRender.*
+    HtmlPagesRender.*
     RunCommand.*
     SummaryCli.*
     TimerCli.*

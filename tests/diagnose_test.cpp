@@ -47,6 +47,7 @@ TEST(Diagnose, QuickRunWritesEveryFileOfTheReport) {
     EXPECT_GE(links, 5u);
     EXPECT_NE(html.find("load average before (1/5/15 min)"), std::string::npos);
     EXPECT_FALSE(page_charts(html).empty());
+    EXPECT_NE(html.find("loopscopeCharts.draw(\"scenario-frame-times\")"), std::string::npos);
     EXPECT_NE(html.find("hitch-200ms: "), std::string::npos);
     const std::string own = page_without_chart_library(html);
     EXPECT_EQ(own.find("http://"), std::string::npos);

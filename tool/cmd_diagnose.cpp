@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -34,6 +35,9 @@
 #include "tool/commands.hpp"
 #include "tool/loop_summary.hpp"
 #include "tool/probe_print.hpp"
+#include "writers/html_bars.hpp"
+#include "writers/html_chart.hpp"
+#include "writers/palette.hpp"
 #include "writers/section_html.hpp"
 #include "writers/writer.hpp"
 
@@ -211,6 +215,48 @@ std::vector<CaptureReport> analyse_scenarios(const std::vector<ScenarioOutcome>&
     return reports;
 }
 
+// Every scenario's frame times on one chart, from each run's first frame: the steady loop, the
+// hitch and the spiral side by side, on a log axis so a 16 ms frame and a 200 ms hitch both
+// read. The rows of all scenarios are merged in time; a scenario has no value at another's
+// rows, and its line joins its own frames.
+std::string scenario_frame_times_chart(const std::vector<ScenarioOutcome>& outcomes,
+                                       const std::vector<CaptureReport>& reports) {
+    struct Row {
+        std::int64_t start_ns;
+        std::size_t scenario;
+        std::int64_t frame_ns;
+    };
+    std::vector<Row> rows;
+    for (std::size_t s = 0; s < reports.size(); ++s) {
+        const Series& series = reports[s].series;
+        for (std::size_t i = 0; i < series.frame_ns.size(); ++i)
+            rows.push_back({series.start_ns[i] - series.start_ns[0], s, series.frame_ns[i]});
+    }
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row& a, const Row& b) { return a.start_ns < b.start_ns; });
+    Chart chart;
+    chart.id = "scenario-frame-times";
+    chart.title = "Frame times of every scenario (log scale)";
+    chart.x_label = "time since the scenario's first frame (s)";
+    chart.y_label = "frame time (ms)";
+    chart.y_log = true;
+    chart.keep = ChartKeep::columns;
+    std::vector<std::string> names;
+    for (std::size_t s = 0; s < outcomes.size(); ++s) {
+        ChartSeries series;
+        series.label = outcomes[s].scenario->name;
+        series.colour = series_colour(s);
+        series.values.assign(rows.size(), kChartNoValue);
+        chart.series.push_back(std::move(series));
+        names.push_back(outcomes[s].scenario->name);
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        chart.x.push_back(ns_to_s(rows[i].start_ns));
+        chart.series[rows[i].scenario].values[i] = ns_to_ms(rows[i].frame_ns);
+    }
+    return chart_html(chart) + html_series_key(names);
+}
+
 // The report: its title, then its sections.
 struct DiagnosisText {
     std::string title;
@@ -235,8 +281,11 @@ void write_diagnosis_files(const std::filesystem::path& dir, const DiagnosisText
     std::string html = html_document_start("loopscope diagnosis");
     HtmlHeadingIds ids;
     html += html_heading(1, text.title, TextMarkup::inline_markup, ids);
-    for (const TextSection& section : text.sections)
+    for (const TextSection& section : text.sections) {
         html += html_section(section, TextMarkup::inline_markup, ids);
+        if (section.title == kLoopsHeading)
+            html += scenario_frame_times_chart(outcomes, reports);
+    }
     html += "<h1>Scenario reports</h1>\n";
     for (std::size_t i = 0; i < reports.size(); ++i)
         html += html_capture_section(reports[i], fmt::format("{}: ", outcomes[i].scenario->name));

@@ -3,13 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/figures.hpp"
+#include "writers/html_bars.hpp"
 #include "writers/section_html.hpp"
-#include "writers/summary_writer.hpp"
 #include "writers/writer.hpp"
 
 namespace loopscope {
@@ -40,19 +41,31 @@ std::string totals_line(const FleetListing& listing) {
 std::string html(const FleetListing& listing) {
     std::string text = html_document_start("loopscope fleet");
     text += fmt::format("<h1>Fleet {}</h1>\n", html_escape(listing.url));
-    const std::vector<std::string> series = {"avg_fps", "p1_low_fps", "low1_avg_fps"};
+    constexpr std::array<std::string_view, 3> kKeys = {"avg_fps", "p1_low_fps", "low1_avg_fps"};
+    std::vector<std::string> series;
+    for (std::string_view k : kKeys) {
+        // The figure's label and its key, as in the summary's bars.
+        const Figure* figure = find_figure(k);
+        series.push_back(figure != nullptr && !figure->label.empty()
+                             ? fmt::format("{} ({})", figure->label, k)
+                             : std::string(k));
+    }
     std::vector<BarRow> rows;
     for (const FleetGroup& g : listing.groups) {
         BarRow row;
         row.label = group_name(g.labels);
-        for (const std::string& k : series)
+        for (std::string_view k : kKeys)
             row.values.push_back(g.figure(k));
         rows.push_back(std::move(row));
     }
-    text += "<h2>Average FPS and the 1 % lows of each group's pooled frames</h2>\n";
-    text += svg_bar_chart(series, rows, "FPS");
+    text += bars_page_head();
+    text += html_bar_chart(BarChart{"fleet-bars",
+                                    "Average FPS and the 1 % lows of each group's pooled frames",
+                                    "FPS", series, std::move(rows)});
     text += "<h2>Groups</h2>\n<p>" + html_escape(totals_line(listing)) + "</p>\n";
-    text += html_table(text_table(fleet_table(listing)), TextMarkup::plain);
+    // A wide table scrolls in a box of its own: the page never scrolls sideways.
+    text += "<div style=\"overflow-x:auto\">" +
+            html_table(text_table(fleet_table(listing)), TextMarkup::plain) + "</div>\n";
     return text + "</body></html>\n";
 }
 

@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "core/figures.hpp"
+#include "writers/html_bars.hpp"
+#include "writers/html_chart.hpp"
+#include "writers/palette.hpp"
 #include "writers/section_html.hpp"
-#include "writers/summary_writer.hpp"
 #include "writers/writer.hpp"
 
 namespace loopscope {
@@ -98,22 +100,74 @@ DataCell figure_cell(const HistoryRun& r, const std::string& key, DataCell::Kind
     return v ? DataCell::of_number(*v, format_figure(key, *v)) : DataCell::missing("-", missing);
 }
 
-// One SVG line chart: the figure over the runs (in the order stored), one line a label group.
-std::string line_chart(const std::string& figure, const std::vector<HistoryRun>& runs) {
-    std::vector<LineSeries> series;
+// The x axis of every chart: one place a run, in the order stored, named by its number and the
+// day it was added (UTC), without the year when every run has the same (the table has the whole
+// time), so that the names fit under their ticks.
+std::vector<std::string> run_names(const std::vector<HistoryRun>& runs) {
+    const bool one_year = std::all_of(runs.begin(), runs.end(), [&](const HistoryRun& r) {
+        return r.added_utc.substr(0, 4) == runs.front().added_utc.substr(0, 4);
+    });
+    std::vector<std::string> names;
+    names.reserve(runs.size());
+    for (const HistoryRun& r : runs) {
+        // Non-breaking hyphens: a tick's name breaks only after the dot.
+        std::string day;
+        for (const char c :
+             r.added_utc.substr(one_year && r.added_utc.size() >= 10 ? 5 : 0, one_year ? 5 : 10))
+            day += c == '-' ? std::string("\u2011") : std::string(1, c);
+        names.push_back(fmt::format("{}\u00a0\u00b7 {}", r.id, day));
+    }
+    return names;
+}
+
+// One chart: the figure over the runs, one line a label group (a run of another group is a gap
+// the line goes over), each run the regression gate found regressed ringed in red, its verdict's
+// detail under the pointer.
+std::string line_chart(const std::string& figure, const std::vector<HistoryRun>& runs,
+                       const std::vector<std::string>& names) {
+    const Figure* f = find_figure(figure);
+    const std::string unit = f != nullptr ? std::string(f->unit) : std::string();
+    Chart chart;
+    chart.id = "history-" + figure;
+    chart.title = fmt::format("{}{} by run (number \u00b7 day added, UTC)", figure,
+                              unit.empty() ? "" : " (" + unit + ")");
+    chart.y_label = unit.empty() ? figure : unit;
+    chart.x_resolution = 1;
+    chart.x_names = names;
+    chart.height_px = 240;
     std::map<std::string, std::size_t> by_name;
     for (std::size_t i = 0; i < runs.size(); ++i) {
+        chart.x.push_back(static_cast<double>(i));
         const std::optional<double> v = runs[i].figure(figure);
         if (!v)
             continue;
         const std::string name = labels_name(runs[i].labels);
-        const auto [it, added] = by_name.try_emplace(name, series.size());
-        if (added)
-            series.push_back(LineSeries{name, {}});
-        series[it->second].points.push_back(
-            LinePoint{i, *v, runs[i].id, runs[i].verdict == "regressed"});
+        const auto [it, added] = by_name.try_emplace(name, chart.series.size());
+        if (added) {
+            ChartSeries series;
+            series.label = name;
+            series.values.assign(runs.size(), kChartNoValue);
+            chart.series.push_back(std::move(series));
+        }
+        chart.series[it->second].values[i] = *v;
+        if (runs[i].verdict == "regressed") {
+            // The gate's own words in the hover legend: which figure, by how much, against what.
+            const std::string detail = printable(runs[i].verdict_detail);
+            chart.marks.push_back(
+                ChartMark{static_cast<double>(i), *v,
+                          detail.empty() ? fmt::format("run {} regressed", runs[i].id)
+                                         : fmt::format("run {} regressed: {}", runs[i].id, detail),
+                          "", 0, 0});
+        }
     }
-    return svg_line_chart(figure, runs.size(), series);
+    if (chart.series.empty())
+        return fmt::format("<p>No run has {}.</p>\n", html_escape(figure));
+    std::vector<std::string> groups;
+    for (std::size_t s = 0; s < chart.series.size(); ++s) {
+        chart.series[s].colour = series_colour(s);
+        groups.push_back(chart.series[s].label);
+    }
+    return chart_html(chart) + html_series_key(groups);
 }
 
 std::string runs_line(const HistoryListing& listing) {
@@ -123,15 +177,15 @@ std::string runs_line(const HistoryListing& listing) {
 std::string html(const HistoryListing& listing) {
     std::string text = html_document_start("loopscope history");
     text += fmt::format("<h1>History {}</h1>\n", html_escape(listing.database));
-    for (const std::string& f : listing.figures) {
-        const Figure* figure = find_figure(f);
-        text += fmt::format("<h2>{}{}</h2>\n", html_escape(f),
-                            figure && !figure->unit.empty() ? " (" + html_escape(figure->unit) + ")"
-                                                            : std::string());
-        text += line_chart(f, listing.runs);
-    }
+    const std::vector<std::string> names = run_names(listing.runs);
+    if (!listing.figures.empty())
+        text += "<h2>Figures over the runs</h2>\n";
+    for (const std::string& f : listing.figures)
+        text += line_chart(f, listing.runs, names);
     text += "<h2>Runs</h2>\n<p>" + html_escape(runs_line(listing)) + "</p>\n";
-    text += html_table(text_table(history_table(listing)), TextMarkup::plain);
+    // A wide table scrolls in a box of its own: the page never scrolls sideways.
+    text += "<div style=\"overflow-x:auto\">" +
+            html_table(text_table(history_table(listing)), TextMarkup::plain) + "</div>\n";
     return text + "</body></html>\n";
 }
 

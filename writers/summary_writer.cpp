@@ -18,7 +18,7 @@
 #include "common/errors.hpp"
 #include "common/markdown_table.hpp"
 #include "core/figures.hpp"
-#include "writers/palette.hpp"
+#include "writers/html_bars.hpp"
 #include "writers/section_html.hpp"
 #include "writers/writer.hpp"
 
@@ -437,35 +437,79 @@ std::string csv(const SummaryDocument& doc) {
     return csv_table(t);
 }
 
-// A run's name beside its bars: the file's name without its folders, its end kept when long
-// (where the names of a set of runs differ).
-std::string short_name(const std::string& file) {
+// A run's name beside its bars: the file's path without the folders every run shares (runs
+// in folders of their own often have the same file name), its end kept when long.
+std::string short_name(const std::string& file, std::size_t common_folders) {
     constexpr std::size_t kMax = 64;
-    const std::size_t slash = file.find_last_of("/\\");
-    std::string name = slash == std::string::npos ? file : file.substr(slash + 1);
+    std::string name = file.substr(common_folders);
     if (name.size() > kMax)
         name = "..." + name.substr(name.size() - (kMax - 3));
     return name;
 }
 
-// The bar charts' series: average FPS and the lows (ours and each tool's) the rows have.
+// The length of the folders (up to and with their last slash) that every run's path starts
+// with.
+std::size_t common_folders(const std::vector<CaptureSummary>& rows) {
+    if (rows.empty())
+        return 0;
+    std::string_view common = rows.front().file;
+    for (const CaptureSummary& r : rows) {
+        std::size_t n = 0;
+        while (n < common.size() && n < r.file.size() && common[n] == r.file[n])
+            ++n;
+        common = common.substr(0, n);
+    }
+    const std::size_t slash = common.find_last_of("/\\");
+    return slash == std::string_view::npos ? 0 : slash + 1;
+}
+
+// The bar charts' series, as reviewers publish them: average FPS and the 1 % and 0.1 % lows in
+// the percentile meaning most tools use, and CapFrameX's 1 % low average. Captures that have none
+// of the lows (sampled logs) show the average of their samples and each tool's own lows (1 % and
+// 0.1 %, minimum or low) that the rows have.
 std::vector<std::string_view> chart_keys(const std::vector<CaptureSummary>& rows) {
+    constexpr std::array<std::string_view, 4> kPreferred = {"avg_fps", "p1_low_fps", "p01_low_fps",
+                                                            "low1_avg_fps"};
+    const std::vector<std::string_view> present = present_keys(rows);
+    const auto has = [&](std::string_view k) {
+        return std::find(present.begin(), present.end(), k) != present.end();
+    };
     std::vector<std::string_view> keys;
-    for (std::string_view k : headline_keys(rows)) {
-        if (k == "avg_fps" ||
-            (k.find("fps") != std::string_view::npos &&
-             (k.find("low") != std::string_view::npos || k.find("p1_") != std::string_view::npos ||
-              k.find("min1") != std::string_view::npos)))
+    for (std::string_view k : kPreferred) {
+        if (has(k))
+            keys.push_back(k);
+    }
+    if (keys.size() > 1)
+        return keys;
+    if (keys.empty() && has("sampled_avg_fps"))
+        keys.push_back("sampled_avg_fps");
+    for (std::string_view k : present) {
+        const bool tool_low =
+            k.find("fps") != std::string_view::npos &&
+            (k.find("low") != std::string_view::npos || k.find("min1") != std::string_view::npos ||
+             k.find("min01") != std::string_view::npos);
+        if (tool_low && std::find(keys.begin(), keys.end(), k) == keys.end())
             keys.push_back(k);
     }
     return keys;
+}
+
+// A series' name in the legend: the figure's label and its key.
+std::string series_name(std::string_view key) {
+    const Figure* figure = find_figure(key);
+    if (figure == nullptr || figure->label.empty())
+        return std::string(key);
+    return fmt::format("{} ({})", figure->label, key);
 }
 
 std::string html(const SummaryDocument& doc) {
     std::string text = html_document_start("loopscope summary");
     text += "<h1>Summary of captures</h1>\n";
     const std::vector<std::string_view> keys = chart_keys(doc.rows);
-    const std::vector<std::string> series(keys.begin(), keys.end());
+    std::vector<std::string> series;
+    for (std::string_view k : keys)
+        series.push_back(series_name(k));
+    const std::size_t folders = common_folders(doc.rows);
     std::vector<BarRow> bars;
     const auto row_values = [&](const auto& source) {
         std::vector<std::optional<double>> v;
@@ -477,7 +521,7 @@ std::string html(const SummaryDocument& doc) {
         if (doc.group_by.empty()) {
             for (const CaptureSummary& r : doc.rows) {
                 if (!r.failed())
-                    bars.push_back({short_name(r.file), row_values(r), false});
+                    bars.push_back({short_name(r.file, folders), row_values(r), false});
             }
         } else {
             // Each group's mean, then its runs beside each other.
@@ -490,128 +534,26 @@ std::string html(const SummaryDocument& doc) {
                         member = member && (rv != nullptr ? *rv : std::string()) == v;
                     }
                     if (member)
-                        bars.push_back({short_name(r.file), row_values(r), false});
+                        bars.push_back({short_name(r.file, folders), row_values(r), false});
                 }
             }
         }
-        text += "<h2>Average FPS and lows</h2>\n";
-        text += svg_bar_chart(series, bars, "FPS");
+        text += bars_page_head();
+        text += html_bar_chart(BarChart{
+            "fps-bars",
+            doc.group_by.empty() ? "Average FPS and the lows of each capture"
+                                 : "Average FPS and the lows of each group (mean) and its captures",
+            "FPS", series, std::move(bars)});
     }
     HtmlHeadingIds ids;
-    text += "<h2>Table</h2>\n" + html_section(tables(doc), TextMarkup::plain, ids);
+    // A wide table scrolls in a box of its own: the page never scrolls sideways.
+    text += "<h2>Table</h2>\n<div style=\"overflow-x:auto\">" +
+            html_section(tables(doc), TextMarkup::plain, ids) + "</div>\n";
     text += "</body></html>\n";
     return text;
 }
 
 }  // namespace
-
-std::string svg_line_chart(std::string_view figure, std::size_t runs,
-                           std::span<const LineSeries> series) {
-    double lo = 0, hi = 0;
-    bool first = true;
-    for (const LineSeries& line : series) {
-        for (const LinePoint& p : line.points) {
-            lo = first ? p.value : std::min(lo, p.value);
-            hi = first ? p.value : std::max(hi, p.value);
-            first = false;
-        }
-    }
-    if (first)
-        return fmt::format("<p>No run has {}.</p>\n", html_escape(figure));
-    if (hi - lo < 1e-12) {
-        lo -= 1;
-        hi += 1;
-    }
-    constexpr double kW = 760, kH = 220, kLeft = 60, kTop = 10;
-    const double n = static_cast<double>(std::max<std::size_t>(runs, 2) - 1);
-    const auto x = [&](std::size_t i) { return kLeft + static_cast<double>(i) / n * kW; };
-    const auto y = [&](double v) { return kTop + (hi - v) / (hi - lo) * kH; };
-    std::string svg = fmt::format(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-        "font-family=\"sans-serif\" font-size=\"11\">\n",
-        kLeft + kW + 20, kTop + kH + 30 + 16 * static_cast<double>(series.size()));
-    svg += fmt::format("<text x=\"2\" y=\"{}\">{:.4g}</text><text x=\"2\" y=\"{}\">{:.4g}</text>\n",
-                       kTop + 4, hi, kTop + kH, lo);
-    svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#888\"/>\n",
-                       kLeft, kTop, kTop + kH);
-    for (std::size_t g = 0; g < series.size(); ++g) {
-        const auto colour = series_colour(g);
-        std::string points;
-        for (const LinePoint& p : series[g].points)
-            points += fmt::format("{:.1f},{:.1f} ", x(p.index), y(p.value));
-        svg += fmt::format(
-            "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" "
-            "points=\"{}\"/>\n",
-            colour, points);
-        for (const LinePoint& p : series[g].points) {
-            // A run the gate found regressed is ringed in red.
-            const bool regressed = p.regressed;
-            svg += fmt::format(
-                "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\"{}>"
-                "<title>run {}: {:.4g}{}</title></circle>\n",
-                x(p.index), y(p.value), regressed ? 5 : 3, colour,
-                regressed ? " stroke=\"#d00\" stroke-width=\"2\"" : "", p.run, p.value,
-                regressed ? " (regressed)" : "");
-        }
-        const double ly = kTop + kH + 24 + 16 * static_cast<double>(g);
-        svg += fmt::format(
-            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>"
-            "<text x=\"{}\" y=\"{}\">{}</text>\n",
-            kLeft, ly - 9, colour, kLeft + 14, ly, html_escape(series[g].name));
-    }
-    return svg + "</svg>\n";
-}
-
-std::string svg_bar_chart(std::span<const std::string> series, std::span<const BarRow> rows,
-                          std::string_view unit) {
-    double top = 0;
-    for (const BarRow& r : rows) {
-        for (const auto& v : r.values) {
-            if (v && *v > top)
-                top = *v;
-        }
-    }
-    if (top <= 0)
-        top = 1;
-    constexpr int kLabelWidth = 420;
-    constexpr int kBarsWidth = 460;
-    constexpr int kBar = 11;
-    const int per_row = static_cast<int>(series.size()) * kBar + 8;
-    const int legend = 24;
-    const int height = legend + static_cast<int>(rows.size()) * per_row + 10;
-    std::string svg = fmt::format(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-        "font-family=\"sans-serif\" font-size=\"11\">\n",
-        kLabelWidth + kBarsWidth + 80, height);
-    for (std::size_t s = 0; s < series.size(); ++s) {
-        const int x = static_cast<int>(s) * 150;
-        svg += fmt::format(
-            "<rect x=\"{}\" y=\"6\" width=\"10\" height=\"10\" fill=\"{}\"/>"
-            "<text x=\"{}\" y=\"15\">{}</text>\n",
-            x, series_colour(s), x + 14, html_escape(series[s]));
-    }
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        const int y = legend + static_cast<int>(r) * per_row;
-        svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\"{}>{}</text>\n",
-                           kLabelWidth - 6, y + per_row / 2 + 3,
-                           rows[r].emphasised ? " font-weight=\"bold\"" : "",
-                           html_escape(rows[r].label));
-        for (std::size_t s = 0; s < series.size() && s < rows[r].values.size(); ++s) {
-            const auto& v = rows[r].values[s];
-            if (!v)
-                continue;
-            const double w = std::max(0.0, *v) / top * kBarsWidth;
-            const int by = y + static_cast<int>(s) * kBar;
-            svg += fmt::format(
-                "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"{}\">"
-                "<title>{}: {:.2f} {}</title></rect>"
-                "<text x=\"{:.1f}\" y=\"{}\">{:.1f}</text>\n",
-                kLabelWidth, by, w, kBar - 1, series_colour(s), html_escape(series[s]), *v,
-                html_escape(unit), kLabelWidth + w + 3, by + kBar - 2, *v);
-        }
-    }
-    return svg + "</svg>\n";
-}
 
 void check_summary_format(std::string_view format) {
     if (std::find(kFormats.begin(), kFormats.end(), format) == kFormats.end()) {

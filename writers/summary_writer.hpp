@@ -1,11 +1,8 @@
 // Writing the summary of many captures: one row a capture (or a failed file, with its error),
 // rows per group, and the files skipped as not captures, in every output format (terminal,
-// Markdown, CSV, JSON, HTML with bar charts, and JSONL: one line a capture and figure).
+// Markdown, CSV, JSON, HTML with grouped bars, and JSONL: one line a capture and figure).
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,31 +23,5 @@ struct SummaryDocument {
 // "terminal", "md", "csv", "json", "html", "jsonl"; throws UsageError for another.
 void check_summary_format(std::string_view format);
 void write_summary(const SummaryDocument& doc, std::string_view format, OutputFile& out);
-
-// The charts the history's and the fleet's HTML share.
-// A horizontal bar chart (SVG): one block of bars a row, one bar a series, scaled to the
-// largest value; a missing value draws no bar.
-struct BarRow {
-    std::string label;
-    std::vector<std::optional<double>> values;  // one a series
-    bool emphasised = false;                    // a group's mean among its runs
-};
-std::string svg_bar_chart(std::span<const std::string> series, std::span<const BarRow> rows,
-                          std::string_view unit);
-
-// A line chart (SVG) of a figure over runs: one line a series, one point a run that has the
-// figure, placed by the run's index among `runs`; a point ringed in red when `regressed`.
-struct LinePoint {
-    std::size_t index = 0;
-    double value = 0;
-    std::int64_t run = 0;
-    bool regressed = false;
-};
-struct LineSeries {
-    std::string name;
-    std::vector<LinePoint> points;
-};
-std::string svg_line_chart(std::string_view figure, std::size_t runs,
-                           std::span<const LineSeries> series);
 
 }  // namespace loopscope
