@@ -417,6 +417,32 @@ std::int64_t process_id_of(const Field& pid, const LinePlace& place, BadCellTall
                          kMaxStreams));
 }
 
+// Whether two cells hold the same text. Each row's stream cells are compared with its stream's,
+// so this is compared in place, a word at a time, rather than through a library call.
+bool same_text(std::string_view a, std::string_view b) {
+    if (a.size() != b.size())
+        return false;
+    const std::size_t n = a.size();
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        std::uint64_t x = 0, y = 0;
+        std::memcpy(&x, a.data() + i, 8);
+        std::memcpy(&y, b.data() + i, 8);
+        if (x != y)
+            return false;
+    }
+    for (; i < n; ++i) {
+        if (a[i] != b[i])
+            return false;
+    }
+    return true;
+}
+
+// Whether a cell is the one character `c`.
+bool is_char(std::string_view cell, char c) {
+    return cell.size() == 1 && cell.front() == c;
+}
+
 std::string stream_key(std::string_view app, std::string_view pid, std::string_view swap) {
     std::string key;
     key.reserve(app.size() + pid.size() + swap.size() + 2);
@@ -438,7 +464,8 @@ class StreamTable {
         const Field& swap = fields[layout_.swap];
         std::vector<StreamBuild>& streams = rows_.streams;
         const auto is_row_of = [&](const StreamBuild& s) {
-            return s.app == app.text && s.pid_text == pid.text && s.swap == swap.text;
+            return same_text(s.app, app.text) && same_text(s.pid_text, pid.text) &&
+                   same_text(s.swap, swap.text);
         };
         if (last_ < streams.size() && is_row_of(streams[last_]))
             return streams[last_];
@@ -637,7 +664,8 @@ void parse_evidence(const Layout& l, const std::vector<Field>& fields, Capture& 
         c.present_mode.push_back(present_mode_of(fields[l.present_mode].text));
     if (l.sync_interval >= 0) {
         const std::string_view sync = fields[l.sync_interval].text;
-        c.waits_for_vblank.push_back(!sync.empty() && sync != "0" && !is_missing(sync) ? 1 : 0);
+        c.waits_for_vblank.push_back(!sync.empty() && !is_char(sync, '0') && !is_missing(sync) ? 1
+                                                                                               : 0);
     }
     if (c.telemetry.size() != l.telemetry.size()) {
         c.telemetry.resize(l.telemetry.size());
@@ -716,7 +744,7 @@ void parse_display_side(const Layout& l, const std::vector<Field>& fields, const
     if (l.sync_interval >= 0 && l.allows_tearing >= 0) {
         const std::string_view sync = fields[l.sync_interval].text;
         const std::string_view tearing = fields[l.allows_tearing].text;
-        c.tearing.push_back(sync == "0" && tearing == "1" ? 1 : 0);
+        c.tearing.push_back(is_char(sync, '0') && is_char(tearing, '1') ? 1 : 0);
     }
     if (l.app_interval >= 0) {
         c.app_interval_ns.push_back(
