@@ -24,10 +24,12 @@
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 
 #include "common/errors.hpp"
 #include "common/parallel_for.hpp"
+#include "common/platform.hpp"
 #include "core/units.hpp"
 #include "readers/csv_scanner.hpp"
 #include "readers/read_formats.hpp"
@@ -1038,8 +1040,13 @@ std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, b
 // Room for `scale` times the frames each stream has now, in every column it fills.
 void reserve_columns(ParsedRows& rows, double scale) {
     const auto grow = [scale](auto& column) {
-        if (!column.empty())
+        if (!column.empty()) {
             column.reserve(static_cast<std::size_t>(static_cast<double>(column.size()) * scale));
+            // The room not filled yet: untouched, so its pages can still be large ones.
+            using T = typename std::decay_t<decltype(column)>::value_type;
+            advise_large_pages(column.data() + column.size(),
+                               (column.capacity() - column.size()) * sizeof(T));
+        }
     };
     for (StreamBuild& s : rows.streams) {
         Capture& c = s.capture;
