@@ -758,9 +758,7 @@ CellState read_number_cell(const Field& field, double& value) {
     return CellState::value;
 }
 
-CellState read_time_cell(const Field& field, int ns_digits, std::int64_t& ns) {
-    if (plain_decimal_to_ns(field.text, ns_digits, ns))
-        return CellState::value;
+CellState read_time_cell_by_double(const Field& field, int ns_digits, std::int64_t& ns) {
     double v = 0;
     const CellState state = read_number_cell(field, v);
     if (state != CellState::value)

@@ -328,13 +328,15 @@ constexpr std::string_view kProcessIdAbsent = "the stream has no process ID";
 constexpr std::string_view kQpcIntervalAbsent =
     "the interval counts as 0 ms in the sum that finds the QPC frequency";
 
-// The time (in 10^ns_digits ns, ms by default) of column `at`: nullopt where the cell is NA
-// (no value, as the tools write it) or is not a time, which is counted in `bad` with
-// `treated_as`, what the row does without it. Any numeric column a reader takes goes through
-// here or read_*_cell, so that no cell the capturing tool wrote refuses the file.
-std::optional<std::int64_t> time_cell(const Layout& l, const std::vector<Field>& fields, int at,
-                                      const LinePlace& place, BadCellTally& bad,
-                                      std::string_view treated_as, int ns_digits = 6) {
+// The time (in 10^ns_digits ns, ms by default) of column `at`: -1 (unknown: a time is never
+// negative) where the cell is NA (no value, as the tools write it) or is not a time, which is
+// counted in `bad` with `treated_as`, what the row does without it. Any numeric column a reader
+// takes goes through here or read_*_cell, so that no cell the capturing tool wrote refuses the
+// file. (A plain integer, not an optional: GCC returns an optional<int64_t> through a store of
+// its flag and a wider load, which stalls on every cell.)
+std::int64_t time_cell(const Layout& l, const std::vector<Field>& fields, int at,
+                       const LinePlace& place, BadCellTally& bad, std::string_view treated_as,
+                       int ns_digits = 6) {
     const Field& f = fields[static_cast<std::size_t>(at)];
     std::int64_t ns = 0;
     const CellState state = read_time_cell(f, ns_digits, ns);
@@ -342,7 +344,7 @@ std::optional<std::int64_t> time_cell(const Layout& l, const std::vector<Field>&
         return ns;
     if (state != CellState::not_available)
         bad.add(l.columns[static_cast<std::size_t>(at)], state, treated_as, place, f);
-    return std::nullopt;
+    return -1;
 }
 
 // ---- Stage 1: the header row, after CapFrameX's `//Key=Value` preamble ----------------------
@@ -683,7 +685,7 @@ void parse_evidence(const Layout& l, const std::vector<Field>& fields, Capture& 
 void parse_latency(const Layout& l, const std::vector<Field>& fields, const LinePlace& place,
                    Capture& c, BadCellTally& bad) {
     const auto cell = [&](int at, std::string_view treated_as) {
-        return time_cell(l, fields, at, place, bad, treated_as).value_or(-1);
+        return time_cell(l, fields, at, place, bad, treated_as);
     };
     const auto take = [&](int at, std::vector<std::int64_t>& to, std::string_view treated_as) {
         if (at >= 0)
@@ -732,7 +734,7 @@ void parse_display_side(const Layout& l, const std::vector<Field>& fields, const
             if (l.display_na_is_dropped)
                 dropped = true;
         } else if (!dropped && !display_unknown) {
-            display_ns = time_cell(l, fields, l.display, place, bad, kDisplayAbsent).value_or(-1);
+            display_ns = time_cell(l, fields, l.display, place, bad, kDisplayAbsent);
         }
         c.display_ns.push_back(display_ns);
     }
@@ -750,11 +752,10 @@ void parse_display_side(const Layout& l, const std::vector<Field>& fields, const
     }
     if (l.app_interval >= 0) {
         c.app_interval_ns.push_back(
-            time_cell(l, fields, l.app_interval, place, bad, kAppIntervalAbsent).value_or(-1));
+            time_cell(l, fields, l.app_interval, place, bad, kAppIntervalAbsent));
     }
     if (l.cpu_busy >= 0) {
-        c.cpu_busy_ns.push_back(
-            time_cell(l, fields, l.cpu_busy, place, bad, kCpuBusyAbsent).value_or(-1));
+        c.cpu_busy_ns.push_back(time_cell(l, fields, l.cpu_busy, place, bad, kCpuBusyAbsent));
     }
     if (l.animation_error >= 0) {
         const Field& f = fields[l.animation_error];
