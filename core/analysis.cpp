@@ -684,34 +684,43 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     // The loop figures come first: the start-up segment is sought before the verdict's onset.
     loop_figures_of(r, capture);
     std::vector<std::int64_t> displayed_sorted;
-    series_statistics(r, capture, threads_or_hardware(options.threads), refresh_from_display,
-                      displayed_sorted);
-    r.refresh_column = r.frame_time_column;
-    refresh_of_display(r, capture, refresh_from_display, displayed_sorted);
-    if (r.generation_examinable)
-        examine_generation(r, capture);
-    if (!has_display_information(capture))
-        no_refresh_without_display(r.stats.refresh);
-    cadences(r, capture);
-    if (r.startup.frames > 0) {
-        // The refresh rate is the whole range's: not guessed again without the segment.
-        r.steady.refresh = r.stats.refresh;
-        for (Hitch& h : r.steady.hitches.hitches)
-            h.index += r.startup.frames;
-        for (std::size_t& f : r.steady.stutter.frames)
-            f += r.startup.frames;
-        steady_cadences(r, capture);
-    }
-    r.fps_threshold_counts = capframex_fps_threshold_counts(r.series.frame_ns);
-    r.latency = latency_figures(capture, r.range);
-    r.bottleneck = bottleneck_shares(capture, r.range);
-    if (r.startup.frames > 0 && r.startup.frames < r.series.frame_number.size()) {
-        const auto first = static_cast<std::size_t>(r.series.frame_number[r.startup.frames]);
-        r.steady_bottleneck = bottleneck_shares(capture, FrameRange{first, r.range.end});
-    }
+    const unsigned threads = threads_or_hardware(options.threads);
+    series_statistics(r, capture, threads, refresh_from_display, displayed_sorted);
+    // The figures below that need neither the refresh rate nor frame generation (each writes
+    // its own members of `r`) are computed on a second core meanwhile.
+    run_beside(
+        threads > 1 && r.series.frame_ns.size() >= kFramesForSecondThread,
+        [&] {
+            r.fps_threshold_counts = capframex_fps_threshold_counts(r.series.frame_ns);
+            r.latency = latency_figures(capture, r.range);
+            r.bottleneck = bottleneck_shares(capture, r.range);
+            if (r.startup.frames > 0 && r.startup.frames < r.series.frame_number.size()) {
+                const auto first =
+                    static_cast<std::size_t>(r.series.frame_number[r.startup.frames]);
+                r.steady_bottleneck = bottleneck_shares(capture, FrameRange{first, r.range.end});
+            }
+            for (const Hitch& h : r.stats.hitches.hitches)
+                r.hitch_causes.push_back(report_hitch_cause(r, h));
+        },
+        [&] {
+            r.refresh_column = r.frame_time_column;
+            refresh_of_display(r, capture, refresh_from_display, displayed_sorted);
+            if (r.generation_examinable)
+                examine_generation(r, capture);
+            if (!has_display_information(capture))
+                no_refresh_without_display(r.stats.refresh);
+            cadences(r, capture);
+            if (r.startup.frames > 0) {
+                // The refresh rate is the whole range's: not guessed again without the segment.
+                r.steady.refresh = r.stats.refresh;
+                for (Hitch& h : r.steady.hitches.hitches)
+                    h.index += r.startup.frames;
+                for (std::size_t& f : r.steady.stutter.frames)
+                    f += r.startup.frames;
+                steady_cadences(r, capture);
+            }
+        });
     r.target_fps = options.target_fps;
-    for (const Hitch& h : r.stats.hitches.hitches)
-        r.hitch_causes.push_back(report_hitch_cause(r, h));
     return r;
 }
 
