@@ -462,18 +462,18 @@ void loop_figures_of(CaptureReport& r, const Capture& capture) {
 
 // The statistics of the series, its percentile curve, the start-up segment and the figures
 // without it. The sort is the largest single step of the analysis: on a second core, the
-// figures that do not need the sorted values are computed meanwhile. `displayed_sorted`
-// receives display_figures' displayed frames, sorted.
+// display figures (which sort the display changes) are computed meanwhile, while this one
+// copies and sorts the series and takes the figures of its order, about as long.
+// `displayed_sorted` receives display_figures' displayed frames, sorted.
 void series_statistics(CaptureReport& r, const Capture& capture, unsigned threads,
                        bool refresh_from_display, std::vector<std::int64_t>& displayed_sorted) {
     const bool second_thread = threads > 1 && r.series.frame_ns.size() >= kFramesForSecondThread;
     const auto slice = [&](const auto& v) { return in_range(v, capture, r.range); };
-    std::vector<std::int64_t> sorted(r.series.frame_ns.begin(), r.series.frame_ns.end());
+    std::vector<std::int64_t> sorted;
     OrderFigures order;
     run_beside(
         second_thread,
         [&] {
-            order = order_figures(r.series.frame_ns, r.series.start_ns);
             if (capture.display_ns.size() == capture.frames()) {
                 r.display =
                     display_figures(slice(capture.display_ns), slice(capture.dropped),
@@ -481,7 +481,11 @@ void series_statistics(CaptureReport& r, const Capture& capture, unsigned thread
                                     slice(capture.animation_error_known), &displayed_sorted);
             }
         },
-        [&] { sort_ns(sorted); });
+        [&] {
+            sorted.assign(r.series.frame_ns.begin(), r.series.frame_ns.end());
+            sort_ns(sorted);
+            order = order_figures(r.series.frame_ns, r.series.start_ns);
+        });
     r.stats =
         compute_frame_stats(std::move(order), r.series.frame_ns, sorted, !refresh_from_display);
     r.percentile_curve_ms.reserve(kPercentileCurveSteps + 1);
