@@ -697,6 +697,11 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             steady_statistics(r, sorted);
             r.fps_threshold_counts = capframex_fps_threshold_counts(r.series.frame_ns);
             r.latency = latency_figures(capture, r.range);
+            if (r.startup.frames > 0 && r.startup.frames < r.series.frame_number.size()) {
+                const auto first =
+                    static_cast<std::size_t>(r.series.frame_number[r.startup.frames]);
+                r.steady_bottleneck = bottleneck_shares(capture, FrameRange{first, r.range.end});
+            }
         },
         [&] {
             r.refresh_column = r.frame_time_column;
@@ -707,11 +712,6 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
                 no_refresh_without_display(r.stats.refresh);
             cadences(r, capture);
             r.bottleneck = bottleneck_shares(capture, r.range);
-            if (r.startup.frames > 0 && r.startup.frames < r.series.frame_number.size()) {
-                const auto first =
-                    static_cast<std::size_t>(r.series.frame_number[r.startup.frames]);
-                r.steady_bottleneck = bottleneck_shares(capture, FrameRange{first, r.range.end});
-            }
             for (const Hitch& h : r.stats.hitches.hitches)
                 r.hitch_causes.push_back(report_hitch_cause(r, h));
         });
