@@ -65,4 +65,6 @@ void unmap_file_range(MappedRange& range) {
     range = MappedRange{};
 }
 
+void advise_large_pages(void*, std::size_t) {}
+
 }  // namespace loopscope

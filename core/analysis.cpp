@@ -460,20 +460,19 @@ void loop_figures_of(CaptureReport& r, const Capture& capture) {
     }
 }
 
-// The statistics of the series, its percentile curve, the start-up segment and the figures
-// without it. The sort is the largest single step of the analysis: on a second core, the
-// figures that do not need the sorted values are computed meanwhile. `displayed_sorted`
-// receives display_figures' displayed frames, sorted.
-void series_statistics(CaptureReport& r, const Capture& capture, unsigned threads,
-                       bool refresh_from_display, std::vector<std::int64_t>& displayed_sorted) {
-    const bool second_thread = threads > 1 && r.series.frame_ns.size() >= kFramesForSecondThread;
+// The statistics of the series, its percentile curve and the start-up segment (the figures
+// without it: steady_statistics). The sort is the largest single step of the analysis: on a
+// second core, the display figures (which sort the display changes) are computed meanwhile,
+// while this one copies and sorts the series and takes the figures of its order, about as long.
+// `displayed_sorted` receives display_figures' displayed frames, sorted; `sorted`, the series'.
+void series_statistics(CaptureReport& r, const Capture& capture, bool second_thread,
+                       bool refresh_from_display, std::vector<std::int64_t>& displayed_sorted,
+                       std::vector<std::int64_t>& sorted) {
     const auto slice = [&](const auto& v) { return in_range(v, capture, r.range); };
-    std::vector<std::int64_t> sorted(r.series.frame_ns.begin(), r.series.frame_ns.end());
     OrderFigures order;
     run_beside(
         second_thread,
         [&] {
-            order = order_figures(r.series.frame_ns, r.series.start_ns);
             if (capture.display_ns.size() == capture.frames()) {
                 r.display =
                     display_figures(slice(capture.display_ns), slice(capture.dropped),
@@ -481,7 +480,11 @@ void series_statistics(CaptureReport& r, const Capture& capture, unsigned thread
                                     slice(capture.animation_error_known), &displayed_sorted);
             }
         },
-        [&] { sort_ns(sorted); });
+        [&] {
+            sorted.assign(r.series.frame_ns.begin(), r.series.frame_ns.end());
+            sort_ns(sorted);
+            order = order_figures(r.series.frame_ns, r.series.start_ns);
+        });
     r.stats =
         compute_frame_stats(std::move(order), r.series.frame_ns, sorted, !refresh_from_display);
     r.percentile_curve_ms.reserve(kPercentileCurveSteps + 1);
@@ -495,27 +498,25 @@ void series_statistics(CaptureReport& r, const Capture& capture, unsigned thread
         r.tail_curve_ms.push_back(
             ns_to_ms(percentile_sorted(sorted, 1.0 - std::pow(10.0, -nines))));
     }
-    // The figures without the start-up segment (its refresh rate and frame numbers are set
-    // below): their sorted values are the range's without the segment's few, so the same copy
-    // serves, instead of a second sort.
     if (!may_hold_startup(capture))
         return;
     const std::size_t before_onset = series_frames_before_onset(r);
     r.startup = before_onset < r.series.frame_ns.size()
                     ? detect_startup(r.series.frame_ns.first(before_onset))
                     : detect_startup(r.series.frame_ns, percentile_sorted(sorted, 0.5));
+}
+
+// The figures without the start-up segment (its refresh rate and frame numbers are set by
+// the caller): their sorted values are the range's without the segment's few, so the same copy
+// (`sorted`, the series' sorted values, which this takes) serves, instead of a second sort.
+void steady_statistics(CaptureReport& r, std::vector<std::int64_t>& sorted) {
     if (r.startup.frames == 0)
         return;
     const auto frames = std::span<const std::int64_t>(r.series.frame_ns);
     const auto starts = std::span<const std::int64_t>(r.series.start_ns);
-    OrderFigures steady_order;
-    run_beside(
-        second_thread,
-        [&] {
-            steady_order =
-                order_figures(frames.subspan(r.startup.frames), starts.subspan(r.startup.frames));
-        },
-        [&] { erase_sorted(sorted, frames.first(r.startup.frames)); });
+    OrderFigures steady_order =
+        order_figures(frames.subspan(r.startup.frames), starts.subspan(r.startup.frames));
+    erase_sorted(sorted, frames.first(r.startup.frames));
     r.steady = compute_frame_stats(std::move(steady_order), frames.subspan(r.startup.frames),
                                    sorted, false);
 }
@@ -684,15 +685,36 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
     // The loop figures come first: the start-up segment is sought before the verdict's onset.
     loop_figures_of(r, capture);
     std::vector<std::int64_t> displayed_sorted;
-    series_statistics(r, capture, threads_or_hardware(options.threads), refresh_from_display,
-                      displayed_sorted);
-    r.refresh_column = r.frame_time_column;
-    refresh_of_display(r, capture, refresh_from_display, displayed_sorted);
-    if (r.generation_examinable)
-        examine_generation(r, capture);
-    if (!has_display_information(capture))
-        no_refresh_without_display(r.stats.refresh);
-    cadences(r, capture);
+    const bool second_thread = threads_or_hardware(options.threads) > 1 &&
+                               r.series.frame_ns.size() >= kFramesForSecondThread;
+    std::vector<std::int64_t> sorted;
+    series_statistics(r, capture, second_thread, refresh_from_display, displayed_sorted, sorted);
+    // The figures that need neither the refresh rate nor frame generation (each writes its own
+    // members of `r`) are computed on a second core meanwhile, about as long.
+    run_beside(
+        second_thread,
+        [&] {
+            steady_statistics(r, sorted);
+            r.fps_threshold_counts = capframex_fps_threshold_counts(r.series.frame_ns);
+            r.latency = latency_figures(capture, r.range);
+            if (r.startup.frames > 0 && r.startup.frames < r.series.frame_number.size()) {
+                const auto first =
+                    static_cast<std::size_t>(r.series.frame_number[r.startup.frames]);
+                r.steady_bottleneck = bottleneck_shares(capture, FrameRange{first, r.range.end});
+            }
+        },
+        [&] {
+            r.refresh_column = r.frame_time_column;
+            refresh_of_display(r, capture, refresh_from_display, displayed_sorted);
+            if (r.generation_examinable)
+                examine_generation(r, capture);
+            if (!has_display_information(capture))
+                no_refresh_without_display(r.stats.refresh);
+            cadences(r, capture);
+            r.bottleneck = bottleneck_shares(capture, r.range);
+            for (const Hitch& h : r.stats.hitches.hitches)
+                r.hitch_causes.push_back(report_hitch_cause(r, h));
+        });
     if (r.startup.frames > 0) {
         // The refresh rate is the whole range's: not guessed again without the segment.
         r.steady.refresh = r.stats.refresh;
@@ -702,16 +724,7 @@ CaptureReport analyse_capture(const Capture& capture, const AnalysisOptions& opt
             f += r.startup.frames;
         steady_cadences(r, capture);
     }
-    r.fps_threshold_counts = capframex_fps_threshold_counts(r.series.frame_ns);
-    r.latency = latency_figures(capture, r.range);
-    r.bottleneck = bottleneck_shares(capture, r.range);
-    if (r.startup.frames > 0 && r.startup.frames < r.series.frame_number.size()) {
-        const auto first = static_cast<std::size_t>(r.series.frame_number[r.startup.frames]);
-        r.steady_bottleneck = bottleneck_shares(capture, FrameRange{first, r.range.end});
-    }
     r.target_fps = options.target_fps;
-    for (const Hitch& h : r.stats.hitches.hitches)
-        r.hitch_causes.push_back(report_hitch_cause(r, h));
     return r;
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <charconv>
@@ -757,9 +758,7 @@ CellState read_number_cell(const Field& field, double& value) {
     return CellState::value;
 }
 
-CellState read_time_cell(const Field& field, int ns_digits, std::int64_t& ns) {
-    if (plain_decimal_to_ns(field.text, ns_digits, ns))
-        return CellState::value;
+CellState read_time_cell_by_double(const Field& field, int ns_digits, std::int64_t& ns) {
     double v = 0;
     const CellState state = read_number_cell(field, v);
     if (state != CellState::value)
@@ -967,6 +966,14 @@ constexpr std::uint64_t kPow10[20] = {1ULL,
                                       10000000000000000000ULL};
 // Results from here on go to the double path: there a double's spacing nears a nanosecond.
 constexpr std::uint64_t kPlainLimitNs = kPow10[15];
+// kPlainLimitNs / kPow10[k], looked up: a cell's digits are checked against it on every cell,
+// and a division there would be the dearest step of the parse.
+constexpr std::array<std::uint64_t, 20> kPlainLimitOverPow10 = [] {
+    std::array<std::uint64_t, 20> limits{};
+    for (std::size_t k = 0; k < limits.size(); ++k)
+        limits[k] = kPlainLimitNs / kPow10[k];
+    return limits;
+}();
 constexpr int kMaxPlainDigits = 19;  // any 19 digits fit a uint64
 
 constexpr std::uint64_t kHighNibbles = 0xF0F0F0F0F0F0F0F0ULL;
@@ -1182,7 +1189,7 @@ inline int tiny_decimal_to_ns(std::string_view text, int ns_digits, std::int64_t
     if ((point && fraction_digits == 0) || fraction_digits > ns_digits)
         return 0;
     const std::uint64_t scale = kPow10[ns_digits - fraction_digits];
-    if (m >= kPlainLimitNs / scale)
+    if (m >= kPlainLimitOverPow10[ns_digits - fraction_digits])
         return 0;
     ns = static_cast<std::int64_t>(m * scale);
     return 1;
@@ -1219,7 +1226,7 @@ bool plain_decimal_to_ns(std::string_view text, int ns_digits, std::int64_t& ns)
     }
     if (fraction_digits <= ns_digits) {
         const std::uint64_t scale = kPow10[ns_digits - fraction_digits];
-        if (m >= kPlainLimitNs / scale)
+        if (m >= kPlainLimitOverPow10[ns_digits - fraction_digits])
             return false;
         ns = static_cast<std::int64_t>(m * scale);
         return true;

@@ -223,9 +223,16 @@ inline bool is_not_available(std::string_view cell) {
     return is_not_available_text(cell);
 }
 // Non-throwing forms of parse_time_ns, parse_number and parse_integer: the value where the
-// state is `value`, else the state says what the cell holds.
-CellState read_time_cell(const Field& field, int ns_digits, std::int64_t& ns);
+// state is `value`, else the state says what the cell holds (read_time_cell below).
 CellState read_number_cell(const Field& field, double& value);
+// read_time_cell for a cell that is not a plain decimal (plain_decimal_to_ns said false): the
+// double path. read_time_cell's first step is inline, as every time cell of a row takes it.
+CellState read_time_cell_by_double(const Field& field, int ns_digits, std::int64_t& ns);
+inline CellState read_time_cell(const Field& field, int ns_digits, std::int64_t& ns) {
+    if (plain_decimal_to_ns(field.text, ns_digits, ns))
+        return CellState::value;
+    return read_time_cell_by_double(field, ns_digits, ns);
+}
 CellState read_integer_cell(const Field& field, std::int64_t& value);
 // A signed time in milliseconds (PresentMon's animation error) to nanoseconds.
 CellState read_signed_ms_cell(const Field& field, std::int64_t& ns);

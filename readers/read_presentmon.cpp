@@ -24,10 +24,12 @@
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 
 #include "common/errors.hpp"
 #include "common/parallel_for.hpp"
+#include "common/platform.hpp"
 #include "core/units.hpp"
 #include "readers/csv_scanner.hpp"
 #include "readers/read_formats.hpp"
@@ -326,13 +328,15 @@ constexpr std::string_view kProcessIdAbsent = "the stream has no process ID";
 constexpr std::string_view kQpcIntervalAbsent =
     "the interval counts as 0 ms in the sum that finds the QPC frequency";
 
-// The time (in 10^ns_digits ns, ms by default) of column `at`: nullopt where the cell is NA
-// (no value, as the tools write it) or is not a time, which is counted in `bad` with
-// `treated_as`, what the row does without it. Any numeric column a reader takes goes through
-// here or read_*_cell, so that no cell the capturing tool wrote refuses the file.
-std::optional<std::int64_t> time_cell(const Layout& l, const std::vector<Field>& fields, int at,
-                                      const LinePlace& place, BadCellTally& bad,
-                                      std::string_view treated_as, int ns_digits = 6) {
+// The time (in 10^ns_digits ns, ms by default) of column `at`: -1 (unknown: a time is never
+// negative) where the cell is NA (no value, as the tools write it) or is not a time, which is
+// counted in `bad` with `treated_as`, what the row does without it. Any numeric column a reader
+// takes goes through here or read_*_cell, so that no cell the capturing tool wrote refuses the
+// file. (A plain integer, not an optional: GCC returns an optional<int64_t> through a store of
+// its flag and a wider load, which stalls on every cell.)
+std::int64_t time_cell(const Layout& l, const std::vector<Field>& fields, int at,
+                       const LinePlace& place, BadCellTally& bad, std::string_view treated_as,
+                       int ns_digits = 6) {
     const Field& f = fields[static_cast<std::size_t>(at)];
     std::int64_t ns = 0;
     const CellState state = read_time_cell(f, ns_digits, ns);
@@ -340,7 +344,7 @@ std::optional<std::int64_t> time_cell(const Layout& l, const std::vector<Field>&
         return ns;
     if (state != CellState::not_available)
         bad.add(l.columns[static_cast<std::size_t>(at)], state, treated_as, place, f);
-    return std::nullopt;
+    return -1;
 }
 
 // ---- Stage 1: the header row, after CapFrameX's `//Key=Value` preamble ----------------------
@@ -417,6 +421,32 @@ std::int64_t process_id_of(const Field& pid, const LinePlace& place, BadCellTall
                          kMaxStreams));
 }
 
+// Whether two cells hold the same text. Each row's stream cells are compared with its stream's,
+// so this is compared in place, a word at a time, rather than through a library call.
+bool same_text(std::string_view a, std::string_view b) {
+    if (a.size() != b.size())
+        return false;
+    const std::size_t n = a.size();
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        std::uint64_t x = 0, y = 0;
+        std::memcpy(&x, a.data() + i, 8);
+        std::memcpy(&y, b.data() + i, 8);
+        if (x != y)
+            return false;
+    }
+    for (; i < n; ++i) {
+        if (a[i] != b[i])
+            return false;
+    }
+    return true;
+}
+
+// Whether a cell is the one character `c`.
+bool is_char(std::string_view cell, char c) {
+    return cell.size() == 1 && cell.front() == c;
+}
+
 std::string stream_key(std::string_view app, std::string_view pid, std::string_view swap) {
     std::string key;
     key.reserve(app.size() + pid.size() + swap.size() + 2);
@@ -438,7 +468,8 @@ class StreamTable {
         const Field& swap = fields[layout_.swap];
         std::vector<StreamBuild>& streams = rows_.streams;
         const auto is_row_of = [&](const StreamBuild& s) {
-            return s.app == app.text && s.pid_text == pid.text && s.swap == swap.text;
+            return same_text(s.app, app.text) && same_text(s.pid_text, pid.text) &&
+                   same_text(s.swap, swap.text);
         };
         if (last_ < streams.size() && is_row_of(streams[last_]))
             return streams[last_];
@@ -637,7 +668,8 @@ void parse_evidence(const Layout& l, const std::vector<Field>& fields, Capture& 
         c.present_mode.push_back(present_mode_of(fields[l.present_mode].text));
     if (l.sync_interval >= 0) {
         const std::string_view sync = fields[l.sync_interval].text;
-        c.waits_for_vblank.push_back(!sync.empty() && sync != "0" && !is_missing(sync) ? 1 : 0);
+        c.waits_for_vblank.push_back(!sync.empty() && !is_char(sync, '0') && !is_missing(sync) ? 1
+                                                                                               : 0);
     }
     if (c.telemetry.size() != l.telemetry.size()) {
         c.telemetry.resize(l.telemetry.size());
@@ -653,7 +685,7 @@ void parse_evidence(const Layout& l, const std::vector<Field>& fields, Capture& 
 void parse_latency(const Layout& l, const std::vector<Field>& fields, const LinePlace& place,
                    Capture& c, BadCellTally& bad) {
     const auto cell = [&](int at, std::string_view treated_as) {
-        return time_cell(l, fields, at, place, bad, treated_as).value_or(-1);
+        return time_cell(l, fields, at, place, bad, treated_as);
     };
     const auto take = [&](int at, std::vector<std::int64_t>& to, std::string_view treated_as) {
         if (at >= 0)
@@ -702,7 +734,7 @@ void parse_display_side(const Layout& l, const std::vector<Field>& fields, const
             if (l.display_na_is_dropped)
                 dropped = true;
         } else if (!dropped && !display_unknown) {
-            display_ns = time_cell(l, fields, l.display, place, bad, kDisplayAbsent).value_or(-1);
+            display_ns = time_cell(l, fields, l.display, place, bad, kDisplayAbsent);
         }
         c.display_ns.push_back(display_ns);
     }
@@ -716,15 +748,14 @@ void parse_display_side(const Layout& l, const std::vector<Field>& fields, const
     if (l.sync_interval >= 0 && l.allows_tearing >= 0) {
         const std::string_view sync = fields[l.sync_interval].text;
         const std::string_view tearing = fields[l.allows_tearing].text;
-        c.tearing.push_back(sync == "0" && tearing == "1" ? 1 : 0);
+        c.tearing.push_back(is_char(sync, '0') && is_char(tearing, '1') ? 1 : 0);
     }
     if (l.app_interval >= 0) {
         c.app_interval_ns.push_back(
-            time_cell(l, fields, l.app_interval, place, bad, kAppIntervalAbsent).value_or(-1));
+            time_cell(l, fields, l.app_interval, place, bad, kAppIntervalAbsent));
     }
     if (l.cpu_busy >= 0) {
-        c.cpu_busy_ns.push_back(
-            time_cell(l, fields, l.cpu_busy, place, bad, kCpuBusyAbsent).value_or(-1));
+        c.cpu_busy_ns.push_back(time_cell(l, fields, l.cpu_busy, place, bad, kCpuBusyAbsent));
     }
     if (l.animation_error >= 0) {
         const Field& f = fields[l.animation_error];
@@ -776,9 +807,11 @@ class RowParser {
     ParsedRows rows;
 
   private:
-    // A row whose fields_ are split (`count` in all).
-    void take_row(std::string_view line, bool had_break, std::size_t count,
-                  std::map<std::string, std::string>* metadata) {
+    // A row whose fields_ are split (`count` in all). Flattened: every call inside whose body
+    // the compiler sees is inlined here (the cell parsers of this file, each column's
+    // push_back), rather than left as one call per cell and column of every row.
+    [[gnu::flatten]] void take_row(std::string_view line, bool had_break, std::size_t count,
+                                   std::map<std::string, std::string>* metadata) {
         const bool want_info = metadata && l_.info_first > 0 && !info_taken_;
         check_row_width(count, l_, had_break, line, place_);
         if (want_info && fields_.size() > static_cast<std::size_t>(l_.info_first)) {
@@ -1010,8 +1043,13 @@ std::int64_t merge_piece(RowParser& file, Piece& piece, std::string_view text, b
 // Room for `scale` times the frames each stream has now, in every column it fills.
 void reserve_columns(ParsedRows& rows, double scale) {
     const auto grow = [scale](auto& column) {
-        if (!column.empty())
+        if (!column.empty()) {
             column.reserve(static_cast<std::size_t>(static_cast<double>(column.size()) * scale));
+            // The room not filled yet: untouched, so its pages can still be large ones.
+            using T = typename std::decay_t<decltype(column)>::value_type;
+            advise_large_pages(column.data() + column.size(),
+                               (column.capacity() - column.size()) * sizeof(T));
+        }
     };
     for (StreamBuild& s : rows.streams) {
         Capture& c = s.capture;

@@ -4,7 +4,8 @@
 # (BM_ReportProcess), each against `wc -l` on the same file in the same run (BM_WcL), which
 # only counts line breaks: the floor for anything that looks at every byte; the whole process on
 # the same presents in the narrow 15-column layout of PresentMon 1.x before 1.6
-# (BM_ReportProcessNarrow against BM_WcLNarrow), by wall time and by CPU time (user + system of
+# (BM_ReportProcessNarrow against BM_WcLNarrow; BM_ReportProcessNarrowTerminal, the terminal
+# report to /dev/null), by wall time and by CPU time (user + system of
 # every thread, which other programs on a busy machine change less); and the comparison
 # of two million-frame captures against one capture's analysis (BM_ReportCompare1M against
 # BM_ReportAnalyse, in process) and as whole processes (BM_CompareProcess, `report A B`,
@@ -15,6 +16,9 @@
 #
 # LOOPSCOPE_BENCH_THREADS=N sets the reader's threads (default: one per hardware thread), e.g.
 # 1 for the one-thread reading a large file had before it was read in pieces.
+# LOOPSCOPE_BENCH_WAIT_IDLE=1 starts each whole process (wc -l, loopscope report) only once the
+# machine's CPUs are nearly idle (up to 10 s of waiting, not timed): on a machine shared with a
+# build, the wall times then measure the process rather than its neighbours.
 # LOOPSCOPE_BENCH_REPETITIONS=N (default 5) runs each benchmark N times and takes the median:
 # on a virtual machine whose cores run at half speed for a few hundred milliseconds after they
 # idle, one run of each differs from the next by a third.
@@ -26,10 +30,11 @@ if [ ! -x "$bench" ]; then
     exit 2
 fi
 echo "reader threads: ${LOOPSCOPE_BENCH_THREADS:-default (one per hardware thread)}"
+echo "waiting for idle CPUs before each process: ${LOOPSCOPE_BENCH_WAIT_IDLE:-no}"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 reps=${LOOPSCOPE_BENCH_REPETITIONS:-5}
 echo "repetitions: $reps (medians)"
-out=$("$bench" --benchmark_filter='^BM_(WcL|WcLNarrow|ReadAndAnalyse|ReportProcess|ReportProcessNarrow|CompareProcess|ReportAnalyse|ReportCompare1M)/' \
+out=$("$bench" --benchmark_filter='^BM_(WcL|WcLNarrow|ReadAndAnalyse|ReportProcess|ReportProcessNarrow|ReportProcessNarrowTerminal|CompareProcess|ReportAnalyse|ReportCompare1M)/' \
     --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true 2>/dev/null)
 echo "$out" | grep -E '^BM_.*_(median|min|max|stddev|mean) '
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
@@ -63,6 +68,8 @@ echo "$out" | awk '
             if (cpu["BM_WcLNarrow"] > 0)
                 printf ", %.1f x CPU", cpu["BM_ReportProcessNarrow"] / cpu["BM_WcLNarrow"]
             printf "\n"
+            if (t["BM_ReportProcessNarrowTerminal"] > 0)
+                printf "narrow layout, terminal report to /dev/null: %.1f x wc -l wall\n", t["BM_ReportProcessNarrowTerminal"] / t["BM_WcLNarrow"]
         }
         if (t["BM_ReportAnalyse"] > 0)
             printf "comparison in process:     %.1f x one analysis (goal <= 2)\n", t["BM_ReportCompare1M"] / t["BM_ReportAnalyse"]

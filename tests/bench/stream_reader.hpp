@@ -25,5 +25,10 @@ class StreamReader {
 std::int64_t process_cpu_ns();
 // The user + system CPU time of the child processes waited for so far, every thread's.
 std::int64_t children_cpu_ns();
+// Waits, for at most `timeout_s`, until every CPU of the machine has been idle for at least
+// `idle_share` of a 0.2 s window (other programs' work ends), so that a whole-process wall time
+// on a machine shared with other work measures the program rather than its neighbours. False
+// when the machine never was that idle before the timeout.
+bool wait_for_idle_cpus(double idle_share, double timeout_s);
 
 }  // namespace loopscope::bench

@@ -8,6 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <fstream>
+#include <string>
 #include <vector>
 
 namespace loopscope::bench {
@@ -61,6 +64,38 @@ std::int64_t children_cpu_ns() {
         return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_usec * 1000;
     };
     return ns(usage.ru_utime) + ns(usage.ru_stime);
+}
+
+bool wait_for_idle_cpus(double idle_share, double timeout_s) {
+    // The first line of /proc/stat: every CPU's time in each state, in clock ticks; idle and
+    // iowait are the idle ones.
+    const auto read_ticks = [](std::int64_t& idle, std::int64_t& total) {
+        std::ifstream stat("/proc/stat");
+        std::string cpu;
+        stat >> cpu;
+        idle = total = 0;
+        std::int64_t v = 0;
+        for (int field = 0; field < 10 && stat >> v; ++field) {
+            total += v;
+            if (field == 3 || field == 4)
+                idle += v;
+        }
+        return total > 0;
+    };
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    while (std::chrono::steady_clock::now() < deadline) {
+        std::int64_t idle0 = 0, total0 = 0, idle1 = 0, total1 = 0;
+        if (!read_ticks(idle0, total0))
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        if (!read_ticks(idle1, total1))
+            return false;
+        if (total1 > total0 &&
+            static_cast<double>(idle1 - idle0) >= idle_share * static_cast<double>(total1 - total0))
+            return true;
+    }
+    return false;
 }
 
 }  // namespace loopscope::bench
