@@ -418,4 +418,53 @@ CaptureVerdict capture_verdict(const CaptureReport& r) {
     return v;
 }
 
+const char* comparison_outcome_name(ComparisonOutcome outcome) {
+    switch (outcome) {
+        case ComparisonOutcome::better:
+            return "better";
+        case ComparisonOutcome::worse:
+            return "worse";
+        case ComparisonOutcome::mixed:
+            return "mixed";
+        case ComparisonOutcome::no_significant_change:
+            break;
+    }
+    return "no significant change";
+}
+
+ComparisonVerdict comparison_verdict(const Comparison& comparison) {
+    ComparisonVerdict v;
+    for (const FigureDifference& d : comparison.figures) {
+        ++v.compared;
+        switch (d.verdict) {
+            case Verdict::better:
+                ++v.better;
+                break;
+            case Verdict::worse:
+                ++v.worse;
+                break;
+            case Verdict::changed:
+                ++v.changed;
+                break;
+            case Verdict::no_significant_change:
+            case Verdict::unchanged:
+                ++v.no_significant_change;
+                break;
+        }
+    }
+    if (v.better > 0 && v.worse > 0)
+        v.outcome = ComparisonOutcome::mixed;
+    else if (v.better > 0)
+        v.outcome = ComparisonOutcome::better;
+    else if (v.worse > 0)
+        v.outcome = ComparisonOutcome::worse;
+    for (const std::string_view key : kComparisonHeadline) {
+        const auto it = std::find_if(comparison.figures.begin(), comparison.figures.end(),
+                                     [&](const FigureDifference& d) { return d.name == key; });
+        if (it != comparison.figures.end())
+            v.headline.push_back(&*it);
+    }
+    return v;
+}
+
 }  // namespace loopscope

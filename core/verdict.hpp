@@ -7,10 +7,12 @@
 // "The verdict". Pure computation: no I/O.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/analysis.hpp"
@@ -64,5 +66,26 @@ struct CaptureVerdict {
 };
 
 CaptureVerdict capture_verdict(const CaptureReport& report);
+
+// The verdict of a comparison (B against A): what the comparison's figures say together, and the
+// headline figures a reader looks at first. Counted over the compared figures with an interval
+// (Comparison::figures; frames and duration, compared by value, are context, not counted).
+enum class ComparisonOutcome { better, worse, mixed, no_significant_change };
+// "better", "worse", "mixed", "no significant change".
+const char* comparison_outcome_name(ComparisonOutcome outcome);
+// The headline figures, in this order, those of them the comparison has: average FPS, the 1 %
+// low, the 99th percentile frame time, the Unreal hitches and CapFrameX's stutter time share;
+// for two sampled logs, which have none of those, the mean and 99th percentile of the samples.
+inline constexpr std::array<std::string_view, 7> kComparisonHeadline = {
+    "avg_fps",        "p1_low_fps", "p99_ms", "hitch_count", "stutter_time_share",
+    "mean_sample_ms", "sampled_p99_ms"};
+struct ComparisonVerdict {
+    // better: some figure better and none worse; worse: the reverse; mixed: both; else none.
+    ComparisonOutcome outcome = ComparisonOutcome::no_significant_change;
+    std::size_t better = 0, worse = 0, no_significant_change = 0, changed = 0;
+    std::size_t compared = 0;                    // figures counted
+    std::vector<const FigureDifference*> headline;  // into the Comparison it was made from
+};
+ComparisonVerdict comparison_verdict(const Comparison& comparison);
 
 }  // namespace loopscope

@@ -78,12 +78,12 @@ shot report-mangohud "$work/mangohud.page.html" 'figure.lsc-fig'
 "$loopscope" report --format html -o "$work/spiral.page.html" "$work/spiral.csv"
 shot report-spiral "$work/spiral.page.html" 'figure.lsc-fig'
 
-# A comparison: two Cyberpunk runs, DLSS against native DLAA; both frame times from t = 0 and
-# the percentile curves.
+# A comparison: two Cyberpunk runs, DLSS against native DLAA; its verdict (the comparison
+# table), both frame times from t = 0 and the histograms.
 "$loopscope" report --format html -o "$work/compare.page.html" \
     "$fv/fv0128_cyberpunk-rr-off_unlimited-dlss-other-scene-quality-quality.csv" \
     "$fv/fv0142_cyberpunk-rr-off_unlimited-native-dlaa-2560x1440-45-quality-equivalent.csv"
-shot compare "$work/compare.page.html" 'figure.lsc-fig' 'figure.lsc-fig ~ figure.lsc-fig'
+shot compare "$work/compare.page.html" '#verdict' 'figure.lsc-fig' 'figure.lsc-fig ~ figure.lsc-fig'
 
 # A summary: two games' runs, in a folder a game, grouped by game.
 mkdir -p "$work/runs/cyberpunk" "$work/runs/talos-principle-2"

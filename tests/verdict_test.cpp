@@ -16,6 +16,7 @@
 
 #include "common/errors.hpp"
 #include "core/analysis.hpp"
+#include "core/comparison.hpp"
 #include "core/verdict.hpp"
 #include "readers/readers.hpp"
 #include "tests/test_support.hpp"
@@ -388,6 +389,86 @@ TEST(VerdictRealCaptures, ComparisonHtmlGivesEachCaptureItsVerdict) {
     EXPECT_LT(html.find("<h2>A: "), a);
     EXPECT_GT(html.find("<h2>B: "), a);
     std::filesystem::remove_all(dir);
+}
+
+std::string fmt_counts(const nlohmann::json& v) {
+    return "Worse on " + std::to_string(v.at("worse").get<std::size_t>()) + ", better on " +
+           std::to_string(v.at("better").get<std::size_t>());
+}
+
+// A comparison's verdict counts the compared figures by their verdicts: the same frames give no
+// significant change anywhere; B with every frame 40 % longer is worse on the frame-time figures
+// and better on none (its coefficient of variation is A's), and its headline holds the figures both captures have, in their order.
+TEST(ComparisonVerdictTest, CountsTheFiguresAndNamesTheHeadline) {
+    std::vector<std::int64_t> frames_a;
+    for (int i = 0; i < 600; ++i)
+        frames_a.push_back((10 + i % 3) * kMs);
+    std::vector<std::int64_t> frames_b;
+    for (const std::int64_t ns : frames_a)
+        frames_b.push_back(ns * 14 / 10);  // every frame 40 % longer: the same shape, slower
+    const Capture a = make_capture(frames_a);
+    const Capture b = make_capture(frames_b);
+    const CaptureReport ra = analyse_capture(a, {});
+    const CaptureReport rb = analyse_capture(b, {});
+
+    const Comparison same = compare_captures(ra, ra, 50);
+    const ComparisonVerdict s = comparison_verdict(same);
+    EXPECT_EQ(s.outcome, ComparisonOutcome::no_significant_change);
+    EXPECT_EQ(s.better + s.worse, 0u);
+    EXPECT_EQ(s.compared, same.figures.size());
+    EXPECT_EQ(s.better + s.worse + s.no_significant_change + s.changed, s.compared);
+
+    const Comparison slower = compare_captures(ra, rb, 50);
+    const ComparisonVerdict v = comparison_verdict(slower);
+    EXPECT_EQ(v.outcome, ComparisonOutcome::worse);
+    EXPECT_GT(v.worse, 0u);
+    EXPECT_EQ(v.better, 0u);
+    EXPECT_EQ(v.better + v.worse + v.no_significant_change + v.changed, v.compared);
+    std::vector<std::string> headline;
+    for (const FigureDifference* d : v.headline)
+        headline.push_back(d->name);
+    ASSERT_GE(headline.size(), 3u);
+    EXPECT_EQ(headline[0], "avg_fps");
+    EXPECT_EQ(headline[1], "p1_low_fps");
+    EXPECT_EQ(headline[2], "p99_ms");
+    EXPECT_EQ(v.headline[0]->verdict, Verdict::worse);
+    EXPECT_STREQ(comparison_outcome_name(v.outcome), "worse");
+}
+
+// Two captures in a terminal: the comparison's verdict comes first, within 15 lines, before
+// either capture's report; the JSON's comparison carries the same counts.
+TEST(VerdictRealCaptures, ComparisonOpensWithItsVerdict) {
+    LOOPSCOPE_REQUIRE_REAL_CAPTURES();
+    const std::string a = test::quoted(test::capture("presentmon_gold_test_case_5_v1.csv"));
+    const std::string b = test::quoted(test::capture("frameview_police2.csv"));
+    const test::RunResult run = test::run_loopscope("report " + a + " " + b);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    std::istringstream lines(run.out);
+    std::string line;
+    std::vector<std::string> first;
+    while (first.size() < 15 && std::getline(lines, line))
+        first.push_back(line);
+    ASSERT_FALSE(first.empty());
+    EXPECT_EQ(first[0], "Comparison verdict (B - A)");
+    const auto has = [&](std::string_view text) {
+        return std::any_of(first.begin(), first.end(),
+                           [&](const std::string& l) { return l.find(text) != std::string::npos; });
+    };
+    EXPECT_TRUE(has("figures compared"));
+    EXPECT_TRUE(has("  avg_fps "));
+    EXPECT_TRUE(has("  p1_low_fps "));
+    EXPECT_LT(run.out.find("Comparison verdict"), run.out.find("A PresentBench"));
+
+    const test::RunResult json = test::run_loopscope("report --format json " + a + " " + b);
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    const nlohmann::json j = nlohmann::json::parse(json.out);
+    const nlohmann::json& v = j.at("comparison").at("verdict");
+    EXPECT_EQ(v.at("better").get<std::size_t>() + v.at("worse").get<std::size_t>() +
+                  v.at("no_significant_change").get<std::size_t>() +
+                  v.at("changed").get<std::size_t>(),
+              v.at("compared").get<std::size_t>());
+    EXPECT_EQ(v.at("headline").at(0), "avg_fps");
+    EXPECT_NE(run.out.find(fmt_counts(v)), std::string::npos) << fmt_counts(v);
 }
 
 }  // namespace

@@ -300,26 +300,47 @@ std::vector<LowsTableRow> lows_table_rows(const CaptureReport& r) {
     return rows;
 }
 
+ComparisonRow comparison_row(const FigureDifference& d) {
+    ComparisonRow row;
+    row.figure = d.name;
+    row.a = format_figure(d.name, d.a);
+    row.b = format_figure(d.name, d.b);
+    row.difference =
+        fmt::format("{}{}", d.difference >= 0 ? "+" : "", format_figure(d.name, d.difference));
+    row.interval = d.has_interval ? fmt::format("[{}, {}]", format_figure(d.name, d.low),
+                                                format_figure(d.name, d.high))
+                                  : std::string("-");
+    row.verdict = verdict_name(d.verdict);
+    row.kind = d.verdict;
+    return row;
+}
+
 std::vector<ComparisonRow> comparison_rows(const Comparison& c) {
     std::vector<ComparisonRow> rows;
-    const auto add = [&](const FigureDifference& d) {
-        ComparisonRow row;
-        row.figure = d.name;
-        row.a = format_figure(d.name, d.a);
-        row.b = format_figure(d.name, d.b);
-        row.difference =
-            fmt::format("{}{}", d.difference >= 0 ? "+" : "", format_figure(d.name, d.difference));
-        row.interval = d.has_interval ? fmt::format("[{}, {}]", format_figure(d.name, d.low),
-                                                    format_figure(d.name, d.high))
-                                      : std::string("-");
-        row.verdict = verdict_name(d.verdict);
-        row.kind = d.verdict;
-        rows.push_back(std::move(row));
-    };
     for (const FigureDifference& d : c.context)
-        add(d);
+        rows.push_back(comparison_row(d));
     for (const FigureDifference& d : c.figures)
-        add(d);
+        rows.push_back(comparison_row(d));
+    return rows;
+}
+
+std::string comparison_verdict_text(const Comparison& c, const ComparisonVerdict& v) {
+    std::string text = fmt::format(
+        "B against A on the {} timeline: {}. Worse on {}, better on {}, no significant change on "
+        "{}",
+        compared_timeline_name(c.timeline), comparison_outcome_name(v.outcome), v.worse, v.better,
+        v.no_significant_change);
+    if (v.changed > 0)
+        text += fmt::format(", changed (a figure without a direction) on {}", v.changed);
+    text += fmt::format(" of the {} figures compared (95 % intervals from a block bootstrap).",
+                        v.compared);
+    return text;
+}
+
+std::vector<ComparisonRow> comparison_headline_rows(const ComparisonVerdict& v) {
+    std::vector<ComparisonRow> rows;
+    for (const FigureDifference* d : v.headline)
+        rows.push_back(comparison_row(*d));
     return rows;
 }
 

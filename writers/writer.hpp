@@ -115,6 +115,10 @@ struct ComparisonRow {
     Verdict kind = Verdict::no_significant_change;  // for the colour: better, worse, ...
 };
 std::vector<ComparisonRow> comparison_rows(const Comparison& comparison);
+// The comparison's verdict (core/verdict.hpp) as every report opens a comparison with it: one
+// sentence (the outcome and the counts it rests on), then the headline figures' rows.
+std::string comparison_verdict_text(const Comparison& comparison, const ComparisonVerdict& verdict);
+std::vector<ComparisonRow> comparison_headline_rows(const ComparisonVerdict& verdict);
 // The timeline compared and why, in one sentence.
 std::string comparison_timeline(const Comparison& comparison);
 std::string comparison_method(const Comparison& comparison);

@@ -6,8 +6,8 @@
 // marked), latency on the same time axis, the samples of a sampled log, the frame-time
 // histogram, the percentile curve, the accumulator and steps per frame of a loopscope trace;
 // then the hitch list, whose rows zoom the frame-time chart to their hitch. Two captures open
-// with their comparison: its table, then both captures' frame times, histograms and percentile
-// curves on shared axes; each capture's own report follows.
+// with their comparison: its verdict, then both captures' frame times, histograms and percentile
+// curves on shared axes, then every compared figure; each capture's own report follows.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -808,17 +808,12 @@ std::string comparison_plots(const Comparison& c, const CaptureReport& ra,
     return h;
 }
 
-// The comparison: what a reader of two captures came for, before either capture's own report.
-std::string comparison_section(const Report& report) {
-    const Comparison& c = *report.comparison;
-    // The comparison's table is the page's verdict (better, worse, no change): it comes first,
-    // as a lone capture's verdict does; each capture's own verdict follows in its section.
-    std::string h = "<section id=\"verdict\">\n<h2>Comparison (B &minus; A)</h2>\n<p><strong>" +
-                    html_escape(comparison_timeline(c)) + "</strong></p>\n<p>" +
-                    html_escape(comparison_method(c)) + "</p>\n";
-    h += "<table><tr><th>figure</th><th>A</th><th>B</th><th>B &minus; A</th>"
-         "<th>95 % interval</th><th>verdict</th></tr>\n";
-    for (const ComparisonRow& row : comparison_rows(c)) {
+// Rows of the comparison as a table, better in green and worse in red.
+std::string comparison_table_html(const std::vector<ComparisonRow>& rows) {
+    std::string h =
+        "<table><tr><th>figure</th><th>A</th><th>B</th><th>B &minus; A</th>"
+        "<th>95 % interval</th><th>verdict</th></tr>\n";
+    for (const ComparisonRow& row : rows) {
         const char* css = row.kind == Verdict::better    ? " class=\"better\""
                           : row.kind == Verdict::worse   ? " class=\"worse\""
                           : row.kind == Verdict::changed ? " class=\"changed\""
@@ -828,7 +823,31 @@ std::string comparison_section(const Report& report) {
             "<td class=\"v\">{}</td><td>{}</td><td{}>{}</td></tr>\n",
             row.figure, row.a, row.b, row.difference, row.interval, css, row.verdict);
     }
-    h += "</table>\n";
+    return h + "</table>\n";
+}
+
+// The comparison: its verdict first (the page's <section id="verdict">: the outcome with the
+// counts it rests on and the headline figures), then both captures' charts on shared axes, then
+// every compared figure folded in a <details>; each capture's own report follows.
+std::string comparison_section(const Report& report) {
+    const Comparison& c = *report.comparison;
+    const ComparisonVerdict v = comparison_verdict(c);
+    std::string h = "<section id=\"verdict\">\n<h2>Comparison (B &minus; A)</h2>\n<p><strong>" +
+                    html_escape(comparison_verdict_text(c, v)) + "</strong></p>\n<p>" +
+                    html_escape(comparison_timeline(c)) + "</p>\n";
+    if (!v.headline.empty())
+        h += comparison_table_html(comparison_headline_rows(v));
+    h += "</section>\n";
+    if (report.captures.size() == 2 && report.captures[0].capture->per_frame &&
+        report.captures[1].capture->per_frame) {
+        h += comparison_plots(c, report.captures[0], report.captures[1]);
+    }
+    const std::vector<ComparisonRow> rows = comparison_rows(c);
+    h += fmt::format(
+        "<details class=\"reference\"><summary>Every compared figure ({}) with its 95 % "
+        "interval</summary>\n<p>{}</p>\n",
+        rows.size(), html_escape(comparison_method(c)));
+    h += comparison_table_html(rows);
     const std::vector<std::string> absent = comparison_absent(c);
     if (!absent.empty()) {
         h += "<p>Not compared:</p>\n<ul>\n";
@@ -836,12 +855,7 @@ std::string comparison_section(const Report& report) {
             h += "<li>" + html_escape(line) + "</li>\n";
         h += "</ul>\n";
     }
-    h += "</section>\n";
-    if (report.captures.size() == 2 && report.captures[0].capture->per_frame &&
-        report.captures[1].capture->per_frame) {
-        h += comparison_plots(c, report.captures[0], report.captures[1]);
-    }
-    return h;
+    return h + "</details>\n";
 }
 
 class HtmlWriter final : public ReportWriter {

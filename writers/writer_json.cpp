@@ -516,6 +516,17 @@ Json comparison_json(const Comparison& c) {
            {"block_frames_b", c.block_b},
            {"paired", c.paired}};
     j["seed"] = c.seed;
+    const ComparisonVerdict v = comparison_verdict(c);
+    Json headline = Json::array();
+    for (const FigureDifference* d : v.headline)
+        headline.push_back(d->name);
+    j["verdict"] = Json{{"outcome", comparison_outcome_name(v.outcome)},
+                        {"compared", v.compared},
+                        {"better", v.better},
+                        {"worse", v.worse},
+                        {"no_significant_change", v.no_significant_change},
+                        {"changed", v.changed},
+                        {"headline", std::move(headline)}};
     j["figures"] = std::move(figures);
     j["absent"] = std::move(absent);
     return j;

@@ -11,6 +11,27 @@ namespace loopscope {
 
 namespace {
 
+MarkdownTable comparison_table(const std::vector<ComparisonRow>& rows) {
+    MarkdownTable t;
+    t.add_column("figure", MarkdownTable::Align::left);
+    t.add_column("A");
+    t.add_column("B");
+    t.add_column("B - A");
+    t.add_column("95 % interval");
+    t.add_column("verdict", MarkdownTable::Align::left);
+    for (const ComparisonRow& row : rows)
+        t.add_row({row.figure, row.a, row.b, row.difference, row.interval, row.verdict});
+    return t;
+}
+
+// A comparison's answer first: its verdict and the headline figures.
+void write_comparison_verdict(const Comparison& c, std::string& text) {
+    const ComparisonVerdict v = comparison_verdict(c);
+    text += "\n## Comparison verdict (B - A)\n\n" + comparison_verdict_text(c, v) + "\n\n";
+    if (!v.headline.empty())
+        text += comparison_table(comparison_headline_rows(v)).render();
+}
+
 // The answer first: the verdict as a table of its lines with their evidence, the longest
 // hitches as a list under it.
 void write_verdict(const CaptureReport& r, std::string& text) {
@@ -39,6 +60,8 @@ class MarkdownWriter final : public ReportWriter {
   public:
     void write(const Report& report, OutputFile& out) const override {
         std::string text = "# loopscope frame-pacing report\n";
+        if (report.comparison)
+            write_comparison_verdict(*report.comparison, text);
         for (std::size_t i = 0; i < report.captures.size(); ++i) {
             const CaptureReport& r = report.captures[i];
             const std::string prefix =
@@ -106,17 +129,7 @@ class MarkdownWriter final : public ReportWriter {
         if (report.comparison) {
             text += "\n## Comparison\n\n" + comparison_timeline(*report.comparison) + " " +
                     comparison_method(*report.comparison) + "\n\n";
-            MarkdownTable t;
-            t.add_column("figure", MarkdownTable::Align::left);
-            t.add_column("A");
-            t.add_column("B");
-            t.add_column("B - A");
-            t.add_column("95 % interval");
-            t.add_column("verdict", MarkdownTable::Align::left);
-            for (const ComparisonRow& row : comparison_rows(*report.comparison)) {
-                t.add_row({row.figure, row.a, row.b, row.difference, row.interval, row.verdict});
-            }
-            text += t.render();
+            text += comparison_table(comparison_rows(*report.comparison)).render();
             const std::vector<std::string> absent = comparison_absent(*report.comparison);
             if (!absent.empty()) {
                 text += "\nNot compared:\n\n";

@@ -21,8 +21,12 @@ class TerminalWriter final : public ReportWriter {
 
     void write(const Report& report, OutputFile& out) const override {
         std::string text;
+        // A comparison's answer first: its verdict, then each capture's report, then every
+        // compared figure.
+        if (report.comparison)
+            write_comparison_verdict(*report.comparison, text);
         for (std::size_t i = 0; i < report.captures.size(); ++i) {
-            if (i > 0)
+            if (i > 0 || report.comparison)
                 text += "\n";
             if (report.captures.size() == 2)
                 text += heading(i == 0 ? "A" : "B") + " ";
@@ -146,11 +150,15 @@ class TerminalWriter final : public ReportWriter {
         }
     }
 
-    void write_comparison(const Comparison& c, std::string& text) const {
-        text += fmt::format("\n{}\n", heading("Comparison (B - A)"));
-        text += comparison_timeline(c) + "\n";
-        text += dim(comparison_method(c)) + "\n";
-        const auto rows = comparison_rows(c);
+    void write_comparison_verdict(const Comparison& c, std::string& text) const {
+        const ComparisonVerdict v = comparison_verdict(c);
+        text += heading("Comparison verdict (B - A)") + "\n";
+        text += comparison_verdict_text(c, v) + "\n";
+        if (!v.headline.empty())
+            write_comparison_rows(comparison_headline_rows(v), text);
+    }
+
+    void write_comparison_rows(const std::vector<ComparisonRow>& rows, std::string& text) const {
         // The name column fits the longest name (displayed_low1_avg_fps), at least 16 wide.
         std::size_t width = 16;
         for (const ComparisonRow& row : rows)
@@ -161,6 +169,13 @@ class TerminalWriter final : public ReportWriter {
             text += fmt::format("  {:<{}} {:>12} {:>12} {:>12}  {:<26} {}\n", row.figure, width,
                                 row.a, row.b, row.difference, row.interval, verdict(row));
         }
+    }
+
+    void write_comparison(const Comparison& c, std::string& text) const {
+        text += fmt::format("\n{}\n", heading("Comparison (B - A)"));
+        text += comparison_timeline(c) + "\n";
+        text += dim(comparison_method(c)) + "\n";
+        write_comparison_rows(comparison_rows(c), text);
         const std::vector<std::string> absent = comparison_absent(c);
         if (!absent.empty()) {
             text += "  Not compared:\n";
