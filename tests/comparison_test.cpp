@@ -18,6 +18,7 @@
 #include "core/latency.hpp"
 #include "readers/readers.hpp"
 #include "tests/chart_data.hpp"
+#include "tests/frames_capture.hpp"
 #include "tests/test_support.hpp"
 #include "writers/writer.hpp"
 
@@ -29,17 +30,7 @@ namespace {
 constexpr std::int64_t kMs = 1'000'000;
 
 Capture make_capture(const std::vector<std::int64_t>& frame_ns) {
-    Capture c;
-    describe_as(c, "presentmon-1");
-    c.source.file = "test.csv";
-    c.source.process = "Game.exe";
-    c.frame_ns = frame_ns;
-    std::int64_t t = 0;
-    for (const std::int64_t f : frame_ns) {
-        c.start_ns.push_back(t);
-        t += f;
-    }
-    return c;
+    return test::frames_capture(frame_ns, "presentmon-1");
 }
 
 // Noisy, autocorrelated frame times around `base` ms.

@@ -22,6 +22,7 @@
 #include "core/gate.hpp"
 #include "core/segments.hpp"
 #include "readers/readers.hpp"
+#include "tests/frames_capture.hpp"
 #include "tool/option_values.hpp"
 #include "writers/writer.hpp"
 
@@ -31,17 +32,8 @@ namespace {
 constexpr std::int64_t kMs = 1'000'000;
 
 Capture make_capture(const std::vector<std::int64_t>& frame_ns) {
-    Capture c;
-    describe_as(c, "presentmon-2.4");
-    c.source.file = "test.csv";
-    c.source.process = "Game.exe";
-    c.frame_ns = frame_ns;
-    std::int64_t t = 5 * kMs;  // the capture began before the first frame
-    for (const std::int64_t f : frame_ns) {
-        c.start_ns.push_back(t);
-        t += f;
-    }
-    return c;
+    // The capture began before the first frame.
+    return test::frames_capture(frame_ns, "presentmon-2.4", 5 * kMs);
 }
 
 TEST(ReportModel, PercentileCurveIsTheFiguresPercentilesAtEveryQuarterPercent) {

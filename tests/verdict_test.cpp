@@ -19,6 +19,7 @@
 #include "core/comparison.hpp"
 #include "core/verdict.hpp"
 #include "readers/readers.hpp"
+#include "tests/frames_capture.hpp"
 #include "tests/test_support.hpp"
 
 namespace loopscope {
@@ -27,17 +28,7 @@ namespace {
 constexpr std::int64_t kMs = 1'000'000;
 
 Capture make_capture(const std::vector<std::int64_t>& frame_ns) {
-    Capture c;
-    describe_as(c, "presentmon-2.4");
-    c.source.file = "test.csv";
-    c.source.process = "Game.exe";
-    c.frame_ns = frame_ns;
-    std::int64_t t = 0;
-    for (const std::int64_t f : frame_ns) {
-        c.start_ns.push_back(t);
-        t += f;
-    }
-    return c;
+    return test::frames_capture(frame_ns, "presentmon-2.4");
 }
 
 std::vector<std::string> keys(const CaptureVerdict& v) {
