@@ -77,13 +77,13 @@ const char* comparison_outcome_name(ComparisonOutcome outcome);
 // low, the 99th percentile frame time, the Unreal hitches and CapFrameX's stutter time share;
 // for two sampled logs, which have none of those, the mean and 99th percentile of the samples.
 inline constexpr std::array<std::string_view, 7> kComparisonHeadline = {
-    "avg_fps",        "p1_low_fps", "p99_ms", "hitch_count", "stutter_time_share",
+    "avg_fps",        "p1_low_fps",    "p99_ms", "hitch_count", "stutter_time_share",
     "mean_sample_ms", "sampled_p99_ms"};
 struct ComparisonVerdict {
     // better: some figure better and none worse; worse: the reverse; mixed: both; else none.
     ComparisonOutcome outcome = ComparisonOutcome::no_significant_change;
     std::size_t better = 0, worse = 0, no_significant_change = 0, changed = 0;
-    std::size_t compared = 0;                    // figures counted
+    std::size_t compared = 0;                       // figures counted
     std::vector<const FigureDifference*> headline;  // into the Comparison it was made from
 };
 ComparisonVerdict comparison_verdict(const Comparison& comparison);

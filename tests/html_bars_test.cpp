@@ -35,8 +35,7 @@ TEST(HtmlBars, TheSeriesKeyNamesEachSeriesInThePalettesColour) {
     const std::vector<std::string> names = {"steady-60", "<hitch>"};
     const std::string key = html_series_key(names);
     EXPECT_NE(key.find("background:#4e79a7\"></i>steady-60</span>"), std::string::npos) << key;
-    EXPECT_NE(key.find("background:#f28e2b\"></i>&lt;hitch&gt;</span>"), std::string::npos)
-        << key;
+    EXPECT_NE(key.find("background:#f28e2b\"></i>&lt;hitch&gt;</span>"), std::string::npos) << key;
 }
 
 TEST(HtmlBars, ThePageHeadCarriesTheScriptOnce) {

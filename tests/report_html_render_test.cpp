@@ -40,9 +40,9 @@ TEST(ReportHtmlRender, RendersInHeadlessChromiumWithoutErrorsOrNetwork) {
         std::string(kChromium) +
         " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
         " --disable-background-networking --disable-component-update --disable-sync"
-        " --enable-logging=stderr --v=0 --log-net-log='" + net_log + "' --user-data-dir='" +
-        dir + "/profile' --screenshot='" + png + "' --window-size=1280,2000 'file://" + html +
-        "' >'" + log + "' 2>&1";
+        " --enable-logging=stderr --v=0 --log-net-log='" +
+        net_log + "' --user-data-dir='" + dir + "/profile' --screenshot='" + png +
+        "' --window-size=1280,2000 'file://" + html + "' >'" + log + "' 2>&1";
     const int status = std::system(cmd.c_str());
     const std::string out = test::read_text(log);
     ASSERT_EQ(status, 0) << out;

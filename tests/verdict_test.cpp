@@ -389,7 +389,8 @@ std::string fmt_counts(const nlohmann::json& v) {
 
 // A comparison's verdict counts the compared figures by their verdicts: the same frames give no
 // significant change anywhere; B with every frame 40 % longer is worse on the frame-time figures
-// and better on none (its coefficient of variation is A's), and its headline holds the figures both captures have, in their order.
+// and better on none (its coefficient of variation is A's), and its headline holds the figures both
+// captures have, in their order.
 TEST(ComparisonVerdictTest, CountsTheFiguresAndNamesTheHeadline) {
     std::vector<std::int64_t> frames_a;
     for (int i = 0; i < 600; ++i)
