@@ -262,6 +262,9 @@ window.loopscopeCharts = (function () {
     // Bars: half a bar group's room beyond the first and the last, so the outer bars show whole
     // (x_range_pad is in pixels: the plot's width shared among the rows).
     if (bars.length) opts.xRangePad = Math.max(10, (c.columns() - 80) / (2 * Math.max(1, c.x.length)));
+    // Named places (runs, groups): room for the first and last names and marks at the edges,
+    // which dygraphs would otherwise cut.
+    else if (d.xNames) opts.xRangePad = 40;
     if (d.xNames) {
       const names = d.xNames;
       opts.axes.x.valueFormatter = function (x) { return xText(c, x); };
