@@ -72,6 +72,7 @@ not_under_wine=(
     ReportHtmlPlots.*
     ReportHtmlRender.*
     HtmlPagesRender.*
+    ChartBrowser.*
     RunCommand.*
     SummaryCli.*
     TimerCli.*
@@ -114,6 +115,11 @@ not_under_wine=(
     RecorderZones.TheChromeTraceHasTheZonesAsSlicesAndTheMarkAsAnInstant
     Reliability.MessagesSayWhatWasMeantAndWhy
     ReportGolden.TestDataPresentMon1xFiguresMatchTheIndependentComputation
+    Verdict.ALoopInASpiralIsNotSmoothThoughItsFramesAreEven
+    VerdictRealCaptures.ComparisonHtmlGivesEachCaptureItsVerdict
+    VerdictRealCaptures.ComparisonOpensWithItsVerdict
+    VerdictRealCaptures.HtmlOpensWithTheVerdictAndFoldsTheReference
+    VerdictRealCaptures.TerminalShowsHitchesAndLowWithinFifteenLines
 )
 filter=${GTEST_FILTER:-"-$(IFS=:; echo "${not_under_wine[*]}")"}
 step "Running $tests_exe under wine (${#not_under_wine[@]} end-to-end and Linux-only tests left out)"
