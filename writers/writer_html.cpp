@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -381,32 +382,44 @@ std::string sampled_plot(const CaptureReport& r, const std::string& id) {
     return chart_html(chart);
 }
 
-std::string histogram_plot(const CaptureReport& r, const std::string& id) {
-    const double hi_ms = std::max(r.stats.frame_time.p999_ms * 1.2, r.stats.frame_time.p50_ms * 2);
-    constexpr std::size_t kBins = 80;
-    const auto counts = histogram_counts(r.series.frame_ns, 0.0, hi_ms * 1e6, kBins, false);
-    if (counts.empty())
-        return {};
+// Frames per bin as bars at the bins' middles, the bins `counts.size()` equal parts of [0, hi].
+template <typename Count>
+std::string frame_count_bars(const std::string& id, std::string title, std::string x_label,
+                             double hi, std::span<const Count> counts, std::string colour,
+                             int height_px) {
     Chart chart;
     chart.id = id;
-    chart.title = fmt::format(
-        "Histogram of frame times ({} bins of {:.3f} ms, at their middles; longer frames in the "
-        "last bin)",
-        kBins, hi_ms / kBins);
-    chart.x_label = "frame time (ms)";
+    chart.title = std::move(title);
+    chart.x_label = std::move(x_label);
     chart.y_label = "frames";
     chart.x_resolution = 1e-6;
     ChartSeries v;
     v.label = "frames";
     v.resolution = 1;
     v.draw = ChartDraw::bars;
+    v.colour = std::move(colour);
+    const auto bins = static_cast<double>(counts.size());
     for (std::size_t b = 0; b < counts.size(); ++b) {
-        chart.x.push_back(hi_ms * (static_cast<double>(b) + 0.5) / kBins);
+        chart.x.push_back(hi * (static_cast<double>(b) + 0.5) / bins);
         v.values.push_back(static_cast<double>(counts[b]));
     }
     chart.series.push_back(std::move(v));
-    chart.height_px = 240;
+    chart.height_px = height_px;
     return chart_html(chart);
+}
+
+std::string histogram_plot(const CaptureReport& r, const std::string& id) {
+    const double hi_ms = std::max(r.stats.frame_time.p999_ms * 1.2, r.stats.frame_time.p50_ms * 2);
+    constexpr std::size_t kBins = 80;
+    const auto counts = histogram_counts(r.series.frame_ns, 0.0, hi_ms * 1e6, kBins, false);
+    if (counts.empty())
+        return {};
+    return frame_count_bars(
+        id,
+        fmt::format("Histogram of frame times ({} bins of {:.3f} ms, at their middles; longer "
+                    "frames in the last bin)",
+                    kBins, hi_ms / kBins),
+        "frame time (ms)", hi_ms, std::span<const std::size_t>(counts), "", 240);
 }
 
 // Frame time at each percentile 0..100 (the same interpolation as the figures).
@@ -518,27 +531,11 @@ std::string loop_plots(const CaptureReport& r, std::string_view prefix) {
 std::string alpha_plot(const CaptureReport& r, const std::string& id) {
     if (!r.loop_figures || !r.loop_figures->has_accumulator || r.loop_figures->frames == 0)
         return {};
-    const auto& bins = r.loop_figures->alpha_bins;
-    Chart chart;
-    chart.id = id;
-    chart.title =
+    return frame_count_bars(
+        id,
         "Alpha at render (acc_after / dt; the blend between the last two simulation states): "
-        "frames per tenth, at the tenth's middle";
-    chart.x_label = "alpha";
-    chart.y_label = "frames";
-    chart.x_resolution = 1e-6;
-    ChartSeries v;
-    v.label = "frames";
-    v.resolution = 1;
-    v.draw = ChartDraw::bars;
-    v.colour = "#2a9d8f";
-    for (std::size_t b = 0; b < bins.size(); ++b) {
-        chart.x.push_back((static_cast<double>(b) + 0.5) / static_cast<double>(bins.size()));
-        v.values.push_back(static_cast<double>(bins[b]));
-    }
-    chart.series.push_back(std::move(v));
-    chart.height_px = 200;
-    return chart_html(chart);
+        "frames per tenth, at the tenth's middle",
+        "alpha", 1.0, std::span<const std::int64_t>(r.loop_figures->alpha_bins), "#2a9d8f", 200);
 }
 
 // A capture's charts, in reading order: frame time, latency on the same time axis, histogram,
